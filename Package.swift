@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "webparse",
+    products: [
+        .library(name: "WebParser", targets: ["WebParser"]),
+        .executable(name: "webparse", targets: ["webparse"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "WebKitGTKSystem",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev", "libglib2.0-dev"])]
+        ),
+        .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem"]),
+        .target(name: "WebParser", dependencies: ["CWebKitGTK"]),
+        .executableTarget(name: "webparse", dependencies: ["WebParser"]),
+    ]
+)

@@ -1,0 +1,218 @@
+#include "CWebKitGTK.h"
+
+#include <gtk/gtk.h>
+#include <webkit2/webkit2.h>
+
+/* ---- The WebKit thread ------------------------------------------------------------------------------ */
+
+static GMainLoop *main_loop;
+
+const char *wk_main_init(void) {
+    if (!g_main_context_acquire(g_main_context_default()))
+        return "another thread already owns the GLib main context";
+    if (!gtk_init_check(NULL, NULL))
+        return "GTK could not open the display";
+    main_loop = g_main_loop_new(g_main_context_default(), FALSE);
+    return NULL;
+}
+
+void wk_main_run(void) {
+    g_main_loop_run(main_loop);
+}
+
+void wk_main_quit(void) {
+    g_main_loop_quit(main_loop);
+}
+
+typedef struct {
+    void (*function)(void *context);
+    void *context;
+} Invocation;
+
+static gboolean run_invocation(gpointer data) {
+    Invocation *invocation = data;
+    invocation->function(invocation->context);
+    return G_SOURCE_REMOVE;
+}
+
+void wk_main_invoke(void (*function)(void *context), void *context) {
+    Invocation *invocation = g_new(Invocation, 1);
+    invocation->function = function;
+    invocation->context = context;
+    g_idle_add_full(G_PRIORITY_DEFAULT, run_invocation, invocation, g_free);
+}
+
+bool wk_main_is_current_thread(void) {
+    return g_main_context_is_owner(g_main_context_default());
+}
+
+/* ---- The web context -------------------------------------------------------------------------------- */
+
+struct WKContext {
+    WebKitWebContext *web_context;
+};
+
+WKContext *wk_context_new_ephemeral(void) {
+    WKContext *context = g_new0(WKContext, 1);
+    context->web_context = webkit_web_context_new_ephemeral();
+    webkit_web_context_set_cache_model(context->web_context, WEBKIT_CACHE_MODEL_DOCUMENT_BROWSER);
+    return context;
+}
+
+void wk_context_free(WKContext *context) {
+    g_object_unref(context->web_context);
+    g_free(context);
+}
+
+/* ---- Views ------------------------------------------------------------------------------------------ */
+
+struct WKView {
+    GtkWidget *window;
+    WebKitWebView *web_view;
+    WKViewCallbacks callbacks;
+    void *callback_context;
+};
+
+static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpointer data) {
+    WKView *view = data;
+    int http_status = 0;
+    if (event == WEBKIT_LOAD_COMMITTED) {
+        WebKitWebResource *resource = webkit_web_view_get_main_resource(web_view);
+        WebKitURIResponse *response = resource ? webkit_web_resource_get_response(resource) : NULL;
+        if (response)
+            http_status = (int)webkit_uri_response_get_status_code(response);
+    }
+    const char *uri = webkit_web_view_get_uri(web_view);
+    view->callbacks.load_changed(view->callback_context, (WKLoadEvent)event, uri ? uri : "", http_status);
+}
+
+static gboolean on_load_failed(WebKitWebView *web_view, WebKitLoadEvent event, const char *failing_uri,
+                               GError *error, gpointer data) {
+    WKView *view = data;
+    view->callbacks.load_failed(view->callback_context, failing_uri ? failing_uri : "",
+                                g_quark_to_string(error->domain), error->code, error->message);
+    return TRUE; /* handled: WebKit must not load its own error page */
+}
+
+static void on_progress(GObject *object, GParamSpec *spec, gpointer data) {
+    WKView *view = data;
+    view->callbacks.progress_changed(view->callback_context,
+                                     webkit_web_view_get_estimated_load_progress(WEBKIT_WEB_VIEW(object)));
+}
+
+static void on_process_terminated(WebKitWebView *web_view, WebKitWebProcessTerminationReason reason,
+                                  gpointer data) {
+    WKView *view = data;
+    view->callbacks.process_terminated(view->callback_context, (WKProcessTermination)reason);
+}
+
+static GtkWidget *on_create(WebKitWebView *web_view, WebKitNavigationAction *action, gpointer data) {
+    return NULL; /* no new windows */
+}
+
+static gboolean on_script_dialog(WebKitWebView *web_view, WebKitScriptDialog *dialog, gpointer data) {
+    return TRUE; /* answered: alert returns, confirm is false, prompt is null */
+}
+
+static gboolean on_print(WebKitWebView *web_view, WebKitPrintOperation *operation, gpointer data) {
+    return TRUE; /* handled: nothing is printed */
+}
+
+static gboolean on_permission_request(WebKitWebView *web_view, WebKitPermissionRequest *request,
+                                      gpointer data) {
+    webkit_permission_request_deny(request);
+    return TRUE;
+}
+
+WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks callbacks,
+                    void *callback_context) {
+    WKView *view = g_new0(WKView, 1);
+    view->callbacks = callbacks;
+    view->callback_context = callback_context;
+
+    WebKitSettings *settings = webkit_settings_new();
+    webkit_settings_set_hardware_acceleration_policy(settings, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
+    webkit_settings_set_enable_write_console_messages_to_stdout(settings, FALSE);
+    if (options.user_agent)
+        webkit_settings_set_user_agent(settings, options.user_agent);
+
+    view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
+                                                  "settings", settings, NULL));
+    g_object_unref(settings);
+
+    g_signal_connect(view->web_view, "load-changed", G_CALLBACK(on_load_changed), view);
+    g_signal_connect(view->web_view, "load-failed", G_CALLBACK(on_load_failed), view);
+    g_signal_connect(view->web_view, "notify::estimated-load-progress", G_CALLBACK(on_progress), view);
+    g_signal_connect(view->web_view, "web-process-terminated", G_CALLBACK(on_process_terminated), view);
+    g_signal_connect(view->web_view, "create", G_CALLBACK(on_create), view);
+    g_signal_connect(view->web_view, "script-dialog", G_CALLBACK(on_script_dialog), view);
+    g_signal_connect(view->web_view, "print", G_CALLBACK(on_print), view);
+    g_signal_connect(view->web_view, "permission-request", G_CALLBACK(on_permission_request), view);
+
+    view->window = gtk_offscreen_window_new();
+    gtk_window_set_default_size(GTK_WINDOW(view->window), options.width, options.height);
+    gtk_container_add(GTK_CONTAINER(view->window), GTK_WIDGET(view->web_view));
+    gtk_widget_show_all(view->window);
+    return view;
+}
+
+void wk_view_load_uri(WKView *view, const char *uri) {
+    webkit_web_view_load_uri(view->web_view, uri);
+}
+
+void wk_view_stop_loading(WKView *view) {
+    webkit_web_view_stop_loading(view->web_view);
+}
+
+void wk_view_terminate_web_process(WKView *view) {
+    webkit_web_view_terminate_web_process(view->web_view);
+}
+
+typedef struct {
+    WKJavaScriptCallback callback;
+    void *context;
+} JavaScriptCall;
+
+static void on_javascript_finished(GObject *object, GAsyncResult *result, gpointer data) {
+    JavaScriptCall *call = data;
+    GError *error = NULL;
+    JSCValue *value = webkit_web_view_call_async_javascript_function_finish(WEBKIT_WEB_VIEW(object), result,
+                                                                           &error);
+    if (!value) {
+        call->callback(call->context, WK_JS_ERROR, NULL, g_quark_to_string(error->domain), error->code,
+                       error->message);
+        g_error_free(error);
+    } else if (jsc_value_is_undefined(value)) {
+        call->callback(call->context, WK_JS_UNDEFINED, NULL, NULL, 0, NULL);
+    } else if (jsc_value_is_null(value)) {
+        call->callback(call->context, WK_JS_NULL, NULL, NULL, 0, NULL);
+    } else if (jsc_value_is_string(value)) {
+        char *text = jsc_value_to_string(value);
+        call->callback(call->context, WK_JS_STRING, text, NULL, 0, NULL);
+        g_free(text);
+    } else {
+        char *text = jsc_value_to_json(value, 0);
+        call->callback(call->context, text ? WK_JS_JSON : WK_JS_UNSERIALIZABLE, text, NULL, 0, NULL);
+        g_free(text);
+    }
+    if (value)
+        g_object_unref(value);
+    g_free(call);
+}
+
+void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
+                                 WKJavaScriptCallback callback, void *context) {
+    JavaScriptCall *call = g_new(JavaScriptCall, 1);
+    call->callback = callback;
+    call->context = context;
+    webkit_web_view_call_async_javascript_function(view->web_view, body, -1, NULL, NULL, source_uri, NULL,
+                                                   on_javascript_finished, call);
+}
+
+void wk_view_destroy(WKView *view) {
+    g_signal_handlers_disconnect_by_data(view->web_view, view);
+    view->callbacks.release(view->callback_context);
+    webkit_web_view_terminate_web_process(view->web_view);
+    gtk_widget_destroy(view->window);
+    g_free(view);
+}

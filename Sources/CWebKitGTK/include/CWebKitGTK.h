@@ -1,0 +1,121 @@
+/*
+ * CWebKitGTK: the only code in webparse that touches GTK, GLib and WebKitGTK.
+ *
+ * A flat C API over an offscreen WebKitWebView. It holds no policy: no retries, no timeouts, no JSON
+ * handling beyond turning a JavaScript value into text. Every callback carries the context pointer it was
+ * registered with. Every function except wk_main_invoke and wk_main_quit must be called on the thread that
+ * called wk_main_init.
+ */
+#ifndef CWEBKITGTK_H
+#define CWEBKITGTK_H
+
+#include <stdbool.h>
+
+/* ---- The WebKit thread ------------------------------------------------------------------------------ */
+
+/* Makes the calling thread the owner of GLib's default main context and initialises GTK on it.
+ * Returns NULL on success, or a static English message saying what failed. */
+const char *wk_main_init(void);
+
+/* Runs the default main loop on the calling thread until wk_main_quit is called. */
+void wk_main_run(void);
+
+/* Stops wk_main_run. Safe from any thread. */
+void wk_main_quit(void);
+
+/* Schedules function(context) on the WebKit thread's main loop; never runs it synchronously.
+ * Safe from any thread. */
+void wk_main_invoke(void (*function)(void *context), void *context);
+
+/* True when the calling thread owns the default main context (is the WebKit thread). */
+bool wk_main_is_current_thread(void);
+
+/* ---- The web context: one shared network process, cookies and cache -------------------------------- */
+
+typedef struct WKContext WKContext;
+
+/* A web context whose data (cookies, cache, storage) lives in memory only. */
+WKContext *wk_context_new_ephemeral(void);
+
+void wk_context_free(WKContext *context);
+
+/* ---- Views ------------------------------------------------------------------------------------------ */
+
+typedef struct WKView WKView;
+
+typedef enum {
+    WK_LOAD_STARTED,
+    WK_LOAD_REDIRECTED,
+    WK_LOAD_COMMITTED,
+    WK_LOAD_FINISHED
+} WKLoadEvent;
+
+typedef enum {
+    WK_PROCESS_CRASHED,
+    WK_PROCESS_EXCEEDED_MEMORY_LIMIT,
+    WK_PROCESS_TERMINATED_BY_API
+} WKProcessTermination;
+
+/* What a view reports. All are called on the WebKit thread with the view's callback context. */
+typedef struct {
+    /* A load event. uri is the view's current URI; http_status is the main resource's HTTP status at
+     * WK_LOAD_COMMITTED (0 when there is none, as for file: URIs) and 0 for the other events. */
+    void (*load_changed)(void *context, WKLoadEvent event, const char *uri, int http_status);
+    /* The main load failed; WK_LOAD_FINISHED follows. error_domain is the GError domain's name. */
+    void (*load_failed)(void *context, const char *failing_uri, const char *error_domain, int error_code,
+                        const char *error_message);
+    /* The estimated load progress, from 0 to 1. */
+    void (*progress_changed)(void *context, double progress);
+    /* The view's web process ended without being asked to. */
+    void (*process_terminated)(void *context, WKProcessTermination reason);
+    /* Called once, when the view is destroyed, to release the callback context. */
+    void (*release)(void *context);
+} WKViewCallbacks;
+
+typedef struct {
+    int width;
+    int height;
+    /* NULL keeps WebKit's default user agent. */
+    const char *user_agent;
+} WKViewOptions;
+
+/* Creates a view of options.width x options.height inside a shown GtkOffscreenWindow, with hardware
+ * acceleration off, console output kept off stdout, new windows refused and script dialogs answered at
+ * once. */
+WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks callbacks,
+                    void *callback_context);
+
+void wk_view_load_uri(WKView *view, const char *uri);
+
+void wk_view_stop_loading(WKView *view);
+
+/* Kills the view's web process (for a page stuck in JavaScript). The view stays usable. */
+void wk_view_terminate_web_process(WKView *view);
+
+typedef enum {
+    WK_JS_UNDEFINED,
+    WK_JS_NULL,
+    /* text is the string's contents. */
+    WK_JS_STRING,
+    /* text is the value as JSON. */
+    WK_JS_JSON,
+    /* The value has no JSON form; text is NULL. */
+    WK_JS_UNSERIALIZABLE,
+    /* The call failed; the error fields are set and text is NULL. */
+    WK_JS_ERROR
+} WKJavaScriptResultKind;
+
+/* Called exactly once per wk_view_call_async_function, on the WebKit thread. */
+typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind, const char *text,
+                                     const char *error_domain, int error_code, const char *error_message);
+
+/* Calls body as the body of an async function in the page's main world and awaits a returned Promise.
+ * source_uri names the code in error messages. */
+void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
+                                 WKJavaScriptCallback callback, void *context);
+
+/* Disconnects the view's callbacks (releasing their context), ends its web process and destroys it.
+ * A pending wk_view_call_async_function still calls back, with an error. */
+void wk_view_destroy(WKView *view);
+
+#endif

@@ -1,0 +1,2 @@
+#include <gtk/gtk.h>
+#include <webkit2/webkit2.h>

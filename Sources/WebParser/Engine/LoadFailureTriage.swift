@@ -1,0 +1,28 @@
+/// What a failed main load means for a job: which `WebParserError.Kind`, and so whether a retry can help.
+enum LoadFailureTriage {
+    /// True for the failure WebKit reports when a newer navigation replaced a load: not a job failure.
+    static func isSuperseded(_ failure: PageLoadFailure) -> Bool {
+        failure.domain == "WebKitNetworkError" && failure.code == 302
+    }
+
+    /// The kind of error `failure` is.
+    static func kind(of failure: PageLoadFailure) -> WebParserError.Kind {
+        let message = failure.message
+        switch (failure.domain, failure.code) {
+        case ("g-io-error-quark", 39): return .connectionRefused
+        case ("g-io-error-quark", 28), ("g-resolver-error-quark", 0): return .hostNotFound
+        case ("g-io-error-quark", 1), ("WebKitNetworkError", 303): return .loadFailed("file not found")
+        // failed, timed out, busy, host or network unreachable, connection closed, not connected
+        case ("g-io-error-quark", 0), ("g-io-error-quark", 24), ("g-io-error-quark", 26),
+             ("g-io-error-quark", 37), ("g-io-error-quark", 38), ("g-io-error-quark", 44),
+             ("g-io-error-quark", 45):
+            return .connectionLost(message)
+        case ("g-resolver-error-quark", _), ("WebKitNetworkError", 300): return .connectionLost(message)
+        case ("g-tls-error-quark", _): return .tlsFailed(message)
+        case ("WebKitNetworkError", 301), ("WebKitPolicyError", 101): return .unsupportedURL(message)
+        case ("WebKitPolicyError", 103): return .unsupportedURL("the port is restricted by WebKit")
+        case ("WebKitPolicyError", 102): return .loadFailed("the server sent a download, not a page")
+        default: return .loadFailed("\(message) [\(failure.domain) \(failure.code)]")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The JavaScript webparse runs around a job's script, and what the page's replies to it mean.
+///
+/// The job's script is an expression. The wrapper evaluates it, calls it if it is a function, awaits it if
+/// it is a Promise, and replies with `null` while the result is empty, with the result's JSON text once it
+/// is data, or with a small object describing an exception or a value that is not data.
+struct PageScript {
+    /// The name the wrapper's code has in JavaScript error messages.
+    static let sourceName = "webparse-script"
+
+    /// The body of the async function that evaluates the job's script once.
+    let functionBody: String
+    private let scriptLineCount: Int
+
+    /// Wraps `script`, a job's script.
+    init(_ script: String) {
+        let script = Self.trimmed(script)
+        functionBody = Self.prefix + script + Self.suffix
+        scriptLineCount = script.split(separator: "\n", omittingEmptySubsequences: false).count
+    }
+
+    /// What one evaluation found.
+    enum Outcome: Equatable {
+        /// `null`, `undefined`, `""`, `[]` or `{}`: evaluate again later.
+        case empty
+        /// The result, as UTF-8 JSON text.
+        case value(Data)
+        /// The script is wrong; no later evaluation can do better.
+        case failure(WebParserError.Kind)
+        /// The evaluation could not run (the page was replaced or is going away); evaluate again later.
+        case interrupted(String)
+    }
+
+    /// What `reply`, the page's answer to `functionBody`, means.
+    func outcome(of reply: JavaScriptReply) -> Outcome {
+        switch reply {
+        case .undefined, .null:
+            return .empty
+        case .string(let json):
+            return .value(json)
+        case .json(let object):
+            guard let report = try? JSONDecoder().decode(Report.self, from: object) else {
+                return .failure(.unsupportedResult("an unexpected value"))
+            }
+            if let unsupported = report.unsupported { return .failure(.unsupportedResult(unsupported)) }
+            let line = scriptLine(report.error?.line)
+            return .failure(.scriptFailed(ScriptFailure(message: report.error?.message ?? "unknown error",
+                                                        line: line, column: line == nil ? nil : report.error?.column)))
+        case .unserializable:
+            return .failure(.unsupportedResult("a value without a JSON form"))
+        case .failed(_, let code, let message):
+            if code == 699, let failure = syntaxError(in: message) { return .failure(.scriptFailed(failure)) }
+            return .interrupted(message)
+        }
+    }
+
+    /// The script without surrounding blanks and trailing semicolons, which cannot end an expression.
+    private static func trimmed(_ script: String) -> String {
+        var script = script.trimmingCharacters(in: .whitespacesAndNewlines)
+        while script.hasSuffix(";") {
+            script.removeLast()
+            script = script.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return script
+    }
+
+    /// Lines of the wrapper before the script's first line.
+    private static let linesBeforeScript = prefix.filter { $0 == "\n" }.count
+
+    /// The script's line for a line of the function body; errors found after the script's end (an unclosed
+    /// bracket) belong to its last line.
+    private func scriptLine(_ line: Int?) -> Int? {
+        guard let line, line > Self.linesBeforeScript else { return nil }
+        return min(line - Self.linesBeforeScript, scriptLineCount)
+    }
+
+    /// A syntax error in the script, from a message like `webparse-script:4: SyntaxError: Unexpected token`
+    /// (JavaScriptCore gives no column for these).
+    private func syntaxError(in message: String) -> ScriptFailure? {
+        let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == Self.sourceName, let line = Int(parts[1]) else { return nil }
+        return ScriptFailure(message: parts[2].trimmingCharacters(in: .whitespaces), line: scriptLine(line))
+    }
+
+    private struct Report: Decodable {
+        struct Exception: Decodable {
+            var message: String
+            var line: Int?
+            var column: Int?
+        }
+        var error: Exception?
+        var unsupported: String?
+    }
+
+    private static let prefix = """
+        let value;
+        try {
+        value = (
+
+        """
+
+    private static let suffix = """
+
+        );
+        if (typeof value === "function") value = value();
+        value = await value;
+        } catch (error) {
+        return { error: { message: String(error), line: error?.line, column: error?.column } };
+        }
+        const describe = (v) => {
+        if (typeof v === "function") return "a function";
+        if (typeof v === "symbol") return "a Symbol";
+        if (typeof v !== "object" || v === null) return null;
+        if (typeof Window === "function" && v instanceof Window) return "the window object";
+        if (typeof Node === "function" && v instanceof Node)
+        return v.nodeType === 1 ? `a DOM element (<${v.localName}>); return its textContent or attributes instead`
+        : `a DOM node (${v.nodeName})`;
+        if ((typeof NodeList === "function" && v instanceof NodeList)
+        || (typeof HTMLCollection === "function" && v instanceof HTMLCollection))
+        return "a list of DOM nodes; map it to data, e.g. Array.from(list, e => e.textContent)";
+        return null;
+        };
+        if (value === undefined || value === null) return null;
+        const top = describe(value);
+        if (top) return { unsupported: top };
+        let json;
+        try {
+        json = JSON.stringify(value, function (key, v) {
+        const what = key === "" ? null : describe(v);
+        if (what && typeof v === "object") throw { webparseUnsupported: `${what}, at key "${key}"` };
+        return v;
+        });
+        } catch (error) {
+        if (error && error.webparseUnsupported) return { unsupported: error.webparseUnsupported };
+        return { unsupported: `a value JSON cannot hold (${String(error)})` };
+        }
+        if (json === undefined || json === "null" || json === '""' || json === "[]" || json === "{}") return null;
+        return json;
+        """
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// One attempt of a job on one fresh page: load, evaluate the script until it yields data, triage failures.
+///
+/// Everything the page reports, the watchdog and cancellation race to end the attempt; `OneShot` lets the
+/// first of them win, and the page is closed on every path.
+@WebKitActor
+final class WebParserEngine {
+    private let job: WebParserJob
+    private let page: any WebPage
+    private let report: @Sendable (WebParserState) -> Void
+    private let outcome = OneShot<Data>()
+    private let script: PageScript
+
+    private var url: String
+    private var phase = LoadPhase.waitingForServer
+    private var committed = false
+    private var evaluating = false
+    private var ended = false
+    private var watchdog: Task<Void, Never>?
+    private var nextEvaluation: Task<Void, Never>?
+
+    /// Prepares an attempt of `job` on `page`, which the engine owns from now on; `report` receives the
+    /// attempt's `loading` and `executingJavaScript` states.
+    init(job: WebParserJob, page: any WebPage, report: @escaping @Sendable (WebParserState) -> Void) {
+        self.job = job
+        self.page = page
+        self.report = report
+        self.url = job.url.absoluteString
+        self.script = PageScript(job.script)
+    }
+
+    /// Runs the attempt.
+    /// - Returns: the script's first non-empty result, as JSON text.
+    /// - Throws: `WebParserError` (with `attempts` 1) when the attempt fails, `CancellationError` when the
+    ///   task is cancelled; cancellation returns at once and the page is closed right after.
+    func run() async throws -> Data {
+        try await withTaskCancellationHandler {
+            start()
+            return try await outcome.wait()
+        } onCancel: {
+            if outcome.resolve(.failure(CancellationError())) {
+                Task { @WebKitActor in self.end() }
+            }
+        }
+    }
+
+    private func start() {
+        guard let scheme = job.url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
+            fail(.unsupportedURL("only http, https and file URLs can be loaded"))
+            return
+        }
+        page.eventHandler = { [weak self] event in self?.handle(event) }
+        let timeout = job.timeout
+        watchdog = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.timedOut()
+        }
+        page.load(job.url)
+    }
+
+    private func handle(_ event: PageEvent) {
+        switch event {
+        case .started(let url):
+            self.url = url
+            phase = .waitingForServer
+            committed = false
+        case .redirected(let url):
+            self.url = url
+        case .committed(let url, let httpStatus):
+            self.url = url
+            committed = true
+            if httpStatus >= 400 {
+                fail(.httpStatus(httpStatus))
+                return
+            }
+            phase = .loading
+            startEvaluating()
+        case .finished:
+            guard committed else {
+                fail(.loadFailed("WebKit did not load the page"))
+                return
+            }
+            phase = .waitingForResult
+            startEvaluating()
+        case .failed(let failure):
+            guard !LoadFailureTriage.isSuperseded(failure) else { return }
+            fail(LoadFailureTriage.kind(of: failure), url: failure.url)
+        case .progress(let progress):
+            report(.loading(progress: progress))
+        case .processTerminated(let termination):
+            fail(termination == .exceededMemoryLimit ? .memoryLimitExceeded : .webProcessCrashed)
+        }
+    }
+
+    private func startEvaluating() {
+        guard !evaluating else { return }
+        evaluating = true
+        report(.executingJavaScript)
+        evaluate()
+    }
+
+    private func evaluate() {
+        guard !ended else { return }
+        page.callAsyncFunction(script.functionBody, sourceName: PageScript.sourceName) { [weak self] reply in
+            self?.received(reply)
+        }
+    }
+
+    private func received(_ reply: JavaScriptReply) {
+        guard !ended else { return }
+        switch script.outcome(of: reply) {
+        case .value(let data):
+            end(with: .success(data))
+        case .failure(let kind):
+            fail(kind)
+        case .empty, .interrupted:
+            let interval = job.pollInterval
+            nextEvaluation = Task { [weak self] in
+                guard (try? await Task.sleep(for: interval)) != nil else { return }
+                self?.evaluate()
+            }
+        }
+    }
+
+    private func timedOut() {
+        fail(.timedOut(phase: phase, after: job.timeout))
+    }
+
+    private func fail(_ kind: WebParserError.Kind, url: String? = nil) {
+        end(with: .failure(WebParserError(kind, url: url ?? self.url)))
+    }
+
+    private func end(with result: Result<Data, Error>) {
+        outcome.resolve(result)
+        end()
+    }
+
+    /// Stops the timers and closes the page; once only.
+    private func end() {
+        guard !ended else { return }
+        ended = true
+        watchdog?.cancel()
+        nextEvaluation?.cancel()
+        page.eventHandler = nil
+        page.close()
+    }
+}

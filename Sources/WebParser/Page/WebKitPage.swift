@@ -1,0 +1,118 @@
+import CWebKitGTK
+import Foundation
+
+/// A `WebPage` backed by an offscreen WebKitWebView from the C shim.
+@WebKitActor
+final class WebKitPage: WebPage {
+    var eventHandler: ((PageEvent) -> Void)?
+    private var view: OpaquePointer?
+
+    /// Creates the view in `context` (a `WKContext`).
+    init(context: OpaquePointer, options: PageOptions) {
+        let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
+        let callbacks = WKViewCallbacks(
+            load_changed: { context, event, uri, status in
+                CallbackTarget.deliver(.loadEvent(event, url: String(cString: uri!), httpStatus: Int(status)), to: context)
+            },
+            load_failed: { context, uri, domain, code, message in
+                let failure = PageLoadFailure(url: String(cString: uri!), domain: String(cString: domain!),
+                                              code: Int(code), message: String(cString: message!))
+                CallbackTarget.deliver(.failed(failure), to: context)
+            },
+            progress_changed: { context, progress in
+                CallbackTarget.deliver(.progress(progress), to: context)
+            },
+            process_terminated: { context, reason in
+                let termination: ProcessTermination = reason == WK_PROCESS_EXCEEDED_MEMORY_LIMIT ? .exceededMemoryLimit : .crashed
+                CallbackTarget.deliver(.processTerminated(termination), to: context)
+            },
+            release: { context in
+                Unmanaged<CallbackTarget>.fromOpaque(context!).release()
+            })
+        let view = options.userAgent.withOptionalCString { userAgent in
+            wk_view_new(context, WKViewOptions(width: Int32(options.viewport.width),
+                                               height: Int32(options.viewport.height),
+                                               user_agent: userAgent),
+                        callbacks, target)
+        }
+        self.view = view
+        Unmanaged<CallbackTarget>.fromOpaque(target).takeUnretainedValue().page = self
+    }
+
+    func load(_ url: URL) {
+        guard let view else { return }
+        wk_view_load_uri(view, url.absoluteString)
+    }
+
+    func callAsyncFunction(_ body: String, sourceName: String,
+                           completion: @escaping @WebKitActor (JavaScriptReply) -> Void) {
+        guard let view else { return }
+        let pending = Unmanaged.passRetained(PendingCall(completion)).toOpaque()
+        wk_view_call_async_function(view, body, sourceName, { context, kind, text, domain, code, message in
+            let call = Unmanaged<PendingCall>.fromOpaque(context!).takeRetainedValue()
+            let reply: JavaScriptReply = switch kind {
+            case WK_JS_UNDEFINED: .undefined
+            case WK_JS_NULL: .null
+            case WK_JS_STRING: .string(Data(bytes: text!, count: strlen(text!)))
+            case WK_JS_JSON: .json(Data(bytes: text!, count: strlen(text!)))
+            case WK_JS_UNSERIALIZABLE: .unserializable
+            default: .failed(domain: String(cString: domain!), code: Int(code), message: String(cString: message!))
+            }
+            WebKitActor.assumeIsolated { call.complete(reply) }
+        }, pending)
+    }
+
+    func close() {
+        eventHandler = nil
+        guard let view else { return }
+        self.view = nil
+        wk_view_destroy(view)
+    }
+
+    isolated deinit {
+        if let view { wk_view_destroy(view) }
+    }
+
+    fileprivate func deliver(_ event: PageEvent) {
+        eventHandler?(event)
+    }
+}
+
+/// What the C callbacks of one view carry: a weak way back to its page.
+@WebKitActor
+private final class CallbackTarget {
+    weak var page: WebKitPage?
+
+    nonisolated init() {}
+
+    nonisolated static func deliver(_ event: PageEvent, to context: UnsafeMutableRawPointer?) {
+        let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
+        WebKitActor.assumeIsolated { target.page?.deliver(event) }
+    }
+}
+
+/// A JavaScript call's completion, held by the C shim until the call ends.
+private final class PendingCall {
+    let complete: @WebKitActor (JavaScriptReply) -> Void
+    init(_ complete: @escaping @WebKitActor (JavaScriptReply) -> Void) { self.complete = complete }
+}
+
+private extension PageEvent {
+    static func loadEvent(_ event: WKLoadEvent, url: String, httpStatus: Int) -> PageEvent {
+        switch event {
+        case WK_LOAD_STARTED: .started(url: url)
+        case WK_LOAD_REDIRECTED: .redirected(url: url)
+        case WK_LOAD_COMMITTED: .committed(url: url, httpStatus: httpStatus)
+        default: .finished(url: url)
+        }
+    }
+}
+
+private extension Optional where Wrapped == String {
+    func withOptionalCString<Result>(_ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+        switch self {
+        case .some(let string): string.withCString(body)
+        case .none: body(nil)
+        }
+    }
+}

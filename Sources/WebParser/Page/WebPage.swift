@@ -1,0 +1,74 @@
+import Foundation
+
+/// What the engine needs from a page: load a URL, run JavaScript, report what happens, close.
+///
+/// The engine depends on this protocol only, so its logic is tested with a fake page; `WebKitPage` is the
+/// real one.
+@WebKitActor
+protocol WebPage: AnyObject {
+    /// Receives every event of the page, in order, until `close()`.
+    var eventHandler: ((PageEvent) -> Void)? { get set }
+
+    /// Starts loading `url` in place of whatever the page shows.
+    func load(_ url: URL)
+
+    /// Calls `body` as the body of an async function in the page and awaits a returned Promise.
+    /// `completion` is called exactly once, unless the page is closed first.
+    func callAsyncFunction(_ body: String, sourceName: String, completion: @escaping @WebKitActor (JavaScriptReply) -> Void)
+
+    /// Stops everything the page does, ends its web process and releases it. No event follows.
+    func close()
+}
+
+/// The options a page is created with.
+struct PageOptions: Sendable, Equatable {
+    var viewport: Viewport
+    var userAgent: String?
+}
+
+/// Something that happened to a page.
+enum PageEvent: Sendable, Equatable {
+    /// A load began.
+    case started(url: String)
+    /// The server redirected the load.
+    case redirected(url: String)
+    /// The main document's response arrived; `httpStatus` is 0 when there is none (a `file:` URL).
+    case committed(url: String, httpStatus: Int)
+    /// The load ended, after success or after `failed`.
+    case finished(url: String)
+    /// The main load failed.
+    case failed(PageLoadFailure)
+    /// The estimated load progress, from 0 to 1.
+    case progress(Double)
+    /// The page's web process ended without being asked to.
+    case processTerminated(ProcessTermination)
+}
+
+/// A failed main load, as WebKit reported it.
+struct PageLoadFailure: Sendable, Equatable {
+    var url: String
+    /// The GLib error domain's name, such as `g-io-error-quark` or `WebKitNetworkError`.
+    var domain: String
+    var code: Int
+    var message: String
+}
+
+/// Why a web process ended.
+enum ProcessTermination: Sendable, Equatable {
+    case crashed
+    case exceededMemoryLimit
+}
+
+/// The value a JavaScript call produced, or why it produced none.
+enum JavaScriptReply: Sendable, Equatable {
+    case undefined
+    case null
+    /// A string's contents, as UTF-8.
+    case string(Data)
+    /// Any other value, as JSON text.
+    case json(Data)
+    /// A value with no JSON form.
+    case unserializable
+    /// The call failed: a syntax error, or the page went away while it ran.
+    case failed(domain: String, code: Int, message: String)
+}

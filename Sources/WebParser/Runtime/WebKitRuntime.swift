@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process-wide WebKit runtime: a display, and the WebKit thread with GTK initialised on it.
+///
+/// GTK can be initialised once per process, so the runtime starts on first use and lives until the process
+/// ends. When the environment names no display it starts a private Xvfb, stopped by `shutdown()` or at exit.
+enum WebKitRuntime {
+    /// Starts the runtime once; later and concurrent calls wait for the same start.
+    /// - Throws: `WebParserError` with kind `.environmentUnavailable` when no display can be had or GTK
+    ///   cannot start; the failure is remembered and thrown again by later calls.
+    static func start() async throws {
+        try await startup.value
+    }
+
+    /// Stops the private Xvfb, if webparse started one, after stopping the WebKit thread so that GTK does not
+    /// see its display vanish. Runs at exit by itself; call it sooner to exit sooner. Safe to call from any
+    /// thread except the WebKit thread, more than once, and when nothing was started. No job can run after.
+    static func shutdown() {
+        let server = privateDisplay.withLock { server in
+            defer { server = nil }
+            return server
+        }
+        guard let server else { return }
+        WebKitThread.stop()
+        server.stop()
+    }
+
+    private static let privateDisplay = Mutex<XvfbServer?>(nil)
+
+    private static let startup = Task {
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
+        let displayName: String
+        if let wayland = environment["WAYLAND_DISPLAY"] {
+            displayName = "Wayland display \(wayland)"
+        } else if let x11 = environment["DISPLAY"] {
+            displayName = "X display \(x11)"
+        } else {
+            let server = try XvfbServer.start()
+            privateDisplay.withLock { $0 = server }
+            atexit { WebKitRuntime.shutdown() }
+            setenv("DISPLAY", server.display, 1)
+            displayName = "webparse's own Xvfb at \(server.display)"
+        }
+        // A headless scraper needs neither the accessibility bus nor a session bus; without these settings
+        // GTK and GLib would try to reach them, or even launch a bus daemon that outlives webparse.
+        setenv("NO_AT_BRIDGE", "1", 0)
+        setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 0)
+        do {
+            try await WebKitThread.start()
+        } catch {
+            shutdown()
+            throw WebParserError(.environmentUnavailable("\(error) on the \(displayName)"))
+        }
+    }
+}

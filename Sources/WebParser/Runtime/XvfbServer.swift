@@ -1,0 +1,165 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private X server (Xvfb) for machines without a display.
+///
+/// Started with `-displayfd`, so it reports its display number itself once it accepts connections, and with
+/// `-nolisten tcp`, so only local clients can reach it. It runs in its own process group, so a Ctrl-C meant
+/// for webparse does not take the display away mid-teardown, and with `-terminate`, so it exits by itself
+/// once its last client (webparse) is gone, even if webparse is killed.
+final class XvfbServer: Sendable {
+    /// The `DISPLAY` value for the server, such as `:1`.
+    let display: String
+    private let pid: pid_t
+    private let displayPipe: Int32
+
+    private init(display: String, pid: pid_t, displayPipe: Int32) {
+        self.display = display
+        self.pid = pid
+        self.displayPipe = displayPipe
+    }
+
+    /// Starts Xvfb and waits until it reports its display.
+    /// - Throws: `WebParserError` with kind `.environmentUnavailable` when Xvfb is not installed, cannot be
+    ///   started, or does not report a display within `timeout`.
+    static func start(timeout: Duration = .seconds(10)) throws -> XvfbServer {
+        guard let path = executablePath(named: "Xvfb") else {
+            throw WebParserError(.environmentUnavailable(
+                "no display: neither DISPLAY nor WAYLAND_DISPLAY is set, and Xvfb is not installed "
+                    + "(install the Debian package 'xvfb': apt-get install xvfb)"))
+        }
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else { throw failure("cannot create a pipe: \(errnoText())") }
+        pipeFDs.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        let logFD = anonymousLogFile()
+        defer { if logFD >= 0 { close(logFD) } }
+
+        let arguments = [path, "-displayfd", "1", "-nolisten", "tcp", "-terminate",
+                         "-screen", "0", "1280x800x24"]
+        let pid: pid_t
+        do {
+            pid = try spawn(path: path, arguments: arguments, stdoutFD: pipeFDs[1], stderrFD: logFD)
+            close(pipeFDs[1])
+        } catch {
+            close(pipeFDs[0])
+            close(pipeFDs[1])
+            throw error
+        }
+        guard let number = readDisplayNumber(from: pipeFDs[0], timeout: timeout) else {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            close(pipeFDs[0])
+            let log = logFD >= 0 ? readAll(logFD) : ""
+            throw failure("Xvfb did not start" + (log.isEmpty ? "" : ": " + log))
+        }
+        return XvfbServer(display: ":\(number)", pid: pid, displayPipe: pipeFDs[0])
+    }
+
+    /// Stops the server and waits for it to exit (SIGTERM, then SIGKILL after one second).
+    func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<100 {
+            if waitpid(pid, &status, WNOHANG) != 0 {
+                close(displayPipe)
+                return
+            }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        close(displayPipe)
+    }
+
+    private static func failure(_ message: String) -> WebParserError {
+        WebParserError(.environmentUnavailable("no display: " + message))
+    }
+
+    private static func executablePath(named name: String) -> String? {
+        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let directories = searchPath.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
+        return directories.map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+    }
+
+    /// Spawns `path` in a new process group with default signal handling and the given stdout and stderr.
+    private static func spawn(path: String, arguments: [String], stdoutFD: Int32, stderrFD: Int32) throws
+        -> pid_t
+    {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1)
+        if stderrFD >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, stderrFD, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaultSignals, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes,
+                                 Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
+        guard result == 0 else { throw failure("cannot start \(path): \(String(cString: strerror(result)))") }
+        return pid
+    }
+
+    /// Reads the display number Xvfb writes followed by a newline; nil on timeout or end of file.
+    private static func readDisplayNumber(from fd: Int32, timeout: Duration) -> Int? {
+        let deadline = ContinuousClock.now + timeout
+        var text = ""
+        var byte: UInt8 = 0
+        while !text.hasSuffix("\n") {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return nil }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(remaining.components.seconds * 1000 + 1))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0, read(fd, &byte, 1) == 1 else { return nil }
+            text.append(Character(UnicodeScalar(byte)))
+        }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// An unlinked temporary file for Xvfb's messages, read only when it fails to start; -1 if none.
+    private static func anonymousLogFile() -> Int32 {
+        var template = Array("/tmp/webparse-xvfb-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { return -1 }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        return fd
+    }
+
+    private static func readAll(_ fd: Int32) -> String {
+        lseek(fd, 0, SEEK_SET)
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while data.count < 16_384 {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func errnoText() -> String { String(cString: strerror(errno)) }
+}

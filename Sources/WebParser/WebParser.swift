@@ -1,0 +1,82 @@
+import Foundation
+
+/// Runs jobs: starts WebKit when first needed, runs each job's attempts on fresh pages, retries transient
+/// failures with backoff, and reports each job's states.
+///
+/// ```swift
+/// let parser = WebParser()
+/// let job = WebParserJob(url: URL(string: "https://example.com")!, script: "document.title")
+/// let title = try await parser.parse(job, mapper: JSONMapper(String.self))
+/// ```
+public struct WebParser: Sendable {
+    /// The browsing context the jobs' pages share.
+    public let session: WebParserSession
+    private let makePage: @WebKitActor @Sendable (WebParserJob) -> any WebPage
+    private let startRuntime: @Sendable () async throws -> Void
+
+    /// Creates a parser whose pages share `session` (a new, in-memory one by default).
+    public init(session: WebParserSession = WebParserSession()) {
+        self.session = session
+        self.makePage = { job in
+            session.browsingContext.makePage(options: PageOptions(viewport: job.viewport, userAgent: job.userAgent))
+        }
+        self.startRuntime = { try await WebKitRuntime.start() }
+    }
+
+    /// A parser whose pages come from `makePage` instead of WebKit, for testing the engine's logic.
+    init(session: WebParserSession = WebParserSession(),
+         makePage: @escaping @WebKitActor @Sendable (WebParserJob) -> any WebPage,
+         startRuntime: @escaping @Sendable () async throws -> Void) {
+        self.session = session
+        self.makePage = makePage
+        self.startRuntime = startRuntime
+    }
+
+    /// Runs `job` and returns its result as JSON text, exactly as the page's script produced it.
+    /// - Parameter onStateChange: called with each state of the job, from the WebKit thread; keep it short.
+    /// - Throws: `WebParserError` when the job fails (after its retries, for transient failures), including
+    ///   `.environmentUnavailable` when WebKit cannot start; `CancellationError` when the task is cancelled.
+    public func run(_ job: WebParserJob,
+                    onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in }) async throws -> Data {
+        do {
+            try await startRuntime()
+            onStateChange(.started)
+            var attempt = 1
+            while true {
+                do {
+                    let data = try await runAttempt(of: job, report: onStateChange)
+                    onStateChange(.completed)
+                    return data
+                } catch var error as WebParserError {
+                    error.attempts = attempt
+                    guard error.isTransient, attempt <= job.retry.retries else { throw error }
+                    attempt += 1
+                    onStateChange(.retrying(attempt: attempt, error: error))
+                    try await Task.sleep(for: job.retry.delay(beforeAttempt: attempt))
+                }
+            }
+        } catch let error as WebParserError {
+            onStateChange(.failed(error))
+            throw error
+        } catch {
+            onStateChange(.cancelled)
+            throw error
+        }
+    }
+
+    /// Runs `job` and maps its result with `mapper`.
+    /// - Throws: what `run(_:onStateChange:)` throws, and what `mapper` throws.
+    public func parse<Mapper: WebParserMapper>(_ job: WebParserJob, mapper: Mapper,
+                                               onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in })
+        async throws -> Mapper.Output
+    {
+        try mapper.map(try await run(job, onStateChange: onStateChange))
+    }
+
+    @WebKitActor
+    private func runAttempt(of job: WebParserJob, report: @escaping @Sendable (WebParserState) -> Void)
+        async throws -> Data
+    {
+        try await WebParserEngine(job: job, page: makePage(job), report: report).run()
+    }
+}

@@ -1,0 +1,137 @@
+/// Why a job failed, whether retrying could help, and how many attempts were made.
+public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public var kind: Kind
+    /// The URL the failure concerns, when there is one.
+    public var url: String?
+    /// How many attempts the job made before it gave up (1 when it failed on the first).
+    public var attempts: Int
+
+    /// Creates an error of `kind` about `url` after `attempts` attempts.
+    public init(_ kind: Kind, url: String? = nil, attempts: Int = 1) {
+        self.kind = kind
+        self.url = url
+        self.attempts = attempts
+    }
+
+    /// True when a fresh attempt could succeed (time-outs, refused or lost connections, 5xx and 429, a
+    /// crashed web process); false when it cannot (a wrong script, 4xx, TLS, a bad URL, no display).
+    public var isTransient: Bool { kind.isTransient }
+
+    /// One line for people: what failed, where, and after how many attempts.
+    public var description: String {
+        var text = kind.detail
+        if let url, !url.isEmpty { text += " (\(url))" }
+        if attempts > 1 { text += "; gave up after \(attempts) attempts" }
+        return text
+    }
+
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// The attempt ran out of time in `phase`.
+        case timedOut(phase: LoadPhase, after: Duration)
+        /// Nothing listens at the server's address.
+        case connectionRefused
+        /// The host name does not resolve.
+        case hostNotFound
+        /// The connection broke or the network failed in a way that may pass.
+        case connectionLost(String)
+        /// The load failed in a way retrying cannot fix (missing file, download, refused scheme…).
+        case loadFailed(String)
+        /// The certificate or TLS handshake was rejected.
+        case tlsFailed(String)
+        /// The URL cannot be loaded by webparse (only `http`, `https` and `file` can).
+        case unsupportedURL(String)
+        /// The main document came with an HTTP error status.
+        case httpStatus(Int)
+        /// The script threw, or does not parse.
+        case scriptFailed(ScriptFailure)
+        /// The script returned something that is not data, such as a DOM node.
+        case unsupportedResult(String)
+        /// The page's web process crashed.
+        case webProcessCrashed
+        /// The page's web process used more memory than allowed and was killed.
+        case memoryLimitExceeded
+        /// WebKit cannot run here: no display, or GTK failed to start.
+        case environmentUnavailable(String)
+
+        /// See `WebParserError.isTransient`.
+        public var isTransient: Bool {
+            switch self {
+            case .timedOut, .connectionRefused, .connectionLost, .webProcessCrashed: true
+            case .httpStatus(let status): status == 429 || status >= 500
+            default: false
+            }
+        }
+
+        /// The kind in words, without URL or attempts.
+        public var detail: String {
+            switch self {
+            case .timedOut(let phase, let after):
+                "timed out after \(after.secondsText) while \(phase)"
+            case .connectionRefused: "connection refused"
+            case .hostNotFound: "host not found"
+            case .connectionLost(let message): "connection failed: \(message)"
+            case .loadFailed(let message): "load failed: \(message)"
+            case .tlsFailed(let message): "TLS failed: \(message)"
+            case .unsupportedURL(let reason): "unsupported URL: \(reason)"
+            case .httpStatus(let status): "HTTP status \(status)"
+            case .scriptFailed(let failure): "script failed: \(failure)"
+            case .unsupportedResult(let what): "the script's result is not data: \(what)"
+            case .webProcessCrashed: "the page's web process crashed"
+            case .memoryLimitExceeded: "the page used too much memory and was stopped"
+            case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
+            }
+        }
+    }
+}
+
+/// Where a page was when its attempt ran out of time.
+public enum LoadPhase: Sendable, Equatable, CustomStringConvertible {
+    /// No response from the server yet.
+    case waitingForServer
+    /// The document arrived but has not finished loading.
+    case loading
+    /// The page has loaded; the script's result is still empty.
+    case waitingForResult
+
+    public var description: String {
+        switch self {
+        case .waitingForServer: "waiting for the server"
+        case .loading: "loading the page"
+        case .waitingForResult: "waiting for the script's result"
+        }
+    }
+}
+
+/// A JavaScript error raised by a job's script, located in the script's own lines.
+public struct ScriptFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The error's name and message, such as `TypeError: null is not an object`.
+    public var message: String
+    /// The line in the job's script, from 1, when known.
+    public var line: Int?
+    /// The column in that line, from 1, when known.
+    public var column: Int?
+
+    /// Creates a failure with `message` at `line` and `column` of the script.
+    public init(message: String, line: Int? = nil, column: Int? = nil) {
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String {
+        guard let line else { return message }
+        return "\(message) at line \(line)" + (column.map { ", column \($0)" } ?? "")
+    }
+}
+
+extension Duration {
+    /// "1.5 s", "30 s", "250 ms".
+    var secondsText: String {
+        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        return "\(Double(milliseconds) / 1000) s"
+    }
+}

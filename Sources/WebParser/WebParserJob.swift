@@ -1,0 +1,71 @@
+import Foundation
+
+/// One scraping job: a page to load and a JavaScript expression to evaluate in it until it yields data.
+public struct WebParserJob: Sendable, Equatable {
+    /// The page to load (`http`, `https` or `file`).
+    public var url: URL
+    /// The JavaScript that extracts the data: an expression (`document.title`), an IIFE, or a function
+    /// (`() => …`, `async () => …`) that webparse calls. A returned Promise is awaited. `null`, `undefined`,
+    /// `""`, `[]` and `{}` mean "not there yet"; anything else, `0` and `false` included, is the result.
+    public var script: String
+    /// The limit for one attempt: loading the page and waiting for the script's result together.
+    public var timeout: Duration
+    /// How often the script is evaluated again while its result is empty.
+    public var pollInterval: Duration
+    /// How transient failures are retried.
+    public var retry: RetryPolicy
+    /// The user agent the page sees; nil keeps WebKit's.
+    public var userAgent: String?
+    /// The size of the page's window.
+    public var viewport: Viewport
+
+    /// Creates a job with the defaults: a 30 s timeout, polling every 100 ms, 2 retries starting 1 s apart,
+    /// WebKit's user agent and a 1280×800 viewport.
+    public init(url: URL, script: String, timeout: Duration = .seconds(30),
+                pollInterval: Duration = .milliseconds(100), retry: RetryPolicy = RetryPolicy(),
+                userAgent: String? = nil, viewport: Viewport = Viewport()) {
+        self.url = url
+        self.script = script
+        self.timeout = timeout
+        self.pollInterval = pollInterval
+        self.retry = retry
+        self.userAgent = userAgent
+        self.viewport = viewport
+    }
+}
+
+/// The size of a page's window, in CSS pixels.
+public struct Viewport: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+
+    /// A viewport of `width` × `height`; 1280×800 by default.
+    public init(width: Int = 1280, height: Int = 800) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// How a job retries transient failures: each retry runs on a fresh page after a delay that doubles from
+/// `delay` up to `maxDelay`.
+public struct RetryPolicy: Sendable, Equatable {
+    /// How many times a job is tried again after its first attempt fails transiently.
+    public var retries: Int
+    /// The wait before the first retry.
+    public var delay: Duration
+    /// The longest wait between two attempts.
+    public var maxDelay: Duration
+
+    /// Creates a policy; by default 2 retries, 1 s then 2 s apart, never more than 30 s.
+    public init(retries: Int = 2, delay: Duration = .seconds(1), maxDelay: Duration = .seconds(30)) {
+        self.retries = retries
+        self.delay = delay
+        self.maxDelay = maxDelay
+    }
+
+    /// The wait before attempt `attempt` (2 for the first retry).
+    public func delay(beforeAttempt attempt: Int) -> Duration {
+        let exponent = min(max(attempt - 2, 0), 30)
+        return min(delay * (1 << exponent), maxDelay)
+    }
+}

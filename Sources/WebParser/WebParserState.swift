@@ -1,0 +1,18 @@
+/// Where a job is. A job is `started` once, then for each attempt `loading` (repeatedly, with progress) and
+/// `executingJavaScript`; between attempts `retrying`; at the end `completed`, `failed` or `cancelled`.
+public enum WebParserState: Sendable, Equatable {
+    /// The job began (once per job, not per attempt).
+    case started
+    /// The page is loading; `progress` goes from 0 to 1.
+    case loading(progress: Double)
+    /// The page is there and the job's script is being evaluated until it yields data.
+    case executingJavaScript
+    /// Attempt `attempt` (2 for the first retry) will start after a delay because of `error`.
+    case retrying(attempt: Int, error: WebParserError)
+    /// The job produced its result.
+    case completed
+    /// The job gave up with `error`.
+    case failed(WebParserError)
+    /// The job's task was cancelled.
+    case cancelled
+}
