@@ -17,17 +17,16 @@ enum WebKitRuntime {
         try await startup.value
     }
 
-    /// Stops the private Xvfb, if webparse started one, after stopping the WebKit thread so that GTK does not
-    /// see its display vanish. Runs at exit by itself; call it sooner to exit sooner. Safe to call from any
-    /// thread except the WebKit thread, more than once, and when nothing was started. No job can run after.
+    /// Stops the WebKit thread, then the private Xvfb if webparse started one, so that GTK never sees its
+    /// display vanish and nothing runs while the process tears down. Runs at exit by itself. Safe to call
+    /// from any thread except the WebKit thread, more than once, and when nothing was started.
     static func shutdown() {
+        WebKitThread.stop()
         let server = privateDisplay.withLock { server in
             defer { server = nil }
             return server
         }
-        guard let server else { return }
-        WebKitThread.stop()
-        server.stop()
+        server?.stop()
     }
 
     private static let privateDisplay = Mutex<XvfbServer?>(nil)
@@ -42,7 +41,6 @@ enum WebKitRuntime {
         } else {
             let server = try XvfbServer.start()
             privateDisplay.withLock { $0 = server }
-            atexit { WebKitRuntime.shutdown() }
             setenv("DISPLAY", server.display, 1)
             displayName = "webparse's own Xvfb at \(server.display)"
         }
@@ -50,6 +48,7 @@ enum WebKitRuntime {
         // GTK and GLib would try to reach them, or even launch a bus daemon that outlives webparse.
         setenv("NO_AT_BRIDGE", "1", 0)
         setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 0)
+        atexit { WebKitRuntime.shutdown() }
         do {
             try await WebKitThread.start()
         } catch {

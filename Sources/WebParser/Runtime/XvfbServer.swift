@@ -80,9 +80,8 @@ final class XvfbServer: Sendable {
     }
 
     private static func executablePath(named name: String) -> String? {
-        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let directories = searchPath.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
-        return directories.map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return searchPath.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
 
     /// Spawns `path` in a new process group with default signal handling and the given stdout and stderr.

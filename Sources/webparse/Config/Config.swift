@@ -1,0 +1,39 @@
+import Foundation
+import WebParser
+
+/// A loaded, valid config: the jobs to run, in file order.
+struct Config {
+    /// A job and the name its result is printed under.
+    struct NamedJob {
+        var name: String
+        var job: WebParserJob
+    }
+
+    var jobs: [NamedJob]
+    /// True when the file holds one job (`{"url": …}`) rather than a `jobs` list: its result is printed
+    /// alone, not keyed by name.
+    var isSingleJob: Bool
+}
+
+/// Everything wrong with a config file, each problem with its place.
+struct ConfigError: Error, CustomStringConvertible {
+    struct Problem {
+        /// The field, such as `jobs[1].timeout`; empty for the file as a whole.
+        var path: String
+        var message: String
+        var line: Int?
+        var column: Int?
+    }
+
+    var file: String
+    var problems: [Problem]
+
+    /// One line per problem: `file:line:column: path: message`.
+    var description: String {
+        problems.map { problem in
+            var place = file
+            if let line = problem.line { place += ":\(line)" + (problem.column.map { ":\($0)" } ?? "") }
+            return place + ": " + (problem.path.isEmpty ? "" : problem.path + ": ") + problem.message
+        }.joined(separator: "\n")
+    }
+}

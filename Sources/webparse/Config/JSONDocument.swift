@@ -1,0 +1,284 @@
+/// A JSON parser that keeps what a config's error messages need: the line and column of every value, the
+/// order of object keys, and duplicate keys. Strict RFC 8259: no comments, no trailing commas.
+struct JSONNode {
+    /// A JSON value; objects keep their members in file order.
+    indirect enum Value {
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+        case array([JSONNode])
+        case object([(key: String, value: JSONNode)])
+    }
+
+    var value: Value
+    /// Where the value starts, from 1.
+    var line: Int
+    var column: Int
+
+    /// Parses `bytes` as one JSON document.
+    /// - Throws: `JSONSyntaxError` at the first place the text is not JSON.
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let node = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.atEnd else { throw parser.error("unexpected text after the JSON value") }
+        return node
+    }
+
+    /// The kind of value, for messages: "a string", "an array"…
+    var kindDescription: String {
+        switch value {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// The value as it would be written in the file, shortened for messages.
+    var excerpt: String {
+        switch value {
+        case .null: "null"
+        case .bool(let flag): String(flag)
+        case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        case .string(let text): "\"" + (text.count > 40 ? text.prefix(40) + "…" : text) + "\""
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// Where and why a text is not valid JSON.
+struct JSONSyntaxError: Error {
+    var message: String
+    var line: Int
+    var column: Int
+}
+
+private struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+    var line = 1
+    var lineStart = 0
+
+    static let maximumDepth = 200
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+    }
+
+    var atEnd: Bool { index >= bytes.count }
+    /// The column in characters: UTF-8 continuation bytes do not count.
+    var column: Int { bytes[lineStart..<min(index, bytes.count)].count { $0 & 0xC0 != 0x80 } + 1 }
+
+    func error(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, line: line, column: column)
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "\n"):
+                index += 1
+                line += 1
+                lineStart = index
+            default:
+                return
+            }
+        }
+    }
+
+    mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
+        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        guard !atEnd else { throw error("unexpected end of file; a value was expected") }
+        let (startLine, startColumn) = (line, column)
+        let value: JSONNode.Value
+        switch bytes[index] {
+        case UInt8(ascii: "{"): value = try parseObject(depth: depth)
+        case UInt8(ascii: "["): value = try parseArray(depth: depth)
+        case UInt8(ascii: "\""): value = .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); value = .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); value = .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); value = .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try parseNumber())
+        case let byte: throw error("unexpected \(describe(byte)); a value was expected")
+        }
+        return JSONNode(value: value, line: startLine, column: startColumn)
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "'"): "single quote (JSON strings use double quotes)"
+        case UInt8(ascii: "/"): "'/' (JSON has no comments)"
+        case 0x21...0x7E: "'\(Character(UnicodeScalar(byte)))'"
+        default: "byte 0x\(String(byte, radix: 16))"
+        }
+    }
+
+    private mutating func expectWord(_ word: String) throws(JSONSyntaxError) {
+        let utf8 = Array(word.utf8)
+        guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+            throw error("unexpected text; a value was expected (strings need double quotes)")
+        }
+        index += utf8.count
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONNode.Value {
+        index += 1
+        var members: [(key: String, value: JSONNode)] = []
+        var seen = Set<String>()
+        skipWhitespace()
+        if !atEnd && bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard !atEnd else { throw error("unexpected end of file inside an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw error(bytes[index] == UInt8(ascii: "}") ? "trailing comma before '}'"
+                            : "unexpected \(describe(bytes[index])); a key in double quotes was expected")
+            }
+            let keyError = error("")
+            let key = try parseString()
+            guard seen.insert(key).inserted else {
+                throw JSONSyntaxError(message: "duplicate key \"\(key)\"", line: keyError.line, column: keyError.column)
+            }
+            skipWhitespace()
+            guard !atEnd, bytes[index] == UInt8(ascii: ":") else { throw error("':' expected after the key \"\(key)\"") }
+            index += 1
+            skipWhitespace()
+            members.append((key, try parseValue(depth: depth + 1)))
+            skipWhitespace()
+            guard !atEnd else { throw error("unexpected end of file; ',' or '}' expected") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(members)
+            default: throw error("',' or '}' expected after the value of \"\(key)\"")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONNode.Value {
+        index += 1
+        var elements: [JSONNode] = []
+        skipWhitespace()
+        if !atEnd && bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            if !atEnd && bytes[index] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
+            elements.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            guard !atEnd else { throw error("unexpected end of file; ',' or ']' expected") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            default: throw error("',' or ']' expected after an array element")
+            }
+        }
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var raw: [UInt8] = []
+        func flush() {
+            scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+            raw.removeAll(keepingCapacity: true)
+        }
+        while true {
+            guard !atEnd else { throw error("unexpected end of file inside a string") }
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                flush()
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                flush()
+                index += 1
+                guard !atEnd else { throw error("unexpected end of file inside a string") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{8}")
+                case UInt8(ascii: "f"): scalars.append("\u{C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape())
+                default: index -= 1; throw error("invalid escape '\\\(Character(UnicodeScalar(escape)))' in a string")
+                }
+            case 0..<0x20:
+                throw error(byte == UInt8(ascii: "\n") ? "line break inside a string (write \\n)" : "control character inside a string")
+            default:
+                raw.append(byte)
+                index += 1
+            }
+        }
+    }
+
+    private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> UnicodeScalar {
+        let high = try parseHex4()
+        if (0xD800..<0xDC00).contains(high) {
+            guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { throw error("unpaired surrogate in a \\u escape") }
+            index += 2
+            let low = try parseHex4()
+            guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in a \\u escape") }
+            return UnicodeScalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+        }
+        guard let scalar = UnicodeScalar(high) else { throw error("unpaired surrogate in a \\u escape") }
+        return scalar
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard bytes.count - index >= 4, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+        else { throw error("\\u must be followed by four hex digits") }
+        index += 4
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+        let start = index
+        let startColumn = column
+        func digits() -> Int {
+            let from = index
+            while !atEnd, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - from
+        }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw error("a digit was expected") }
+        if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") {
+            throw JSONSyntaxError(message: "numbers cannot start with 0", line: line, column: startColumn)
+        }
+        if !atEnd && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("a digit was expected after '.'") }
+        }
+        if !atEnd && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+            index += 1
+            if !atEnd && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+            guard digits() > 0 else { throw error("a digit was expected in the exponent") }
+        }
+        guard let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)), number.isFinite else {
+            throw JSONSyntaxError(message: "number out of range", line: line, column: startColumn)
+        }
+        return number
+    }
+}

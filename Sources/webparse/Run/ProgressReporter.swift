@@ -1,0 +1,31 @@
+import Foundation
+import WebParser
+
+/// Tells people on stderr how each job is going: progress when asked for (or on a terminal), failures always.
+struct ProgressReporter: Sendable {
+    let showsProgress: Bool
+
+    init(verbosity: Verbosity) {
+        showsProgress = verbosity == .verbose || (verbosity == .normal && StandardStreams.stderrIsTerminal)
+    }
+
+    /// The observer for job `name`'s states.
+    func observer(for name: String) -> @Sendable (WebParserState) -> Void {
+        guard showsProgress else { return { _ in } }
+        return { state in
+            switch state {
+            case .started: StandardStreams.tell("webparse: \(name): started")
+            case .loading: break
+            case .executingJavaScript: StandardStreams.tell("webparse: \(name): page loaded, waiting for the script's result")
+            case .retrying(let attempt, let error): StandardStreams.tell("webparse: \(name): \(error.kind.detail); attempt \(attempt) follows")
+            case .completed: StandardStreams.tell("webparse: \(name): done")
+            case .failed, .cancelled: break
+            }
+        }
+    }
+
+    /// Explains why job `name` failed.
+    func jobFailed(_ name: String, _ error: Error) {
+        StandardStreams.tell("webparse: \(name): failed: \(error)")
+    }
+}
