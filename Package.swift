@@ -16,5 +16,8 @@ let package = Package(
         .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem"]),
         .target(name: "WebParser", dependencies: ["CWebKitGTK"]),
         .executableTarget(name: "webparse", dependencies: ["WebParser"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "WebParserTests", dependencies: ["WebParser", "TestSupport"]),
+        .testTarget(name: "webparseTests", dependencies: ["webparse", "TestSupport"]),
     ]
 )

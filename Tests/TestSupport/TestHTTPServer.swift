@@ -1,0 +1,185 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real HTTP/1.1 server on 127.0.0.1 for tests, with routes that misbehave on purpose.
+///
+/// Every connection is served on its own thread and closed after one response. Requests are logged, so a
+/// test can check what reached the server.
+public final class TestHTTPServer: Sendable {
+    /// What the server does with a request for a path.
+    public enum Route: Sendable {
+        /// Answers with `status`, `body` and extra `headers`.
+        case respond(status: Int = 200, contentType: String = "text/html; charset=utf-8", headers: [String: String] = [:], body: String)
+        /// Accepts the connection, reads the request and never answers.
+        case hang
+        /// Answers the n-th request for the path with the n-th route; the last one repeats.
+        case sequence([Route])
+    }
+
+    /// A request the server received.
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        public var headers: [String: String]
+    }
+
+    /// The server's port on 127.0.0.1.
+    public let port: Int
+    private let listener: Int32
+    private let state: Mutex<State>
+
+    private struct State {
+        var routes: [String: Route]
+        var requests: [Request] = []
+        var openConnections: Set<Int32> = []
+        var stopped = false
+    }
+
+    /// Starts a server with `routes`, keyed by path (`/data.json`); other paths get 404.
+    /// - Throws: `POSIXError` when no socket can be bound.
+    public init(routes: [String: Route]) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 64) == 0 else {
+            close(listener)
+            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        self.listener = listener
+        port = Int(UInt16(bigEndian: address.sin_port))
+        state = Mutex(State(routes: routes))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// A URL on 127.0.0.1 where nothing listens: the port of a server that was started and stopped.
+    public static func refusingURL() throws -> URL {
+        let server = try TestHTTPServer(routes: [:])
+        server.stop()
+        return server.url("/")
+    }
+
+    /// The URL of `path` on this server.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Every request received so far, in order.
+    public var requests: [Request] { state.withLock { $0.requests } }
+
+    /// The requests received for `path`.
+    public func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
+
+    /// Stops accepting, and closes every connection, hanging ones included.
+    public func stop() {
+        let connections = state.withLock { state -> Set<Int32> in
+            guard !state.stopped else { return [] }
+            state.stopped = true
+            shutdown(listener, Int32(SHUT_RDWR))
+            return state.openConnections
+        }
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            let accepted = state.withLock { state in
+                guard !state.stopped else { return false }
+                state.openConnections.insert(connection)
+                return true
+            }
+            guard accepted else {
+                close(connection)
+                break
+            }
+            Thread { [self] in serve(connection) }.start()
+        }
+        close(listener)
+    }
+
+    private func serve(_ connection: Int32) {
+        defer {
+            state.withLock { _ = $0.openConnections.remove(connection) }
+            close(connection)
+        }
+        guard let request = readRequest(connection) else { return }
+        let route = state.withLock { state -> Route? in
+            state.requests.append(request)
+            let count = state.requests.count { $0.path == request.path }
+            return state.routes[request.path].map { Self.resolve($0, requestNumber: count) }
+        }
+        switch route ?? .respond(status: 404, contentType: "text/plain", body: "not found") {
+        case .respond(let status, let contentType, let headers, let body):
+            let bytes = Array(body.utf8)
+            var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Type: \(contentType)\r\n"
+            head += "Content-Length: \(bytes.count)\r\nConnection: close\r\nCache-Control: no-store\r\n"
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            writeAll(connection, Array((head + "\r\n").utf8) + bytes)
+        case .hang:
+            var byte: UInt8 = 0
+            while recv(connection, &byte, 1, 0) > 0 {}
+        case .sequence:
+            preconditionFailure("sequences are resolved before serving")
+        }
+    }
+
+    private static func resolve(_ route: Route, requestNumber: Int) -> Route {
+        guard case .sequence(let routes) = route, let last = routes.last else { return route }
+        return resolve(requestNumber <= routes.count ? routes[requestNumber - 1] : last, requestNumber: requestNumber)
+    }
+
+    private func readRequest(_ connection: Int32) -> Request? {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let end: [UInt8] = Array("\r\n\r\n".utf8)
+        while data.firstRange(of: end) == nil {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0, data.count < 65_536 else { return nil }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        let lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = lines.first?.split(separator: " ") ?? []
+        guard parts.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
+    }
+
+    private func writeAll(_ connection: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    private static func reason(_ status: Int) -> String {
+        [200: "OK", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error",
+         503: "Service Unavailable"][status] ?? "Status"
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+@testable import WebParser
+
+/// The engine and `WebParser` on fake pages: results, triage, retries, time-outs, cancellation, races.
+@Suite struct EngineTests {
+    let url = URL(string: "http://example.test/updates")!
+
+    func job(timeout: Duration = .seconds(5), retries: Int = 2) -> WebParserJob {
+        WebParserJob(url: url, script: "document.title", timeout: timeout, pollInterval: .milliseconds(5),
+                     retry: RetryPolicy(retries: retries, delay: .milliseconds(5), maxDelay: .milliseconds(20)))
+    }
+
+    func json(_ text: String) -> JavaScriptReply { .json(Data(text.utf8)) }
+    func string(_ text: String) -> JavaScriptReply { .string(Data(text.utf8)) }
+
+    @Test func returnsTheFirstNonEmptyResultAndClosesThePage() async throws {
+        let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [.null, .undefined, .null, self.string("[1,2]")]) }
+        let log = StateLog()
+        let data = try await browser.parser().run(job(), onStateChange: log.record)
+        #expect(String(decoding: data, as: UTF8.self) == "[1,2]")
+        let page = try #require(await browser.pages.first)
+        #expect(await page.evaluationCount == 4)
+        #expect(await page.closeCount == 1)
+        #expect(await page.loadedURLs == [url])
+        #expect(log.states.first == .started)
+        #expect(log.states.contains(.executingJavaScript))
+        #expect(log.states.contains(.loading(progress: 0.5)))
+        #expect(log.states.last == .completed)
+    }
+
+    @Test func aScriptExceptionFailsAtOnceWithoutRetrying() async throws {
+        let exception = json(#"{"error":{"message":"TypeError: x is undefined","line":5,"column":9}}"#)
+        let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [exception]) }
+        var threeLines = job(retries: 3)
+        threeLines.script = "(() => {\n  return x.y;\n})()"
+        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(threeLines) }
+        #expect(error?.kind == .scriptFailed(ScriptFailure(message: "TypeError: x is undefined", line: 2, column: 9)))
+        #expect(error?.attempts == 1)
+        #expect(await browser.pages.count == 1)
+    }
+
+    @Test func aSyntaxErrorFailsAtOnceWithItsLine() async throws {
+        let syntax = JavaScriptReply.failed(domain: "WebKitJavascriptError", code: 699,
+                                            message: "webparse-script:4: SyntaxError: Unexpected token '*'")
+        let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [syntax]) }
+        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(job()) }
+        #expect(error?.kind == .scriptFailed(ScriptFailure(message: "SyntaxError: Unexpected token '*'", line: 1)))
+        #expect(await browser.pages.count == 1)
+    }
+
+    @Test func anUnsupportedResultFailsAtOnce() async throws {
+        let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [self.json(#"{"unsupported":"a DOM node (#text)"}"#)]) }
+        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(job()) }
+        #expect(error?.kind == .unsupportedResult("a DOM node (#text)"))
+        #expect(await browser.pages.count == 1)
+    }
+
+    @Test func anInterruptedEvaluationIsTriedAgain() async throws {
+        let gone = JavaScriptReply.failed(domain: "WebKitJavascriptError", code: 699, message: "the page was replaced")
+        let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [gone, self.string("true")]) }
+        let data = try await browser.parser().run(job())
+        #expect(String(decoding: data, as: UTF8.self) == "true")
+    }
+
+    @Test(arguments: [404, 410, 401, 403])
+    func aClientErrorStatusIsFatal(status: Int) async throws {
+        let browser = FakeBrowser { _ in FakePage(.commit(status: status), replies: [self.string("1")]) }
+        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(job()) }
+        #expect(error?.kind == .httpStatus(status))
+        #expect(error?.isTransient == false)
+        #expect(await browser.pages.count == 1)
+    }
+
+    @Test func aServerErrorIsRetriedOnAFreshPage() async throws {
+        let browser = FakeBrowser { attempt in
+            FakePage(.commit(status: attempt == 1 ? 500 : 200), replies: [self.string("\"ok\"")])
+        }
+        let log = StateLog()
+        let data = try await browser.parser().run(job(), onStateChange: log.record)
+        #expect(String(decoding: data, as: UTF8.self) == "\"ok\"")
+        #expect(await browser.pages.count == 2)
+        for page in await browser.pages { #expect(await page.closeCount == 1) }
+        #expect(log.states.filter { $0 == .started }.count == 1)
+        #expect(log.states.contains(.retrying(attempt: 2, error: WebParserError(.httpStatus(500), url: url.absoluteString))))
+    }
+
+    @Test func aTransientFailureIsRetriedUpToTheLimitThenReported() async throws {
+        let refused = PageLoadFailure(url: url.absoluteString, domain: "g-io-error-quark", code: 39, message: "Connection refused")
+        let browser = FakeBrowser { _ in FakePage(.fail(refused)) }
+        let log = StateLog()
+        let error = await #expect(throws: WebParserError.self) {
+            try await browser.parser().run(job(retries: 3), onStateChange: log.record)
+        }
+        #expect(error?.kind == .connectionRefused)
+        #expect(error?.attempts == 4)
+        #expect(error?.description.contains("gave up after 4 attempts") == true)
+        #expect(await browser.pages.count == 4)
+        #expect(log.states.filter { $0 == .started }.count == 1)
+        let retries = log.states.compactMap { state -> Int? in
+            guard case .retrying(let attempt, _) = state else { return nil }
+            return attempt
+        }
+        #expect(retries == [2, 3, 4])
+        #expect(log.states.last == .failed(try #require(error)))
+    }
+
+    @Test func aCrashedWebProcessIsRetriedAndAMemoryKillIsNot() async throws {
+        let crashing = FakeBrowser { attempt in
+            attempt == 1 ? FakePage(.terminate(.crashed), replies: [nil]) : FakePage(.commit(status: 200), replies: [self.string("1")])
+        }
+        #expect(try await crashing.parser().run(job()) == Data("1".utf8))
+        #expect(await crashing.pages.count == 2)
+
+        let hungry = FakeBrowser { _ in FakePage(.terminate(.exceededMemoryLimit)) }
+        let error = await #expect(throws: WebParserError.self) { try await hungry.parser().run(job()) }
+        #expect(error?.kind == .memoryLimitExceeded)
+        #expect(await hungry.pages.count == 1)
+    }
+
+    @Test func theWatchdogNamesThePhase() async throws {
+        let silent = FakeBrowser { _ in FakePage(.silent) }
+        let error = await #expect(throws: WebParserError.self) {
+            try await silent.parser().run(job(timeout: .milliseconds(100), retries: 0))
+        }
+        #expect(error?.kind == .timedOut(phase: .waitingForServer, after: .milliseconds(100)))
+        #expect(await silent.pages.first?.closeCount == 1)
+
+        let stalled = FakeBrowser { _ in FakePage(.commitWithoutFinishing, replies: [.null]) }
+        let loading = await #expect(throws: WebParserError.self) {
+            try await stalled.parser().run(job(timeout: .milliseconds(100), retries: 0))
+        }
+        #expect(loading?.kind == .timedOut(phase: .loading, after: .milliseconds(100)))
+
+        let empty = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [.null]) }
+        let waiting = await #expect(throws: WebParserError.self) {
+            try await empty.parser().run(job(timeout: .milliseconds(100), retries: 0))
+        }
+        #expect(waiting?.kind == .timedOut(phase: .waitingForResult, after: .milliseconds(100)))
+    }
+
+    @Test func aScriptThatNeverAnswersEndsAtTheTimeout() async throws {
+        let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [nil]) }
+        let error = await #expect(throws: WebParserError.self) {
+            try await browser.parser().run(job(timeout: .milliseconds(100), retries: 1))
+        }
+        #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .milliseconds(100)))
+        #expect(error?.attempts == 2)
+        for page in await browser.pages { #expect(await page.closeCount == 1) }
+    }
+
+    @Test func cancellationReturnsAtOnceAndClosesThePage() async throws {
+        let browser = FakeBrowser { _ in FakePage(.silent) }
+        let log = StateLog()
+        let parser = browser.parser()
+        let job = job(timeout: .seconds(60))
+        let task = Task { try await parser.run(job, onStateChange: log.record) }
+        while await browser.pages.isEmpty { await Task.yield() }
+        let start = ContinuousClock.now
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(ContinuousClock.now - start < .seconds(5))
+        while await browser.pages[0].closeCount == 0 { await Task.yield() }
+        #expect(await browser.pages[0].closeCount == 1)
+        #expect(log.states.last == .cancelled)
+    }
+
+    @Test func cancellationDuringTheBackoffStopsRetrying() async throws {
+        let refused = PageLoadFailure(url: url.absoluteString, domain: "g-io-error-quark", code: 39, message: "refused")
+        let browser = FakeBrowser { _ in FakePage(.fail(refused)) }
+        var slowRetry = job(retries: 5)
+        slowRetry.retry.delay = .seconds(60)
+        slowRetry.retry.maxDelay = .seconds(60)
+        let parser = browser.parser()
+        let task = Task { [slowRetry] in try await parser.run(slowRetry) }
+        while await browser.pages.first?.closeCount != 1 { await Task.yield() }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(await browser.pages.count == 1)
+    }
+
+    /// Success, load failure, crash, time-out and cancellation all arrive together, in every order: the
+    /// attempt ends once, with one of them, and the page is closed once. A second resume would trap.
+    @Test func racingEndingsResumeExactlyOnce() async throws {
+        for round in 0..<200 {
+            let page = await FakePage(.silent, replies: [string("1")])
+            let parser = WebParser(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
+            let job = job(timeout: .milliseconds(Int64(round % 3)), retries: 0)
+            let task = Task { try await parser.run(job) }
+            while await page.loadedURLs.isEmpty { await Task.yield() }
+            let failure = PageLoadFailure(url: url.absoluteString, domain: "g-io-error-quark", code: 1, message: "gone")
+            var events: [PageEvent] = [.committed(url: url.absoluteString, httpStatus: 200), .failed(failure),
+                                       .processTerminated(.crashed), .finished(url: url.absoluteString)]
+            events.shuffle()
+            if round.isMultiple(of: 2) { task.cancel() }
+            await page.emitAll(events)
+            if !round.isMultiple(of: 2) { task.cancel() }
+            let outcome = await task.result
+            if case .failure(let error) = outcome {
+                #expect(error is WebParserError || error is CancellationError)
+            }
+            while await page.closeCount == 0 { await Task.yield() }
+            #expect(await page.closeCount == 1)
+        }
+    }
+
+    @Test func anUnsupportedSchemeFailsWithoutLoading() async throws {
+        let browser = FakeBrowser { _ in FakePage(.commit(status: 200)) }
+        var ftp = job()
+        ftp.url = URL(string: "ftp://example.test/file")!
+        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(ftp) }
+        guard case .unsupportedURL = error?.kind else { Issue.record("expected unsupportedURL, got \(String(describing: error))"); return }
+        #expect(await browser.pages.first?.loadedURLs.isEmpty == true)
+    }
+
+    @Test func aLoadThatEndsWithoutADocumentFails() async throws {
+        let superseded = PageLoadFailure(url: url.absoluteString, domain: "WebKitNetworkError", code: 302, message: "Load request cancelled")
+        let browser = FakeBrowser { _ in FakePage(.fail(superseded)) }
+        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(job(retries: 0)) }
+        #expect(error?.kind == .loadFailed("WebKit did not load the page"))
+    }
+
+    @Test func mappersDecodeTheResult() async throws {
+        struct Comic: Decodable, Equatable { var title: String; var chapter: Int }
+        let browser = FakeBrowser { _ in
+            FakePage(.commit(status: 200), replies: [self.string(#"[{"title":"Paper Knights","chapter":203}]"#)])
+        }
+        let parser = browser.parser()
+        #expect(try await parser.parse(job(), mapper: JSONMapper([Comic].self)) == [Comic(title: "Paper Knights", chapter: 203)])
+        let count = try await parser.parse(job(), mapper: ClosureMapper { data in data.count })
+        #expect(count == 41)
+        #expect(try await parser.parse(job(), mapper: RawJSONMapper()) == Data(#"[{"title":"Paper Knights","chapter":203}]"#.utf8))
+        await #expect(throws: DecodingError.self) { try await parser.parse(job(), mapper: JSONMapper(Int.self)) }
+    }
+}
+
+extension FakePage {
+    func emitAll(_ events: [PageEvent]) {
+        for event in events { emit(event) }
+    }
+}

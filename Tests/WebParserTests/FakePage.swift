@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+@testable import WebParser
+
+/// A scripted page: what it does when loaded, and what its JavaScript calls answer.
+@WebKitActor
+final class FakePage: WebPage {
+    /// What a load does.
+    enum LoadBehavior {
+        /// STARTED, COMMITTED with `status`, FINISHED.
+        case commit(status: Int)
+        /// STARTED, COMMITTED with status 200, and never FINISHED (a stalled body).
+        case commitWithoutFinishing
+        /// STARTED, `failure`, FINISHED.
+        case fail(PageLoadFailure)
+        /// STARTED, then nothing (a server that never answers).
+        case silent
+        /// STARTED, COMMITTED, then the web process ends.
+        case terminate(ProcessTermination)
+    }
+
+    var eventHandler: ((PageEvent) -> Void)?
+    private let behavior: LoadBehavior
+    private var replies: [JavaScriptReply?]
+    private(set) var loadedURLs: [URL] = []
+    private(set) var evaluationCount = 0
+    private(set) var closeCount = 0
+
+    /// A page that loads as `behavior` says and answers its n-th JavaScript call with `replies[n]` (the last
+    /// repeats; nil never answers).
+    init(_ behavior: LoadBehavior, replies: [JavaScriptReply?] = [.null]) {
+        self.behavior = behavior
+        self.replies = replies
+    }
+
+    func load(_ url: URL) {
+        loadedURLs.append(url)
+        let text = url.absoluteString
+        var events: [PageEvent] = [.started(url: text)]
+        switch behavior {
+        case .commit(let status):
+            events += [.progress(0.5), .committed(url: text, httpStatus: status), .progress(1), .finished(url: text)]
+        case .commitWithoutFinishing:
+            events += [.committed(url: text, httpStatus: 200)]
+        case .fail(let failure):
+            events += [.failed(failure), .finished(url: text)]
+        case .silent:
+            break
+        case .terminate(let termination):
+            events += [.committed(url: text, httpStatus: 200), .processTerminated(termination)]
+        }
+        Task {
+            for event in events {
+                await Task.yield()
+                emit(event)
+            }
+        }
+    }
+
+    func callAsyncFunction(_ body: String, sourceName: String,
+                           completion: @escaping @WebKitActor (JavaScriptReply) -> Void) {
+        evaluationCount += 1
+        let reply = replies.count > 1 ? replies.removeFirst() : replies.first ?? nil
+        guard let reply else { return }
+        Task { completion(reply) }
+    }
+
+    func close() {
+        closeCount += 1
+        eventHandler = nil
+    }
+
+    /// Delivers `event` as WebKit would.
+    func emit(_ event: PageEvent) {
+        eventHandler?(event)
+    }
+}
+
+/// Hands out a fresh `FakePage` per attempt and keeps them for inspection.
+@WebKitActor
+final class FakeBrowser {
+    private let makeNext: @WebKitActor (Int) -> FakePage
+    private(set) var pages: [FakePage] = []
+
+    /// `makePage(n)` makes the page for attempt n, from 1.
+    nonisolated init(_ makePage: @escaping @WebKitActor (Int) -> FakePage) {
+        self.makeNext = makePage
+    }
+
+    func makePage() -> any WebPage {
+        let page = makeNext(pages.count + 1)
+        pages.append(page)
+        return page
+    }
+
+    /// A parser whose pages come from this browser. The runtime starts as usual: the pages are fake, but
+    /// the WebKit thread and its executor, which the engine runs on, are real.
+    nonisolated func parser() -> WebParser {
+        WebParser(makePage: { _ in self.makePage() }, startRuntime: { try await WebKitRuntime.start() })
+    }
+}
+
+/// Collects a job's states, in order.
+final class StateLog: Sendable {
+    private let storage = Mutex<[WebParserState]>([])
+
+    var states: [WebParserState] { storage.withLock { $0 } }
+
+    func record(_ state: WebParserState) { storage.withLock { $0.append(state) } }
+}

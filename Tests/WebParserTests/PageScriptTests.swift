@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import WebParser
+
+/// The wrapper around a job's script, and how the page's replies are read.
+@Suite struct PageScriptTests {
+    @Test func theScriptSitsOnItsOwnLinesWithoutTrailingSemicolons() {
+        let body = PageScript("document.title ;; \n").functionBody
+        #expect(body.contains("(\ndocument.title\n)"))
+    }
+
+    @Test func repliesMeanWhatTheWrapperSays() {
+        let script = PageScript("x\ny")
+        #expect(script.outcome(of: .null) == .empty)
+        #expect(script.outcome(of: .undefined) == .empty)
+        #expect(script.outcome(of: .string(Data("[1]".utf8))) == .value(Data("[1]".utf8)))
+        #expect(script.outcome(of: .json(Data(#"{"unsupported":"a Symbol"}"#.utf8))) == .failure(.unsupportedResult("a Symbol")))
+        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E: m","line":5,"column":3}}"#.utf8)))
+                == .failure(.scriptFailed(ScriptFailure(message: "E: m", line: 2, column: 3))))
+        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E: m"}}"#.utf8)))
+                == .failure(.scriptFailed(ScriptFailure(message: "E: m"))))
+        #expect(script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:9: SyntaxError: x"))
+                == .failure(.scriptFailed(ScriptFailure(message: "SyntaxError: x", line: 2))))
+        #expect(script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "page gone"))
+                == .interrupted("page gone"))
+    }
+}
+
+/// The single resume point.
+@Suite struct OneShotTests {
+    @Test func manyRacingResolversDeliverOnce() async throws {
+        for _ in 0..<100 {
+            let shot = OneShot<Int>()
+            let winners = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { (try? await shot.wait()) == nil }
+                for index in 0..<8 {
+                    group.addTask { shot.resolve(.success(index)) }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(winners == 1)
+        }
+    }
+
+    @Test func aResolutionBeforeTheWaitIsKept() async throws {
+        let shot = OneShot<String>()
+        #expect(shot.resolve(.success("early")))
+        #expect(!shot.resolve(.success("late")))
+        #expect(try await shot.wait() == "early")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import WebParser
+
+/// Which load failures are transient, and what each means.
+@Suite struct TriageTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var domain: String
+        var code: Int
+        var kind: WebParserError.Kind
+        var testDescription: String { "\(domain) \(code)" }
+    }
+
+    static let cases: [Case] = [
+        Case(domain: "g-io-error-quark", code: 39, kind: .connectionRefused),
+        Case(domain: "g-resolver-error-quark", code: 0, kind: .hostNotFound),
+        Case(domain: "g-io-error-quark", code: 28, kind: .hostNotFound),
+        Case(domain: "g-io-error-quark", code: 44, kind: .connectionLost("m")),
+        Case(domain: "g-io-error-quark", code: 24, kind: .connectionLost("m")),
+        Case(domain: "g-resolver-error-quark", code: 1, kind: .connectionLost("m")),
+        Case(domain: "g-io-error-quark", code: 1, kind: .loadFailed("file not found")),
+        Case(domain: "WebKitNetworkError", code: 303, kind: .loadFailed("file not found")),
+        Case(domain: "g-tls-error-quark", code: 3, kind: .tlsFailed("m")),
+        Case(domain: "WebKitPolicyError", code: 101, kind: .unsupportedURL("m")),
+        Case(domain: "WebKitPolicyError", code: 102, kind: .loadFailed("the server sent a download, not a page")),
+        Case(domain: "soup-session-error-quark", code: 2, kind: .loadFailed("m [soup-session-error-quark 2]")),
+    ]
+
+    @Test(arguments: cases)
+    func loadFailures(_ testCase: Case) {
+        let failure = PageLoadFailure(url: "http://x.test/", domain: testCase.domain, code: testCase.code, message: "m")
+        #expect(LoadFailureTriage.kind(of: failure) == testCase.kind)
+    }
+
+    @Test func transientKinds() {
+        let transient: [WebParserError.Kind] = [
+            .timedOut(phase: .loading, after: .seconds(1)), .connectionRefused, .connectionLost("reset"),
+            .webProcessCrashed, .httpStatus(500), .httpStatus(502), .httpStatus(503), .httpStatus(429),
+        ]
+        let fatal: [WebParserError.Kind] = [
+            .hostNotFound, .loadFailed("x"), .tlsFailed("x"), .unsupportedURL("x"), .httpStatus(404),
+            .httpStatus(400), .httpStatus(403), .scriptFailed(ScriptFailure(message: "x")),
+            .unsupportedResult("x"), .memoryLimitExceeded, .environmentUnavailable("x"),
+        ]
+        for kind in transient { #expect(kind.isTransient, "\(kind)") }
+        for kind in fatal { #expect(!kind.isTransient, "\(kind)") }
+    }
+
+    @Test func onlyTheReplacedLoadIsIgnored() {
+        #expect(LoadFailureTriage.isSuperseded(PageLoadFailure(url: "", domain: "WebKitNetworkError", code: 302, message: "")))
+        #expect(!LoadFailureTriage.isSuperseded(PageLoadFailure(url: "", domain: "WebKitNetworkError", code: 300, message: "")))
+    }
+
+    @Test func backoffDoublesUpToTheCap() {
+        let policy = RetryPolicy(retries: 6, delay: .seconds(1), maxDelay: .seconds(10))
+        #expect((2...7).map { policy.delay(beforeAttempt: $0) } == [1, 2, 4, 8, 10, 10].map { Duration.seconds($0) })
+    }
+
+    @Test func errorsDescribeThemselves() {
+        let error = WebParserError(.timedOut(phase: .waitingForServer, after: .milliseconds(1500)),
+                                   url: "http://x.test/", attempts: 3)
+        #expect(error.description == "timed out after 1.5 s while waiting for the server (http://x.test/); gave up after 3 attempts")
+        let script = ScriptFailure(message: "TypeError: boom", line: 2, column: 7)
+        #expect(WebParserError(.scriptFailed(script)).description == "script failed: TypeError: boom at line 2, column 7")
+    }
+}
