@@ -1,6 +1,8 @@
 #include "CWebKitGTK.h"
 
 #include <gtk/gtk.h>
+#include <signal.h>
+#include <unistd.h>
 #include <webkit2/webkit2.h>
 
 /* ---- The WebKit thread ------------------------------------------------------------------------------ */
@@ -44,6 +46,36 @@ void wk_main_invoke(void (*function)(void *context), void *context) {
 
 bool wk_main_is_current_thread(void) {
     return g_main_context_is_owner(g_main_context_default());
+}
+
+/* ---- Child processes ------------------------------------------------------------------------------- */
+
+static void prepare_child(gpointer data) {
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+    for (size_t index = 0; index < G_N_ELEMENTS(signals); index++)
+        signal(signals[index], SIG_DFL);
+    setpgid(0, 0);
+}
+
+int wk_spawn_process(const char *const *argv, int stdout_fd, int stderr_fd, char **error_message) {
+    GSpawnFlags flags = G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL;
+    if (stdout_fd < 0)
+        flags |= G_SPAWN_STDOUT_TO_DEV_NULL;
+    if (stderr_fd < 0)
+        flags |= G_SPAWN_STDERR_TO_DEV_NULL;
+    GPid pid = 0;
+    GError *error = NULL;
+    if (!g_spawn_async_with_pipes_and_fds(NULL, argv, NULL, flags, prepare_child, NULL, -1, stdout_fd,
+                                          stderr_fd, NULL, NULL, 0, &pid, NULL, NULL, NULL, &error)) {
+        *error_message = g_strdup(error->message);
+        g_error_free(error);
+        return -1;
+    }
+    return pid;
+}
+
+void wk_free(void *pointer) {
+    g_free(pointer);
 }
 
 /* ---- The web context -------------------------------------------------------------------------------- */

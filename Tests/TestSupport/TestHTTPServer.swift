@@ -29,15 +29,7 @@ public final class TestHTTPServer: Sendable {
 
     /// The server's port on 127.0.0.1.
     public let port: Int
-    private let listener: Int32
-    private let state: Mutex<State>
-
-    private struct State {
-        var routes: [String: Route]
-        var requests: [Request] = []
-        var openConnections: Set<Int32> = []
-        var stopped = false
-    }
+    private let core: Core
 
     /// Starts a server with `routes`, keyed by path (`/data.json`); other paths get 404.
     /// - Throws: `POSIXError` when no socket can be bound.
@@ -59,14 +51,13 @@ public final class TestHTTPServer: Sendable {
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
-        self.listener = listener
         port = Int(UInt16(bigEndian: address.sin_port))
-        state = Mutex(State(routes: routes))
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        let core = Core(listener: listener, routes: routes)
+        self.core = core
+        Thread { core.acceptLoop() }.start()
     }
 
-    deinit { stop() }
+    deinit { core.stop() }
 
     /// A URL on 127.0.0.1 where nothing listens: the port of a server that was started and stopped.
     public static func refusingURL() throws -> URL {
@@ -81,13 +72,36 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Every request received so far, in order.
-    public var requests: [Request] { state.withLock { $0.requests } }
+    public var requests: [Request] { core.requests }
 
     /// The requests received for `path`.
     public func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
 
-    /// Stops accepting, and closes every connection, hanging ones included.
-    public func stop() {
+    /// Stops accepting, and closes every connection, hanging ones included. Also done when the server is
+    /// released.
+    public func stop() { core.stop() }
+}
+
+/// The listening socket, the routes and the request log, shared by the server's threads.
+private final class Core: Sendable {
+    private let listener: Int32
+    private let state: Mutex<State>
+
+    private struct State {
+        var routes: [String: TestHTTPServer.Route]
+        var requests: [TestHTTPServer.Request] = []
+        var openConnections: Set<Int32> = []
+        var stopped = false
+    }
+
+    init(listener: Int32, routes: [String: TestHTTPServer.Route]) {
+        self.listener = listener
+        state = Mutex(State(routes: routes))
+    }
+
+    var requests: [TestHTTPServer.Request] { state.withLock { $0.requests } }
+
+    func stop() {
         let connections = state.withLock { state -> Set<Int32> in
             guard !state.stopped else { return [] }
             state.stopped = true
@@ -97,7 +111,7 @@ public final class TestHTTPServer: Sendable {
         for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
-    private func acceptLoop() {
+    func acceptLoop() {
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
@@ -113,7 +127,7 @@ public final class TestHTTPServer: Sendable {
                 close(connection)
                 break
             }
-            Thread { [self] in serve(connection) }.start()
+            Thread { self.serve(connection) }.start()
         }
         close(listener)
     }
@@ -124,7 +138,7 @@ public final class TestHTTPServer: Sendable {
             close(connection)
         }
         guard let request = readRequest(connection) else { return }
-        let route = state.withLock { state -> Route? in
+        let route = state.withLock { state -> TestHTTPServer.Route? in
             state.requests.append(request)
             let count = state.requests.count { $0.path == request.path }
             return state.routes[request.path].map { Self.resolve($0, requestNumber: count) }
@@ -144,12 +158,12 @@ public final class TestHTTPServer: Sendable {
         }
     }
 
-    private static func resolve(_ route: Route, requestNumber: Int) -> Route {
+    private static func resolve(_ route: TestHTTPServer.Route, requestNumber: Int) -> TestHTTPServer.Route {
         guard case .sequence(let routes) = route, let last = routes.last else { return route }
         return resolve(requestNumber <= routes.count ? routes[requestNumber - 1] : last, requestNumber: requestNumber)
     }
 
-    private func readRequest(_ connection: Int32) -> Request? {
+    private func readRequest(_ connection: Int32) -> TestHTTPServer.Request? {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let end: [UInt8] = Array("\r\n\r\n".utf8)
@@ -166,7 +180,7 @@ public final class TestHTTPServer: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
+        return TestHTTPServer.Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
     }
 
     private func writeAll(_ connection: Int32, _ bytes: [UInt8]) {

@@ -39,7 +39,10 @@ enum WebKitRuntime {
         } else if let x11 = environment["DISPLAY"] {
             displayName = "X display \(x11)"
         } else {
-            let server = try XvfbServer.start()
+            // Starting Xvfb blocks until it is ready: keep that off the tasks' shared threads.
+            let server = try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try XvfbServer.start() }) }.start()
+            }
             privateDisplay.withLock { $0 = server }
             setenv("DISPLAY", server.display, 1)
             displayName = "webparse's own Xvfb at \(server.display)"

@@ -1,3 +1,4 @@
+import CWebKitGTK
 import Foundation
 
 #if canImport(Glibc)
@@ -9,7 +10,8 @@ import Glibc
 /// Started with `-displayfd`, so it reports its display number itself once it accepts connections, and with
 /// `-nolisten tcp`, so only local clients can reach it. It runs in its own process group, so a Ctrl-C meant
 /// for webparse does not take the display away mid-teardown, and with `-terminate`, so it exits by itself
-/// once its last client (webparse) is gone, even if webparse is killed.
+/// once its last client (webparse) is gone, even if webparse is killed. It holds no descriptor of webparse's
+/// but the pipe it reports its display on.
 final class XvfbServer: Sendable {
     /// The `DISPLAY` value for the server, such as `:1`.
     let display: String
@@ -41,7 +43,7 @@ final class XvfbServer: Sendable {
                          "-screen", "0", "1280x800x24"]
         let pid: pid_t
         do {
-            pid = try spawn(path: path, arguments: arguments, stdoutFD: pipeFDs[1], stderrFD: logFD)
+            pid = try spawn(arguments: arguments, stdoutFD: pipeFDs[1], stderrFD: logFD)
             close(pipeFDs[1])
         } catch {
             close(pipeFDs[0])
@@ -84,40 +86,17 @@ final class XvfbServer: Sendable {
         return searchPath.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
 
-    /// Spawns `path` in a new process group with default signal handling and the given stdout and stderr.
-    private static func spawn(path: String, arguments: [String], stdoutFD: Int32, stderrFD: Int32) throws
-        -> pid_t
-    {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1)
-        if stderrFD >= 0 {
-            posix_spawn_file_actions_adddup2(&actions, stderrFD, 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    /// Spawns `arguments` (the first is the program's path) through the shim, which closes every descriptor
+    /// but stdout and stderr in the child: an X server must not hold other pipes of this process open.
+    private static func spawn(arguments: [String], stdoutFD: Int32, stderrFD: Int32) throws -> pid_t {
+        var argv: [UnsafePointer<CChar>?] = arguments.map { UnsafePointer(strdup($0)) } + [nil]
+        defer { argv.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        var message: UnsafeMutablePointer<CChar>?
+        let pid = wk_spawn_process(&argv, stdoutFD, stderrFD, &message)
+        guard pid > 0 else {
+            defer { wk_free(message) }
+            throw failure("cannot start \(arguments[0]): \(message.map { String(cString: $0) } ?? "unknown error")")
         }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaultSignals = sigset_t()
-        sigemptyset(&defaultSignals)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaultSignals, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes,
-                                 Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
-        guard result == 0 else { throw failure("cannot start \(path): \(String(cString: strerror(result)))") }
         return pid
     }
 

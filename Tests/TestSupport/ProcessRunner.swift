@@ -1,0 +1,133 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a built product of this package, such as the `webparse` binary, and reports what it did.
+public struct ProcessRunner: Sendable {
+    /// What a finished process did.
+    public struct Outcome: Sendable {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: String
+        public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// The product's path.
+    public let executable: URL
+
+    /// The product `name` from the directory the tests were built into.
+    public init(product name: String) {
+        let testBinary = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        executable = testBinary.deletingLastPathComponent().appending(path: name)
+    }
+
+    /// Starts the product with `arguments`; `environment` entries replace the inherited ones, and a nil
+    /// value removes one.
+    public func start(_ arguments: [String], environment: [String: String?] = [:]) throws -> Running {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment
+        for (name, value) in environment { inherited[name] = value }
+        process.environment = inherited
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Running(process: process, stdout: stdout, stderr: stderr)
+    }
+
+    /// Runs the product to its end.
+    public func run(_ arguments: [String], environment: [String: String?] = [:]) async throws -> Outcome {
+        try await start(arguments, environment: environment).finish()
+    }
+
+    /// A started process. Its output is read on threads of its own, never on the tasks' thread pool, which
+    /// a blocking read would starve.
+    public final class Running {
+        private let process: Process
+        private let stdout: Task<Data, Never>
+        private let stderr: Task<Data, Never>
+        private let exit: Task<Int32, Never>
+
+        init(process: Process, stdout: Pipe, stderr: Pipe) {
+            self.process = process
+            self.stdout = Self.readToEnd(stdout.fileHandleForReading)
+            self.stderr = Self.readToEnd(stderr.fileHandleForReading)
+            self.exit = Self.onThread { [process] in
+                process.waitUntilExit()
+                return process.terminationStatus
+            }
+        }
+
+        public var pid: pid_t { process.processIdentifier }
+
+        /// Sends `signal` to the process.
+        public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+        /// Waits for the process to end and collects its output.
+        public func finish() async -> Outcome {
+            let status = await exit.value
+            return Outcome(status: status, stdout: await stdout.value,
+                           stderr: String(decoding: await stderr.value, as: UTF8.self))
+        }
+
+        /// The process's descendants now, with their command names, read from /proc.
+        public func descendants() -> [(pid: pid_t, name: String)] {
+            ProcessTree.descendants(of: process.processIdentifier)
+        }
+
+        private static func readToEnd(_ handle: FileHandle) -> Task<Data, Never> {
+            onThread { handle.readDataToEndOfFile() }
+        }
+
+        private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> Task<T, Never> {
+            Task {
+                await withCheckedContinuation { continuation in
+                    Thread { continuation.resume(returning: work()) }.start()
+                }
+            }
+        }
+    }
+}
+
+/// The system's processes, as /proc shows them.
+public enum ProcessTree {
+    /// Every live process's parent and command name.
+    public static func snapshot() -> [pid_t: (parent: pid_t, name: String)] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var processes: [pid_t: (parent: pid_t, name: String)] = [:]
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard fields.count > 1, fields[0] != "Z", let parent = pid_t(fields[1]) else { continue }
+            processes[pid] = (parent, String(stat[stat.index(after: open)..<close]))
+        }
+        return processes
+    }
+
+    /// The live descendants of `root`.
+    public static func descendants(of root: pid_t) -> [(pid: pid_t, name: String)] {
+        let processes = snapshot()
+        var found: [(pid: pid_t, name: String)] = []
+        var frontier: Set<pid_t> = [root]
+        while !frontier.isEmpty {
+            let children = processes.filter { frontier.contains($0.value.parent) }
+            found += children.map { ($0.key, $0.value.name) }
+            frontier = Set(children.keys)
+        }
+        return found
+    }
+
+    /// True when one of `pids` is still alive (zombies count as gone).
+    public static func anyAlive(_ pids: [pid_t]) -> Bool {
+        let processes = snapshot()
+        return pids.contains { processes[$0] != nil }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The built `webparse` binary: stdout, stderr and exit codes, as a shell or cron sees them.
+@Suite(.serialized) struct CLITests {
+    let webparse = ProcessRunner(product: "webparse")
+    /// No display: every run starts, and must stop, its own Xvfb.
+    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    func writeConfig(_ text: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appending(path: "config.json")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    @Test func helpAndVersionGoToStdout() async throws {
+        let help = try await webparse.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdoutText.contains("webparse run CONFIG"))
+        #expect(help.stdoutText.contains("143"))
+        let runHelp = try await webparse.run(["help", "run"])
+        #expect(runHelp.stdoutText.contains("pollInterval"))
+        let version = try await webparse.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdoutText.hasPrefix("webparse "))
+    }
+
+    @Test func usageErrorsExitTwoWithAMessage() async throws {
+        for arguments in [["frobnicate"], ["run"], ["run", "a.json", "b.json"], ["run", "--nope", "a.json"]] {
+            let outcome = try await webparse.run(arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stderr.hasPrefix("webparse: "), "\(arguments)")
+        }
+    }
+
+    @Test func configErrorsExitTwoAndNameFileAndField() async throws {
+        let missing = try await webparse.run(["run", "/nonexistent/config.json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "/nonexistent/config.json: no such file\n")
+
+        let syntax = try writeConfig("{\n  \"url\": \"https://example.com\",\n  \"script\": 'x'\n}")
+        let syntaxOutcome = try await webparse.run(["run", syntax])
+        #expect(syntaxOutcome.status == 2)
+        #expect(syntaxOutcome.stderr.contains("\(syntax):3:13: invalid JSON"))
+
+        let several = try writeConfig(#"{"jobs": [{"url": "https://example.com", "scirpt": "1"}, {"url": "ftp://x", "script": "1", "timeout": "abc"}]}"#)
+        let severalOutcome = try await webparse.run(["run", several])
+        #expect(severalOutcome.status == 2)
+        #expect(severalOutcome.stdout.isEmpty)
+        #expect(severalOutcome.stderr.contains(#"jobs[0].scirpt: unknown key; did you mean "script"?"#))
+        #expect(severalOutcome.stderr.contains("jobs[0].script: required"))
+        #expect(severalOutcome.stderr.contains(#"jobs[1].url: unsupported scheme "ftp:""#))
+        #expect(severalOutcome.stderr.contains(#"jobs[1].timeout: expected a positive number of seconds (at most 86400), got "abc""#))
+    }
+
+    @Test func theBundledExamplePrintsOnlyJSON() async throws {
+        let config = Self.packageRoot.appending(path: "Examples/comics/config.json").path
+        let outcome = try await webparse.run(["run", config], environment: headless)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let comics = try #require(try JSONSerialization.jsonObject(with: outcome.stdout) as? [[String: Any]])
+        #expect(comics.map { $0["title"] as? String } == ["The Lighthouse Keeper", "Café Monsters", "Orbit of Small Things", "Paper Knights", "Night Bus 44"])
+        #expect(outcome.stdoutText.hasSuffix("]\n"))
+        #expect(outcome.stderr.isEmpty, "stderr is not a terminal, so no progress: \(outcome.stderr)")
+    }
+
+    @Test func aFailedJobExitsOneAndTheOthersArePrinted() async throws {
+        let server = try TestHTTPServer(routes: ["/ok": .respond(body: "<title>fine</title>")])
+        let config = try writeConfig("""
+            {"jobs": [
+              {"name": "good", "url": "\(server.url("/ok"))", "script": "document.title"},
+              {"name": "gone", "url": "\(server.url("/gone"))", "script": "document.title"}
+            ]}
+            """)
+        let outcome = try await webparse.run(["run", "-v", config], environment: headless)
+        #expect(outcome.status == 1)
+        #expect(outcome.stdoutText == "{\"good\":\"fine\"}\n")
+        #expect(outcome.stderr.contains("webparse: gone: failed: HTTP status 404"))
+        #expect(outcome.stderr.contains("webparse: good: done"))
+    }
+
+    @Test func withoutDisplayOrXvfbItExitsThreeAndSaysWhatToInstall() async throws {
+        let config = Self.packageRoot.appending(path: "Examples/comics/config.json").path
+        let noXvfb = headless.merging(["PATH": "/nonexistent"]) { $1 }
+        let outcome = try await webparse.run(["run", config], environment: noXvfb)
+        #expect(outcome.status == 3)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.contains("apt-get install xvfb"))
+
+        let badDisplay = try await webparse.run(["run", config], environment: ["DISPLAY": ":4242", "WAYLAND_DISPLAY": nil])
+        #expect(badDisplay.status == 3)
+        #expect(badDisplay.stderr.contains("X display :4242"))
+    }
+
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func aSignalStopsTheRunAndLeavesNoProcessBehind(signal: Int32, status: Int32) async throws {
+        let server = try TestHTTPServer(routes: ["/": .hang])
+        defer { server.stop() }
+        let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 60}"#)
+        let running = try webparse.start(["run", config], environment: headless)
+        while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let children = running.descendants()
+        #expect(children.contains { $0.name == "Xvfb" })
+        #expect(children.contains { $0.name.hasPrefix("WebKitWebProces") })
+        #expect(children.contains { $0.name.hasPrefix("WebKitNetworkPr") })
+        let start = ContinuousClock.now
+        running.send(signal)
+        let outcome = await running.finish()
+        #expect(outcome.status == status, "\(outcome.stderr)")
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(outcome.stdout.isEmpty)
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ProcessTree.anyAlive(children.map(\.pid)) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let survivors = ProcessTree.snapshot().filter { pid, _ in children.contains { $0.pid == pid } }
+        #expect(survivors.isEmpty, "left behind: \(survivors.map { "\($0.key) \($0.value.name)" })")
+    }
+}
