@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages webparse needs to build, test and run, if any is missing.
+# Used by bootstrap.sh and test.sh; needs root or sudo when something must be installed.
+set -euo pipefail
+
+packages=(
+  libwebkit2gtk-4.1-dev  # WebKitGTK 4.1 (with GTK 3 and GLib) to build against and run
+  libgtk-3-dev
+  libglib2.0-dev
+  pkg-config             # SwiftPM finds WebKitGTK's flags through it
+  xvfb                   # the private display webparse starts when there is none
+  jq                     # the README's example pipes webparse's output into it
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "webparse: installing ${missing[*]}" >&2
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
