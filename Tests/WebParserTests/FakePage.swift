@@ -49,12 +49,8 @@ final class FakePage: WebPage {
         case .terminate(let termination):
             events += [.committed(url: text, httpStatus: 200), .processTerminated(termination)]
         }
-        Task {
-            for event in events {
-                await Task.yield()
-                emit(event)
-            }
-        }
+        // Delivered at once, so that a test's time-out never races the fake's own scheduling.
+        for event in events { emit(event) }
     }
 
     func callAsyncFunction(_ body: String, sourceName: String,
