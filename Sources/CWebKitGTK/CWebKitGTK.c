@@ -196,10 +196,6 @@ void wk_view_stop_loading(WKView *view) {
     webkit_web_view_stop_loading(view->web_view);
 }
 
-void wk_view_terminate_web_process(WKView *view) {
-    webkit_web_view_terminate_web_process(view->web_view);
-}
-
 typedef struct {
     WKJavaScriptCallback callback;
     void *context;

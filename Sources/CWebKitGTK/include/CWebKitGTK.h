@@ -98,10 +98,8 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
 
 void wk_view_load_uri(WKView *view, const char *uri);
 
+/* Stops the view's current load, cancelling its network requests. */
 void wk_view_stop_loading(WKView *view);
-
-/* Kills the view's web process (for a page stuck in JavaScript). The view stays usable. */
-void wk_view_terminate_web_process(WKView *view);
 
 typedef enum {
     WK_JS_UNDEFINED,
@@ -125,8 +123,8 @@ typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind,
 void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
                                  WKJavaScriptCallback callback, void *context);
 
-/* Disconnects the view's callbacks (releasing their context), ends its web process and destroys it.
- * A pending wk_view_call_async_function still calls back, with an error. */
+/* Disconnects the view's callbacks (releasing their context), ends its web process, even one stuck in
+ * JavaScript, and destroys it. A pending wk_view_call_async_function still calls back, with an error. */
 void wk_view_destroy(WKView *view);
 
 #endif
