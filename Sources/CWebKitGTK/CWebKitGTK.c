@@ -50,10 +50,16 @@ bool wk_main_is_current_thread(void) {
 
 /* ---- Child processes ------------------------------------------------------------------------------- */
 
+/* Runs in the child before exec: undo what the spawning thread or process had set for itself (a worker
+ * thread blocks signals; webparse ignores SIGINT and SIGTERM to handle them itself), and leave the parent's
+ * process group. */
 static void prepare_child(gpointer data) {
     static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
     for (size_t index = 0; index < G_N_ELEMENTS(signals); index++)
         signal(signals[index], SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     setpgid(0, 0);
 }
 
@@ -135,7 +141,11 @@ static void on_progress(GObject *object, GParamSpec *spec, gpointer data) {
 static void on_process_terminated(WebKitWebView *web_view, WebKitWebProcessTerminationReason reason,
                                   gpointer data) {
     WKView *view = data;
-    view->callbacks.process_terminated(view->callback_context, (WKProcessTermination)reason);
+    if (reason == WEBKIT_WEB_PROCESS_TERMINATED_BY_API)
+        return; /* asked for: not news */
+    view->callbacks.process_terminated(view->callback_context, reason == WEBKIT_WEB_PROCESS_CRASHED
+                                                                   ? WK_PROCESS_CRASHED
+                                                                   : WK_PROCESS_EXCEEDED_MEMORY_LIMIT);
 }
 
 static GtkWidget *on_create(WebKitWebView *web_view, WebKitNavigationAction *action, gpointer data) {
@@ -192,10 +202,6 @@ void wk_view_load_uri(WKView *view, const char *uri) {
     webkit_web_view_load_uri(view->web_view, uri);
 }
 
-void wk_view_stop_loading(WKView *view) {
-    webkit_web_view_stop_loading(view->web_view);
-}
-
 typedef struct {
     WKJavaScriptCallback callback;
     void *context;
@@ -237,10 +243,16 @@ void wk_view_call_async_function(WKView *view, const char *body, const char *sou
                                                    on_javascript_finished, call);
 }
 
+static gboolean destroy_window(gpointer window) {
+    gtk_widget_destroy(window);
+    return G_SOURCE_REMOVE;
+}
+
 void wk_view_destroy(WKView *view) {
     g_signal_handlers_disconnect_by_data(view->web_view, view);
     view->callbacks.release(view->callback_context);
+    webkit_web_view_stop_loading(view->web_view);
     webkit_web_view_terminate_web_process(view->web_view);
-    gtk_widget_destroy(view->window);
+    g_idle_add(destroy_window, view->window);
     g_free(view);
 }

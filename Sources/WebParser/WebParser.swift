@@ -33,7 +33,8 @@ public struct WebParser: Sendable {
     }
 
     /// Runs `job` and returns its result as JSON text, exactly as the page's script produced it.
-    /// - Parameter onStateChange: called with each state of the job, from the WebKit thread; keep it short.
+    /// - Parameter onStateChange: called with each state of the job, in order, from the WebKit thread or the
+    ///   caller's; keep it short. `started` comes once WebKit runs: when it cannot start, only `failed` comes.
     /// - Throws: `WebParserError` when the job fails (after its retries, for transient failures), including
     ///   `.environmentUnavailable` when WebKit cannot start; `CancellationError` when the task is cancelled.
     public func run(_ job: WebParserJob,

@@ -2,7 +2,10 @@ import Foundation
 
 /// One scraping job: a page to load and a JavaScript expression to evaluate in it until it yields data.
 public struct WebParserJob: Sendable, Equatable {
-    /// The page to load (`http`, `https` or `file`).
+    /// The URL schemes a job can load.
+    public static let supportedSchemes: Set<String> = ["http", "https", "file"]
+
+    /// The page to load (one of `supportedSchemes`).
     public var url: URL
     /// The JavaScript that extracts the data: an expression (`document.title`), an IIFE, or a function
     /// (`() => …`, `async () => …`) that webparse calls. A returned Promise is awaited. `null`, `undefined`,

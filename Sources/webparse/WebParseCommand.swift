@@ -10,7 +10,7 @@ enum WebParseCommand {
         let trap = SignalTrap(cancelling: work)
         var code = await work.value
         if let interruption = trap.interruption { code = interruption }
-        exit(code.rawValue)
+        ProcessExit.exit(code)
     }
 
     private static func execute(_ arguments: [String]) async -> ExitCode {

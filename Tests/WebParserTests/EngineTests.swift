@@ -213,11 +213,38 @@ import Testing
         #expect(await browser.pages.first?.loadedURLs.isEmpty == true)
     }
 
+    @Test func aLoadReplacedByANewerOneIsNotAFailure() async throws {
+        let page = await FakePage(.silent, replies: [string("\"second\"")])
+        let parser = WebParser(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
+        let task = Task { try await parser.run(job(retries: 0)) }
+        while await page.loadedURLs.isEmpty { await Task.yield() }
+        let first = url.absoluteString, second = "http://example.test/second"
+        let superseded = PageLoadFailure(url: first, domain: "WebKitNetworkError", code: 302, message: "Load request cancelled")
+        await page.emitAll([.failed(superseded), .started(url: second), .finished(url: first),
+                            .committed(url: second, httpStatus: 200), .finished(url: second)])
+        #expect(try await task.value == Data("\"second\"".utf8))
+    }
+
     @Test func aLoadThatEndsWithoutADocumentFails() async throws {
-        let superseded = PageLoadFailure(url: url.absoluteString, domain: "WebKitNetworkError", code: 302, message: "Load request cancelled")
-        let browser = FakeBrowser { _ in FakePage(.fail(superseded)) }
-        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(job(retries: 0)) }
+        let page = await FakePage(.silent)
+        let parser = WebParser(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
+        let task = Task { try await parser.run(job(retries: 0)) }
+        while await page.loadedURLs.isEmpty { await Task.yield() }
+        await page.emit(.finished(url: url.absoluteString))
+        let error = await #expect(throws: WebParserError.self) { try await task.value }
         #expect(error?.kind == .loadFailed("WebKit did not load the page"))
+    }
+
+    @Test func aBlankPageInsteadOfTheURLFails() async throws {
+        let page = await FakePage(.silent)
+        let parser = WebParser(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
+        let task = Task { try await parser.run(job()) }
+        while await page.loadedURLs.isEmpty { await Task.yield() }
+        await page.emitAll([.committed(url: "about:blank", httpStatus: 0), .finished(url: "about:blank")])
+        let error = await #expect(throws: WebParserError.self) { try await task.value }
+        guard case .unsupportedURL? = error?.kind else { Issue.record("expected unsupportedURL, got \(String(describing: error))"); return }
+        #expect(error?.url == url.absoluteString)
+        #expect(error?.attempts == 1)
     }
 
     @Test func mappersDecodeTheResult() async throws {

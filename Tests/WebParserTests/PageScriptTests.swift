@@ -21,8 +21,15 @@ import Testing
                 == .failure(.scriptFailed(ScriptFailure(message: "E: m"))))
         #expect(script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:9: SyntaxError: x"))
                 == .failure(.scriptFailed(ScriptFailure(message: "SyntaxError: x", line: 2))))
-        #expect(script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "page gone"))
-                == .interrupted("page gone"))
+        #expect(script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "page gone")) == .interrupted)
+        #expect(script.outcome(of: .string(Data("{broken".utf8)))
+                == .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)")))
+    }
+
+    @Test func linesCountEveryKindOfLineBreak() {
+        let script = PageScript("a\r\nb\r\nc")
+        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E","line":6,"column":1}}"#.utf8)))
+                == .failure(.scriptFailed(ScriptFailure(message: "E", line: 3, column: 1))))
     }
 }
 

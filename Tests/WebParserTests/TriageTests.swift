@@ -17,6 +17,7 @@ import Testing
         Case(domain: "g-io-error-quark", code: 28, kind: .hostNotFound),
         Case(domain: "g-io-error-quark", code: 44, kind: .connectionLost("m")),
         Case(domain: "g-io-error-quark", code: 24, kind: .connectionLost("m")),
+        Case(domain: "g-io-error-quark", code: 34, kind: .connectionLost("m")),
         Case(domain: "g-resolver-error-quark", code: 1, kind: .connectionLost("m")),
         Case(domain: "g-io-error-quark", code: 1, kind: .loadFailed("file not found")),
         Case(domain: "WebKitNetworkError", code: 303, kind: .loadFailed("file not found")),

@@ -98,6 +98,39 @@ import WebParser
         #expect(what.contains("DOM element (<p>)"))
     }
 
+    @Test func valuesJSONCannotShowAreNotData() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
+        let parser = WebParser()
+        for (script, expected) in [("new Map([['a', 1]])", "a Map"), ("({titles: new Set(['x'])})", "a Set"),
+                                   ("new URLSearchParams('a=1')", "a URLSearchParams object")] {
+            let error = await #expect(throws: WebParserError.self) { try await parser.run(job(server.url("/"), script)) }
+            guard case .unsupportedResult(let what)? = error?.kind else {
+                Issue.record("\(script): expected an unsupported result, got \(String(describing: error))")
+                continue
+            }
+            #expect(what.hasPrefix(expected), "\(script): \(what)")
+        }
+    }
+
+    @Test func anErrorThrownByThePagesOwnCodeHasNoScriptLine() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<script>\n\n\nfunction load() { throw new Error('page bug') }</script>")])
+        let error = await #expect(throws: WebParserError.self) {
+            try await WebParser().run(job(server.url("/"), "load()"))
+        }
+        #expect(error?.kind == .scriptFailed(ScriptFailure(message: "Error: page bug")))
+    }
+
+    @Test func aPortWebKitBlocksFailsAtOnce() async throws {
+        let error = await #expect(throws: WebParserError.self) {
+            try await WebParser().run(job(URL(string: "http://127.0.0.1:6000/")!, "document.title", retries: 2))
+        }
+        guard case .unsupportedURL? = error?.kind else {
+            Issue.record("expected an unsupported URL, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.attempts == 1)
+    }
+
     @Test func aRefusedConnectionIsRetriedThenReported() async throws {
         let url = try TestHTTPServer.refusingURL()
         let error = await #expect(throws: WebParserError.self) {

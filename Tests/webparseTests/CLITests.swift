@@ -58,7 +58,7 @@ import Testing
         #expect(severalOutcome.stderr.contains(#"jobs[0].scirpt: unknown key; did you mean "script"?"#))
         #expect(severalOutcome.stderr.contains("jobs[0].script: required"))
         #expect(severalOutcome.stderr.contains(#"jobs[1].url: unsupported scheme "ftp:""#))
-        #expect(severalOutcome.stderr.contains(#"jobs[1].timeout: expected a positive number of seconds (at most 86400), got "abc""#))
+        #expect(severalOutcome.stderr.contains(#"jobs[1].timeout: expected a number of seconds from 0.1 to 86400, got "abc""#))
     }
 
     @Test func theBundledExamplePrintsOnlyJSON() async throws {

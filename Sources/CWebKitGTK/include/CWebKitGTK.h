@@ -63,8 +63,7 @@ typedef enum {
 
 typedef enum {
     WK_PROCESS_CRASHED,
-    WK_PROCESS_EXCEEDED_MEMORY_LIMIT,
-    WK_PROCESS_TERMINATED_BY_API
+    WK_PROCESS_EXCEEDED_MEMORY_LIMIT
 } WKProcessTermination;
 
 /* What a view reports. All are called on the WebKit thread with the view's callback context. */
@@ -98,9 +97,6 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
 
 void wk_view_load_uri(WKView *view, const char *uri);
 
-/* Stops the view's current load, cancelling its network requests. */
-void wk_view_stop_loading(WKView *view);
-
 typedef enum {
     WK_JS_UNDEFINED,
     WK_JS_NULL,
@@ -123,8 +119,10 @@ typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind,
 void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
                                  WKJavaScriptCallback callback, void *context);
 
-/* Disconnects the view's callbacks (releasing their context), ends its web process, even one stuck in
- * JavaScript, and destroys it. A pending wk_view_call_async_function still calls back, with an error. */
+/* Disconnects the view's callbacks (releasing their context), stops its load, ends its web process, even
+ * one stuck in JavaScript, and destroys it. The widgets go on the next main-loop iteration, so this may be
+ * called from inside one of the view's own callbacks. A pending wk_view_call_async_function still calls
+ * back, with an error. */
 void wk_view_destroy(WKView *view);
 
 #endif

@@ -12,10 +12,11 @@ enum LoadFailureTriage {
         case ("g-io-error-quark", 39): return .connectionRefused
         case ("g-io-error-quark", 28), ("g-resolver-error-quark", 0): return .hostNotFound
         case ("g-io-error-quark", 1), ("WebKitNetworkError", 303): return .loadFailed("file not found")
-        // failed, timed out, busy, host or network unreachable, connection closed, not connected
+        // failed, timed out, busy, partial input (the server hung up mid-response), host or network
+        // unreachable, connection closed, not connected
         case ("g-io-error-quark", 0), ("g-io-error-quark", 24), ("g-io-error-quark", 26),
-             ("g-io-error-quark", 37), ("g-io-error-quark", 38), ("g-io-error-quark", 44),
-             ("g-io-error-quark", 45):
+             ("g-io-error-quark", 34), ("g-io-error-quark", 37), ("g-io-error-quark", 38),
+             ("g-io-error-quark", 44), ("g-io-error-quark", 45):
             return .connectionLost(message)
         case ("g-resolver-error-quark", _), ("WebKitNetworkError", 300): return .connectionLost(message)
         case ("g-tls-error-quark", _): return .tlsFailed(message)

@@ -17,7 +17,7 @@ struct PageScript {
     init(_ script: String) {
         let script = Self.trimmed(script)
         functionBody = Self.prefix + script + Self.suffix
-        scriptLineCount = script.split(separator: "\n", omittingEmptySubsequences: false).count
+        scriptLineCount = script.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
     }
 
     /// What one evaluation found.
@@ -29,7 +29,7 @@ struct PageScript {
         /// The script is wrong; no later evaluation can do better.
         case failure(WebParserError.Kind)
         /// The evaluation could not run (the page was replaced or is going away); evaluate again later.
-        case interrupted(String)
+        case interrupted
     }
 
     /// What `reply`, the page's answer to `functionBody`, means.
@@ -38,6 +38,10 @@ struct PageScript {
         case .undefined, .null:
             return .empty
         case .string(let json):
+            // The page's scripts can replace JSON.stringify; only JSON may reach the caller.
+            guard (try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed)) != nil else {
+                return .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)"))
+            }
             return .value(json)
         case .json(let object):
             guard let report = try? JSONDecoder().decode(Report.self, from: object) else {
@@ -51,7 +55,7 @@ struct PageScript {
             return .failure(.unsupportedResult("a value without a JSON form"))
         case .failed(_, let code, let message):
             if code == 699, let failure = syntaxError(in: message) { return .failure(.scriptFailed(failure)) }
-            return .interrupted(message)
+            return .interrupted
         }
     }
 
@@ -106,7 +110,8 @@ struct PageScript {
         if (typeof value === "function") value = value();
         value = await value;
         } catch (error) {
-        return { error: { message: String(error), line: error?.line, column: error?.column } };
+        const own = error?.sourceURL === "\(sourceName)";
+        return { error: { message: String(error), line: own ? error.line : null, column: own ? error.column : null } };
         }
         const describe = (v) => {
         if (typeof v === "function") return "a function";
@@ -119,6 +124,8 @@ struct PageScript {
         if ((typeof NodeList === "function" && v instanceof NodeList)
         || (typeof HTMLCollection === "function" && v instanceof HTMLCollection))
         return "a list of DOM nodes; map it to data, e.g. Array.from(list, e => e.textContent)";
+        if (v instanceof Map || v instanceof Set || v instanceof WeakMap || v instanceof WeakSet)
+        return `a ${v.constructor.name}; convert it, e.g. Object.fromEntries(map) or Array.from(set)`;
         return null;
         };
         if (value === undefined || value === null) return null;
@@ -135,6 +142,9 @@ struct PageScript {
         if (error && error.webparseUnsupported) return { unsupported: error.webparseUnsupported };
         return { unsupported: `a value JSON cannot hold (${String(error)})` };
         }
+        if (json === "{}" && typeof value === "object" && !Array.isArray(value)
+        && ![Object.prototype, null].includes(Object.getPrototypeOf(value)))
+        return { unsupported: `a ${value.constructor?.name ?? "special"} object, which JSON can only show as {}` };
         if (json === undefined || json === "null" || json === '""' || json === "[]" || json === "{}") return null;
         return json;
         """

@@ -15,6 +15,7 @@ final class WebParserEngine {
     private var url: String
     private var phase = LoadPhase.waitingForServer
     private var committed = false
+    private var supersededLoadFinishing = false
     private var evaluating = false
     private var ended = false
     private var watchdog: Task<Void, Never>?
@@ -46,7 +47,8 @@ final class WebParserEngine {
     }
 
     private func start() {
-        guard let scheme = job.url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
+        guard !Task.isCancelled else { return }
+        guard let scheme = job.url.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme) else {
             fail(.unsupportedURL("only http, https and file URLs can be loaded"))
             return
         }
@@ -74,9 +76,18 @@ final class WebParserEngine {
                 fail(.httpStatus(httpStatus))
                 return
             }
+            if url == "about:blank" {
+                fail(.unsupportedURL("WebKit refused to load it (WebKit blocks some ports, such as 1 and 6000)"),
+                     url: job.url.absoluteString)
+                return
+            }
             phase = .loading
             startEvaluating()
         case .finished:
+            guard !supersededLoadFinishing else {
+                supersededLoadFinishing = false
+                return
+            }
             guard committed else {
                 fail(.loadFailed("WebKit did not load the page"))
                 return
@@ -84,7 +95,10 @@ final class WebParserEngine {
             phase = .waitingForResult
             startEvaluating()
         case .failed(let failure):
-            guard !LoadFailureTriage.isSuperseded(failure) else { return }
+            guard !LoadFailureTriage.isSuperseded(failure) else {
+                supersededLoadFinishing = true
+                return
+            }
             fail(LoadFailureTriage.kind(of: failure), url: failure.url)
         case .progress(let progress):
             report(.loading(progress: progress))
@@ -142,7 +156,6 @@ final class WebParserEngine {
         ended = true
         watchdog?.cancel()
         nextEvaluation?.cancel()
-        page.eventHandler = nil
         page.close()
     }
 }

@@ -66,7 +66,6 @@ final class WebKitPage: WebPage {
         eventHandler = nil
         guard let view else { return }
         self.view = nil
-        wk_view_stop_loading(view)
         wk_view_destroy(view)
     }
 

@@ -32,6 +32,7 @@ enum WebKitRuntime {
     private static let privateDisplay = Mutex<XvfbServer?>(nil)
 
     private static let startup = Task {
+        atexit { WebKitRuntime.shutdown() }
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
         let displayName: String
         if let wayland = environment["WAYLAND_DISPLAY"] {
@@ -39,19 +40,19 @@ enum WebKitRuntime {
         } else if let x11 = environment["DISPLAY"] {
             displayName = "X display \(x11)"
         } else {
-            // Starting Xvfb blocks until it is ready: keep that off the tasks' shared threads.
-            let server = try await withCheckedThrowingContinuation { continuation in
-                Thread { continuation.resume(with: Result { try XvfbServer.start() }) }.start()
-            }
+            let server = try XvfbServer.launch()
             privateDisplay.withLock { $0 = server }
-            setenv("DISPLAY", server.display, 1)
-            displayName = "webparse's own Xvfb at \(server.display)"
+            // Waiting for Xvfb blocks: keep that off the tasks' shared threads.
+            let display = try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try server.waitForDisplay() }) }.start()
+            }
+            setenv("DISPLAY", display, 1)
+            displayName = "webparse's own Xvfb at \(display)"
         }
         // A headless scraper needs neither the accessibility bus nor a session bus; without these settings
         // GTK and GLib would try to reach them, or even launch a bus daemon that outlives webparse.
         setenv("NO_AT_BRIDGE", "1", 0)
         setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 0)
-        atexit { WebKitRuntime.shutdown() }
         do {
             try await WebKitThread.start()
         } catch {

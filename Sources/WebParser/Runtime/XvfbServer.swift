@@ -1,5 +1,6 @@
 import CWebKitGTK
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,21 +14,24 @@ import Glibc
 /// once its last client (webparse) is gone, even if webparse is killed. It holds no descriptor of webparse's
 /// but the pipe it reports its display on.
 final class XvfbServer: Sendable {
-    /// The `DISPLAY` value for the server, such as `:1`.
-    let display: String
-    private let pid: pid_t
-    private let displayPipe: Int32
-
-    private init(display: String, pid: pid_t, displayPipe: Int32) {
-        self.display = display
-        self.pid = pid
-        self.displayPipe = displayPipe
+    private struct Child {
+        var pid: pid_t
+        var displayPipe: Int32
+        var log: Int32
     }
 
-    /// Starts Xvfb and waits until it reports its display.
-    /// - Throws: `WebParserError` with kind `.environmentUnavailable` when Xvfb is not installed, cannot be
-    ///   started, or does not report a display within `timeout`.
-    static func start(timeout: Duration = .seconds(10)) throws -> XvfbServer {
+    /// The running server; nil once stopped.
+    private let process: Mutex<Child?>
+
+    private init(_ process: Child) {
+        self.process = Mutex(process)
+    }
+
+    /// Starts Xvfb; `waitForDisplay()` tells when it is ready. Returns at once, so that the caller can
+    /// record the server (to stop it at exit) before waiting.
+    /// - Throws: `WebParserError` with kind `.environmentUnavailable` when Xvfb is not installed or cannot
+    ///   be started.
+    static func launch() throws -> XvfbServer {
         guard let path = executablePath(named: "Xvfb") else {
             throw WebParserError(.environmentUnavailable(
                 "no display: neither DISPLAY nor WAYLAND_DISPLAY is set, and Xvfb is not installed "
@@ -36,45 +40,53 @@ final class XvfbServer: Sendable {
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { throw failure("cannot create a pipe: \(errnoText())") }
         pipeFDs.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
-        let logFD = anonymousLogFile()
-        defer { if logFD >= 0 { close(logFD) } }
-
-        let arguments = [path, "-displayfd", "1", "-nolisten", "tcp", "-terminate",
-                         "-screen", "0", "1280x800x24"]
-        let pid: pid_t
+        let log = anonymousLogFile()
+        defer { close(pipeFDs[1]) }
+        let arguments = [path, "-displayfd", "1", "-nolisten", "tcp", "-terminate", "-screen", "0", "1280x800x24"]
         do {
-            pid = try spawn(arguments: arguments, stdoutFD: pipeFDs[1], stderrFD: logFD)
-            close(pipeFDs[1])
+            let pid = try spawn(arguments: arguments, stdoutFD: pipeFDs[1], stderrFD: log)
+            return XvfbServer(Child(pid: pid, displayPipe: pipeFDs[0], log: log))
         } catch {
             close(pipeFDs[0])
-            close(pipeFDs[1])
+            if log >= 0 { close(log) }
             throw error
         }
-        guard let number = readDisplayNumber(from: pipeFDs[0], timeout: timeout) else {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            close(pipeFDs[0])
-            let log = logFD >= 0 ? readAll(logFD) : ""
-            throw failure("Xvfb did not start" + (log.isEmpty ? "" : ": " + log))
-        }
-        return XvfbServer(display: ":\(number)", pid: pid, displayPipe: pipeFDs[0])
     }
 
-    /// Stops the server and waits for it to exit (SIGTERM, then SIGKILL after one second).
+    /// Waits until the server reports its display and returns it, such as `:1`. Blocks.
+    /// - Throws: `WebParserError` with kind `.environmentUnavailable`, with Xvfb's own messages, when it
+    ///   exits or stays silent for `timeout`; the server is stopped then.
+    func waitForDisplay(timeout: Duration = .seconds(10)) throws -> String {
+        guard let (displayPipe, log) = process.withLock({ $0.map { ($0.displayPipe, $0.log) } }) else {
+            throw Self.failure("Xvfb was stopped")
+        }
+        guard let number = Self.readDisplayNumber(from: displayPipe, timeout: timeout) else {
+            let messages = log >= 0 ? Self.readAll(log) : ""
+            stop()
+            throw Self.failure("Xvfb did not start" + (messages.isEmpty ? "" : ": " + messages))
+        }
+        return ":\(number)"
+    }
+
+    /// Stops the server and waits for it to exit (SIGTERM, then SIGKILL after one second). Safe to call
+    /// more than once, from any thread.
     func stop() {
-        kill(pid, SIGTERM)
+        guard let process = process.withLock({ process in
+            defer { process = nil }
+            return process
+        }) else { return }
+        defer {
+            close(process.displayPipe)
+            if process.log >= 0 { close(process.log) }
+        }
+        kill(process.pid, SIGTERM)
         var status: Int32 = 0
         for _ in 0..<100 {
-            if waitpid(pid, &status, WNOHANG) != 0 {
-                close(displayPipe)
-                return
-            }
+            if waitpid(process.pid, &status, WNOHANG) != 0 { return }
             usleep(10_000)
         }
-        kill(pid, SIGKILL)
-        waitpid(pid, &status, 0)
-        close(displayPipe)
+        kill(process.pid, SIGKILL)
+        waitpid(process.pid, &status, 0)
     }
 
     private static func failure(_ message: String) -> WebParserError {

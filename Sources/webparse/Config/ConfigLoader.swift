@@ -123,11 +123,11 @@ private struct ConfigReader {
             problem(join(path, "script"), at: node, "required; the JavaScript expression that extracts the data")
         }
         var job = WebParserJob(url: url ?? URL(fileURLWithPath: "/"), script: script ?? "")
-        if let (key, value) = field("timeout"), let seconds = seconds(key, value, allowZero: false) { job.timeout = seconds }
-        if let (key, value) = field("pollInterval"), let seconds = seconds(key, value, allowZero: false) {
+        if let (key, value) = field("timeout"), let seconds = seconds(key, value, in: 0.1...86_400) { job.timeout = seconds }
+        if let (key, value) = field("pollInterval"), let seconds = seconds(key, value, in: 0.01...3600) {
             job.pollInterval = seconds
         }
-        if let (key, value) = field("retryDelay"), let seconds = seconds(key, value, allowZero: true) {
+        if let (key, value) = field("retryDelay"), let seconds = seconds(key, value, in: 0...3600) {
             job.retry.delay = seconds
         }
         if let (key, value) = field("retries"),
@@ -148,10 +148,10 @@ private struct ConfigReader {
         return text
     }
 
-    private mutating func seconds(_ path: String, _ node: JSONNode, allowZero: Bool) -> Duration? {
-        guard case .number(let number) = node.value, allowZero ? number >= 0 : number > 0, number <= 86_400 else {
-            let bound = allowZero ? "a number of seconds, 0 or more" : "a positive number of seconds"
-            problem(path, at: node, "expected \(bound) (at most 86400), got \(node.excerpt)")
+    private mutating func seconds(_ path: String, _ node: JSONNode, in range: ClosedRange<Double>) -> Duration? {
+        guard case .number(let number) = node.value, range.contains(number) else {
+            let bounds = "from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))"
+            problem(path, at: node, "expected a number of seconds \(bounds), got \(node.excerpt)")
             return nil
         }
         return .milliseconds(Int64((number * 1000).rounded()))
@@ -186,35 +186,56 @@ private struct ConfigReader {
         return Viewport(width: width, height: height)
     }
 
-    /// Resolves a config URL: full `http(s)`/`file` URLs as they are, paths against the config's folder,
-    /// and bare host names (`example.com/update`) as `https`.
+    /// Resolves a config URL: `http(s)` URLs as they are; `file` URLs and paths against the config's folder,
+    /// checking the file exists; bare host names (`example.com/update`) as `https`, and `localhost` or an
+    /// IP address as `http`.
     private mutating func url(_ path: String, _ node: JSONNode) -> URL? {
         guard let text = nonEmptyString(path, node)?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let scheme = Self.scheme(of: text) {
-            guard ["http", "https", "file"].contains(scheme.lowercased()) else {
+        if let scheme = Self.scheme(of: text)?.lowercased() {
+            guard WebParserJob.supportedSchemes.contains(scheme) else {
                 problem(path, at: node, "unsupported scheme \"\(scheme):\"; use http, https or file")
                 return nil
             }
-            guard let url = URL(string: text), scheme.lowercased() == "file" || url.host() != nil else {
+            guard let url = URL(string: text), scheme == "file" || url.host() != nil else {
                 problem(path, at: node, "not a valid URL: \(node.excerpt)")
                 return nil
             }
-            return url
-        }
-        let file = text.hasPrefix("/") ? URL(fileURLWithPath: text) : directory.appending(path: text)
-        if text.hasPrefix("/") || text.hasPrefix(".") || FileManager.default.fileExists(atPath: file.path) {
-            guard FileManager.default.fileExists(atPath: file.path) else {
-                problem(path, at: node, "no such file: \(file.path)")
-                return nil
-            }
-            return file.standardizedFileURL
+            return scheme == "file" ? existingFile(url.path(percentEncoded: false), path, node) : url
         }
         let host = text.prefix { $0 != "/" && $0 != ":" }
-        guard host.contains("."), let url = URL(string: "https://" + text), url.host() != nil else {
+        if Self.looksLikeFile(text, host: host) || FileManager.default.fileExists(atPath: directory.appending(path: text).path) {
+            return existingFile(text, path, node)
+        }
+        let isLocal = host == "localhost" || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
+        guard isLocal || host.contains("."), let url = URL(string: (isLocal ? "http://" : "https://") + text),
+              url.host() != nil else {
             problem(path, at: node, "neither a URL, nor a host name, nor a file next to the config: \(node.excerpt)")
             return nil
         }
         return url
+    }
+
+    /// True for paths (`/…`, `./…`, `../…`) and for names of web files (`updates.html`), which are not host
+    /// names.
+    private static func looksLikeFile(_ text: String, host: Substring) -> Bool {
+        let fileExtensions: Set<String> = ["html", "htm", "xhtml", "shtml", "svg", "xml", "json", "txt", "php"]
+        return text.hasPrefix("/") || text.hasPrefix(".")
+            || host.split(separator: ".").last.map { fileExtensions.contains($0.lowercased()) } == true
+    }
+
+    /// The file at `filePath`, relative to the config's folder, if it exists and is not a folder.
+    private mutating func existingFile(_ filePath: String, _ path: String, _ node: JSONNode) -> URL? {
+        let file = filePath.hasPrefix("/") ? URL(fileURLWithPath: filePath) : directory.appending(path: filePath)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+            problem(path, at: node, "no such file: \(file.standardizedFileURL.path)")
+            return nil
+        }
+        guard !isDirectory.boolValue else {
+            problem(path, at: node, "is a folder, not a page: \(file.standardizedFileURL.path)")
+            return nil
+        }
+        return file.standardizedFileURL
     }
 
     /// The scheme of `text` if it starts with one (`https:`, `javascript:`), not counting a host's port

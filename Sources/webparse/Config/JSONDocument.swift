@@ -69,15 +69,25 @@ private struct JSONParser {
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3; counted.index = 3 }
     }
 
-    var atEnd: Bool { index >= bytes.count }
-    /// The column in characters: UTF-8 continuation bytes do not count.
-    var column: Int { bytes[lineStart..<min(index, bytes.count)].count { $0 & 0xC0 != 0x80 } + 1 }
+    /// A column already counted, so that counting the next one only reads the bytes in between.
+    private var counted = (index: 0, column: 1)
 
-    func error(_ message: String) -> JSONSyntaxError {
-        JSONSyntaxError(message: message, line: line, column: column)
+    var atEnd: Bool { index >= bytes.count }
+
+    /// The column of `index` in characters, from 1: UTF-8 continuation bytes do not count.
+    mutating func column() -> Int {
+        if counted.index < lineStart || counted.index > index { counted = (lineStart, 1) }
+        let end = min(index, bytes.count)
+        counted.column += bytes[counted.index..<end].count { $0 & 0xC0 != 0x80 }
+        counted.index = end
+        return counted.column
+    }
+
+    mutating func error(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, line: line, column: column())
     }
 
     mutating func skipWhitespace() {
@@ -98,7 +108,7 @@ private struct JSONParser {
     mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         guard !atEnd else { throw error("unexpected end of file; a value was expected") }
-        let (startLine, startColumn) = (line, column)
+        let (startLine, startColumn) = (line, column())
         let value: JSONNode.Value
         switch bytes[index] {
         case UInt8(ascii: "{"): value = try parseObject(depth: depth)
@@ -146,10 +156,10 @@ private struct JSONParser {
                 throw error(bytes[index] == UInt8(ascii: "}") ? "trailing comma before '}'"
                             : "unexpected \(describe(bytes[index])); a key in double quotes was expected")
             }
-            let keyError = error("")
+            let keyPlace = error("")
             let key = try parseString()
             guard seen.insert(key).inserted else {
-                throw JSONSyntaxError(message: "duplicate key \"\(key)\"", line: keyError.line, column: keyError.column)
+                throw JSONSyntaxError(message: "duplicate key \"\(key)\"", line: keyPlace.line, column: keyPlace.column)
             }
             skipWhitespace()
             guard !atEnd, bytes[index] == UInt8(ascii: ":") else { throw error("':' expected after the key \"\(key)\"") }
@@ -246,7 +256,9 @@ private struct JSONParser {
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard bytes.count - index >= 4, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+        let digits = bytes.count - index >= 4 ? bytes[index..<index + 4] : []
+        guard digits.count == 4, digits.allSatisfy({ Character(UnicodeScalar($0)).isHexDigit }),
+              let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
         else { throw error("\\u must be followed by four hex digits") }
         index += 4
         return value
@@ -254,7 +266,7 @@ private struct JSONParser {
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
         let start = index
-        let startColumn = column
+        let startColumn = column()
         func digits() -> Int {
             let from = index
             while !atEnd, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }

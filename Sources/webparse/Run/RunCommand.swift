@@ -26,8 +26,11 @@ struct RunCommand {
                 reporter.jobFailed(named.name, error)
                 if case .environmentUnavailable = error.kind { return .environment }
                 failed = true
-            } catch {
+            } catch is CancellationError {
                 return .interrupted
+            } catch {
+                reporter.jobFailed(named.name, error)
+                failed = true
             }
         }
         if config.isSingleJob {

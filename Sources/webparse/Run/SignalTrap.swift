@@ -22,7 +22,7 @@ final class SignalTrap {
                 guard received.record(number) else { return }
                 task.cancel()
                 DispatchQueue.global().asyncAfter(deadline: .now() + SignalTrap.gracePeriod) {
-                    exit(128 + number)
+                    ProcessExit.exit(128 + number)
                 }
             }
             source.resume()

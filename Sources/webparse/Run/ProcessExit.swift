@@ -1,0 +1,25 @@
+import Foundation
+import Synchronization
+
+/// Ends the process once: the run finishing and the signal grace period running out can both try to exit
+/// at the same moment, and `exit` must not run twice at once.
+enum ProcessExit {
+    private static let exiting = Mutex(false)
+
+    /// Exits with `code`; a later caller waits for the first one's exit to end the process.
+    static func exit(_ code: ExitCode) -> Never {
+        exit(code.rawValue)
+    }
+
+    /// Exits with a raw status, such as 128 + a signal number.
+    static func exit(_ status: Int32) -> Never {
+        let first = exiting.withLock { exiting in
+            defer { exiting = true }
+            return !exiting
+        }
+        guard first else {
+            while true { pause() }
+        }
+        Foundation.exit(status)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import webparse
+
+/// Config files: what they may say, and what webparse says about mistakes in them.
+@Suite struct ConfigLoaderTests {
+    /// A folder with a config file holding `text`, and a page next to it at `site/index.html`.
+    func load(_ text: String) throws -> Result<Config, ConfigError> {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appending(path: "site"), withIntermediateDirectories: true)
+        try "<p>hi</p>".write(to: directory.appending(path: "site/index.html"), atomically: true, encoding: .utf8)
+        let file = directory.appending(path: "config.json")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return Result { () throws(ConfigError) in try ConfigLoader.load(path: file.path) }
+    }
+
+    func url(_ text: String) throws -> URL? {
+        try load(#"{"url": "\#(text)", "script": "1"}"#).get().jobs.first?.job.url
+    }
+
+    func problems(_ text: String) throws -> [String] {
+        guard case .failure(let error) = try load(text) else { return [] }
+        return error.problems.map { ($0.path.isEmpty ? "" : $0.path + ": ") + $0.message }
+    }
+
+    @Test func urlsResolveToWhatAUserMeans() throws {
+        #expect(try url("https://example.com/a?b=1")?.absoluteString == "https://example.com/a?b=1")
+        #expect(try url("example.com/updates")?.absoluteString == "https://example.com/updates")
+        #expect(try url("localhost:8080/updates")?.absoluteString == "http://localhost:8080/updates")
+        #expect(try url("127.0.0.1:9000")?.absoluteString == "http://127.0.0.1:9000")
+        #expect(try url("site/index.html")?.isFileURL == true)
+        #expect(try url("./site/index.html")?.path().hasSuffix("/site/index.html") == true)
+        #expect(try url("file:site/index.html")?.path().hasSuffix("/site/index.html") == true)
+    }
+
+    @Test func badURLsAreConfigErrors() throws {
+        #expect(try problems(#"{"url": "javascript:alert(1)", "script": "1"}"#) == [#"url: unsupported scheme "javascript:"; use http, https or file"#])
+        #expect(try problems(#"{"url": "ftp://example.com/x", "script": "1"}"#) == [#"url: unsupported scheme "ftp:"; use http, https or file"#])
+        #expect(try problems(#"{"url": "missing.html", "script": "1"}"#).first?.hasPrefix("url: no such file: /") == true)
+        #expect(try problems(#"{"url": "file:///nonexistent/page.html", "script": "1"}"#) == ["url: no such file: /nonexistent/page.html"])
+        #expect(try problems(#"{"url": "site", "script": "1"}"#).first?.hasPrefix("url: is a folder, not a page") == true)
+        #expect(try problems(#"{"url": "nodots", "script": "1"}"#) == [#"url: neither a URL, nor a host name, nor a file next to the config: "nodots""#])
+    }
+
+    @Test func numbersAreCheckedAgainstTheirRanges() throws {
+        let config = #"{"url": "example.com", "script": "1", "timeout": 0.0004, "pollInterval": -1, "retryDelay": "2", "retries": 11, "viewport": {"width": 0, "height": 2.5}}"#
+        #expect(try problems(config) == [
+            "timeout: expected a number of seconds from 0.1 to 86400, got 0.0004",
+            "pollInterval: expected a number of seconds from 0.01 to 3600, got -1",
+            #"retryDelay: expected a number of seconds from 0 to 3600, got "2""#,
+            "retries: expected a number of retries from 0 to 10, got 11",
+            "viewport.width: expected a number of pixels from 1 to 16384, got 0",
+            "viewport.height: expected a number of pixels from 1 to 16384, got 2.5",
+        ])
+        let job = try load(#"{"url": "example.com", "script": "1", "timeout": 2.5, "retries": 0, "viewport": {"width": 800, "height": 600}}"#).get().jobs[0].job
+        #expect(job.timeout == .milliseconds(2500))
+        #expect(job.retry.retries == 0)
+        #expect(job.viewport == .init(width: 800, height: 600))
+    }
+
+    @Test func everyProblemIsReportedWithItsPlace() throws {
+        let text = """
+            {"jobs": [
+              {"name": "a", "url": "example.com", "scirpt": "1"},
+              {"name": "a", "url": "example.org", "script": ""},
+              "not a job"
+            ], "extra": 1}
+            """
+        guard case .failure(let error) = try load(text) else {
+            Issue.record("expected problems")
+            return
+        }
+        let lines = error.description.split(separator: "\n").map { String($0.split(separator: "/").last ?? "") }
+        #expect(lines.contains(#"config.json:5:13: extra: unknown key; a config with "jobs" holds nothing else"#))
+        #expect(lines.contains(#"config.json:2:49: jobs[0].scirpt: unknown key; did you mean "script"?"#))
+        #expect(lines.contains("config.json:2:3: jobs[0].script: required; the JavaScript expression that extracts the data"))
+        #expect(lines.contains(#"config.json:3:49: jobs[1].script: expected a non-empty string, got """#))
+        #expect(lines.contains(#"config.json:3:12: jobs[1].name: duplicate job name "a" (also jobs[0])"#))
+        #expect(lines.contains("config.json:4:3: jobs[2]: expected a job object, got a string"))
+    }
+
+    @Test func unnamedJobsGetDistinctReadableNames() throws {
+        let config = try load(#"{"jobs": [{"url": "example.com/a", "script": "1"}, {"url": "example.com/b", "script": "1"}, {"url": "site/index.html", "script": "1"}]}"#).get()
+        #expect(config.jobs.map(\.name) == ["example.com", "example.com-2", "index"])
+        #expect(!config.isSingleJob)
+    }
+
+    @Test func theFileItselfMustBeAJSONObject() throws {
+        #expect(try problems("") == [#"is empty; a config is a JSON object such as {"url": "…", "script": "…"}"#])
+        #expect(try problems("[]") == [#"expected a JSON object (one job, or {"jobs": […]}), got an array"#])
+        #expect(try problems(#""https://example.com""#) == [#"expected a JSON object (one job, or {"jobs": […]}), got a string"#])
+        #expect(try problems(#"{"jobs": []}"#) == ["jobs: expected a non-empty array of jobs, got an array"])
+    }
+
+    @Test func syntaxErrorsNameLineAndColumn() throws {
+        func syntax(_ text: String) throws -> String? {
+            guard case .failure(let error) = try load(text), let problem = error.problems.first else { return nil }
+            return "\(problem.line ?? 0):\(problem.column ?? 0) \(problem.message)"
+        }
+        #expect(try syntax("{\"url\": 'x'}") == "1:9 invalid JSON: unexpected single quote (JSON strings use double quotes); a value was expected")
+        #expect(try syntax("{\n  \"url\": \"x\",\n}") == "3:1 invalid JSON: trailing comma before '}'")
+        #expect(try syntax("{\"a\": 1, \"a\": 2}") == "1:10 invalid JSON: duplicate key \"a\"")
+        #expect(try syntax("{\"a\": \"\\u+041\"}") == "1:10 invalid JSON: \\u must be followed by four hex digits")
+        #expect(try syntax("// comment\n{}") == "1:1 invalid JSON: unexpected '/' (JSON has no comments); a value was expected")
+        #expect(try syntax("{\"é\": [1,]}") == "1:10 invalid JSON: trailing comma before ']'")
+        #expect(try syntax("{\"a\": 01}") == "1:7 invalid JSON: numbers cannot start with 0")
+    }
+
+    @Test func unreadableFilesAreNamed() throws {
+        let missing = Result { () throws(ConfigError) in try ConfigLoader.load(path: "/nonexistent/c.json") }
+        #expect(throws: ConfigError.self) { try missing.get() }
+        let folder = Result { () throws(ConfigError) in try ConfigLoader.load(path: FileManager.default.temporaryDirectory.path) }
+        guard case .failure(let error) = folder else {
+            Issue.record("a folder loaded as a config")
+            return
+        }
+        #expect(error.problems.map(\.message) == ["is a directory, not a config file"])
+    }
+}
