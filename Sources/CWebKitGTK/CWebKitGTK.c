@@ -2,6 +2,7 @@
 
 #include <gtk/gtk.h>
 #include <signal.h>
+#include <string.h>
 #include <unistd.h>
 #include <webkit2/webkit2.h>
 
@@ -102,6 +103,54 @@ void wk_context_free(WKContext *context) {
     g_free(context);
 }
 
+void wk_context_set_preferred_languages(WKContext *context, const char *const *languages) {
+    webkit_web_context_set_preferred_languages(context->web_context, languages);
+}
+
+/* ---- Content filters -------------------------------------------------------------------------------- */
+
+struct WKContentFilter {
+    WebKitUserContentFilter *filter;
+};
+
+typedef struct {
+    WKContentFilterCallback callback;
+    void *context;
+} FilterCompilation;
+
+static void on_filter_compiled(GObject *store, GAsyncResult *result, gpointer data) {
+    FilterCompilation *compilation = data;
+    GError *error = NULL;
+    WebKitUserContentFilter *filter =
+        webkit_user_content_filter_store_save_finish(WEBKIT_USER_CONTENT_FILTER_STORE(store), result, &error);
+    if (filter) {
+        WKContentFilter *wrapper = g_new(WKContentFilter, 1);
+        wrapper->filter = filter;
+        compilation->callback(compilation->context, wrapper, NULL);
+    } else {
+        compilation->callback(compilation->context, NULL, error->message);
+        g_error_free(error);
+    }
+    g_object_unref(store);
+    g_free(compilation);
+}
+
+void wk_content_filter_compile(const char *storage_directory, const char *identifier, const char *json_source,
+                               WKContentFilterCallback callback, void *context) {
+    FilterCompilation *compilation = g_new(FilterCompilation, 1);
+    compilation->callback = callback;
+    compilation->context = context;
+    WebKitUserContentFilterStore *store = webkit_user_content_filter_store_new(storage_directory);
+    GBytes *source = g_bytes_new(json_source, strlen(json_source));
+    webkit_user_content_filter_store_save(store, identifier, source, NULL, on_filter_compiled, compilation);
+    g_bytes_unref(source);
+}
+
+void wk_content_filter_free(WKContentFilter *filter) {
+    webkit_user_content_filter_unref(filter->filter);
+    g_free(filter);
+}
+
 /* ---- Views ------------------------------------------------------------------------------------------ */
 
 struct WKView {
@@ -175,12 +224,19 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
     WebKitSettings *settings = webkit_settings_new();
     webkit_settings_set_hardware_acceleration_policy(settings, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
     webkit_settings_set_enable_write_console_messages_to_stdout(settings, FALSE);
+    webkit_settings_set_media_playback_requires_user_gesture(settings, TRUE);
+    webkit_settings_set_enable_javascript_markup(settings, options.page_scripts);
+    webkit_settings_set_enable_media(settings, options.media);
     if (options.user_agent)
         webkit_settings_set_user_agent(settings, options.user_agent);
+    WebKitUserContentManager *content = webkit_user_content_manager_new();
+    if (options.content_filter)
+        webkit_user_content_manager_add_filter(content, options.content_filter->filter);
 
     view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
-                                                  "settings", settings, NULL));
+                                                  "settings", settings, "user-content-manager", content, NULL));
     g_object_unref(settings);
+    g_object_unref(content);
 
     g_signal_connect(view->web_view, "load-changed", G_CALLBACK(on_load_changed), view);
     g_signal_connect(view->web_view, "load-failed", G_CALLBACK(on_load_failed), view);
@@ -198,8 +254,15 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
     return view;
 }
 
-void wk_view_load_uri(WKView *view, const char *uri) {
-    webkit_web_view_load_uri(view->web_view, uri);
+void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers) {
+    WebKitURIRequest *request = webkit_uri_request_new(uri);
+    SoupMessageHeaders *request_headers = webkit_uri_request_get_http_headers(request);
+    for (size_t index = 0; headers && headers[index] && headers[index + 1]; index += 2) {
+        if (request_headers)
+            soup_message_headers_replace(request_headers, headers[index], headers[index + 1]);
+    }
+    webkit_web_view_load_request(view->web_view, request);
+    g_object_unref(request);
 }
 
 typedef struct {

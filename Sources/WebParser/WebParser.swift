@@ -11,43 +11,43 @@ import Foundation
 public struct WebParser: Sendable {
     /// The browsing context the jobs' pages share.
     public let session: WebParserSession
-    private let makePage: @WebKitActor @Sendable (WebParserJob) -> any WebPage
+    private let makePage: @WebKitActor @Sendable (WebParserJob) async throws -> any WebPage
     private let startRuntime: @Sendable () async throws -> Void
 
     /// Creates a parser whose pages share `session` (a new, in-memory one by default).
     public init(session: WebParserSession = WebParserSession()) {
         self.session = session
-        self.makePage = { job in
-            session.browsingContext.makePage(options: PageOptions(viewport: job.viewport, userAgent: job.userAgent))
-        }
+        self.makePage = { job in try await session.browsingContext.makePage(options: PageOptions(for: job)) }
         self.startRuntime = { try await WebKitRuntime.start() }
     }
 
     /// A parser whose pages come from `makePage` instead of WebKit, for testing the engine's logic.
     init(session: WebParserSession = WebParserSession(),
-         makePage: @escaping @WebKitActor @Sendable (WebParserJob) -> any WebPage,
+         makePage: @escaping @WebKitActor @Sendable (WebParserJob) async throws -> any WebPage,
          startRuntime: @escaping @Sendable () async throws -> Void) {
         self.session = session
         self.makePage = makePage
         self.startRuntime = startRuntime
     }
 
-    /// Runs `job` and returns its result as JSON text, exactly as the page's script produced it.
+    /// Runs `job` and returns its result: the JSON text, exactly as the page's script produced it, and where
+    /// it came from.
     /// - Parameter onStateChange: called with each state of the job, in order, from the WebKit thread or the
     ///   caller's; keep it short. `started` comes once WebKit runs: when it cannot start, only `failed` comes.
     /// - Throws: `WebParserError` when the job fails (after its retries, for transient failures), including
     ///   `.environmentUnavailable` when WebKit cannot start; `CancellationError` when the task is cancelled.
     public func run(_ job: WebParserJob,
-                    onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in }) async throws -> Data {
+                    onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in }) async throws -> WebParserResult {
         do {
             try await startRuntime()
             onStateChange(.started)
             var attempt = 1
             while true {
                 do {
-                    let data = try await runAttempt(of: job, report: onStateChange)
+                    let result = try await runAttempt(of: job, report: onStateChange)
                     onStateChange(.completed)
-                    return data
+                    return WebParserResult(data: result.data, finalURL: result.url,
+                                           httpStatus: result.httpStatus == 0 ? nil : result.httpStatus, attempts: attempt)
                 } catch var error as WebParserError {
                     error.attempts = attempt
                     guard error.isTransient, attempt <= job.retry.retries else { throw error }
@@ -71,13 +71,13 @@ public struct WebParser: Sendable {
                                                onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in })
         async throws -> Mapper.Output
     {
-        try mapper.map(try await run(job, onStateChange: onStateChange))
+        try mapper.map(try await run(job, onStateChange: onStateChange).data)
     }
 
     @WebKitActor
     private func runAttempt(of job: WebParserJob, report: @escaping @Sendable (WebParserState) -> Void)
-        async throws -> Data
+        async throws -> WebParserEngine.Result
     {
-        try await WebParserEngine(job: job, page: makePage(job), report: report).run()
+        try await WebParserEngine(job: job, page: try await makePage(job), report: report).run()
     }
 }

@@ -104,25 +104,34 @@ public enum LoadPhase: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A JavaScript error raised by a job's script, located in the script's own lines.
+/// A JavaScript error raised by a job's script or its `waitFor`, located in that code's own lines.
 public struct ScriptFailure: Sendable, Equatable, CustomStringConvertible {
+    /// Which of a job's JavaScript failed.
+    public enum Part: Sendable, Equatable {
+        case script
+        case waitFor
+    }
+
     /// The error's name and message, such as `TypeError: null is not an object`.
     public var message: String
-    /// The line in the job's script, from 1, when known.
+    /// The line in `part`, from 1, when known.
     public var line: Int?
     /// The column in that line, from 1, when known.
     public var column: Int?
+    /// The code the line and column are in.
+    public var part: Part
 
-    /// Creates a failure with `message` at `line` and `column` of the script.
-    public init(message: String, line: Int? = nil, column: Int? = nil) {
+    /// Creates a failure with `message` at `line` and `column` of `part`.
+    public init(message: String, line: Int? = nil, column: Int? = nil, part: Part = .script) {
         self.message = message
         self.line = line
         self.column = column
+        self.part = part
     }
 
     public var description: String {
-        guard let line else { return message }
-        return "\(message) at line \(line)" + (column.map { ", column \($0)" } ?? "")
+        guard let line else { return message + (part == .waitFor ? " in waitFor" : "") }
+        return "\(message) at line \(line)" + (column.map { ", column \($0)" } ?? "") + (part == .waitFor ? " of waitFor" : "")
     }
 }
 

@@ -11,6 +11,9 @@ public struct WebParserJob: Sendable, Equatable {
     /// (`() => …`, `async () => …`) that webparse calls. A returned Promise is awaited. `null`, `undefined`,
     /// `""`, `[]` and `{}` mean "not there yet"; anything else, `0` and `false` included, is the result.
     public var script: String
+    /// A JavaScript expression (or function) that must be truthy, and not an empty array, before `script` is
+    /// evaluated; nil evaluates `script` at once.
+    public var waitFor: String?
     /// The limit for one attempt: loading the page and waiting for the script's result together.
     public var timeout: Duration
     /// How often the script is evaluated again while its result is empty.
@@ -21,19 +24,46 @@ public struct WebParserJob: Sendable, Equatable {
     public var userAgent: String?
     /// The size of the page's window.
     public var viewport: Viewport
+    /// The languages the page is asked for, best first (`["fr-FR", "fr"]`): they set Accept-Language,
+    /// `navigator.language(s)` and the `Intl` locale. Empty keeps the system's.
+    public var languages: [String]
+    /// Extra HTTP headers for the main document's request.
+    public var headers: [String: String]
+    /// The kinds of subresource that are never requested.
+    public var blockedResources: Set<Resource>
+    /// Whether the page's own scripts run. The job's `script` runs either way.
+    public var pageScripts: Bool
 
     /// Creates a job with the defaults: a 30 s timeout, polling every 100 ms, 2 retries starting 1 s apart,
-    /// WebKit's user agent and a 1280×800 viewport.
-    public init(url: URL, script: String, timeout: Duration = .seconds(30),
+    /// WebKit's user agent, a 1280×800 viewport, the system's languages, no extra headers, images, media
+    /// and fonts blocked, and the page's scripts on.
+    public init(url: URL, script: String, waitFor: String? = nil, timeout: Duration = .seconds(30),
                 pollInterval: Duration = .milliseconds(100), retry: RetryPolicy = RetryPolicy(),
-                userAgent: String? = nil, viewport: Viewport = Viewport()) {
+                userAgent: String? = nil, viewport: Viewport = Viewport(), languages: [String] = [],
+                headers: [String: String] = [:], blockedResources: Set<Resource> = Resource.defaultBlocked,
+                pageScripts: Bool = true) {
         self.url = url
         self.script = script
+        self.waitFor = waitFor
         self.timeout = timeout
         self.pollInterval = pollInterval
         self.retry = retry
         self.userAgent = userAgent
         self.viewport = viewport
+        self.languages = languages
+        self.headers = headers
+        self.blockedResources = blockedResources
+        self.pageScripts = pageScripts
+    }
+
+    /// A kind of subresource a page may request.
+    public enum Resource: String, Sendable, CaseIterable, Comparable {
+        case image, media, font, stylesheet, script, fetch, websocket, ping, other
+
+        /// What a scraper rarely needs and a page spends most of its bytes on.
+        public static let defaultBlocked: Set<Resource> = [.image, .media, .font]
+
+        public static func < (lhs: Resource, rhs: Resource) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 }
 

@@ -12,4 +12,15 @@ enum ExitCode: Int32 {
     case interrupted = 130
     /// Stopped by SIGTERM.
     case terminated = 143
+
+    /// The table in `--help`.
+    static let help = """
+        Exit codes:
+          0    every job succeeded
+          1    a job failed (the other results are still printed)
+          2    usage or config error (nothing was loaded)
+          3    WebKit cannot run here: no display and no Xvfb, or WebKit failed to start
+          130  interrupted by SIGINT (Ctrl-C)
+          143  stopped by SIGTERM
+        """
 }

@@ -1,7 +1,6 @@
 import Foundation
-import WebParser
 
-/// The `webparse` command: parses the command line, runs the command, exits with its code.
+/// The `webparse` command: finds the command named on the command line, runs it, exits with its code.
 @main
 enum WebParseCommand {
     static func main() async {
@@ -14,26 +13,24 @@ enum WebParseCommand {
     }
 
     private static func execute(_ arguments: [String]) async -> ExitCode {
-        let invocation: Invocation
-        do {
-            invocation = try CommandLineParser.parse(arguments)
-        } catch {
-            StandardStreams.tell("webparse: \(error.message)")
+        guard let first = arguments.first else {
+            StandardStreams.tell(HelpCommand.shortUsage)
             return .usage
         }
-        switch invocation {
-        case .help(let command):
-            guard let text = HelpText.text(for: command) else {
-                StandardStreams.tell("webparse: no help for '\(command ?? "")'; the commands are: run, help")
+        switch first {
+        case "--help", "-h":
+            StandardStreams.writeText(HelpCommand.general)
+            return .success
+        case "--version":
+            StandardStreams.writeText(HelpCommand.version + "\n")
+            return .success
+        default:
+            guard let command = Commands.named(first) else {
+                StandardStreams.tellError("webparse: unknown \(first.hasPrefix("-") ? "option" : "command") '\(first)'")
+                StandardStreams.tell(HelpCommand.shortUsage)
                 return .usage
             }
-            print(text)
-            return .success
-        case .version:
-            print(HelpText.version)
-            return .success
-        case .run(let options):
-            return await RunCommand(options: options).execute()
+            return await command.execute(Array(arguments.dropFirst()))
         }
     }
 }

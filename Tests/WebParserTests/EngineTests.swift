@@ -17,7 +17,7 @@ import Testing
     @Test func returnsTheFirstNonEmptyResultAndClosesThePage() async throws {
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [.null, .undefined, .null, self.string("[1,2]")]) }
         let log = StateLog()
-        let data = try await browser.parser().run(job(), onStateChange: log.record)
+        let data = try await browser.parser().run(job(), onStateChange: log.record).data
         #expect(String(decoding: data, as: UTF8.self) == "[1,2]")
         let page = try #require(await browser.pages.first)
         #expect(await page.evaluationCount == 4)
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aScriptExceptionFailsAtOnceWithoutRetrying() async throws {
-        let exception = json(#"{"error":{"message":"TypeError: x is undefined","line":5,"column":9}}"#)
+        let exception = json(#"{"error":{"message":"TypeError: x is undefined","line":3,"column":9}}"#)
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [exception]) }
         var threeLines = job(retries: 3)
         threeLines.script = "(() => {\n  return x.y;\n})()"
@@ -42,7 +42,7 @@ import Testing
 
     @Test func aSyntaxErrorFailsAtOnceWithItsLine() async throws {
         let syntax = JavaScriptReply.failed(domain: "WebKitJavascriptError", code: 699,
-                                            message: "webparse-script:4: SyntaxError: Unexpected token '*'")
+                                            message: "webparse-script:2: SyntaxError: Unexpected token '*'")
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [syntax]) }
         let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(job()) }
         #expect(error?.kind == .scriptFailed(ScriptFailure(message: "SyntaxError: Unexpected token '*'", line: 1)))
@@ -59,7 +59,7 @@ import Testing
     @Test func anInterruptedEvaluationIsTriedAgain() async throws {
         let gone = JavaScriptReply.failed(domain: "WebKitJavascriptError", code: 699, message: "the page was replaced")
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [gone, self.string("true")]) }
-        let data = try await browser.parser().run(job())
+        let data = try await browser.parser().run(job()).data
         #expect(String(decoding: data, as: UTF8.self) == "true")
     }
 
@@ -77,7 +77,7 @@ import Testing
             FakePage(.commit(status: attempt == 1 ? 500 : 200), replies: [self.string("\"ok\"")])
         }
         let log = StateLog()
-        let data = try await browser.parser().run(job(), onStateChange: log.record)
+        let data = try await browser.parser().run(job(), onStateChange: log.record).data
         #expect(String(decoding: data, as: UTF8.self) == "\"ok\"")
         #expect(await browser.pages.count == 2)
         for page in await browser.pages { #expect(await page.closeCount == 1) }
@@ -109,7 +109,7 @@ import Testing
         let crashing = FakeBrowser { attempt in
             attempt == 1 ? FakePage(.terminate(.crashed), replies: [nil]) : FakePage(.commit(status: 200), replies: [self.string("1")])
         }
-        #expect(try await crashing.parser().run(job()) == Data("1".utf8))
+        #expect(try await crashing.parser().run(job()).data == Data("1".utf8))
         #expect(await crashing.pages.count == 2)
 
         let hungry = FakeBrowser { _ in FakePage(.terminate(.exceededMemoryLimit)) }
@@ -222,7 +222,7 @@ import Testing
         let superseded = PageLoadFailure(url: first, domain: "WebKitNetworkError", code: 302, message: "Load request cancelled")
         await page.emitAll([.failed(superseded), .started(url: second), .finished(url: first),
                             .committed(url: second, httpStatus: 200), .finished(url: second)])
-        #expect(try await task.value == Data("\"second\"".utf8))
+        #expect(try await task.value.data == Data("\"second\"".utf8))
     }
 
     @Test func aLoadThatEndsWithoutADocumentFails() async throws {

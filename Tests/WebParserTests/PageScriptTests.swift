@@ -6,7 +6,19 @@ import Testing
 @Suite struct PageScriptTests {
     @Test func theScriptSitsOnItsOwnLinesWithoutTrailingSemicolons() {
         let body = PageScript("document.title ;; \n").functionBody
-        #expect(body.contains("(\ndocument.title\n)"))
+        #expect(body.hasPrefix("const script = () => (\ndocument.title\n);\nconst waitFor = () => (\ntrue\n);\n"))
+    }
+
+    @Test func errorsAreLocatedInTheScriptOrInWaitFor() {
+        let script = PageScript("a\nb", waitFor: "c\nd\ne")
+        func failure(at line: Int) -> PageScript.Outcome {
+            script.outcome(of: .json(Data(#"{"error":{"message":"E","line":\#(line),"column":1}}"#.utf8)))
+        }
+        #expect(failure(at: 2) == .failure(.scriptFailed(ScriptFailure(message: "E", line: 1, column: 1))))
+        #expect(failure(at: 4) == .failure(.scriptFailed(ScriptFailure(message: "E", line: 2, column: 1))))
+        #expect(failure(at: 6) == .failure(.scriptFailed(ScriptFailure(message: "E", line: 1, column: 1, part: .waitFor))))
+        #expect(failure(at: 9) == .failure(.scriptFailed(ScriptFailure(message: "E", line: 3, column: 1, part: .waitFor))))
+        #expect(failure(at: 30) == .failure(.scriptFailed(ScriptFailure(message: "E"))))
     }
 
     @Test func repliesMeanWhatTheWrapperSays() {
@@ -15,11 +27,11 @@ import Testing
         #expect(script.outcome(of: .undefined) == .empty)
         #expect(script.outcome(of: .string(Data("[1]".utf8))) == .value(Data("[1]".utf8)))
         #expect(script.outcome(of: .json(Data(#"{"unsupported":"a Symbol"}"#.utf8))) == .failure(.unsupportedResult("a Symbol")))
-        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E: m","line":5,"column":3}}"#.utf8)))
+        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E: m","line":3,"column":3}}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E: m", line: 2, column: 3))))
         #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E: m"}}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E: m"))))
-        #expect(script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:9: SyntaxError: x"))
+        #expect(script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:3: SyntaxError: x"))
                 == .failure(.scriptFailed(ScriptFailure(message: "SyntaxError: x", line: 2))))
         #expect(script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "page gone")) == .interrupted)
         #expect(script.outcome(of: .string(Data("{broken".utf8)))
@@ -28,7 +40,7 @@ import Testing
 
     @Test func linesCountEveryKindOfLineBreak() {
         let script = PageScript("a\r\nb\r\nc")
-        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E","line":6,"column":1}}"#.utf8)))
+        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E","line":4,"column":1}}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E", line: 3, column: 1))))
     }
 }

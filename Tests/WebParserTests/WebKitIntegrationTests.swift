@@ -49,7 +49,7 @@ import WebParser
             ("false;", "false"),
         ]
         for (script, expected) in cases {
-            let data = try await parser.run(job(server.url("/"), script))
+            let data = try await parser.run(job(server.url("/"), script)).data
             #expect(String(decoding: data, as: UTF8.self) == expected, "\(script)")
         }
     }
@@ -154,7 +154,7 @@ import WebParser
             "/": .sequence([.respond(status: 500, body: "oops"), .respond(body: "<title>back</title>")]),
         ])
         let log = StateLog()
-        let data = try await WebParser().run(job(server.url("/"), "document.title", retries: 2), onStateChange: log.record)
+        let data = try await WebParser().run(job(server.url("/"), "document.title", retries: 2), onStateChange: log.record).data
         #expect(String(decoding: data, as: UTF8.self) == #""back""#)
         #expect(server.requests(for: "/").count == 2)
         #expect(log.states.filter { $0 == .started }.count == 1)
@@ -187,5 +187,102 @@ import WebParser
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(ContinuousClock.now - start < .seconds(2))
         #expect(log.states.last == .cancelled)
+    }
+}
+
+/// The job fields that shape the page: languages, headers, blocked resources, page scripts, waitFor.
+@Suite struct PageOptionsTests {
+    func job(_ url: URL, _ script: String) -> WebParserJob {
+        WebParserJob(url: url, script: script, timeout: .seconds(20), pollInterval: .milliseconds(20),
+                     retry: RetryPolicy(retries: 0))
+    }
+
+    func text(_ result: WebParserResult) -> String { String(decoding: result.data, as: UTF8.self) }
+
+    @Test func languagesReachTheServerAndTheScript() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
+        let parser = WebParser()
+        var french = job(server.url("/"), "[navigator.language, navigator.languages.join()]")
+        french.languages = ["fr-FR", "fr"]
+        #expect(text(try await parser.run(french)) == #"["fr-FR","fr-FR"]"#)
+        let accepted = server.requests(for: "/").last?.headers["accept-language"] ?? ""
+        #expect(accepted.hasPrefix("fr-FR") && accepted.contains("fr;"), "\(accepted)")
+        var german = french
+        german.languages = ["de"]
+        #expect(text(try await parser.run(german)) == #"["de","de"]"#)
+        #expect(server.requests(for: "/").last?.headers["accept-language"]?.hasPrefix("de") == true)
+    }
+
+    @Test func headersGoWithThePagesOwnRequest() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
+        var withHeaders = job(server.url("/"), "document.body.textContent")
+        withHeaders.headers = ["X-Token": "secret-1", "Referer": "https://example.com/"]
+        _ = try await WebParser().run(withHeaders)
+        let request = try #require(server.requests(for: "/").first)
+        #expect(request.headers["x-token"] == "secret-1")
+        #expect(request.headers["referer"] == "https://example.com/")
+    }
+
+    @Test func blockedResourcesNeverReachTheServer() async throws {
+        let page = """
+            <style>@font-face { font-family: F; src: url(/font.woff2); } body { font-family: F; }</style>
+            <img src="/picture.png"><video src="/clip.mp4" preload="auto"></video><p>text</p>
+            <script>fetch("/data.json").then(r => r.text()).then(t => document.title = t)</script>
+            """
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: page),
+            "/data.json": .respond(contentType: "application/json", body: "ready"),
+        ])
+        let blocked = job(server.url("/"), "document.title === 'ready' ? document.images.length : null")
+        #expect(text(try await WebParser().run(blocked)) == "1")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.requests(for: "/picture.png").isEmpty)
+        #expect(server.requests(for: "/clip.mp4").isEmpty)
+        #expect(server.requests(for: "/font.woff2").isEmpty)
+        #expect(server.requests(for: "/data.json").count == 1)
+
+        var open = blocked
+        open.blockedResources = []
+        _ = try await WebParser().run(open)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.requests(for: "/picture.png").isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(server.requests(for: "/picture.png").count == 1)
+    }
+
+    @Test func pageScriptsCanBeTurnedOffWhileTheJobsScriptRuns() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>static</title><script>document.title = 'scripted'</script>")])
+        var quiet = job(server.url("/"), "document.title")
+        quiet.pageScripts = false
+        #expect(text(try await WebParser().run(quiet)) == #""static""#)
+        quiet.pageScripts = true
+        #expect(text(try await WebParser().run(quiet)) == #""scripted""#)
+    }
+
+    @Test func waitForHoldsTheScriptBack() async throws {
+        let page = "<p id=n>0</p><script>setTimeout(() => { document.getElementById('n').textContent = '7'; document.body.dataset.ready = 1 }, 300)</script>"
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        var waiting = job(server.url("/"), "Number(document.getElementById('n').textContent)")
+        #expect(text(try await WebParser().run(waiting)) == "0")
+        waiting.waitFor = "document.body.dataset.ready"
+        let result = try await WebParser().run(waiting)
+        #expect(text(result) == "7")
+        #expect(result.httpStatus == 200)
+        #expect(result.finalURL == server.url("/").absoluteString)
+        #expect(result.attempts == 1)
+    }
+
+    @Test func aFailingWaitForNamesItself() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
+        var broken = job(server.url("/"), "document.title")
+        broken.waitFor = "(() => {\n  return missing.thing;\n})()"
+        let error = await #expect(throws: WebParserError.self) { try await WebParser().run(broken) }
+        guard case .scriptFailed(let failure)? = error?.kind else {
+            Issue.record("expected a script failure, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.part == .waitFor)
+        #expect(failure.line == 2)
     }
 }

@@ -50,6 +50,26 @@ WKContext *wk_context_new_ephemeral(void);
 
 void wk_context_free(WKContext *context);
 
+/* Sets the languages pages ask for (Accept-Language, navigator.language, the Intl locale), best first;
+ * NULL restores the default. WebKit applies this to every context of the process and to pages created
+ * after the call. */
+void wk_context_set_preferred_languages(WKContext *context, const char *const *languages);
+
+/* ---- Content filters: requests blocked before they reach the network -------------------------------- */
+
+typedef struct WKContentFilter WKContentFilter;
+
+/* Called once, on the WebKit thread, with the compiled filter (free it with wk_content_filter_free) or an
+ * error message. */
+typedef void (*WKContentFilterCallback)(void *context, WKContentFilter *filter, const char *error_message);
+
+/* Compiles json_source, a content-blocker rule list in WebKit's format, into storage_directory under
+ * identifier. */
+void wk_content_filter_compile(const char *storage_directory, const char *identifier, const char *json_source,
+                               WKContentFilterCallback callback, void *context);
+
+void wk_content_filter_free(WKContentFilter *filter);
+
 /* ---- Views ------------------------------------------------------------------------------------------ */
 
 typedef struct WKView WKView;
@@ -87,15 +107,23 @@ typedef struct {
     int height;
     /* NULL keeps WebKit's default user agent. */
     const char *user_agent;
+    /* false removes the page's own scripts; JavaScript called through the view still runs. */
+    bool page_scripts;
+    /* false turns audio and video elements off: they load and play nothing. */
+    bool media;
+    /* NULL blocks nothing. The view keeps its own reference. */
+    WKContentFilter *content_filter;
 } WKViewOptions;
 
 /* Creates a view of options.width x options.height inside a shown GtkOffscreenWindow, with hardware
- * acceleration off, console output kept off stdout, new windows refused and script dialogs answered at
- * once. */
+ * acceleration off, console output kept off stdout, media that never plays by itself, new windows refused
+ * and script dialogs answered at once. */
 WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks callbacks,
                     void *callback_context);
 
-void wk_view_load_uri(WKView *view, const char *uri);
+/* Loads uri; headers is NULL or a NULL-terminated list of name, value, name, value… added to the main
+ * document's request. */
+void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers);
 
 typedef enum {
     WK_JS_UNDEFINED,

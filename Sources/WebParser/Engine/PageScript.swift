@@ -12,17 +12,20 @@ struct PageScript {
     /// The body of the async function that evaluates the job's script once.
     let functionBody: String
     private let scriptLineCount: Int
+    private let waitForLineCount: Int
 
-    /// Wraps `script`, a job's script.
-    init(_ script: String) {
+    /// Wraps `script`, a job's script, to be evaluated once `waitFor` (if any) is ready.
+    init(_ script: String, waitFor: String? = nil) {
         let script = Self.trimmed(script)
-        functionBody = Self.prefix + script + Self.suffix
-        scriptLineCount = script.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
+        let waitFor = waitFor.map(Self.trimmed) ?? "true"
+        functionBody = "const script = () => (\n\(script)\n);\nconst waitFor = () => (\n\(waitFor)\n);\n" + Self.rest
+        scriptLineCount = Self.lineCount(script)
+        waitForLineCount = Self.lineCount(waitFor)
     }
 
     /// What one evaluation found.
     enum Outcome: Equatable {
-        /// `null`, `undefined`, `""`, `[]` or `{}`: evaluate again later.
+        /// `null`, `undefined`, `""`, `[]` or `{}`, or `waitFor` not ready: evaluate again later.
         case empty
         /// The result, as UTF-8 JSON text.
         case value(Data)
@@ -48,9 +51,11 @@ struct PageScript {
                 return .failure(.unsupportedResult("an unexpected value"))
             }
             if let unsupported = report.unsupported { return .failure(.unsupportedResult(unsupported)) }
-            let line = scriptLine(report.error?.line)
-            return .failure(.scriptFailed(ScriptFailure(message: report.error?.message ?? "unknown error",
-                                                        line: line, column: line == nil ? nil : report.error?.column)))
+            let error = report.error
+            let place = locate(error?.line)
+            return .failure(.scriptFailed(ScriptFailure(message: error?.message ?? "unknown error",
+                                                        line: place?.line, column: place == nil ? nil : error?.column,
+                                                        part: place?.part ?? .script)))
         case .unserializable:
             return .failure(.unsupportedResult("a value without a JSON form"))
         case .failed(_, let code, let message):
@@ -69,14 +74,21 @@ struct PageScript {
         return script
     }
 
-    /// Lines of the wrapper before the script's first line.
-    private static let linesBeforeScript = prefix.filter { $0 == "\n" }.count
+    private static func lineCount(_ text: String) -> Int {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
+    }
 
-    /// The script's line for a line of the function body; errors found after the script's end (an unclosed
-    /// bracket) belong to its last line.
-    private func scriptLine(_ line: Int?) -> Int? {
-        guard let line, line > Self.linesBeforeScript else { return nil }
-        return min(line - Self.linesBeforeScript, scriptLineCount)
+    /// The part and line of the job's code for a line of the function body: the script starts on line 2,
+    /// `waitFor` three lines after the script's end. An error on the line that closes a part (an unclosed
+    /// bracket) belongs to that part's last line.
+    private func locate(_ line: Int?) -> (part: ScriptFailure.Part, line: Int)? {
+        guard let line else { return nil }
+        let waitForStart = scriptLineCount + 4
+        switch line {
+        case 2...(scriptLineCount + 2): return (.script, min(line - 1, scriptLineCount))
+        case waitForStart...(waitForStart + waitForLineCount): return (.waitFor, min(line - waitForStart + 1, waitForLineCount))
+        default: return nil
+        }
     }
 
     /// A syntax error in the script, from a message like `webparse-script:4: SyntaxError: Unexpected token`
@@ -84,7 +96,9 @@ struct PageScript {
     private func syntaxError(in message: String) -> ScriptFailure? {
         let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Self.sourceName, let line = Int(parts[1]) else { return nil }
-        return ScriptFailure(message: parts[2].trimmingCharacters(in: .whitespaces), line: scriptLine(line))
+        let place = locate(line)
+        return ScriptFailure(message: parts[2].trimmingCharacters(in: .whitespaces), line: place?.line,
+                             part: place?.part ?? .script)
     }
 
     private struct Report: Decodable {
@@ -97,21 +111,24 @@ struct PageScript {
         var unsupported: String?
     }
 
-    private static let prefix = """
-        let value;
-        try {
-        value = (
-
-        """
-
-    private static let suffix = """
-
-        );
+    /// The wrapper after the two parts: settle `waitFor`, then the script, then check and serialise the result.
+    private static let rest = """
+        const settle = async (part) => {
+        let value = part();
         if (typeof value === "function") value = value();
-        value = await value;
-        } catch (error) {
+        return await value;
+        };
+        const failure = (error) => {
         const own = error?.sourceURL === "\(sourceName)";
         return { error: { message: String(error), line: own ? error.line : null, column: own ? error.column : null } };
+        };
+        let value;
+        try {
+        const ready = await settle(waitFor);
+        if (!ready || (Array.isArray(ready) && ready.length === 0)) return null;
+        value = await settle(script);
+        } catch (error) {
+        return failure(error);
         }
         const describe = (v) => {
         if (typeof v === "function") return "a function";

@@ -9,10 +9,11 @@ final class WebParserEngine {
     private let job: WebParserJob
     private let page: any WebPage
     private let report: @Sendable (WebParserState) -> Void
-    private let outcome = OneShot<Data>()
+    private let outcome = OneShot<Result>()
     private let script: PageScript
 
     private var url: String
+    private var httpStatus = 0
     private var phase = LoadPhase.waitingForServer
     private var committed = false
     private var supersededLoadFinishing = false
@@ -28,14 +29,23 @@ final class WebParserEngine {
         self.page = page
         self.report = report
         self.url = job.url.absoluteString
-        self.script = PageScript(job.script)
+        self.script = PageScript(job.script, waitFor: job.waitFor)
+    }
+
+    /// What a successful attempt produced.
+    struct Result: Sendable {
+        /// The script's first non-empty result, as JSON text.
+        var data: Data
+        /// The page's URL when the result came.
+        var url: String
+        /// The main document's HTTP status; 0 when there is none (a `file:` URL).
+        var httpStatus: Int
     }
 
     /// Runs the attempt.
-    /// - Returns: the script's first non-empty result, as JSON text.
     /// - Throws: `WebParserError` (with `attempts` 1) when the attempt fails, `CancellationError` when the
     ///   task is cancelled; cancellation returns at once and the page is closed right after.
-    func run() async throws -> Data {
+    func run() async throws -> Result {
         try await withTaskCancellationHandler {
             start()
             return try await outcome.wait()
@@ -71,6 +81,7 @@ final class WebParserEngine {
             self.url = url
         case .committed(let url, let httpStatus):
             self.url = url
+            self.httpStatus = httpStatus
             committed = true
             if httpStatus >= 400 {
                 fail(.httpStatus(httpStatus))
@@ -125,7 +136,7 @@ final class WebParserEngine {
         guard !ended else { return }
         switch script.outcome(of: reply) {
         case .value(let data):
-            end(with: .success(data))
+            end(with: .success(Result(data: data, url: url, httpStatus: httpStatus)))
         case .failure(let kind):
             fail(kind)
         case .empty, .interrupted:
@@ -145,7 +156,7 @@ final class WebParserEngine {
         end(with: .failure(WebParserError(kind, url: url ?? self.url)))
     }
 
-    private func end(with result: Result<Data, Error>) {
+    private func end(with result: Swift.Result<Result, Error>) {
         outcome.resolve(result)
         end()
     }

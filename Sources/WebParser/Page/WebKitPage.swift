@@ -6,9 +6,14 @@ import Foundation
 final class WebKitPage: WebPage {
     var eventHandler: ((PageEvent) -> Void)?
     private var view: OpaquePointer?
+    private let headers: [String]
+    /// Held while the view uses it.
+    private let filter: ContentFilter?
 
-    /// Creates the view in `context` (a `WKContext`).
-    init(context: OpaquePointer, options: PageOptions) {
+    /// Creates the view in `context` (a `WKContext`), blocking what `filter` blocks.
+    init(context: OpaquePointer, options: PageOptions, filter: ContentFilter?) {
+        self.headers = options.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        self.filter = filter
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
         let callbacks = WKViewCallbacks(
             load_changed: { context, event, uri, status in
@@ -32,7 +37,9 @@ final class WebKitPage: WebPage {
         let view = options.userAgent.withOptionalCString { userAgent in
             wk_view_new(context, WKViewOptions(width: Int32(options.viewport.width),
                                                height: Int32(options.viewport.height),
-                                               user_agent: userAgent),
+                                               user_agent: userAgent, page_scripts: options.pageScripts,
+                                               media: !options.blockedResources.contains(.media),
+                                               content_filter: filter?.pointer),
                         callbacks, target)
         }
         self.view = view
@@ -41,7 +48,7 @@ final class WebKitPage: WebPage {
 
     func load(_ url: URL) {
         guard let view else { return }
-        wk_view_load_uri(view, url.absoluteString)
+        withCStringArray(headers) { wk_view_load_uri(view, url.absoluteString, $0) }
     }
 
     func callAsyncFunction(_ body: String, sourceName: String,

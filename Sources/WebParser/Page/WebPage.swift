@@ -20,10 +20,24 @@ protocol WebPage: AnyObject {
     func close()
 }
 
-/// The options a page is created with.
+/// The options a page is created with: the parts of a job that shape the page rather than the script.
 struct PageOptions: Sendable, Equatable {
     var viewport: Viewport
     var userAgent: String?
+    var languages: [String]
+    /// Sent with the main document's request.
+    var headers: [String: String]
+    var blockedResources: Set<WebParserJob.Resource>
+    var pageScripts: Bool
+
+    init(for job: WebParserJob) {
+        viewport = job.viewport
+        userAgent = job.userAgent
+        languages = job.languages
+        headers = job.headers
+        blockedResources = job.blockedResources
+        pageScripts = job.pageScripts
+    }
 }
 
 /// Something that happened to a page.

@@ -101,10 +101,8 @@ final class XvfbServer: Sendable {
     /// Spawns `arguments` (the first is the program's path) through the shim, which closes every descriptor
     /// but stdout and stderr in the child: an X server must not hold other pipes of this process open.
     private static func spawn(arguments: [String], stdoutFD: Int32, stderrFD: Int32) throws -> pid_t {
-        var argv: [UnsafePointer<CChar>?] = arguments.map { UnsafePointer(strdup($0)) } + [nil]
-        defer { argv.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
         var message: UnsafeMutablePointer<CChar>?
-        let pid = wk_spawn_process(&argv, stdoutFD, stderrFD, &message)
+        let pid = withCStringArray(arguments) { wk_spawn_process($0, stdoutFD, stderrFD, &message) }
         guard pid > 0 else {
             defer { wk_free(message) }
             throw failure("cannot start \(arguments[0]): \(message.map { String(cString: $0) } ?? "unknown error")")

@@ -1,8 +1,8 @@
 /// A JSON parser that keeps what a config's error messages need: the line and column of every value, the
 /// order of object keys, and duplicate keys. Strict RFC 8259: no comments, no trailing commas.
-struct JSONNode {
+struct JSONNode: Sendable {
     /// A JSON value; objects keep their members in file order.
-    indirect enum Value {
+    indirect enum Value: Sendable {
         case null
         case bool(Bool)
         case number(Double)

@@ -1,6 +1,16 @@
 import Foundation
 import WebParser
 
+/// How much webparse says on stderr.
+enum Verbosity: Sendable, Equatable {
+    /// Errors only.
+    case quiet
+    /// Progress when stderr is a terminal, and errors.
+    case normal
+    /// Progress always, and errors.
+    case verbose
+}
+
 /// Tells people on stderr how each job is going: progress when asked for (or on a terminal), failures always.
 struct ProgressReporter: Sendable {
     let showsProgress: Bool
@@ -26,6 +36,6 @@ struct ProgressReporter: Sendable {
 
     /// Explains why job `name` failed.
     func jobFailed(_ name: String, _ error: Error) {
-        StandardStreams.tell("webparse: \(name): failed: \(error)")
+        StandardStreams.tellError("webparse: \(name): failed: \(error)")
     }
 }

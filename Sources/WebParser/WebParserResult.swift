@@ -1,0 +1,21 @@
+import Foundation
+
+/// What a job produced: its data and where it came from.
+public struct WebParserResult: Sendable, Equatable {
+    /// The script's result as UTF-8 JSON text, exactly as the page produced it.
+    public var data: Data
+    /// The page's URL when the result came, after redirects and in-page navigation.
+    public var finalURL: String
+    /// The main document's HTTP status; nil for pages without one (`file:` URLs).
+    public var httpStatus: Int?
+    /// How many attempts the job took (1 when the first succeeded).
+    public var attempts: Int
+
+    /// Creates a result.
+    public init(data: Data, finalURL: String, httpStatus: Int?, attempts: Int) {
+        self.data = data
+        self.finalURL = finalURL
+        self.httpStatus = httpStatus
+        self.attempts = attempts
+    }
+}

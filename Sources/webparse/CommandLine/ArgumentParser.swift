@@ -1,0 +1,155 @@
+/// A command line webparse does not understand, with what is wrong.
+struct UsageError: Error, Equatable {
+    var message: String
+}
+
+/// One option of a command: one line in the command's table.
+struct CommandOption<Settings>: Sendable {
+    /// The long name, without dashes: `timeout` for `--timeout`.
+    let name: String
+    let short: Character?
+    /// The value's placeholder in help (`SECONDS`); nil for a flag.
+    let valueName: String?
+    let help: String
+    /// Applies the option (its value, or "" for a flag) to the command's settings.
+    let apply: @Sendable (inout Settings, String) throws(UsageError) -> Void
+
+    /// An option without a value, such as `--jsonl`.
+    static func flag(_ name: String, short: Character? = nil, _ help: String,
+                     _ apply: @escaping @Sendable (inout Settings) -> Void) -> Self {
+        Self(name: name, short: short, valueName: nil, help: help) { settings, _ in apply(&settings) }
+    }
+
+    /// An option with a value, such as `--output FILE`; it may be given as `--output=FILE` too.
+    static func value(_ name: String, short: Character? = nil, _ valueName: String, _ help: String,
+                      _ apply: @escaping @Sendable (inout Settings, String) throws(UsageError) -> Void) -> Self {
+        Self(name: name, short: short, valueName: valueName, help: help, apply: apply)
+    }
+
+    /// `--name VALUE` or `-x`, for help.
+    var synopsis: String {
+        let names = (short.map { "-\($0), " } ?? "    ") + "--" + name
+        return valueName.map { names + " " + $0 } ?? names
+    }
+}
+
+/// What shell completion needs to know about a command.
+struct CompletionInfo: Sendable {
+    struct Option: Sendable {
+        var name: String
+        var short: Character?
+        var takesValue: Bool
+        var help: String
+    }
+
+    var options: [Option]
+    /// Words the operands can be; empty: file names.
+    var operandWords: [String]
+}
+
+/// A command of `webparse`, whatever its settings.
+protocol Command: Sendable {
+    var name: String { get }
+    /// One line for the list of commands.
+    var summary: String { get }
+    /// `Usage: webparse NAME OPERANDS [options]`.
+    var usage: String { get }
+    /// The whole help text.
+    var help: String { get }
+    var completion: CompletionInfo { get }
+    /// Parses `arguments` (those after the command's name) and runs the command.
+    func execute(_ arguments: [String]) async -> ExitCode
+}
+
+/// A command defined by a table of options; parsing, usage and help all come from the table.
+struct TableCommand<Settings: Sendable>: Command {
+    let name: String
+    /// The operands in the usage line: `CONFIG`, `URL [SCRIPT]`.
+    let operands: String
+    let summary: String
+    /// Paragraphs after the usage line in help.
+    let details: String
+    let options: [CommandOption<Settings>]
+    var operandWords: [String] = []
+    let initial: Settings
+    /// Checks and stores the operands.
+    let takeOperands: @Sendable (inout Settings, [String]) throws(UsageError) -> Void
+    let run: @Sendable (Settings) async -> ExitCode
+
+    var usage: String { "Usage: webparse \(name) \(operands)" + (options.isEmpty ? "" : " [options]") }
+
+    var help: String {
+        var text = usage + "\n\n" + details + "\n"
+        if !options.isEmpty {
+            let width = (options.map(\.synopsis.count).max() ?? 0) + 2
+            text += "\nOptions:\n" + options.map { option in
+                "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
+            }.joined(separator: "\n") + "\n"
+            text += "  -h, --help".padding(toLength: width + 2, withPad: " ", startingAt: 0) + "show this help\n"
+        }
+        return text
+    }
+
+    var completion: CompletionInfo {
+        CompletionInfo(options: options.map { CompletionInfo.Option(name: $0.name, short: $0.short,
+                                                                    takesValue: $0.valueName != nil, help: $0.help) }
+                           + [CompletionInfo.Option(name: "help", short: "h", takesValue: false, help: "show this help")],
+                       operandWords: operandWords)
+    }
+
+    func execute(_ arguments: [String]) async -> ExitCode {
+        let settings: Settings
+        do {
+            guard let parsed = try parse(arguments) else {
+                StandardStreams.writeText(help)
+                return .success
+            }
+            settings = parsed
+        } catch {
+            StandardStreams.tellError("webparse \(name): \(error.message)")
+            StandardStreams.tell("\(usage)\nSee 'webparse help \(name)'.")
+            return .usage
+        }
+        return await run(settings)
+    }
+
+    /// The settings the arguments give, or nil when they ask for help.
+    func parse(_ arguments: [String]) throws(UsageError) -> Settings? {
+        var settings = initial
+        var operands: [String] = []
+        var remaining = arguments[...]
+        var optionsEnded = false
+        while let argument = remaining.popFirst() {
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                operands.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if argument == "--help" || argument == "-h" { return nil }
+            let (spelling, inlineValue) = Self.split(argument)
+            guard let option = options.first(where: { "--" + $0.name == spelling || $0.short.map { "-\($0)" } == spelling }) else {
+                throw UsageError(message: "unknown option \(spelling)")
+            }
+            guard option.valueName != nil else {
+                guard inlineValue == nil else { throw UsageError(message: "--\(option.name) takes no value") }
+                try option.apply(&settings, "")
+                continue
+            }
+            guard let value = inlineValue ?? remaining.popFirst() else {
+                throw UsageError(message: "--\(option.name) needs a value (\(option.valueName!))")
+            }
+            try option.apply(&settings, value)
+        }
+        try takeOperands(&settings, operands)
+        return settings
+    }
+
+    /// `--name=value` → ("--name", "value").
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+}

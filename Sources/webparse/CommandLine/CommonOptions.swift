@@ -1,0 +1,26 @@
+/// Settings of commands that talk on stderr.
+protocol TalkativeSettings: Sendable {
+    var verbosity: Verbosity { get set }
+}
+
+extension CommandOption where Settings: TalkativeSettings {
+    static var quiet: Self { .flag("quiet", short: "q", "print nothing on stderr but errors") { $0.verbosity = .quiet } }
+    static var verbose: Self {
+        .flag("verbose", short: "v", "print progress on stderr even when it is not a terminal") { $0.verbosity = .verbose }
+    }
+}
+
+extension TableCommand {
+    /// A `takeOperands` for commands with exactly one operand, named `name` in messages.
+    static func single(_ name: String, _ store: @escaping @Sendable (inout Settings, String) -> Void)
+        -> @Sendable (inout Settings, [String]) throws(UsageError) -> Void
+    {
+        { settings, operands throws(UsageError) in
+            guard operands.count == 1 else {
+                throw UsageError(message: operands.isEmpty ? "missing \(name)"
+                                 : "expected one \(name), got \(operands.count): \(operands.joined(separator: " "))")
+            }
+            store(&settings, operands[0])
+        }
+    }
+}

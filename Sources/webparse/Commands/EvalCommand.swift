@@ -1,0 +1,103 @@
+import Foundation
+import WebParser
+
+/// `webparse eval URL [SCRIPT]`: one page, no config file.
+struct EvalCommand {
+    struct Settings: TalkativeSettings {
+        var url = ""
+        var script: String?
+        var raw = false
+        /// Job field options given, by field key: their values in order.
+        var fields: [String: [String]] = [:]
+        var verbosity = Verbosity.normal
+    }
+
+    /// What `eval` evaluates without a SCRIPT: the rendered page, once it has loaded.
+    static let renderedHTML = "document.documentElement.outerHTML"
+    static let loaded = "document.readyState === 'complete'"
+
+    static let command = TableCommand<Settings>(
+        name: "eval", operands: "URL [SCRIPT]", summary: "evaluate SCRIPT in one page and print the result",
+        details: """
+            Loads URL (an http(s) or file URL, a path, or a host name such as example.com/updates, loaded over
+            https) and prints SCRIPT's first non-empty result as JSON. Without SCRIPT, prints the rendered HTML
+            once the page has loaded (add --wait-for to wait for the data too). The options set the job fields
+            of the same name (see 'webparse help run').
+            """,
+        options: [
+            .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true },
+        ] + JobFields.all.compactMap { field in
+            field.option.map { option in
+                CommandOption(name: option.name, short: nil, valueName: option.valueName,
+                              help: field.summary + (option.repeatable ? "; repeatable" : "")) { settings, value in
+                    settings.fields[field.key, default: []] = option.repeatable || option.valueName == nil
+                        ? settings.fields[field.key, default: []] + [value] : [value]
+                }
+            }
+        } + [.quiet, .verbose],
+        initial: Settings(),
+        takeOperands: { settings, operands throws(UsageError) in
+            guard (1...2).contains(operands.count) else {
+                throw UsageError(message: operands.isEmpty ? "missing URL" : "expected URL and at most one SCRIPT")
+            }
+            settings.url = operands[0]
+            settings.script = operands.count == 2 ? operands[1] : nil
+        },
+        run: { await EvalCommand(settings: $0).execute() })
+
+    let settings: Settings
+
+    func execute() async -> ExitCode {
+        let job: WebParserJob
+        do {
+            job = try makeJob()
+        } catch let error as UsageError {
+            StandardStreams.tellError("webparse eval: \(error.message)")
+            StandardStreams.tell("\(Self.command.usage)\nSee 'webparse help eval'.")
+            return .usage
+        } catch {
+            return .usage
+        }
+        let reporter = ProgressReporter(verbosity: settings.verbosity)
+        do {
+            let result = try await WebParser().run(job, onStateChange: reporter.observer(for: "eval"))
+            StandardStreams.writeResult(settings.raw ? Self.rawText(result.data) : result.data)
+            return .success
+        } catch let error as WebParserError {
+            reporter.jobFailed("eval", error)
+            if case .environmentUnavailable = error.kind { return .environment }
+            return .jobFailed
+        } catch {
+            return .interrupted
+        }
+    }
+
+    /// The job the operands and options describe, checked as a config's job would be.
+    private func makeJob() throws -> WebParserJob {
+        func member(_ key: String, _ value: JSONNode.Value, _ path: String) -> ConfigReader.Member {
+            ConfigReader.Member(key: key, node: JSONNode(value: value, line: 0, column: 0), path: path)
+        }
+        var members = [member("url", .string(settings.url), "URL"),
+                       member("script", .string(settings.script ?? Self.renderedHTML), "SCRIPT")]
+        if settings.script == nil && settings.fields["waitFor"] == nil {
+            members.append(member("waitFor", .string(Self.loaded), "--wait-for"))
+        }
+        for field in JobFields.all {
+            guard let option = field.option, let values = settings.fields[field.key] else { continue }
+            members.append(member(field.key, try option.node(values), "--" + option.name))
+        }
+        var reader = ConfigReader(directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let named = reader.job(from: members, at: JSONNode(value: .null, line: 0, column: 0), path: "")
+        guard let named, reader.problems.isEmpty else {
+            throw UsageError(message: reader.problems.map { "\($0.path): \($0.message)" }.joined(separator: "\nwebparse eval: "))
+        }
+        return named.job
+    }
+
+    /// A JSON string's contents; any other JSON as it is.
+    private static func rawText(_ json: Data) -> Data {
+        guard json.first == UInt8(ascii: "\""),
+              let text = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed) as? String else { return json }
+        return Data(text.utf8)
+    }
+}

@@ -1,0 +1,58 @@
+/// `webparse help [COMMAND]`, and the text of `webparse --help`.
+struct HelpCommand {
+    struct Settings: Sendable {
+        var topic: String?
+    }
+
+    static let version = "webparse 0.2.0"
+
+    static let command = TableCommand<Settings>(
+        name: "help", operands: "[COMMAND]", summary: "show help, for one command if named",
+        details: "Shows what webparse does, or the usage, options and details of COMMAND.",
+        options: [], initial: Settings(),
+        takeOperands: { settings, operands throws(UsageError) in
+            guard operands.count <= 1 else { throw UsageError(message: "expected at most one COMMAND") }
+            settings.topic = operands.first
+        },
+        run: { settings in
+            guard let topic = settings.topic else {
+                StandardStreams.writeText(general)
+                return .success
+            }
+            guard let command = Commands.named(topic) else {
+                StandardStreams.tellError("webparse help: no command '\(topic)'; the commands are \(Commands.names)")
+                return .usage
+            }
+            StandardStreams.writeText(command.help)
+            return .success
+        })
+
+    /// What `webparse --help` prints.
+    static var general: String {
+        let width = (Commands.all.map(\.name.count).max() ?? 0) + 4
+        return """
+            webparse: load JavaScript-rendered pages in WebKitGTK and print the data a script extracts, as JSON.
+
+            Usage: webparse COMMAND [options]
+
+            Commands:
+            \(Commands.all.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+            Options:
+              -h, --help    show this help ('webparse help COMMAND' for a command's)
+              --version     print the version
+
+            A config is a JSON file holding one job or a list of them:
+              {"url": "https://example.com/updates", "script": "document.title"}
+              {"defaults": {"timeout": 20}, "jobs": [{"name": "comics", "url": "…", "script": "…"}, …]}
+
+            \(ExitCode.help)
+
+            """
+    }
+
+    /// What `webparse` alone prints on stderr.
+    static var shortUsage: String {
+        "Usage: webparse COMMAND [options]; the commands are \(Commands.names). See 'webparse --help'."
+    }
+}

@@ -1,0 +1,24 @@
+/// `webparse validate CONFIG`: checks a config without loading anything.
+struct ValidateCommand {
+    struct Settings: Sendable {
+        var configPath = ""
+    }
+
+    static let command = TableCommand<Settings>(
+        name: "validate", operands: "CONFIG", summary: "check CONFIG and print ok or its problems",
+        details: """
+            Checks every field of CONFIG ("-" for stdin) as 'webparse run' would, without loading any page.
+            Prints "ok" on stdout and exits 0, or prints every problem on stderr and exits 2.
+            """,
+        options: [], initial: Settings(), takeOperands: TableCommand.single("CONFIG") { $0.configPath = $1 },
+        run: { settings in
+            do throws(ConfigError) {
+                _ = try ConfigLoader.load(path: settings.configPath)
+                StandardStreams.writeText("ok\n")
+                return .success
+            } catch {
+                StandardStreams.tellError(error.description)
+                return .usage
+            }
+        })
+}

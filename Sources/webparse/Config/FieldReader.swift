@@ -1,0 +1,231 @@
+import Foundation
+import WebParser
+
+/// Reads typed values out of config nodes, recording a problem (with its place) for every value that is not
+/// what the field needs.
+struct FieldReader {
+    /// Paths in the config are resolved against this folder.
+    let directory: URL
+    private(set) var problems: [ConfigError.Problem] = []
+
+    init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// Records that `node`, at `path`, is wrong; the same problem is recorded once.
+    mutating func problem(_ path: String, at node: JSONNode, _ message: String) {
+        let place = node.line > 0 ? (node.line, node.column) : nil
+        let problem = ConfigError.Problem(path: path, message: message, line: place?.0, column: place?.1)
+        if !problems.contains(problem) { problems.append(problem) }
+    }
+
+    mutating func string(_ path: String, _ node: JSONNode) -> String? {
+        guard case .string(let text) = node.value, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            problem(path, at: node, "expected a non-empty string, got \(node.excerpt)")
+            return nil
+        }
+        return text
+    }
+
+    mutating func bool(_ path: String, _ node: JSONNode) -> Bool? {
+        guard case .bool(let flag) = node.value else {
+            problem(path, at: node, "expected true or false, got \(node.excerpt)")
+            return nil
+        }
+        return flag
+    }
+
+    mutating func seconds(_ path: String, _ node: JSONNode, in range: ClosedRange<Double>) -> Duration? {
+        guard case .number(let number) = node.value, range.contains(number) else {
+            let bounds = "from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))"
+            problem(path, at: node, "expected a number of seconds \(bounds), got \(node.excerpt)")
+            return nil
+        }
+        return .milliseconds(Int64((number * 1000).rounded()))
+    }
+
+    mutating func integer(_ path: String, _ node: JSONNode, in range: ClosedRange<Int>, what: String) -> Int? {
+        guard case .number(let number) = node.value, number == number.rounded(),
+              number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            problem(path, at: node, "expected \(what) from \(range.lowerBound) to \(range.upperBound), got \(node.excerpt)")
+            return nil
+        }
+        return Int(number)
+    }
+
+    /// A list of strings, written as a JSON array or as one comma-separated string.
+    mutating func stringList(_ path: String, _ node: JSONNode, what: String) -> [String]? {
+        let items: [String]
+        switch node.value {
+        case .string(let text):
+            items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        case .array(let elements):
+            var strings: [String] = []
+            for (index, element) in elements.enumerated() {
+                guard let text = string("\(path)[\(index)]", element) else { continue }
+                strings.append(text)
+            }
+            guard strings.count == elements.count else { return nil }
+            items = strings
+        default:
+            problem(path, at: node, "expected \(what) as an array of strings or a comma-separated string, got \(node.excerpt)")
+            return nil
+        }
+        guard !items.contains(where: \.isEmpty) else {
+            problem(path, at: node, "expected \(what) without empty entries, got \(node.excerpt)")
+            return nil
+        }
+        return items
+    }
+
+    /// `{"width": 1280, "height": 800}` or `"1280x800"`.
+    mutating func viewport(_ path: String, _ node: JSONNode) -> Viewport? {
+        let expected = "{\"width\": …, \"height\": …} or \"WIDTHxHEIGHT\""
+        switch node.value {
+        case .string(let text):
+            let sides = text.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard sides.count == 2, sides.allSatisfy({ (1...16_384).contains($0) }) else {
+                problem(path, at: node, "expected \(expected) with sides from 1 to 16384, got \(node.excerpt)")
+                return nil
+            }
+            return Viewport(width: sides[0], height: sides[1])
+        case .object(let members):
+            var size: [String: Int] = [:]
+            for (key, value) in members {
+                guard key == "width" || key == "height" else {
+                    problem(path + "." + key, at: value, "unknown key; a viewport has \"width\" and \"height\"")
+                    continue
+                }
+                size[key] = integer(path + "." + key, value, in: 1...16_384, what: "a number of pixels")
+            }
+            for key in ["width", "height"] where !members.contains(where: { $0.key == key }) {
+                problem(path + "." + key, at: node, "required")
+            }
+            guard let width = size["width"], let height = size["height"] else { return nil }
+            return Viewport(width: width, height: height)
+        default:
+            problem(path, at: node, "expected \(expected), got \(node.excerpt)")
+            return nil
+        }
+    }
+
+    /// HTTP header names to values.
+    mutating func headers(_ path: String, _ node: JSONNode) -> [String: String]? {
+        guard case .object(let members) = node.value else {
+            problem(path, at: node, "expected an object of header names to values, got \(node.excerpt)")
+            return nil
+        }
+        let tokenCharacters = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
+        var headers: [String: String] = [:]
+        for (name, value) in members {
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && tokenCharacters.contains($0) }) else {
+                problem(path + "." + name, at: value, "not a valid header name")
+                continue
+            }
+            guard case .string(let text) = value.value, !text.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+                problem(path + "." + name, at: value, "expected a header value on one line, got \(value.excerpt)")
+                continue
+            }
+            headers[name] = text
+        }
+        return headers.count == members.count ? headers : nil
+    }
+
+    /// Resource kinds to block: names from `WebParserJob.Resource`; an empty list blocks nothing.
+    mutating func resources(_ path: String, _ node: JSONNode) -> Set<WebParserJob.Resource>? {
+        let known = WebParserJob.Resource.allCases.map(\.rawValue).joined(separator: ", ")
+        guard case .array(let elements) = node.value else {
+            problem(path, at: node, "expected an array of resource kinds (\(known)), got \(node.excerpt)")
+            return nil
+        }
+        var resources: Set<WebParserJob.Resource> = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let name) = element.value, let resource = WebParserJob.Resource(rawValue: name) else {
+                problem("\(path)[\(index)]", at: element, "expected one of \(known), got \(element.excerpt)")
+                continue
+            }
+            resources.insert(resource)
+        }
+        return resources
+    }
+
+    /// A page to load. `http(s)` URLs stay as they are; `file` URLs and paths are resolved against the
+    /// config's folder and must exist; a bare host name (`example.com/update`) is loaded over `https`, and
+    /// `localhost` or an IP address over `http`.
+    mutating func url(_ path: String, _ node: JSONNode) -> URL? {
+        guard let text = string(path, node)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let scheme = Self.scheme(of: text)?.lowercased() {
+            guard WebParserJob.supportedSchemes.contains(scheme) else {
+                problem(path, at: node, "unsupported scheme \"\(scheme):\"; use http, https or file")
+                return nil
+            }
+            guard let url = URL(string: text), scheme == "file" || url.host() != nil else {
+                problem(path, at: node, "not a valid URL: \(node.excerpt)")
+                return nil
+            }
+            return scheme == "file" ? existingFile(url.path(percentEncoded: false), path, node, what: "a page") : url
+        }
+        let host = text.prefix { $0 != "/" && $0 != ":" }
+        if Self.looksLikeFile(text, host: host) || FileManager.default.fileExists(atPath: directory.appending(path: text).path) {
+            return existingFile(text, path, node, what: "a page")
+        }
+        let isLocal = host == "localhost" || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
+        guard isLocal || host.contains("."), let url = URL(string: (isLocal ? "http://" : "https://") + text),
+              url.host() != nil else {
+            problem(path, at: node, "neither a URL, nor a host name, nor a file next to the config: \(node.excerpt)")
+            return nil
+        }
+        return url
+    }
+
+    /// The contents of the file named by `node`, relative to the config's folder.
+    mutating func fileContents(_ path: String, _ node: JSONNode) -> String? {
+        guard let name = string(path, node), let file = existingFile(name, path, node, what: "a file") else { return nil }
+        guard let contents = try? String(contentsOf: file, encoding: .utf8) else {
+            problem(path, at: node, "cannot be read as UTF-8 text: \(file.path)")
+            return nil
+        }
+        guard !contents.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            problem(path, at: node, "is empty: \(file.path)")
+            return nil
+        }
+        return contents
+    }
+
+    /// True for paths (`/…`, `./…`, `../…`) and for names of web files (`updates.html`), which are not host
+    /// names.
+    private static func looksLikeFile(_ text: String, host: Substring) -> Bool {
+        let fileExtensions: Set<String> = ["html", "htm", "xhtml", "shtml", "svg", "xml", "json", "txt", "php", "js"]
+        return text.hasPrefix("/") || text.hasPrefix(".")
+            || host.split(separator: ".").last.map { fileExtensions.contains($0.lowercased()) } == true
+    }
+
+    /// The file at `filePath`, relative to the config's folder, if it exists and is not a folder.
+    private mutating func existingFile(_ filePath: String, _ path: String, _ node: JSONNode, what: String) -> URL? {
+        let file = (filePath.hasPrefix("/") ? URL(fileURLWithPath: filePath) : directory.appending(path: filePath))
+            .standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+            problem(path, at: node, "no such file: \(file.path)")
+            return nil
+        }
+        guard !isDirectory.boolValue else {
+            problem(path, at: node, "is a folder, not \(what): \(file.path)")
+            return nil
+        }
+        return file
+    }
+
+    /// The scheme of `text` if it starts with one (`https:`, `javascript:`), not counting a host's port
+    /// (`localhost:8080`).
+    private static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isLetter,
+              scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
+        let rest = text[text.index(after: colon)...]
+        let port = rest.prefix { $0 != "/" }
+        if !rest.hasPrefix("//") && !port.isEmpty && port.allSatisfy(\.isNumber) { return nil }
+        return String(scheme)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import WebParser
+
+/// A job as its config fields are read.
+struct JobDraft {
+    var job = WebParserJob(url: URL(fileURLWithPath: "/"), script: "")
+    var name: String?
+    var url: URL?
+    var script: String?
+}
+
+/// One field a job can have: its key, what it means, how `webparse eval` spells it, and how it is read.
+/// Config files, `defaults`, `eval`'s options and the JSON Schema all follow this table.
+struct JobField: Sendable {
+    /// How the command line gives a field: `--timeout 5`, `--header 'A: b'` (repeatable), `--no-javascript`.
+    struct Option: Sendable {
+        let name: String
+        /// The value's placeholder in help; nil for a flag.
+        let valueName: String?
+        /// Whether the option may be given more than once, each adding a value.
+        let repeatable: Bool
+        /// Turns the option's values (one per use; empty for a flag) into the field's config value.
+        let node: @Sendable ([String]) throws(UsageError) -> JSONNode.Value
+    }
+
+    let key: String
+    /// What the field does, for `webparse help`.
+    let summary: String
+    let option: Option?
+    let read: @Sendable (inout FieldReader, String, JSONNode, inout JobDraft) -> Void
+}
+
+enum JobFields {
+    /// Every job field, in the order help lists them.
+    static let all: [JobField] = [
+        JobField(key: "name", summary: "the key of the job's result in a \"jobs\" config; unique (default: from the URL)",
+                 option: nil) { reader, path, node, draft in draft.name = reader.string(path, node) },
+        JobField(key: "url", summary: "the page: an http(s) or file URL, a path relative to the config, or a host name",
+                 option: nil) { reader, path, node, draft in draft.url = reader.url(path, node) },
+        JobField(key: "script", summary: "the JavaScript that returns the data: an expression, an IIFE or a function",
+                 option: nil) { reader, path, node, draft in draft.script = reader.string(path, node) },
+        JobField(key: "scriptFile", summary: "a file holding the script, relative to the config (instead of script)",
+                 option: nil) { reader, path, node, draft in draft.script = reader.fileContents(path, node) },
+        JobField(key: "waitFor", summary: "JavaScript that must be truthy before the script is evaluated",
+                 option: .text("wait-for", "SCRIPT")) { reader, path, node, draft in
+            draft.job.waitFor = reader.string(path, node)
+        },
+        JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default 30)",
+                 option: .number("timeout", "SECONDS")) { reader, path, node, draft in
+            if let value = reader.seconds(path, node, in: 0.1...86_400) { draft.job.timeout = value }
+        },
+        JobField(key: "pollInterval", summary: "seconds between evaluations while the result is empty (default 0.1)",
+                 option: .number("poll-interval", "SECONDS")) { reader, path, node, draft in
+            if let value = reader.seconds(path, node, in: 0.01...3600) { draft.job.pollInterval = value }
+        },
+        JobField(key: "retries", summary: "attempts after a transient failure, 0 to 10 (default 2)",
+                 option: .number("retries", "COUNT")) { reader, path, node, draft in
+            if let value = reader.integer(path, node, in: 0...10, what: "a number of retries") { draft.job.retry.retries = value }
+        },
+        JobField(key: "retryDelay", summary: "seconds before the first retry, doubling for each next one (default 1)",
+                 option: .number("retry-delay", "SECONDS")) { reader, path, node, draft in
+            if let value = reader.seconds(path, node, in: 0...3600) { draft.job.retry.delay = value }
+        },
+        JobField(key: "userAgent", summary: "the user agent the page sees (default: WebKit's)",
+                 option: .text("user-agent", "TEXT")) { reader, path, node, draft in
+            draft.job.userAgent = reader.string(path, node)
+        },
+        JobField(key: "viewport", summary: "the window size, {\"width\": 1280, \"height\": 800} or \"1280x800\"",
+                 option: .text("viewport", "WIDTHxHEIGHT")) { reader, path, node, draft in
+            if let value = reader.viewport(path, node) { draft.job.viewport = value }
+        },
+        JobField(key: "language", summary: "languages to ask for, best first: \"fr-FR\" or [\"fr-FR\", \"fr\"]",
+                 option: .text("language", "LANGUAGES")) { reader, path, node, draft in
+            if let value = reader.stringList(path, node, what: "language tags") { draft.job.languages = value }
+        },
+        JobField(key: "headers", summary: "extra HTTP headers for the page's own request, {\"Name\": \"value\"}",
+                 option: .headers) { reader, path, node, draft in
+            if let value = reader.headers(path, node) { draft.job.headers = value }
+        },
+        JobField(key: "block", summary: "resource kinds never requested (default [\"image\", \"media\", \"font\"]; [] for none)",
+                 option: .list("block", "KINDS")) { reader, path, node, draft in
+            if let value = reader.resources(path, node) { draft.job.blockedResources = value }
+        },
+        JobField(key: "javaScript", summary: "false stops the page's own scripts; the job's script still runs (default true)",
+                 option: .flag("no-javascript", .bool(false))) { reader, path, node, draft in
+            if let value = reader.bool(path, node) { draft.job.pageScripts = value }
+        },
+    ]
+
+    /// The field named `key`.
+    static func field(_ key: String) -> JobField? { all.first { $0.key == key } }
+}
+
+private extension JobField.Option {
+    static func text(_ name: String, _ valueName: String) -> Self {
+        Self(name: name, valueName: valueName, repeatable: false) { values in .string(values[0]) }
+    }
+
+    /// A number, or the text itself so that the field's check can say what is wrong with it.
+    static func number(_ name: String, _ valueName: String) -> Self {
+        Self(name: name, valueName: valueName, repeatable: false) { values in
+            Double(values[0]).map(JSONNode.Value.number) ?? .string(values[0])
+        }
+    }
+
+    /// A comma-separated list; `none` for an empty one.
+    static func list(_ name: String, _ valueName: String) -> Self {
+        Self(name: name, valueName: valueName, repeatable: false) { values in
+            let items = values[0] == "none" ? [] : values[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            return .array(items.map { JSONNode(value: .string($0), line: 0, column: 0) })
+        }
+    }
+
+    static func flag(_ name: String, _ value: JSONNode.Value) -> Self {
+        Self(name: name, valueName: nil, repeatable: false) { _ in value }
+    }
+
+    /// `--header 'Name: value'`, once per header.
+    static let headers = Self(name: "header", valueName: "'NAME: VALUE'", repeatable: true) { values throws(UsageError) in
+        var members: [(key: String, value: JSONNode)] = []
+        for value in values {
+            guard let colon = value.firstIndex(of: ":") else {
+                throw UsageError(message: "--header: expected 'Name: value', got '\(value)'")
+            }
+            let text = value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            members.append((String(value[..<colon]).trimmingCharacters(in: .whitespaces),
+                            JSONNode(value: .string(text), line: 0, column: 0)))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import WebParser
+
+/// How one job of a run ended, and how that is written out.
+struct JobOutcome {
+    let name: String
+    /// The URL the config asked for.
+    let url: URL
+    let result: Result<WebParserResult, WebParserError>
+    let elapsed: Duration
+
+    /// The job's JSON Lines record: `{"job", "url", "finalURL", "status", "httpStatus", "attempts",
+    /// "elapsedMs", "result" | "error"}`.
+    var jsonLine: Data {
+        var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(url.absoluteString))]
+        switch result {
+        case .success(let success):
+            members += [("finalURL", .string(success.finalURL)), ("status", .string("ok")),
+                        ("httpStatus", success.httpStatus.map(JSONText.Value.integer) ?? .null),
+                        ("attempts", .integer(success.attempts)), ("elapsedMs", .integer(elapsedMilliseconds)),
+                        ("result", .raw(success.data))]
+        case .failure(let error):
+            var status: JSONText.Value = .null
+            if case .httpStatus(let code) = error.kind { status = .integer(code) }
+            members += [("finalURL", error.url.map(JSONText.Value.string) ?? .null), ("status", .string("failed")),
+                        ("httpStatus", status), ("attempts", .integer(error.attempts)),
+                        ("elapsedMs", .integer(elapsedMilliseconds)), ("error", .string(error.description))]
+        }
+        return JSONText.object(members)
+    }
+
+    private var elapsedMilliseconds: Int {
+        Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}
