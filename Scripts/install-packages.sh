@@ -10,6 +10,7 @@ packages=(
   pkg-config             # SwiftPM finds WebKitGTK's flags through it
   xvfb                   # the private display webparse starts when there is none
   jq                     # the README's example pipes webparse's output into it
+  python3-jsonschema     # the tests check the example configs against the config's JSON Schema
 )
 
 missing=()

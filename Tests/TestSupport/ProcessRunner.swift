@@ -23,9 +23,9 @@ public struct ProcessRunner: Sendable {
         executable = testBinary.deletingLastPathComponent().appending(path: name)
     }
 
-    /// Starts the product with `arguments`; `environment` entries replace the inherited ones, and a nil
-    /// value removes one.
-    public func start(_ arguments: [String], environment: [String: String?] = [:]) throws -> Running {
+    /// Starts the product with `arguments` and `input` on its stdin (nothing when nil); `environment`
+    /// entries replace the inherited ones, and a nil value removes one.
+    public func start(_ arguments: [String], environment: [String: String?] = [:], input: Data? = nil) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -36,8 +36,13 @@ public struct ProcessRunner: Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input.map { _ in Pipe() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
+        if let stdin, let input {
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+        }
         return Running(process: process, stdout: stdout, stderr: stderr)
     }
 

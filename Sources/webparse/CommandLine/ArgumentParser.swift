@@ -1,8 +1,3 @@
-/// A command line webparse does not understand, with what is wrong.
-struct UsageError: Error, Equatable {
-    var message: String
-}
-
 /// One option of a command: one line in the command's table.
 struct CommandOption<Settings>: Sendable {
     /// The long name, without dashes: `timeout` for `--timeout`.
@@ -38,8 +33,13 @@ struct CompletionInfo: Sendable {
     struct Option: Sendable {
         var name: String
         var short: Character?
-        var takesValue: Bool
+        /// The value's placeholder (`FILE`, `SECONDS`); nil for a flag.
+        var valueName: String?
         var help: String
+
+        var takesValue: Bool { valueName != nil }
+        /// Whether the value is a file name, worth completing as one.
+        var takesFile: Bool { valueName?.contains("FILE") == true }
     }
 
     var options: [Option]
@@ -92,8 +92,8 @@ struct TableCommand<Settings: Sendable>: Command {
 
     var completion: CompletionInfo {
         CompletionInfo(options: options.map { CompletionInfo.Option(name: $0.name, short: $0.short,
-                                                                    takesValue: $0.valueName != nil, help: $0.help) }
-                           + [CompletionInfo.Option(name: "help", short: "h", takesValue: false, help: "show this help")],
+                                                                    valueName: $0.valueName, help: $0.help) }
+                           + [CompletionInfo.Option(name: "help", short: "h", valueName: nil, help: "show this help")],
                        operandWords: operandWords)
     }
 

@@ -41,10 +41,16 @@ struct CompletionsCommand {
         let cases = commands.map { command in
             let info = command.completion
             let words = info.options.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) }.joined(separator: " ")
-            let valued = info.options.filter(\.takesValue).flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
+            func spellings(_ options: [CompletionInfo.Option]) -> [String] {
+                options.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
+            }
+            let files = spellings(info.options.filter(\.takesFile))
+            let values = spellings(info.options.filter { $0.takesValue && !$0.takesFile })
             let operands = info.operandWords.isEmpty ? "COMPREPLY=($(compgen -f -- \"$cur\"))"
                 : "COMPREPLY=($(compgen -W \"\(info.operandWords.joined(separator: " "))\" -- \"$cur\"))"
-            let afterValued = valued.isEmpty ? "" : "\n            case \"$prev\" in \(valued.joined(separator: "|"))) COMPREPLY=($(compgen -f -- \"$cur\")); return ;; esac"
+            var afterValued = ""
+            if !files.isEmpty { afterValued += "\n            case \"$prev\" in \(files.joined(separator: "|"))) COMPREPLY=($(compgen -f -- \"$cur\")); return ;; esac" }
+            if !values.isEmpty { afterValued += "\n            case \"$prev\" in \(values.joined(separator: "|"))) COMPREPLY=(); return ;; esac" }
             return """
                     \(command.name))\(afterValued)
                         if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "\(words)" -- "$cur")); else \(operands); fi ;;
@@ -77,7 +83,7 @@ struct CompletionsCommand {
             let specs = info.options.map { option in
                 let names = option.short.map { "'(-\($0) --\(option.name))'{-\($0),--\(option.name)}" } ?? "'--\(option.name)"
                 let quoteOpen = option.short == nil ? "" : "'"
-                let value = option.takesValue ? ":value:_files" : ""
+                let value = option.valueName.map { ":\(clean($0)):" + (option.takesFile ? "_files" : " ") } ?? ""
                 return "\(names)\(quoteOpen)[\(clean(option.help))]\(value)'"
             }
             let operands = info.operandWords.isEmpty ? "'*:file:_files'" : "'1:word:(\(info.operandWords.joined(separator: " ")))'"
@@ -115,7 +121,8 @@ struct CompletionsCommand {
             let condition = "-n '__fish_seen_subcommand_from \(command.name)'"
             for option in command.completion.options {
                 let short = option.short.map { " -s \($0)" } ?? ""
-                lines.append("complete -c webparse \(condition)\(short) -l \(option.name)\(option.takesValue ? " -r -F" : "") -d '\(clean(option.help))'")
+                let value = option.takesFile ? " -r -F" : option.takesValue ? " -x" : ""
+                lines.append("complete -c webparse \(condition)\(short) -l \(option.name)\(value) -d '\(clean(option.help))'")
             }
             let operands = command.completion.operandWords
             lines.append(operands.isEmpty ? "complete -c webparse \(condition) -F"

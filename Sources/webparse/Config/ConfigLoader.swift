@@ -32,7 +32,14 @@ enum ConfigLoader {
         }
         var reader = ConfigReader(directory: directory)
         let config = reader.config(from: root)
-        guard let config, reader.problems.isEmpty else { throw ConfigError(file: name, problems: reader.problems) }
+        guard let config, reader.problems.isEmpty else {
+            let inFileOrder = reader.problems.enumerated().sorted { first, second in
+                let a = (first.element.line ?? 0, first.element.column ?? 0, first.offset)
+                let b = (second.element.line ?? 0, second.element.column ?? 0, second.offset)
+                return a < b
+            }.map(\.element)
+            throw ConfigError(file: name, problems: inFileOrder)
+        }
         return config
     }
 

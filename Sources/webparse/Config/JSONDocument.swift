@@ -45,7 +45,15 @@ struct JSONNode: Sendable {
         case .null: "null"
         case .bool(let flag): String(flag)
         case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        case .string(let text): "\"" + (text.count > 40 ? text.prefix(40) + "…" : text) + "\""
+        case .string(let text):
+            "\"" + String((text.count > 40 ? text.prefix(40) + "…" : text).flatMap { character -> String in
+                switch character {
+                case "\n": "\\n"
+                case "\r", "\r\n": "\\r"
+                case "\t": "\\t"
+                default: String(character)
+                }
+            }) + "\""
         case .array: "an array"
         case .object: "an object"
         }

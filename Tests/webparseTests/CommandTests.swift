@@ -1,0 +1,244 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The commands and options of the built binary, beyond a plain `run`.
+@Suite(.serialized) struct CommandTests {
+    let webparse = ProcessRunner(product: "webparse")
+    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
+
+    func folder() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-commands-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    func write(_ text: String, to name: String, in directory: URL) throws -> String {
+        let file = directory.appending(path: name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// Three jobs on one server: two that work and one that fails.
+    func threeJobs(_ server: TestHTTPServer, in directory: URL) throws -> String {
+        try write("""
+            {"defaults": {"timeout": 10, "retries": 0},
+             "jobs": [
+              {"name": "first", "url": "\(server.url("/first"))", "script": "document.title"},
+              {"name": "broken", "url": "\(server.url("/missing"))", "script": "document.title"},
+              {"name": "second", "url": "\(server.url("/second"))", "scriptFile": "second.js"}
+            ]}
+            """, to: "jobs.json", in: directory)
+    }
+
+    func pages() throws -> TestHTTPServer {
+        try TestHTTPServer(routes: ["/first": .respond(body: "<title>one</title>"),
+                                    "/second": .respond(body: "<title>two</title>")])
+    }
+
+    @Test func onlyRunsTheNamedJobsAndRejectsUnknownNames() async throws {
+        let server = try pages()
+        let directory = try folder()
+        _ = try write("document.title.toUpperCase()", to: "second.js", in: directory)
+        let config = try threeJobs(server, in: directory)
+        let outcome = try await webparse.run(["run", config, "--only", "second,first"], environment: headless)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdoutText == "{\"first\":\"one\",\"second\":\"TWO\"}\n")
+        #expect(server.requests(for: "/missing").isEmpty)
+
+        let unknown = try await webparse.run(["run", config, "--only", "third"], environment: headless)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "webparse run: --only: no job named \"third\"; the jobs are first, broken, second\n")
+    }
+
+    @Test func jsonLinesGiveOneRecordPerJob() async throws {
+        let server = try pages()
+        let directory = try folder()
+        _ = try write("document.title", to: "second.js", in: directory)
+        let outcome = try await webparse.run(["run", "--jsonl", try threeJobs(server, in: directory)], environment: headless)
+        #expect(outcome.status == 1)
+        let lines = outcome.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let records = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(records.map { $0["job"] as? String } == ["first", "broken", "second"])
+        #expect(records.map { $0["status"] as? String } == ["ok", "failed", "ok"])
+        #expect(records[0]["result"] as? String == "one")
+        #expect(records[0]["httpStatus"] as? Int == 200)
+        #expect(records[0]["attempts"] as? Int == 1)
+        #expect(records[0]["url"] as? String == server.url("/first").absoluteString)
+        #expect(records[0]["finalURL"] as? String == server.url("/first").absoluteString)
+        #expect((records[0]["elapsedMs"] as? Int ?? -1) >= 0)
+        #expect(records[1]["httpStatus"] as? Int == 404)
+        #expect((records[1]["error"] as? String)?.hasPrefix("HTTP status 404") == true)
+        #expect(records[1]["result"] == nil)
+    }
+
+    @Test func outputIsWrittenAtomicallyAndNotWhenEverythingFailed() async throws {
+        let server = try pages()
+        let directory = try folder()
+        let output = directory.appending(path: "out.json").path
+        let good = try write(#"{"url": "\#(server.url("/first"))", "script": "document.title"}"#, to: "good.json", in: directory)
+        let outcome = try await webparse.run(["run", good, "-o", output], environment: headless)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.isEmpty)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "\"one\"\n")
+
+        let bad = try write(#"{"url": "\#(server.url("/missing"))", "script": "document.title", "retries": 0}"#, to: "bad.json", in: directory)
+        let failed = try await webparse.run(["run", bad, "--output=\(output)"], environment: headless)
+        #expect(failed.status == 1)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "\"one\"\n", "a failed run keeps the last output")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func aConfigCanComeFromStdin() async throws {
+        let server = try pages()
+        let running = try webparse.start(["run", "-"], environment: headless, input: Data(#"{"url": "\#(server.url("/second"))", "script": "document.title"}"#.utf8))
+        let outcome = await running.finish()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdoutText == "\"two\"\n")
+
+        let invalid = try webparse.start(["validate", "-"], input: Data("{\"url\": 1}".utf8))
+        let result = await invalid.finish()
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("<stdin>:1:9: url: expected a non-empty string, got 1\n"))
+    }
+
+    @Test func evalPrintsOneResult() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>Hello</title><p>x</p><script>setTimeout(() => document.body.dataset.ready = 'yes', 200)</script>")])
+        let url = server.url("/").absoluteString
+        let title = try await webparse.run(["eval", url, "document.title"], environment: headless)
+        #expect(title.status == 0)
+        #expect(title.stdoutText == "\"Hello\"\n")
+        let raw = try await webparse.run(["eval", "--raw", url, "--wait-for", "document.body.dataset.ready", "--user-agent", "Probe/1",
+                                          "document.body.dataset.ready + ' ' + navigator.userAgent"], environment: headless)
+        #expect(raw.stdoutText == "yes Probe/1\n")
+        let html = try await webparse.run(["eval", url, "--raw"], environment: headless)
+        #expect(html.stdoutText.hasPrefix("<html><head><title>Hello</title></head><body><p>x</p>"))
+        #expect(server.requests.allSatisfy { $0.headers["user-agent"] != nil })
+    }
+
+    @Test func evalChecksItsOptionsLikeConfigFields() async throws {
+        let outcome = try await webparse.run(["eval", "https://example.com", "--timeout", "abc", "--retries", "99",
+                                              "--header", "no colon"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("webparse eval: --header: expected 'Name: value', got 'no colon'\nUsage: webparse eval URL [SCRIPT] [options]"))
+        let fields = try await webparse.run(["eval", "https://example.com", "--timeout", "abc", "--retries", "99"])
+        #expect(fields.stderr.hasPrefix("""
+            webparse eval: --timeout: expected a number of seconds from 0.1 to 86400, got "abc"
+            webparse eval: --retries: expected a number of retries from 0 to 10, got 99
+            """))
+        let scheme = try await webparse.run(["eval", "ftp://example.com"])
+        #expect(scheme.stderr.hasPrefix("webparse eval: URL: unsupported scheme \"ftp:\"; use http, https or file\n"))
+    }
+
+    @Test func validateSaysOkOrEveryProblem() async throws {
+        let directory = try folder()
+        let good = try write(#"{"url": "https://example.com", "script": "1"}"#, to: "good.json", in: directory)
+        let ok = try await webparse.run(["validate", good])
+        #expect(ok.status == 0)
+        #expect(ok.stdoutText == "ok\n")
+        #expect(ok.stderr.isEmpty)
+        let bad = try write(#"{"url": "https://example.com", "timeout": 0}"#, to: "bad.json", in: directory)
+        let problems = try await webparse.run(["validate", bad])
+        #expect(problems.status == 2)
+        #expect(problems.stdout.isEmpty)
+        #expect(problems.stderr == """
+            \(bad):1:1: script: required (or scriptFile); the JavaScript that returns the data
+            \(bad):1:43: timeout: expected a number of seconds from 0.1 to 86400, got 0
+
+            """)
+    }
+
+    @Test func unreadableAndWrongKindsOfFileAreNamed() async throws {
+        let directory = try folder()
+        let folderOutcome = try await webparse.run(["validate", directory.path])
+        #expect(folderOutcome.status == 2)
+        #expect(folderOutcome.stderr == "\(directory.path): is a directory, not a config file\n")
+        let missing = try await webparse.run(["validate", directory.appending(path: "none.json").path])
+        #expect(missing.stderr == "\(directory.appending(path: "none.json").path): no such file\n")
+        // Root reads any file, so an unreadable one is a file whose reads fail.
+        let unreadable: String
+        if getuid() == 0 {
+            unreadable = "/proc/self/mem"
+        } else {
+            unreadable = try write("{}", to: "locked.json", in: directory)
+            chmod(unreadable, 0)
+        }
+        let locked = try await webparse.run(["validate", unreadable])
+        #expect(locked.status == 2)
+        #expect(locked.stderr.hasPrefix("\(unreadable): cannot be read: "))
+    }
+
+    @Test func everyCommandHasHelpAndRejectsUnknownOptionsWithItsUsage() async throws {
+        for command in ["run", "eval", "validate", "completions", "help"] {
+            let help = try await webparse.run([command, "--help"])
+            #expect(help.status == 0, "\(command)")
+            #expect(help.stdoutText.hasPrefix("Usage: webparse \(command) "), "\(command)")
+            let same = try await webparse.run(["help", command])
+            #expect(same.stdoutText == help.stdoutText, "\(command)")
+            let unknown = try await webparse.run([command, "--frobnicate"])
+            #expect(unknown.status == 2, "\(command)")
+            #expect(unknown.stdout.isEmpty)
+            #expect(unknown.stderr == "webparse \(command): unknown option --frobnicate\n\(help.stdoutText.prefix { $0 != "\n" })\nSee 'webparse help \(command)'.\n")
+        }
+        let missing = try await webparse.run(["eval"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("webparse eval: missing URL\nUsage: webparse eval URL [SCRIPT] [options]"))
+        let none = try await webparse.run([])
+        #expect(none.status == 2)
+        #expect(none.stderr.hasPrefix("Usage: webparse COMMAND [options]"))
+    }
+
+    @Test func bashCompletionCompletesCommandsAndOptions() async throws {
+        let script = try await webparse.run(["completions", "bash"])
+        #expect(script.status == 0)
+        let directory = try folder()
+        let file = try write(script.stdoutText, to: "webparse.bash", in: directory)
+        func complete(_ words: [String]) throws -> [String] {
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+            let line = words.map { "'\($0)'" }.joined(separator: " ")
+            shell.arguments = ["-c", """
+                source '\(file)'
+                COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1)
+                _webparse
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """]
+            let output = Pipe()
+            shell.standardOutput = output
+            try shell.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            shell.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["webparse", "v"]) == ["validate"])
+        #expect(try complete(["webparse", "run", "--j"]) == ["--jsonl"])
+        #expect(try Set(complete(["webparse", "eval", "--re"])) == ["--retries", "--retry-delay"])
+        #expect(try complete(["webparse", "completions", "z"]) == ["zsh"])
+        for shell in ["zsh", "fish"] {
+            let other = try await webparse.run(["completions", shell])
+            #expect(other.status == 0)
+            #expect(other.stdoutText.contains("jsonl") && other.stdoutText.contains("wait-for"), "\(shell)")
+        }
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWithNoColor() async throws {
+        let config = "/nonexistent/config.json"
+        func stderrOnTerminal(_ environment: String) throws -> String {
+            let script = Process()
+            script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            script.arguments = ["-qec", "env -u NO_COLOR \(environment) '\(webparse.executable.path)' validate \(config)", "/dev/null"]
+            let output = Pipe()
+            script.standardOutput = output
+            try script.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            script.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try stderrOnTerminal("TERM=xterm").contains("\u{1B}[31m"))
+        #expect(try !stderrOnTerminal("TERM=xterm NO_COLOR=1").contains("\u{1B}["))
+        let piped = try await webparse.run(["validate", config])
+        #expect(!piped.stderr.contains("\u{1B}["))
+    }
+}
