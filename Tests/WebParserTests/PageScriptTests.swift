@@ -38,6 +38,11 @@ import Testing
                 == .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)")))
     }
 
+    @Test func resultsComeOnOneLine() {
+        #expect(PageScript("x").outcome(of: .string(Data("[1,\n  {\"a\": \"b\\nc\"}\r\n]".utf8)))
+                == .value(Data("[1,  {\"a\": \"b\\nc\"}]".utf8)))
+    }
+
     @Test func linesCountEveryKindOfLineBreak() {
         let script = PageScript("a\r\nb\r\nc")
         #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E","line":4,"column":1}}"#.utf8)))

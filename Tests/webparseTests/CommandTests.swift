@@ -48,7 +48,7 @@ import Testing
 
         let unknown = try await webparse.run(["run", config, "--only", "third"], environment: headless)
         #expect(unknown.status == 2)
-        #expect(unknown.stderr == "webparse run: --only: no job named \"third\"; the jobs are first, broken, second\n")
+        #expect(unknown.stderr == "webparse run: --only: no job named \"third\"; the jobs are \"first\", \"broken\", \"second\"\n")
     }
 
     @Test func jsonLinesGiveOneRecordPerJob() async throws {
@@ -240,5 +240,69 @@ import Testing
         #expect(try !stderrOnTerminal("TERM=xterm NO_COLOR=1").contains("\u{1B}["))
         let piped = try await webparse.run(["validate", config])
         #expect(!piped.stderr.contains("\u{1B}["))
+    }
+
+    @Test func stdinThatCannotBeReadIsAnErrorNotACrash() throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", "'\(webparse.executable.path)' validate - < /tmp"]
+        let errors = Pipe()
+        shell.standardError = errors
+        try shell.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 2)
+        #expect(String(decoding: data, as: UTF8.self) == "<stdin>: cannot be read: Is a directory\n")
+    }
+
+    @Test func outputFileKeepsItsPermissionsAndLinkAndIsCheckedFirst() async throws {
+        let server = try pages()
+        let directory = try folder()
+        let config = try write(#"{"url": "\#(server.url("/first"))", "script": "document.title"}"#, to: "c.json", in: directory)
+        let target = try write("old", to: "secret.json", in: directory)
+        chmod(target, 0o600)
+        let link = directory.appending(path: "latest.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let outcome = try await webparse.run(["run", config, "-o", link], environment: headless)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "\"one\"\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect((try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int) == 0o600)
+
+        let nowhere = try await webparse.run(["run", config, "-o", "/nonexistent/out.json"], environment: headless)
+        #expect(nowhere.status == 2)
+        #expect(nowhere.stderr == "webparse run: --output: no folder /nonexistent\n")
+        #expect(server.requests(for: "/first").count == 1, "nothing is loaded when the output cannot be written")
+    }
+
+    @Test func jsonLinesToAFileKeepFailureRecords() async throws {
+        let server = try pages()
+        let directory = try folder()
+        let config = try write(#"{"url": "\#(server.url("/missing"))", "script": "document.title", "retries": 0}"#, to: "c.json", in: directory)
+        let output = directory.appending(path: "records.jsonl").path
+        let outcome = try await webparse.run(["run", config, "--jsonl", "-o", output], environment: headless)
+        #expect(outcome.status == 1)
+        let record = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(record.hasPrefix("{\"job\":\"127.0.0.1\""))
+        #expect(record.contains("\"status\":\"failed\""))
+    }
+
+    @Test func onlyTakesExactNamesThenCommaLists() async throws {
+        let directory = try folder()
+        let config = try write(#"{"jobs": [{"name": "a,b", "url": "https://example.com", "script": "1"}, {"name": "c", "url": "https://example.org", "script": "1"}]}"#,
+                               to: "c.json", in: directory)
+        let blank = try await webparse.run(["run", config, "--only", " "])
+        #expect(blank.status == 2)
+        #expect(blank.stderr.hasPrefix("webparse run: --only needs a job name\n"))
+        let wrong = try await webparse.run(["run", config, "--only", "a,d"])
+        #expect(wrong.stderr == "webparse run: --only: no job named \"a\", \"d\"; the jobs are \"a,b\", \"c\"\n")
+    }
+
+    @Test func evalRejectsDuplicateHeadersAndNonJSONNumbers() async throws {
+        let headers = try await webparse.run(["eval", "https://example.com", "--header", "X-A: one", "--header", "x-a: two"])
+        #expect(headers.status == 2)
+        #expect(headers.stderr.hasPrefix("webparse eval: --header.x-a: header given twice\n"))
+        let hex = try await webparse.run(["eval", "https://example.com", "--retries", "0x3"])
+        #expect(hex.stderr.hasPrefix("webparse eval: --retries: expected a number of retries from 0 to 10, got \"0x3\"\n"))
     }
 }

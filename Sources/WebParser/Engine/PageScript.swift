@@ -27,7 +27,7 @@ struct PageScript {
     enum Outcome: Equatable {
         /// `null`, `undefined`, `""`, `[]` or `{}`, or `waitFor` not ready: evaluate again later.
         case empty
-        /// The result, as UTF-8 JSON text.
+        /// The result, as UTF-8 JSON text on one line.
         case value(Data)
         /// The script is wrong; no later evaluation can do better.
         case failure(WebParserError.Kind)
@@ -41,11 +41,12 @@ struct PageScript {
         case .undefined, .null:
             return .empty
         case .string(let json):
-            // The page's scripts can replace JSON.stringify; only JSON may reach the caller.
+            // The page's scripts can replace JSON.stringify; only JSON may reach the caller, and on one line
+            // (in valid JSON a raw line break can only be whitespace between tokens, so it can go).
             guard (try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed)) != nil else {
                 return .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)"))
             }
-            return .value(json)
+            return .value(json.contains { $0 == 0x0A || $0 == 0x0D } ? json.filter { $0 != 0x0A && $0 != 0x0D } : json)
         case .json(let object):
             guard let report = try? JSONDecoder().decode(Report.self, from: object) else {
                 return .failure(.unsupportedResult("an unexpected value"))

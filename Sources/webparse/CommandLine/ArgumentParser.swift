@@ -76,18 +76,14 @@ struct TableCommand<Settings: Sendable>: Command {
     let takeOperands: @Sendable (inout Settings, [String]) throws(UsageError) -> Void
     let run: @Sendable (Settings) async -> ExitCode
 
-    var usage: String { "Usage: webparse \(name) \(operands)" + (options.isEmpty ? "" : " [options]") }
+    var usage: String { "Usage: webparse \(name) \(operands) [options]" }
 
     var help: String {
-        var text = usage + "\n\n" + details + "\n"
-        if !options.isEmpty {
-            let width = (options.map(\.synopsis.count).max() ?? 0) + 2
-            text += "\nOptions:\n" + options.map { option in
-                "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
-            }.joined(separator: "\n") + "\n"
-            text += "  -h, --help".padding(toLength: width + 2, withPad: " ", startingAt: 0) + "show this help\n"
-        }
-        return text
+        let width = max(options.map(\.synopsis.count).max() ?? 0, "-h, --help".count) + 2
+        let lines = options.map { option in
+            "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
+        } + ["  " + "-h, --help".padding(toLength: width, withPad: " ", startingAt: 0) + "show this help"]
+        return usage + "\n\n" + details + "\n\nOptions:\n" + lines.joined(separator: "\n") + "\n"
     }
 
     var completion: CompletionInfo {
@@ -128,7 +124,7 @@ struct TableCommand<Settings: Sendable>: Command {
                 optionsEnded = true
                 continue
             }
-            if argument == "--help" || argument == "-h" { return nil }
+            if argument == "--help" || argument == "-h" || argument.hasPrefix("--help=") { return nil }
             let (spelling, inlineValue) = Self.split(argument)
             guard let option = options.first(where: { "--" + $0.name == spelling || $0.short.map { "-\($0)" } == spelling }) else {
                 throw UsageError(message: "unknown option \(spelling)")

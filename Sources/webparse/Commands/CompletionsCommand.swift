@@ -37,13 +37,20 @@ struct CompletionsCommand {
 
     private static var commands: [any Command] { Commands.all }
 
+    /// A command's completion; `help` completes command names, which its own table cannot know.
+    private static func completion(of command: any Command) -> CompletionInfo {
+        var info = command.completion
+        if command.name == HelpCommand.command.name { info.operandWords = commands.map(\.name) }
+        return info
+    }
+
     private static var bash: String {
+        func spellings(_ options: [CompletionInfo.Option]) -> [String] {
+            options.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
+        }
         let cases = commands.map { command in
-            let info = command.completion
-            let words = info.options.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) }.joined(separator: " ")
-            func spellings(_ options: [CompletionInfo.Option]) -> [String] {
-                options.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
-            }
+            let info = completion(of: command)
+            let words = spellings(info.options).joined(separator: " ")
             let files = spellings(info.options.filter(\.takesFile))
             let values = spellings(info.options.filter { $0.takesValue && !$0.takesFile })
             let operands = info.operandWords.isEmpty ? "COMPREPLY=($(compgen -f -- \"$cur\"))"
@@ -79,7 +86,7 @@ struct CompletionsCommand {
         }
         let described = commands.map { "    '\($0.name):\(clean($0.summary))'" }.joined(separator: "\n")
         let cases = commands.map { command in
-            let info = command.completion
+            let info = completion(of: command)
             let specs = info.options.map { option in
                 let names = option.short.map { "'(-\($0) --\(option.name))'{-\($0),--\(option.name)}" } ?? "'--\(option.name)"
                 let quoteOpen = option.short == nil ? "" : "'"
@@ -119,12 +126,12 @@ struct CompletionsCommand {
         for command in commands {
             lines.append("complete -c webparse -n '__fish_use_subcommand' -a \(command.name) -d '\(clean(command.summary))'")
             let condition = "-n '__fish_seen_subcommand_from \(command.name)'"
-            for option in command.completion.options {
+            for option in completion(of: command).options {
                 let short = option.short.map { " -s \($0)" } ?? ""
                 let value = option.takesFile ? " -r -F" : option.takesValue ? " -x" : ""
                 lines.append("complete -c webparse \(condition)\(short) -l \(option.name)\(value) -d '\(clean(option.help))'")
             }
-            let operands = command.completion.operandWords
+            let operands = completion(of: command).operandWords
             lines.append(operands.isEmpty ? "complete -c webparse \(condition) -F"
                          : "complete -c webparse \(condition) -a '\(operands.joined(separator: " "))'")
         }

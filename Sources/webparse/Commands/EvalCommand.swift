@@ -28,8 +28,7 @@ struct EvalCommand {
             .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true },
         ] + JobFields.all.compactMap { field in
             field.option.map { option in
-                CommandOption(name: option.name, short: nil, valueName: option.valueName,
-                              help: field.summary + (option.repeatable ? "; repeatable" : "")) { settings, value in
+                CommandOption(name: option.name, short: nil, valueName: option.valueName, help: option.help) { settings, value in
                     settings.fields[field.key, default: []] = option.repeatable || option.valueName == nil
                         ? settings.fields[field.key, default: []] + [value] : [value]
                 }
@@ -49,13 +48,11 @@ struct EvalCommand {
 
     func execute() async -> ExitCode {
         let job: WebParserJob
-        do {
+        do throws(UsageError) {
             job = try makeJob()
-        } catch let error as UsageError {
+        } catch {
             StandardStreams.tellError("webparse eval: \(error.message)")
             StandardStreams.tell("\(Self.command.usage)\nSee 'webparse help eval'.")
-            return .usage
-        } catch {
             return .usage
         }
         let reporter = ProgressReporter(verbosity: settings.verbosity)
@@ -73,7 +70,7 @@ struct EvalCommand {
     }
 
     /// The job the operands and options describe, checked as a config's job would be.
-    private func makeJob() throws -> WebParserJob {
+    private func makeJob() throws(UsageError) -> WebParserJob {
         func member(_ key: String, _ value: JSONNode.Value, _ path: String) -> ConfigReader.Member {
             ConfigReader.Member(key: key, node: JSONNode(value: value, line: 0, column: 0), path: path)
         }

@@ -26,11 +26,14 @@ struct RunCommand {
             \(ExitCode.help)
             """,
         options: [
-            .value("only", "NAME", "run only the named job; repeat, or separate names with commas") { settings, names in
-                settings.only += names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .value("only", "NAME", "run only the named job; repeat, or separate names with commas") { settings, names throws(UsageError) in
+                guard !names.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError(message: "--only needs a job name") }
+                settings.only.append(names)
             },
             .flag("jsonl", "one JSON line per job as it finishes, with its status, URL, attempts and time") { $0.jsonLines = true },
-            .value("output", short: "o", "FILE", "write the output to FILE, atomically, instead of stdout") { $0.output = $1 },
+            .value("output", short: "o", "FILE", "write the output to FILE, atomically, instead of stdout (\"-\": stdout)") {
+                $0.output = $1 == "-" ? nil : $1
+            },
             .quiet, .verbose,
         ],
         initial: Settings(), takeOperands: TableCommand.single("CONFIG") { $0.configPath = $1 },
@@ -46,13 +49,20 @@ struct RunCommand {
             StandardStreams.tellError(error.description)
             return .usage
         }
-        let unknown = settings.only.filter { name in !config.jobs.contains { $0.name == name } }
+        let names = Set(config.jobs.map(\.name))
+        // A name as given, or else a comma-separated list of names.
+        let only = settings.only.flatMap { names.contains($0) ? [$0] : $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let unknown = only.filter { !names.contains($0) }
         guard unknown.isEmpty else {
             StandardStreams.tellError("webparse run: --only: no job named \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); "
-                                      + "the jobs are \(config.jobs.map(\.name).joined(separator: ", "))")
+                                      + "the jobs are \(config.jobs.map { "\"\($0.name)\"" }.joined(separator: ", "))")
             return .usage
         }
-        let jobs = settings.only.isEmpty ? config.jobs : config.jobs.filter { settings.only.contains($0.name) }
+        if let output = settings.output, let problem = AtomicFile.checkWritable(output) {
+            StandardStreams.tellError("webparse run: --output: \(problem)")
+            return .usage
+        }
+        let jobs = only.isEmpty ? config.jobs : config.jobs.filter { only.contains($0.name) }
         let reporter = ProgressReporter(verbosity: settings.verbosity)
         let parser = WebParser()
         var outcomes: [JobOutcome] = []
@@ -83,7 +93,8 @@ struct RunCommand {
                 settings.output == nil ? StandardStreams.writeResult(document) : lines.append(document + Data("\n".utf8))
             }
         }
-        if let output = settings.output, !succeeded.isEmpty {
+        // A run where every job failed keeps the last output, unless the output is the failure records.
+        if let output = settings.output, !succeeded.isEmpty || settings.jsonLines && !outcomes.isEmpty {
             do {
                 try AtomicFile.write(lines, to: output)
             } catch {

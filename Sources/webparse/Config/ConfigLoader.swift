@@ -19,7 +19,8 @@ enum ConfigLoader {
     /// Checks `bytes` as the config named `name`, whose paths are relative to `directory`.
     /// - Throws: `ConfigError` naming `name` and every problem.
     static func parse(_ bytes: [UInt8], name: String, directory: URL) throws(ConfigError) -> Config {
-        guard !bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+        let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        guard !content.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw ConfigError(file: name, problems: [.init(
                 path: "", message: "is empty; a config is a JSON object such as {\"url\": \"…\", \"script\": \"…\"}")])
         }
@@ -47,17 +48,19 @@ enum ConfigLoader {
         func failure(_ message: String) -> ConfigError {
             ConfigError(file: name, problems: [.init(path: "", message: message)])
         }
+        let descriptor: Int32
         if path == standardInput {
-            return Array(FileHandle.standardInput.readDataToEndOfFile())
+            descriptor = STDIN_FILENO
+        } else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw failure("no such file")
+            }
+            guard !isDirectory.boolValue else { throw failure("is a directory, not a config file") }
+            descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { throw failure("cannot be read: \(String(cString: strerror(errno)))") }
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw failure("no such file")
-        }
-        guard !isDirectory.boolValue else { throw failure("is a directory, not a config file") }
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw failure("cannot be read: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {

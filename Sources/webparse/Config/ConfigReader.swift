@@ -21,18 +21,27 @@ struct ConfigReader {
         fields = FieldReader(directory: directory)
     }
 
+    /// The fields `defaults` gives every job: read once, and which keys it set.
+    struct Defaults {
+        var draft = JobDraft()
+        var keys: Set<String> = []
+    }
+
     mutating func config(from root: JSONNode) -> Config? {
         guard case .object(let members) = root.value else {
             fields.problem("", at: root, "expected a JSON object (one job, or {\"jobs\": […]}), got \(root.kindDescription)")
             return nil
         }
+        for (key, node) in members where key == "$schema" {
+            if case .string = node.value { continue }
+            fields.problem(key, at: node, "expected the schema's path or URL as a string, got \(node.excerpt)")
+        }
         guard let jobsNode = members.first(where: { $0.key == "jobs" })?.value else {
-            let jobMembers = members.filter { $0.key != "$schema" }
-            for (key, node) in jobMembers where key == "defaults" {
+            for (key, node) in members where key == "defaults" {
                 fields.problem(key, at: node, "\"defaults\" goes with a \"jobs\" list")
             }
-            let job = self.job(from: jobMembers.filter { $0.key != "defaults" }.map { Member(key: $0.key, node: $0.value, path: $0.key) },
-                               at: root, path: "")
+            let jobMembers = members.filter { $0.key != "$schema" && $0.key != "defaults" }
+            let job = self.job(from: jobMembers.map { Member(key: $0.key, node: $0.value, path: $0.key) }, at: root, path: "")
             return job.map { Config(jobs: uniquelyNamed([$0]), isSingleJob: true) }
         }
         for (key, node) in members where !["jobs", "defaults", "$schema"].contains(key) {
@@ -50,37 +59,26 @@ struct ConfigReader {
                 fields.problem(path, at: node, "expected a job object, got \(node.kindDescription)")
                 continue
             }
-            let ownMembers = own.map { Member(key: $0.key, node: $0.value, path: path + "." + $0.key) }
-            let replaced = Self.scriptKeys.contains { key in own.contains { $0.key == key } }
-            let inherited = defaults.filter { member in
-                !own.contains { $0.key == member.key } && !(replaced && Self.scriptKeys.contains(member.key))
-            }
-            if let job = job(from: inherited + ownMembers, at: node, path: path) { jobs.append(job) }
+            let members = own.map { Member(key: $0.key, node: $0.value, path: path + "." + $0.key) }
+            if let job = job(from: members, defaults: defaults, at: node, path: path) { jobs.append(job) }
         }
         checkUniqueNames(elements)
         guard jobs.count == elements.count else { return nil }
         return Config(jobs: uniquelyNamed(jobs), isSingleJob: false)
     }
 
-    /// Reads one job from `members`; `node` is where missing fields are reported, `path` names the job.
-    mutating func job(from members: [Member], at node: JSONNode, path: String) -> Config.NamedJob? {
-        var draft = JobDraft()
-        let keys = JobFields.all.map(\.key)
-        for member in members {
-            guard let field = JobFields.field(member.key) else {
-                fields.problem(member.path, at: member.node, "unknown key" + Self.suggestion(for: member.key, among: keys))
-                continue
-            }
-            field.read(&fields, member.path, member.node, &draft)
-        }
-        let given = Set(members.map(\.key))
+    /// Reads one job from `members` on top of `defaults`; `node` is where missing fields are reported, `path`
+    /// names the job. A job's own `script` or `scriptFile` replaces either from `defaults`.
+    mutating func job(from members: [Member], defaults: Defaults = Defaults(), at node: JSONNode, path: String)
+        -> Config.NamedJob?
+    {
+        var draft = defaults.draft
+        read(members, into: &draft, keys: JobFields.all.map(\.key))
+        let own = Set(members.map(\.key))
         let prefix = path.isEmpty ? "" : path + "."
-        if !given.contains("url") { fields.problem(prefix + "url", at: node, "required; the page to load") }
-        if given.isDisjoint(with: Self.scriptKeys) {
+        if !own.union(defaults.keys).contains("url") { fields.problem(prefix + "url", at: node, "required; the page to load") }
+        if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) {
             fields.problem(prefix + "script", at: node, "required (or scriptFile); the JavaScript that returns the data")
-        } else if given.isSuperset(of: Self.scriptKeys) {
-            let member = members.last { $0.key == "scriptFile" }!
-            fields.problem(member.path, at: member.node, "give script or scriptFile, not both")
         }
         guard let url = draft.url, let script = draft.script else { return nil }
         draft.job.url = url
@@ -90,29 +88,32 @@ struct ConfigReader {
 
     private static let scriptKeys: Set<String> = ["script", "scriptFile"]
 
-    /// The `defaults` members, each checked once.
-    private mutating func defaults(_ node: JSONNode?) -> [Member] {
-        guard let node else { return [] }
+    /// Reads `members` into `draft`; only `keys` are fields here, and script and scriptFile exclude each other.
+    private mutating func read(_ members: [Member], into draft: inout JobDraft, keys: [String]) {
+        for member in members {
+            guard keys.contains(member.key), let field = JobFields.field(member.key) else {
+                let message = member.key == "name" ? "job names must be unique; give each job its own"
+                    : "unknown key" + Self.suggestion(for: member.key, among: keys)
+                fields.problem(member.path, at: member.node, message)
+                continue
+            }
+            field.read(&fields, member.path, member.node, &draft)
+        }
+        if let both = members.last(where: { $0.key == "scriptFile" }), members.contains(where: { $0.key == "script" }) {
+            fields.problem(both.path, at: both.node, "give script or scriptFile, not both")
+        }
+    }
+
+    /// The `defaults` object, read once.
+    private mutating func defaults(_ node: JSONNode?) -> Defaults {
+        guard let node else { return Defaults() }
         guard case .object(let members) = node.value else {
             fields.problem("defaults", at: node, "expected an object of job fields, got \(node.excerpt)")
-            return []
+            return Defaults()
         }
-        var defaults: [Member] = []
-        var draft = JobDraft()
-        let keys = JobFields.all.map(\.key).filter { $0 != "name" }
-        for (key, value) in members {
-            let path = "defaults." + key
-            guard key != "name" else {
-                fields.problem(path, at: value, "job names must be unique; give each job its own")
-                continue
-            }
-            guard let field = JobFields.field(key) else {
-                fields.problem(path, at: value, "unknown key" + Self.suggestion(for: key, among: keys))
-                continue
-            }
-            field.read(&fields, path, value, &draft)
-            defaults.append(Member(key: key, node: value, path: path))
-        }
+        var defaults = Defaults(keys: Set(members.map(\.key)))
+        read(members.map { Member(key: $0.key, node: $0.value, path: "defaults." + $0.key) }, into: &defaults.draft,
+             keys: JobFields.all.map(\.key).filter { $0 != "name" })
         return defaults
     }
 

@@ -71,8 +71,8 @@ struct FieldReader {
             problem(path, at: node, "expected \(what) as an array of strings or a comma-separated string, got \(node.excerpt)")
             return nil
         }
-        guard !items.contains(where: \.isEmpty) else {
-            problem(path, at: node, "expected \(what) without empty entries, got \(node.excerpt)")
+        guard !items.isEmpty, !items.contains(where: \.isEmpty) else {
+            problem(path, at: node, "expected \(what), at least one and none empty, got \(node.excerpt)")
             return nil
         }
         return items
@@ -83,8 +83,9 @@ struct FieldReader {
         let expected = "{\"width\": …, \"height\": …} or \"WIDTHxHEIGHT\""
         switch node.value {
         case .string(let text):
-            let sides = text.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard sides.count == 2, sides.allSatisfy({ (1...16_384).contains($0) }) else {
+            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            let sides = parts.compactMap { part in part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) ? Int(part) : nil }
+            guard parts.count == 2, sides.count == 2, sides.allSatisfy({ (1...16_384).contains($0) }) else {
                 problem(path, at: node, "expected \(expected) with sides from 1 to 16384, got \(node.excerpt)")
                 return nil
             }
@@ -124,6 +125,10 @@ struct FieldReader {
             }
             guard case .string(let text) = value.value, !text.contains(where: { $0 == "\r" || $0 == "\n" }) else {
                 problem(path + "." + name, at: value, "expected a header value on one line, got \(value.excerpt)")
+                continue
+            }
+            guard !headers.keys.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else {
+                problem(path + "." + name, at: value, "header given twice")
                 continue
             }
             headers[name] = text
@@ -225,7 +230,8 @@ struct FieldReader {
               scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
         let rest = text[text.index(after: colon)...]
         let port = rest.prefix { $0 != "/" }
-        if !rest.hasPrefix("//") && !port.isEmpty && port.allSatisfy(\.isNumber) { return nil }
+        let isHost = scheme.contains(".") || scheme.lowercased() == "localhost"
+        if isHost && !rest.hasPrefix("//") && !port.isEmpty && port.allSatisfy(\.isNumber) { return nil }
         return String(scheme)
     }
 }

@@ -51,6 +51,8 @@ struct JSONNode: Sendable {
                 case "\n": "\\n"
                 case "\r", "\r\n": "\\r"
                 case "\t": "\\t"
+                case _ where character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }):
+                    character.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined()
                 default: String(character)
                 }
             }) + "\""
@@ -210,8 +212,9 @@ private struct JSONParser {
         index += 1
         var scalars = String.UnicodeScalarView()
         var raw: [UInt8] = []
-        func flush() {
-            scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+        func flush() throws(JSONSyntaxError) {
+            guard let text = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8 inside a string") }
+            scalars.append(contentsOf: text.unicodeScalars)
             raw.removeAll(keepingCapacity: true)
         }
         while true {
@@ -219,11 +222,11 @@ private struct JSONParser {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
+                try flush()
                 index += 1
-                flush()
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                flush()
+                try flush()
                 index += 1
                 guard !atEnd else { throw error("unexpected end of file inside a string") }
                 let escape = bytes[index]

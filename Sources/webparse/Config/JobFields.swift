@@ -19,6 +19,8 @@ struct JobField: Sendable {
         let valueName: String?
         /// Whether the option may be given more than once, each adding a value.
         let repeatable: Bool
+        /// What the option does, in its own terms, for `webparse help eval`.
+        let help: String
         /// Turns the option's values (one per use; empty for a flag) into the field's config value.
         let node: @Sendable ([String]) throws(UsageError) -> JSONNode.Value
     }
@@ -42,35 +44,35 @@ enum JobFields {
         JobField(key: "scriptFile", summary: "a file holding the script, relative to the config (instead of script)",
                  option: nil) { reader, path, node, draft in draft.script = reader.fileContents(path, node) },
         JobField(key: "waitFor", summary: "JavaScript that must be truthy before the script is evaluated",
-                 option: .text("wait-for", "SCRIPT")) { reader, path, node, draft in
+                 option: .text("wait-for", "SCRIPT", "wait until SCRIPT is truthy before evaluating the script")) { reader, path, node, draft in
             draft.job.waitFor = reader.string(path, node)
         },
         JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default 30)",
-                 option: .number("timeout", "SECONDS")) { reader, path, node, draft in
+                 option: .number("timeout", "SECONDS", "the limit for loading and waiting together (default 30)")) { reader, path, node, draft in
             if let value = reader.seconds(path, node, in: 0.1...86_400) { draft.job.timeout = value }
         },
         JobField(key: "pollInterval", summary: "seconds between evaluations while the result is empty (default 0.1)",
-                 option: .number("poll-interval", "SECONDS")) { reader, path, node, draft in
+                 option: .number("poll-interval", "SECONDS", "time between evaluations while the result is empty (default 0.1)")) { reader, path, node, draft in
             if let value = reader.seconds(path, node, in: 0.01...3600) { draft.job.pollInterval = value }
         },
         JobField(key: "retries", summary: "attempts after a transient failure, 0 to 10 (default 2)",
-                 option: .number("retries", "COUNT")) { reader, path, node, draft in
+                 option: .number("retries", "COUNT", "attempts after a transient failure, 0 to 10 (default 2)")) { reader, path, node, draft in
             if let value = reader.integer(path, node, in: 0...10, what: "a number of retries") { draft.job.retry.retries = value }
         },
         JobField(key: "retryDelay", summary: "seconds before the first retry, doubling for each next one (default 1)",
-                 option: .number("retry-delay", "SECONDS")) { reader, path, node, draft in
+                 option: .number("retry-delay", "SECONDS", "wait before the first retry, doubling after (default 1)")) { reader, path, node, draft in
             if let value = reader.seconds(path, node, in: 0...3600) { draft.job.retry.delay = value }
         },
         JobField(key: "userAgent", summary: "the user agent the page sees (default: WebKit's)",
-                 option: .text("user-agent", "TEXT")) { reader, path, node, draft in
+                 option: .text("user-agent", "TEXT", "the user agent the page sees")) { reader, path, node, draft in
             draft.job.userAgent = reader.string(path, node)
         },
         JobField(key: "viewport", summary: "the window size, {\"width\": 1280, \"height\": 800} or \"1280x800\"",
-                 option: .text("viewport", "WIDTHxHEIGHT")) { reader, path, node, draft in
+                 option: .text("viewport", "WIDTHxHEIGHT", "the window size (default 1280x800)")) { reader, path, node, draft in
             if let value = reader.viewport(path, node) { draft.job.viewport = value }
         },
         JobField(key: "language", summary: "languages to ask for, best first: \"fr-FR\" or [\"fr-FR\", \"fr\"]",
-                 option: .text("language", "LANGUAGES")) { reader, path, node, draft in
+                 option: .text("language", "LANGUAGES", "languages to ask for, best first: fr-FR,fr")) { reader, path, node, draft in
             if let value = reader.stringList(path, node, what: "language tags") { draft.job.languages = value }
         },
         JobField(key: "headers", summary: "extra HTTP headers for the page's own request, {\"Name\": \"value\"}",
@@ -78,11 +80,11 @@ enum JobFields {
             if let value = reader.headers(path, node) { draft.job.headers = value }
         },
         JobField(key: "block", summary: "resource kinds never requested (default [\"image\", \"media\", \"font\"]; [] for none)",
-                 option: .list("block", "KINDS")) { reader, path, node, draft in
+                 option: .list("block", "KINDS", "resource kinds never requested, comma-separated, or none (default image,media,font)")) { reader, path, node, draft in
             if let value = reader.resources(path, node) { draft.job.blockedResources = value }
         },
         JobField(key: "javaScript", summary: "false stops the page's own scripts; the job's script still runs (default true)",
-                 option: .flag("no-javascript", .bool(false))) { reader, path, node, draft in
+                 option: .flag("no-javascript", .bool(false), "stop the page's own scripts; the script still runs")) { reader, path, node, draft in
             if let value = reader.bool(path, node) { draft.job.pageScripts = value }
         },
     ]
@@ -92,31 +94,34 @@ enum JobFields {
 }
 
 private extension JobField.Option {
-    static func text(_ name: String, _ valueName: String) -> Self {
-        Self(name: name, valueName: valueName, repeatable: false) { values in .string(values[0]) }
+    static func text(_ name: String, _ valueName: String, _ help: String) -> Self {
+        Self(name: name, valueName: valueName, repeatable: false, help: help) { values in .string(values[0]) }
     }
 
-    /// A number, or the text itself so that the field's check can say what is wrong with it.
-    static func number(_ name: String, _ valueName: String) -> Self {
-        Self(name: name, valueName: valueName, repeatable: false) { values in
-            Double(values[0]).map(JSONNode.Value.number) ?? .string(values[0])
+    /// A number written as JSON writes it, or the text itself so that the field's check can say what is
+    /// wrong with it.
+    static func number(_ name: String, _ valueName: String, _ help: String) -> Self {
+        Self(name: name, valueName: valueName, repeatable: false, help: help) { values in
+            guard let node = try? JSONNode.parse(Array(values[0].utf8)), case .number = node.value else { return .string(values[0]) }
+            return node.value
         }
     }
 
     /// A comma-separated list; `none` for an empty one.
-    static func list(_ name: String, _ valueName: String) -> Self {
-        Self(name: name, valueName: valueName, repeatable: false) { values in
+    static func list(_ name: String, _ valueName: String, _ help: String) -> Self {
+        Self(name: name, valueName: valueName, repeatable: false, help: help) { values in
             let items = values[0] == "none" ? [] : values[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             return .array(items.map { JSONNode(value: .string($0), line: 0, column: 0) })
         }
     }
 
-    static func flag(_ name: String, _ value: JSONNode.Value) -> Self {
-        Self(name: name, valueName: nil, repeatable: false) { _ in value }
+    static func flag(_ name: String, _ value: JSONNode.Value, _ help: String) -> Self {
+        Self(name: name, valueName: nil, repeatable: false, help: help) { _ in value }
     }
 
     /// `--header 'Name: value'`, once per header.
-    static let headers = Self(name: "header", valueName: "'NAME: VALUE'", repeatable: true) { values throws(UsageError) in
+    static let headers = Self(name: "header", valueName: "'NAME: VALUE'", repeatable: true,
+                              help: "an extra HTTP header for the page's own request; repeatable") { values throws(UsageError) in
         var members: [(key: String, value: JSONNode)] = []
         for value in values {
             guard let colon = value.firstIndex(of: ":") else {

@@ -3,9 +3,13 @@ import Foundation
 /// Writes files so that a reader, a crash or a `kill -9` sees the old contents or the new, never a mix: a
 /// temporary file in the same folder, flushed to disk, then renamed over the target.
 enum AtomicFile {
-    /// Replaces the file at `path` with `data`.
+    /// Replaces the file at `path` (the file a symbolic link there points to) with `data`. The file keeps
+    /// its permissions; a new one gets `permissions` less the umask.
     /// - Throws: `AtomicFile.Failure` saying which step failed; the old file is then untouched.
-    static func write(_ data: Data, to path: String, permissions: mode_t = 0o644) throws(Failure) {
+    static func write(_ data: Data, to path: String, permissions: mode_t = 0o666) throws(Failure) {
+        let path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var existing = stat()
+        let mode = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : permissions & ~currentUmask()
         let target = URL(fileURLWithPath: path)
         let directory = target.deletingLastPathComponent().path
         var template = Array((directory + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
@@ -27,7 +31,7 @@ enum AtomicFile {
             }
             return true
         }
-        guard written, fchmod(descriptor, permissions) == 0, fsync(descriptor) == 0 else {
+        guard written, fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
             throw Failure(path: path, step: "write")
         }
         guard rename(temporary, path) == 0 else { throw Failure(path: path, step: "replace") }
@@ -37,6 +41,30 @@ enum AtomicFile {
             fsync(folder)
             close(folder)
         }
+    }
+
+    /// Why `path` cannot be written atomically (its folder is missing or not writable, or it is a folder),
+    /// or nil when it can: for checking an output path before doing the work that fills it.
+    static func checkWritable(_ path: String) -> String? {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "\(path) is a folder"
+        }
+        let folder = target.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "no folder \(folder)"
+        }
+        guard access(folder, W_OK) == 0 else { return "cannot write in \(folder): \(String(cString: strerror(errno)))" }
+        return nil
+    }
+
+    /// The process's umask, read from /proc so that it is not changed, even for a moment, while other threads
+    /// may create files.
+    private static func currentUmask() -> mode_t {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
+        return line.flatMap { mode_t($0.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8) } ?? 0o022
     }
 
     /// Which step of an atomic write failed, and why.
