@@ -8,6 +8,8 @@ enum ExitCode: Int32 {
     case usage = 2
     /// WebKit cannot run here: no display can be had, or GTK or WebKit failed to start.
     case environment = 3
+    /// Another run holds the `--state` file (and `--wait-lock` ran out).
+    case stateLocked = 4
     /// Interrupted by SIGINT (Ctrl-C).
     case interrupted = 130
     /// Stopped by SIGTERM.
@@ -20,6 +22,7 @@ enum ExitCode: Int32 {
           1    a job failed (the other results are still printed)
           2    usage or config error (nothing was loaded)
           3    WebKit cannot run here: no display and no Xvfb, or WebKit failed to start
+          4    another run is using the --state file
           130  interrupted by SIGINT (Ctrl-C)
           143  stopped by SIGTERM
         """

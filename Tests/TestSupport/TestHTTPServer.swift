@@ -18,6 +18,10 @@ public final class TestHTTPServer: Sendable {
         case hang
         /// Answers the n-th request for the path with the n-th route; the last one repeats.
         case sequence([Route])
+        /// Waits, then answers as `route`.
+        indirect case delayed(Duration, Route)
+        /// Answers with whatever the closure returns for the request number (from 1): status and body.
+        case dynamic(@Sendable (Int) -> (status: Int, body: String))
     }
 
     /// A request the server received.
@@ -138,12 +142,22 @@ private final class Core: Sendable {
             close(connection)
         }
         guard let request = readRequest(connection) else { return }
-        let route = state.withLock { state -> TestHTTPServer.Route? in
+        let resolved = state.withLock { state -> TestHTTPServer.Route? in
             state.requests.append(request)
             let count = state.requests.count { $0.path == request.path }
             return state.routes[request.path].map { Self.resolve($0, requestNumber: count) }
         }
-        switch route ?? .respond(status: 404, contentType: "text/plain", body: "not found") {
+        var route = resolved ?? .respond(status: 404, contentType: "text/plain", body: "not found")
+        if case .delayed(let delay, let next) = route {
+            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            route = next
+        }
+        if case .dynamic(let make) = route {
+            let count = state.withLock { state in state.requests.count { $0.path == request.path } }
+            let (status, body) = make(count)
+            route = .respond(status: status, body: body)
+        }
+        switch route {
         case .respond(let status, let contentType, let headers, let body):
             let bytes = Array(body.utf8)
             var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Type: \(contentType)\r\n"
@@ -153,8 +167,8 @@ private final class Core: Sendable {
         case .hang:
             var byte: UInt8 = 0
             while recv(connection, &byte, 1, 0) > 0 {}
-        case .sequence:
-            preconditionFailure("sequences are resolved before serving")
+        case .sequence, .delayed, .dynamic:
+            preconditionFailure("resolved before serving")
         }
     }
 

@@ -1,13 +1,20 @@
 import Foundation
 import WebParser
 
-/// `webparse run CONFIG`: runs the config's jobs one after another and prints their results.
+/// `webparse run CONFIG`: runs the config's jobs one after another and prints their results, or, with
+/// `--state` and `--new-only`, only what they hold that earlier runs did not.
 struct RunCommand {
     struct Settings: TalkativeSettings {
         var configPath = ""
         var only: [String] = []
+        var shard: Shard?
         var jsonLines = false
         var output: String?
+        var statePath: String?
+        var newOnly = false
+        var emitInitial = false
+        var failAfter: Int?
+        var waitLock: Duration = .zero
         var verbosity = Verbosity.normal
     }
 
@@ -20,6 +27,9 @@ struct RunCommand {
             config order (failed jobs are explained on stderr). CONFIG "-" reads the config from stdin.
             Only results go to stdout; progress and errors go to stderr.
 
+            With --state FILE, webparse remembers each job's items between runs; with --new-only it prints
+            only the items not seen before, and nothing at all when nothing is new: made for cron.
+
             Job fields (every one but name can also be set in "defaults"):
             \(JobFields.all.map { "  " + $0.key.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
@@ -30,13 +40,40 @@ struct RunCommand {
                 guard !names.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError(message: "--only needs a job name") }
                 settings.only.append(names)
             },
-            .flag("jsonl", "one JSON line per job as it finishes, with its status, URL, attempts and time") { $0.jsonLines = true },
+            .value("shard", "K/N", "run only the jobs in shard K of N (by a stable hash of their names)") { settings, text throws(UsageError) in
+                settings.shard = try Shard(parsing: text)
+            },
+            .flag("jsonl", "one JSON line per job as it finishes (per new item with --new-only)") { $0.jsonLines = true },
             .value("output", short: "o", "FILE", "write the output to FILE, atomically, instead of stdout (\"-\": stdout)") {
                 $0.output = $1 == "-" ? nil : $1
             },
+            .value("state", "FILE", "remember each job's items, last result and failures in FILE between runs") { $0.statePath = $1 },
+            .flag("new-only", "print only items not seen before (needs --state); nothing when nothing is new") { $0.newOnly = true },
+            .flag("emit-initial", "with --new-only: print everything on a job's first run instead of nothing") { $0.emitInitial = true },
+            .value("fail-after", "N", "with --state: stay silent and exit 0 on a failing job until it failed N runs in a row") { settings, text throws(UsageError) in
+                guard let count = Int(text), (1...1000).contains(count) else {
+                    throw UsageError(message: "--fail-after: expected a number of runs from 1 to 1000, got '\(text)'")
+                }
+                settings.failAfter = count
+            },
+            .value("wait-lock", "SECONDS", "with --state: wait this long for another run using the same FILE") { settings, text throws(UsageError) in
+                guard let seconds = Double(text), (0...86_400).contains(seconds) else {
+                    throw UsageError(message: "--wait-lock: expected a number of seconds from 0 to 86400, got '\(text)'")
+                }
+                settings.waitLock = .milliseconds(Int64(seconds * 1000))
+            },
             .quiet, .verbose,
         ],
-        initial: Settings(), takeOperands: TableCommand.single("CONFIG") { $0.configPath = $1 },
+        initial: Settings(),
+        takeOperands: { settings, operands throws(UsageError) in
+            try TableCommand<Settings>.single("CONFIG") { $0.configPath = $1 }(&settings, operands)
+            if settings.statePath == nil {
+                let needing = [("--new-only", settings.newOnly), ("--emit-initial", settings.emitInitial),
+                               ("--fail-after", settings.failAfter != nil), ("--wait-lock", settings.waitLock > .zero)]
+                if let option = needing.first(where: \.1)?.0 { throw UsageError(message: "\(option) needs --state FILE") }
+            }
+            if settings.emitInitial && !settings.newOnly { throw UsageError(message: "--emit-initial goes with --new-only") }
+        },
         run: { await RunCommand(settings: $0).execute() })
 
     let settings: Settings
@@ -62,46 +99,82 @@ struct RunCommand {
             StandardStreams.tellError("webparse run: --output: \(problem)")
             return .usage
         }
-        let jobs = only.isEmpty ? config.jobs : config.jobs.filter { only.contains($0.name) }
+        let jobs = config.jobs.filter { job in
+            (only.isEmpty || only.contains(job.name)) && (settings.shard?.contains(job.name) ?? true)
+        }
+        var memory: RunMemory?
+        if let statePath = settings.statePath {
+            switch await RunMemory.open(statePath, wait: settings.waitLock) {
+            case .success(let opened): memory = opened
+            case .failure(let failure):
+                StandardStreams.tellError("webparse run: \(failure.message)")
+                return failure.code
+            }
+        }
+
         let reporter = ProgressReporter(verbosity: settings.verbosity)
         let parser = WebParser()
-        var outcomes: [JobOutcome] = []
-        var lines = Data()
+        var output = RunOutput(settings: settings, isSingleJob: config.isSingleJob)
+        var reportedFailure = false
         for named in jobs {
             let start = ContinuousClock.now
             let result: Result<WebParserResult, WebParserError>
             do {
                 result = .success(try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)))
             } catch let error as WebParserError {
-                reporter.jobFailed(named.name, error)
-                if case .environmentUnavailable = error.kind { return .environment }
+                if case .environmentUnavailable = error.kind {
+                    reporter.jobFailed(named.name, error)
+                    return .environment
+                }
                 result = .failure(error)
             } catch {
                 return .interrupted
             }
             let outcome = JobOutcome(name: named.name, url: named.job.url, result: result, elapsed: ContinuousClock.now - start)
-            outcomes.append(outcome)
-            if settings.jsonLines {
-                settings.output == nil ? StandardStreams.writeResult(outcome.jsonLine) : lines.append(outcome.jsonLine + Data("\n".utf8))
+            switch result {
+            case .success(let success):
+                let fresh = memory?.remember(success.data, of: named, emitInitial: settings.emitInitial)
+                output.add(outcome, fresh: fresh)
+            case .failure(let error):
+                let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.failAfter != nil) ?? 1
+                if runsInARow >= (settings.failAfter ?? 1) {
+                    reporter.jobFailed(named.name, error, runsInARow: settings.failAfter == nil ? 1 : runsInARow)
+                    reportedFailure = true
+                }
+                output.add(outcome, fresh: nil)
             }
         }
-        let succeeded = outcomes.compactMap { outcome in (try? outcome.result.get()).map { (outcome.name, $0.data) } }
-        if !settings.jsonLines {
-            let document = config.isSingleJob ? succeeded.first?.1
-                : JSONText.object(succeeded.map { ($0.0, JSONText.Value.raw($0.1)) })
-            if let document {
-                settings.output == nil ? StandardStreams.writeResult(document) : lines.append(document + Data("\n".utf8))
-            }
+        if let memory, let problem = memory.save() {
+            StandardStreams.tellError("webparse run: \(problem)")
+            return .jobFailed
         }
-        // A run where every job failed keeps the last output, unless the output is the failure records.
-        if let output = settings.output, !succeeded.isEmpty || settings.jsonLines && !outcomes.isEmpty {
-            do {
-                try AtomicFile.write(lines, to: output)
-            } catch {
-                StandardStreams.tellError("webparse run: \(error)")
-                return .jobFailed
-            }
+        if let problem = output.finish() {
+            StandardStreams.tellError("webparse run: \(problem)")
+            return .jobFailed
         }
-        return succeeded.count == outcomes.count ? .success : .jobFailed
+        return reportedFailure ? .jobFailed : .success
+    }
+}
+
+/// `--shard K/N`: the jobs whose stable hash falls in shard K of N.
+struct Shard: Sendable, Equatable {
+    /// From 1 to `count`.
+    let index: Int
+    let count: Int
+
+    init(parsing text: String) throws(UsageError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let index = parts[0], let count = parts[1], (1...1000).contains(count), (1...count).contains(index) else {
+            throw UsageError(message: "--shard: expected K/N with 1 ≤ K ≤ N ≤ 1000, such as 2/4, got '\(text)'")
+        }
+        self.index = index
+        self.count = count
+    }
+
+    /// Whether the job named `name` belongs to this shard: the first 8 bytes of the SHA-256 of its name, modulo
+    /// `count`, are `index - 1`. The same name always lands in the same shard, on every host.
+    func contains(_ name: String) -> Bool {
+        let prefix = SHA256.digest(name.utf8).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return Int(prefix % UInt64(count)) == index - 1
     }
 }

@@ -7,6 +7,8 @@ struct Config {
     struct NamedJob {
         var name: String
         var job: WebParserJob
+        /// How `--state` tells the job's items apart.
+        var tracking = Tracking()
     }
 
     var jobs: [NamedJob]

@@ -83,7 +83,7 @@ struct ConfigReader {
         guard let url = draft.url, let script = draft.script else { return nil }
         draft.job.url = url
         draft.job.script = script
-        return Config.NamedJob(name: draft.name ?? "", job: draft.job)
+        return Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking)
     }
 
     private static let scriptKeys: Set<String> = ["script", "scriptFile"]
@@ -144,7 +144,9 @@ struct ConfigReader {
                 counter += 1
             }
             taken.insert(name)
-            return Config.NamedJob(name: name, job: named.job)
+            var renamed = named
+            renamed.name = name
+            return renamed
         }
     }
 

@@ -12,9 +12,11 @@ struct JSONNode: Sendable {
     }
 
     var value: Value
-    /// Where the value starts, from 1.
+    /// Where the value starts, from 1; 0 for values that are not from a text.
     var line: Int
     var column: Int
+    /// The bytes of the parsed text the value spans, so that it can be passed on as it was written.
+    var span: Range<Int> = 0..<0
 
     /// Parses `bytes` as one JSON document.
     /// - Throws: `JSONSyntaxError` at the first place the text is not JSON.
@@ -118,7 +120,7 @@ private struct JSONParser {
     mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         guard !atEnd else { throw error("unexpected end of file; a value was expected") }
-        let (startLine, startColumn) = (line, column())
+        let (startLine, startColumn, start) = (line, column(), index)
         let value: JSONNode.Value
         switch bytes[index] {
         case UInt8(ascii: "{"): value = try parseObject(depth: depth)
@@ -130,7 +132,7 @@ private struct JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try parseNumber())
         case let byte: throw error("unexpected \(describe(byte)); a value was expected")
         }
-        return JSONNode(value: value, line: startLine, column: startColumn)
+        return JSONNode(value: value, line: startLine, column: startColumn, span: start..<index)
     }
 
     private func describe(_ byte: UInt8) -> String {

@@ -7,6 +7,7 @@ struct JobDraft {
     var name: String?
     var url: URL?
     var script: String?
+    var tracking = Tracking()
 }
 
 /// One field a job can have: its key, what it means, how `webparse eval` spells it, and how it is read.
@@ -82,6 +83,14 @@ enum JobFields {
         JobField(key: "block", summary: "resource kinds never requested (default [\"image\", \"media\", \"font\"]; [] for none)",
                  option: .list("block", "KINDS", "resource kinds never requested, comma-separated, or none (default image,media,font)")) { reader, path, node, draft in
             if let value = reader.resources(path, node) { draft.job.blockedResources = value }
+        },
+        JobField(key: "key", summary: "with --state: the field that identifies an item of a list result, such as \"id\" or \"link.href\"",
+                 option: nil) { reader, path, node, draft in
+            draft.tracking.key = reader.string(path, node)
+        },
+        JobField(key: "remember", summary: "with --state: how many items to remember, oldest forgotten first (default 5000)",
+                 option: nil) { reader, path, node, draft in
+            if let value = reader.integer(path, node, in: 1...1_000_000, what: "a number of items") { draft.tracking.remember = value }
         },
         JobField(key: "javaScript", summary: "false stops the page's own scripts; the job's script still runs (default true)",
                  option: .flag("no-javascript", .bool(false), "stop the page's own scripts; the script still runs")) { reader, path, node, draft in

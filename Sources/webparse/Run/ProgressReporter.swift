@@ -34,8 +34,9 @@ struct ProgressReporter: Sendable {
         }
     }
 
-    /// Explains why job `name` failed.
-    func jobFailed(_ name: String, _ error: Error) {
-        StandardStreams.tellError("webparse: \(name): failed: \(error)")
+    /// Explains why job `name` failed, and for how many runs in a row when that is more than one.
+    func jobFailed(_ name: String, _ error: Error, runsInARow: Int = 1) {
+        let streak = runsInARow > 1 ? "failed \(runsInARow) runs in a row" : "failed"
+        StandardStreams.tellError("webparse: \(name): \(streak): \(error)")
     }
 }

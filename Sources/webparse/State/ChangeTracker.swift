@@ -1,0 +1,82 @@
+import Foundation
+
+/// How a job's items are told apart between runs, and how many are remembered.
+struct Tracking: Sendable, Equatable {
+    /// A dot-separated path to the field that identifies an item of an array result (`id`, `link.href`); nil
+    /// identifies an item by all of it.
+    var key: String?
+    /// How many item identities a job remembers; the oldest are forgotten first.
+    var remember = 5000
+}
+
+/// What a successful result holds that the state did not: the new items of an array result, or a changed
+/// non-array result.
+struct Changes {
+    /// The new items, or the changed value, as the page wrote them.
+    var fresh: [Data]
+    /// False when the result is not an array: `fresh` is then the whole value, if it changed.
+    var isList: Bool
+    /// True when the state held no successful result of the job yet.
+    var isFirstRun: Bool
+    /// The job's state after this result.
+    var updated: StateFile.Job
+    /// Items that lack the tracking key (identified by all of their content instead).
+    var itemsWithoutKey: Int
+}
+
+enum ChangeTracker {
+    /// Compares `result` (JSON text) with `previous` and says what is new.
+    /// - Throws: `JSONSyntaxError` if `result` is not JSON (it always is, coming from webparse).
+    static func changes(in result: Data, since previous: StateFile.Job?, tracking: Tracking, at time: Date) throws(JSONSyntaxError)
+        -> Changes
+    {
+        let bytes = Array(result)
+        let root = try JSONNode.parse(bytes)
+        let isFirstRun = previous?.lastResult == nil
+        var updated = previous ?? StateFile.Job()
+        updated.lastResult = SHA256.hex(CanonicalJSON.text(root).utf8)
+        updated.lastSuccess = ISO8601DateFormatter().string(from: time)
+        updated.consecutiveFailures = 0
+        guard case .array(let items) = root.value else {
+            let changed = previous?.lastResult != updated.lastResult
+            return Changes(fresh: changed ? [result] : [], isList: false, isFirstRun: isFirstRun, updated: updated, itemsWithoutKey: 0)
+        }
+        let seen = Set(previous?.seen ?? [])
+        var current: [String] = []
+        var currentSet = Set<String>()
+        var fresh: [Data] = []
+        var withoutKey = 0
+        for item in items {
+            let (identity, keyed) = self.identity(of: item, key: tracking.key)
+            if tracking.key != nil && !keyed { withoutKey += 1 }
+            guard currentSet.insert(identity).inserted else { continue }
+            current.append(identity)
+            if !seen.contains(identity) { fresh.append(Data(bytes[item.span])) }
+        }
+        let kept = (previous?.seen ?? []).filter { !currentSet.contains($0) } + current
+        updated.seen = Array(kept.suffix(tracking.remember))
+        return Changes(fresh: fresh, isList: true, isFirstRun: isFirstRun, updated: updated, itemsWithoutKey: withoutKey)
+    }
+
+    /// `k:` and the key's canonical JSON, or `h:` and the SHA-256 of the whole item; and whether the key was
+    /// found.
+    static func identity(of item: JSONNode, key: String?) -> (String, Bool) {
+        if let key, let value = lookUp(key, in: item) {
+            return ("k:" + CanonicalJSON.text(value), true)
+        }
+        return ("h:" + SHA256.hex(CanonicalJSON.text(item).utf8), false)
+    }
+
+    /// The value at a dot-separated path of object keys.
+    private static func lookUp(_ path: String, in node: JSONNode) -> JSONNode? {
+        var current = node
+        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard case .object(let members) = current.value, let next = members.first(where: { $0.key == component })?.value else {
+                return nil
+            }
+            current = next
+        }
+        if case .null = current.value { return nil }
+        return current
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The `--state` file during one run: locked for the run, read once, updated job by job in memory, and
+/// written once at the end, atomically, and only if it changed. A failed job changes nothing in it but,
+/// with `--fail-after`, its count of failed runs in a row.
+final class RunMemory {
+    /// What keeps a run from using its state file, and the exit code that says so.
+    struct OpenFailure: Error {
+        let message: String
+        let code: ExitCode
+    }
+
+    /// What a successful job brought that the state did not hold.
+    struct Fresh {
+        /// New items of a list result, or the changed value of another result, as the page wrote them.
+        var items: [Data]
+        var isList: Bool
+    }
+
+    private let path: String
+    private let lock: StateLock
+    private var state: StateFile
+    private let original: Data?
+
+    private init(path: String, lock: StateLock, state: StateFile, original: Data?) {
+        self.path = path
+        self.lock = lock
+        self.state = state
+        self.original = original
+    }
+
+    /// Locks and reads the state file at `path`, waiting up to `wait` for another run that holds it.
+    static func open(_ path: String, wait: Duration) async -> Result<RunMemory, OpenFailure> {
+        if let problem = AtomicFile.checkWritable(path) {
+            return .failure(OpenFailure(message: "--state: \(problem)", code: .usage))
+        }
+        let lock: StateLock
+        do {
+            lock = try await StateLock.acquire(for: path, wait: wait)
+        } catch let busy as StateLock.Busy {
+            return .failure(OpenFailure(message: busy.description, code: .stateLocked))
+        } catch {
+            return .failure(OpenFailure(message: "--state: \(error)", code: .usage))
+        }
+        do throws(StateFile.Unreadable) {
+            let (state, bytes) = try StateFile.load(path: path)
+            return .success(RunMemory(path: path, lock: lock, state: state, original: bytes))
+        } catch {
+            return .failure(OpenFailure(message: "--state: \(error)", code: .usage))
+        }
+    }
+
+    /// Records `result`, a successful result of `job`, and returns what is new in it. On the job's first run
+    /// everything is recorded and nothing is new, unless `emitInitial`.
+    func remember(_ result: Data, of job: Config.NamedJob, emitInitial: Bool) -> Fresh {
+        guard let changes = try? ChangeTracker.changes(in: result, since: state.jobs[job.name], tracking: job.tracking, at: Date())
+        else { return Fresh(items: [], isList: false) }
+        state.jobs[job.name] = changes.updated
+        if changes.itemsWithoutKey > 0, let key = job.tracking.key {
+            StandardStreams.tell("webparse: \(job.name): \(changes.itemsWithoutKey) items have no \"\(key)\"; "
+                                 + "they are told apart by their whole content")
+        }
+        return Fresh(items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList)
+    }
+
+    /// Counts a failed run of the job `name` and returns how many runs in a row have failed; the count is
+    /// kept in the file only when `keepCount` (with `--fail-after`), so that otherwise a failure leaves the
+    /// file as it was.
+    func recordFailure(of name: String, keepCount: Bool) -> Int {
+        let runs = (state.jobs[name]?.consecutiveFailures ?? 0) + 1
+        if keepCount { state.jobs[name, default: StateFile.Job()].consecutiveFailures = runs }
+        return runs
+    }
+
+    /// Writes the state if it changed; returns what went wrong, if anything.
+    func save() -> String? {
+        let bytes = state.encoded()
+        guard bytes != original else { return nil }
+        do {
+            try AtomicFile.write(bytes, to: path)
+            return nil
+        } catch {
+            return "--state: \(error)"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// What `--state FILE` remembers between runs, per job. A JSON file, versioned, written atomically:
+///
+/// ```json
+/// {"version": 1, "jobs": {"comics": {"seen": ["k:\"c-112\"", "h:3f2a…"], "lastResult": "5d41…",
+///   "lastSuccess": "2026-11-30T10:00:00Z", "consecutiveFailures": 0}}}
+/// ```
+struct StateFile: Codable, Equatable {
+    /// The format's version; a file of another version is not read.
+    static let currentVersion = 1
+
+    /// One job's memory.
+    struct Job: Codable, Equatable {
+        /// The identities of the items seen, oldest first: `k:` and the item's key as canonical JSON, or `h:` and
+        /// the SHA-256 of the whole item's canonical JSON.
+        var seen: [String] = []
+        /// The SHA-256 of the last successful result's canonical JSON.
+        var lastResult: String?
+        /// When the last successful run ended, in ISO 8601.
+        var lastSuccess: String?
+        /// Runs in a row that failed (kept up to date with `--fail-after`).
+        var consecutiveFailures = 0
+    }
+
+    var version = currentVersion
+    var jobs: [String: Job] = [:]
+
+    /// Reads the state at `path`; a missing file is an empty state.
+    /// - Throws: `StateFile.Unreadable` for a file that is not a webparse state file of this version.
+    static func load(path: String) throws(Unreadable) -> (state: StateFile, bytes: Data?) {
+        guard FileManager.default.fileExists(atPath: path) else { return (StateFile(), nil) }
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw Unreadable(path: path, reason: "cannot be read")
+        }
+        struct Version: Decodable { var version: Int }
+        guard let version = try? JSONDecoder().decode(Version.self, from: bytes) else {
+            throw Unreadable(path: path, reason: "is not a webparse state file")
+        }
+        guard version.version == currentVersion else {
+            throw Unreadable(path: path, reason: "has version \(version.version); this webparse reads version \(currentVersion)")
+        }
+        do {
+            return (try JSONDecoder().decode(StateFile.self, from: bytes), bytes)
+        } catch {
+            throw Unreadable(path: path, reason: "is not a webparse state file (\(error))")
+        }
+    }
+
+    /// The file's text: keys sorted, so that the same state is always the same bytes.
+    func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { $0 + Data("\n".utf8) } ?? Data()
+    }
+
+    /// A state file that cannot be used, and why.
+    struct Unreadable: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "\(path): \(reason); move it away to start afresh" }
+    }
+}

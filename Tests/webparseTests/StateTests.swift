@@ -1,0 +1,178 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--state`, `--new-only` and friends, as a cron job uses them, against a local site whose list changes.
+@Suite(.serialized) struct StateTests {
+    let webparse = ProcessRunner(product: "webparse")
+    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
+
+    /// A comic list page the test rewrites between runs, and can make answer 503.
+    struct Site {
+        let chapters: Shared<[Int]>
+        let failing = Shared(false)
+        let server: TestHTTPServer
+
+        init(_ chapters: [Int]) throws {
+            let list = Shared(chapters)
+            let failing = self.failing
+            self.chapters = list
+            server = try TestHTTPServer(routes: ["/updates": .dynamic { _ in
+                guard !failing.value else { return (503, "busy") }
+                let items = list.value.map { #"<li data-id="c\#($0)">Chapter \#($0)</li>"# }.joined()
+                return (200, "<ul>\(items)</ul>")
+            }])
+        }
+
+        func show(_ chapters: [Int]) { self.chapters.value = chapters }
+        func fail(_ on: Bool) { failing.value = on }
+    }
+
+    func setUp(_ chapters: [Int]) throws -> (site: Site, config: String, state: String) {
+        let site = try Site(chapters)
+        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appending(path: "comics.json")
+        try """
+            {"url": "\(site.server.url("/updates"))", "key": "id", "retries": 0, "timeout": 10,
+             "script": "Array.from(document.querySelectorAll('li'), li => ({id: li.dataset.id, title: li.textContent}))"}
+            """.write(to: config, atomically: true, encoding: .utf8)
+        return (site, config.path, directory.appending(path: "comics.state").path)
+    }
+
+    func run(_ config: String, _ state: String, _ extra: [String] = []) async throws -> ProcessRunner.Outcome {
+        try await webparse.run(["run", "--state", state, "--new-only"] + extra + [config], environment: headless)
+    }
+
+    @Test func onlyAdditionsArePrintedAndSilenceMeansNothingNew() async throws {
+        let (site, config, state) = try setUp([1, 2])
+        let first = try await run(config, state)
+        #expect(first.status == 0 && first.stdout.isEmpty && first.stderr.isEmpty, "\(first.stderr)")
+        site.show([1, 2, 3, 4])
+        let second = try await run(config, state)
+        #expect(second.status == 0)
+        #expect(second.stdoutText == #"[{"id":"c3","title":"Chapter 3"},{"id":"c4","title":"Chapter 4"}]"# + "\n")
+        let third = try await run(config, state)
+        #expect(third.status == 0 && third.stdout.isEmpty && third.stderr.isEmpty)
+        site.show([5, 1, 2, 3, 4])
+        let lines = try await run(config, state, ["--jsonl"])
+        #expect(lines.stdoutText == #"{"job":"127.0.0.1","item":{"id":"c5","title":"Chapter 5"}}"# + "\n")
+    }
+
+    @Test func emitInitialPrintsTheFirstRun() async throws {
+        let (site, config, state) = try setUp([1, 2])
+        let first = try await run(config, state, ["--emit-initial"])
+        #expect(first.stdoutText == #"[{"id":"c1","title":"Chapter 1"},{"id":"c2","title":"Chapter 2"}]"# + "\n", "\(first.stderr) \(first.status)")
+        let again = try await run(config, state, ["--emit-initial"])
+        #expect(again.stdout.isEmpty)
+        withExtendedLifetime(site) {}
+    }
+
+    @Test func aFailedRunLeavesTheStateAsItWas() async throws {
+        let (site, config, state) = try setUp([1, 2])
+        _ = try await run(config, state)
+        let before = try Data(contentsOf: URL(fileURLWithPath: state))
+        site.fail(true)
+        site.show([1, 2, 3])
+        let failed = try await run(config, state)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("HTTP status 503"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before, "byte for byte")
+        site.fail(false)
+        let recovered = try await run(config, state)
+        #expect(recovered.stdoutText == #"[{"id":"c3","title":"Chapter 3"}]"# + "\n")
+    }
+
+    @Test func failAfterStaysSilentUntilTheNthFailureInARow() async throws {
+        let (site, config, state) = try setUp([1])
+        _ = try await run(config, state)
+        site.fail(true)
+        for _ in 1...2 {
+            let silent = try await run(config, state, ["--fail-after", "3"])
+            #expect(silent.status == 0)
+            #expect(silent.stdout.isEmpty && silent.stderr.isEmpty, "\(silent.stderr)")
+        }
+        let loud = try await run(config, state, ["--fail-after", "3"])
+        #expect(loud.status == 1)
+        #expect(loud.stderr.contains("webparse: 127.0.0.1: failed 3 runs in a row: HTTP status 503"))
+        site.fail(false)
+        let back = try await run(config, state, ["--fail-after", "3"])
+        #expect(back.status == 0)
+        site.fail(true)
+        let afterReset = try await run(config, state, ["--fail-after", "3"])
+        #expect(afterReset.status == 0 && afterReset.stderr.isEmpty, "the count starts again after a success")
+    }
+
+    @Test func aSecondRunOnTheSameStateWaitsOrLeaves() async throws {
+        let (site, config, state) = try setUp([1])
+        _ = try await run(config, state)
+        let slow = try TestHTTPServer(routes: ["/updates": .delayed(.seconds(3), .respond(body: "<li data-id='x'>x</li>"))])
+        let slowConfig = config.replacingOccurrences(of: ".json", with: "-slow.json")
+        try String(contentsOfFile: config, encoding: .utf8)
+            .replacingOccurrences(of: site.server.url("/updates").absoluteString, with: slow.url("/updates").absoluteString)
+            .write(toFile: slowConfig, atomically: true, encoding: .utf8)
+        let holder = try webparse.start(["run", "--state", state, "--new-only", slowConfig], environment: headless)
+        while slow.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let start = ContinuousClock.now
+        let refused = try await run(config, state)
+        #expect(refused.status == 4)
+        #expect(refused.stderr == "webparse run: another webparse run is using \(state); try again later, or pass --wait-lock SECONDS\n")
+        #expect(ContinuousClock.now - start < .seconds(2), "it leaves at once")
+        let waiting = try await run(config, state, ["--wait-lock", "20"])
+        #expect(waiting.status == 0, "\(waiting.stderr)")
+        #expect(await holder.finish().status == 0)
+    }
+
+    @Test func killingARunAtAnyMomentLeavesOldOrNewState() async throws {
+        let page = Shared(0)
+        let server = try TestHTTPServer(routes: ["/many": .dynamic { _ in (200, "<script>window.run = \(page.value)</script>") }])
+        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appending(path: "many.json").path
+        try #"{"url": "\#(server.url("/many"))", "remember": 200000, "script": "Array.from({length: 20000}, (_, i) => `run${window.run}-item${i}`)"}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let state = directory.appending(path: "many.state").path
+        _ = try await run(config, state)
+        var previous = try Data(contentsOf: URL(fileURLWithPath: state))
+        var generator = SystemRandomNumberGenerator()
+        for round in 1...12 {
+            page.value = round
+            let running = try webparse.start(["run", "--state", state, "--new-only", config], environment: headless)
+            try await Task.sleep(for: .milliseconds(Int.random(in: 150...900, using: &generator)))
+            running.send(SIGKILL)
+            _ = await running.finish()
+            let current = try Data(contentsOf: URL(fileURLWithPath: state))
+            let parsed = try JSONSerialization.jsonObject(with: current) as? [String: Any]
+            #expect(parsed?["version"] as? Int == 1, "round \(round): the state file parses")
+            if current != previous {
+                #expect(String(decoding: current, as: UTF8.self).contains("\"lastSuccess\""), "round \(round)")
+                previous = current
+            }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".many.state") }
+            for leftover in leftovers { try? FileManager.default.removeItem(at: directory.appending(path: leftover)) }
+        }
+    }
+}
+
+/// The cron example works as the README shows it.
+@Suite struct CronExampleTests {
+    @Test func theMailOneLinerTurnsNewChaptersIntoText() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let state = FileManager.default.temporaryDirectory.appending(path: "webparse-cron-\(UUID().uuidString).state").path
+        let webparse = ProcessRunner(product: "webparse").executable.path
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.currentDirectoryURL = root
+        shell.arguments = ["-c", "'\(webparse)' run --state '\(state)' --new-only --emit-initial Examples/cron/comics.json | jq -r -f Examples/cron/mail.jq"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        shell.environment = environment
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(text.hasPrefix("New chapters:\n- The Lighthouse Keeper, chapter 112: file://"))
+        #expect(text.split(separator: "\n").count == 6)
+    }
+}
