@@ -263,11 +263,10 @@ import WebParser
     @Test func waitForHoldsTheScriptBack() async throws {
         let page = "<p id=n>0</p><script>setTimeout(() => { document.getElementById('n').textContent = '7'; document.body.dataset.ready = 1 }, 300)</script>"
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
-        var waiting = job(server.url("/"), "Number(document.getElementById('n').textContent)")
-        #expect(text(try await WebParser().run(waiting)) == "0")
+        var waiting = job(server.url("/"), "(window.evaluations = (window.evaluations || 0) + 1, [window.evaluations, document.getElementById('n').textContent])")
         waiting.waitFor = "document.body.dataset.ready"
         let result = try await WebParser().run(waiting)
-        #expect(text(result) == "7")
+        #expect(text(result) == #"[1,"7"]"#, "evaluated once, after waitFor")
         #expect(result.httpStatus == 200)
         #expect(result.finalURL == server.url("/").absoluteString)
         #expect(result.attempts == 1)
