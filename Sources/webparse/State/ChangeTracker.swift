@@ -1,14 +1,5 @@
 import Foundation
 
-/// How a job's items are told apart between runs, and how many are remembered.
-struct Tracking: Sendable, Equatable {
-    /// A dot-separated path to the field that identifies an item of an array result (`id`, `link.href`); nil
-    /// identifies an item by all of it.
-    var key: String?
-    /// How many item identities a job remembers; the oldest are forgotten first.
-    var remember = 5000
-}
-
 /// What a successful result holds that the state did not: the new items of an array result, or a changed
 /// non-array result.
 struct Changes {
