@@ -285,3 +285,33 @@ import WebParser
         #expect(failure.line == 2)
     }
 }
+
+/// Data is picked up when the DOM changes, not a poll period later.
+@Suite struct DetectionTests {
+    @Test func aDOMChangeWithoutTimersIsSeenAtOnce() async throws {
+        // The page renders when its fetch completes: no timer, so only a DOM change can announce the data.
+        let page = """
+            <div id=app></div><script>
+            fetch("/data").then(r => r.text()).then(text => {
+              window.renderedAt = performance.now();
+              document.getElementById("app").textContent = text;
+            });
+            </script>
+            """
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: page),
+            "/data": .delayed(.milliseconds(600), .respond(contentType: "text/plain", body: "ready")),
+        ])
+        let job = WebParserJob(url: server.url("/"), script: """
+            document.getElementById('app').textContent ? [document.getElementById('app').textContent, performance.now() - window.renderedAt] : null
+            """, timeout: .seconds(25), pollInterval: .seconds(20), retry: RetryPolicy(retries: 0))
+        let start = ContinuousClock.now
+        let result = try await WebParser().run(job)
+        let elapsed = ContinuousClock.now - start
+        let values = try #require(try JSONSerialization.jsonObject(with: result.data) as? [Any])
+        #expect(values.first as? String == "ready")
+        let latency = try #require(values.last as? Double)
+        #expect(latency < 50, "seen \(latency) ms after the change")
+        #expect(elapsed < .seconds(10), "well before the 20 s poll interval")
+    }
+}

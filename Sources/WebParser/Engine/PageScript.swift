@@ -2,25 +2,37 @@ import Foundation
 
 /// The JavaScript webparse runs around a job's script, and what the page's replies to it mean.
 ///
-/// The job's script is an expression. The wrapper evaluates it, calls it if it is a function, awaits it if
-/// it is a Promise, and replies with `null` while the result is empty, with the result's JSON text once it
-/// is data, or with a small object describing an exception or a value that is not data.
+/// The job's script is an expression. The wrapper evaluates it, calls it if it is a function, and awaits it if
+/// it is a Promise. While the result is empty it waits inside the page for the next DOM change (a
+/// MutationObserver) or for the poll interval, whichever comes first, and evaluates again, for one time slice;
+/// so a result is seen within milliseconds of the change that makes it, and the Swift side gets control back
+/// at the end of every slice. It replies with `null` when the slice ends without data, with the result's JSON
+/// text once there is data, or with a small object describing an exception or a value that is not data.
 struct PageScript {
     /// The name the wrapper's code has in JavaScript error messages.
     static let sourceName = "webparse-script"
 
-    /// The body of the async function that evaluates the job's script once.
+    /// How long one call waits inside the page for data before it returns empty.
+    static let slice: Duration = .milliseconds(500)
+
+    /// The body of the async function that evaluates the job's script for one slice.
     let functionBody: String
     private let scriptLineCount: Int
     private let waitForLineCount: Int
 
-    /// Wraps `script`, a job's script, to be evaluated once `waitFor` (if any) is ready.
-    init(_ script: String, waitFor: String? = nil) {
+    /// Wraps `script`, a job's script, to be evaluated once `waitFor` (if any) is ready, again on every DOM
+    /// change and at least every `pollInterval`.
+    init(_ script: String, waitFor: String? = nil, pollInterval: Duration = .milliseconds(100)) {
         let script = Self.trimmed(script)
         let waitFor = waitFor.map(Self.trimmed) ?? "true"
-        functionBody = "const script = () => (\n\(script)\n);\nconst waitFor = () => (\n\(waitFor)\n);\n" + Self.rest
+        let timing = "const sliceMs = \(Self.milliseconds(Self.slice)), pollMs = \(Self.milliseconds(pollInterval));\n"
+        functionBody = "const script = () => (\n\(script)\n);\nconst waitFor = () => (\n\(waitFor)\n);\n" + timing + Self.rest
         scriptLineCount = Self.lineCount(script)
         waitForLineCount = Self.lineCount(waitFor)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// What one evaluation found.
@@ -112,7 +124,8 @@ struct PageScript {
         var unsupported: String?
     }
 
-    /// The wrapper after the two parts: settle `waitFor`, then the script, then check and serialise the result.
+    /// The wrapper after the two parts: `attempt` settles `waitFor`, then the script, then checks and serialises
+    /// the result; the loop at the end repeats it on DOM changes and every `pollMs` until `sliceMs` is over.
     private static let rest = """
         const settle = async (part) => {
         let value = part();
@@ -123,14 +136,6 @@ struct PageScript {
         const own = error?.sourceURL === "\(sourceName)";
         return { error: { message: String(error), line: own ? error.line : null, column: own ? error.column : null } };
         };
-        let value;
-        try {
-        const ready = await settle(waitFor);
-        if (!ready || (Array.isArray(ready) && ready.length === 0)) return null;
-        value = await settle(script);
-        } catch (error) {
-        return failure(error);
-        }
         const describe = (v) => {
         if (typeof v === "function") return "a function";
         if (typeof v === "symbol") return "a Symbol";
@@ -146,6 +151,15 @@ struct PageScript {
         return `a ${v.constructor.name}; convert it, e.g. Object.fromEntries(map) or Array.from(set)`;
         return null;
         };
+        const attempt = async () => {
+        let value;
+        try {
+        const ready = await settle(waitFor);
+        if (!ready || (Array.isArray(ready) && ready.length === 0)) return null;
+        value = await settle(script);
+        } catch (error) {
+        return failure(error);
+        }
         if (value === undefined || value === null) return null;
         const top = describe(value);
         if (top) return { unsupported: top };
@@ -165,5 +179,18 @@ struct PageScript {
         return { unsupported: `a ${value.constructor?.name ?? "special"} object, which JSON can only show as {}` };
         if (json === undefined || json === "null" || json === '""' || json === "[]" || json === "{}") return null;
         return json;
+        };
+        const sliceEnd = performance.now() + sliceMs;
+        for (;;) {
+        const reply = await attempt();
+        const remaining = sliceEnd - performance.now();
+        if (reply !== null || remaining <= 0) return reply;
+        await new Promise((resume) => {
+        const observer = new MutationObserver(() => done());
+        const timer = setTimeout(() => done(), Math.min(pollMs, remaining));
+        const done = () => { observer.disconnect(); clearTimeout(timer); resume(); };
+        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        });
+        }
         """
 }

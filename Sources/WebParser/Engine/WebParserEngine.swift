@@ -29,7 +29,7 @@ final class WebParserEngine {
         self.page = page
         self.report = report
         self.url = job.url.absoluteString
-        self.script = PageScript(job.script, waitFor: job.waitFor)
+        self.script = PageScript(job.script, waitFor: job.waitFor, pollInterval: job.pollInterval)
     }
 
     /// What a successful attempt produced.
@@ -139,7 +139,10 @@ final class WebParserEngine {
             end(with: .success(Result(data: data, url: url, httpStatus: httpStatus)))
         case .failure(let kind):
             fail(kind)
-        case .empty, .interrupted:
+        case .empty:
+            // The page waited a whole slice for data already: ask again at once.
+            evaluate()
+        case .interrupted:
             let interval = job.pollInterval
             nextEvaluation = Task { [weak self] in
                 guard (try? await Task.sleep(for: interval)) != nil else { return }
