@@ -91,9 +91,21 @@ struct WKContext {
     WebKitWebContext *web_context;
 };
 
-WKContext *wk_context_new_ephemeral(void) {
+WKContext *wk_context_new_ephemeral(unsigned memory_limit_mb, double poll_interval) {
     WKContext *context = g_new0(WKContext, 1);
-    context->web_context = webkit_web_context_new_ephemeral();
+    WebKitWebsiteDataManager *data = webkit_website_data_manager_new_ephemeral();
+    WebKitMemoryPressureSettings *memory = NULL;
+    if (memory_limit_mb) {
+        memory = webkit_memory_pressure_settings_new();
+        webkit_memory_pressure_settings_set_memory_limit(memory, memory_limit_mb);
+        webkit_memory_pressure_settings_set_poll_interval(memory, poll_interval);
+        webkit_memory_pressure_settings_set_kill_threshold(memory, 1.0);
+    }
+    context->web_context = WEBKIT_WEB_CONTEXT(g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", data,
+                                                           "memory-pressure-settings", memory, NULL));
+    g_object_unref(data);
+    if (memory)
+        webkit_memory_pressure_settings_free(memory);
     webkit_web_context_set_cache_model(context->web_context, WEBKIT_CACHE_MODEL_DOCUMENT_BROWSER);
     return context;
 }

@@ -12,22 +12,33 @@ public struct WebParser: Sendable {
     /// The browsing context the jobs' pages share.
     public let session: WebParserSession
     private let makePage: @WebKitActor @Sendable (WebParserJob) async throws -> any WebPage
+    private let releasePage: @WebKitActor @Sendable (any WebPage, Bool) -> Void
     private let startRuntime: @Sendable () async throws -> Void
 
     /// Creates a parser whose pages share `session` (a new, in-memory one by default).
     public init(session: WebParserSession = WebParserSession()) {
         self.session = session
-        self.makePage = { job in try await session.browsingContext.makePage(options: PageOptions(for: job)) }
+        self.makePage = { job in try await session.browsingContext.checkOut(options: PageOptions(for: job)) }
+        self.releasePage = { page, reusable in session.browsingContext.checkIn(page, reusable: reusable) }
         self.startRuntime = { try await WebKitRuntime.start() }
     }
 
-    /// A parser whose pages come from `makePage` instead of WebKit, for testing the engine's logic.
+    /// A parser whose pages come from `makePage` instead of WebKit, for testing the engine's logic; pages
+    /// are closed after each attempt.
     init(session: WebParserSession = WebParserSession(),
          makePage: @escaping @WebKitActor @Sendable (WebParserJob) async throws -> any WebPage,
          startRuntime: @escaping @Sendable () async throws -> Void) {
         self.session = session
         self.makePage = makePage
+        self.releasePage = { page, _ in page.close() }
         self.startRuntime = startRuntime
+    }
+
+    /// Starts WebKit (and a private display if there is none) now rather than with the first job, so that a
+    /// program can overlap that with work of its own.
+    /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start.
+    public func prepare() async throws {
+        try await startRuntime()
     }
 
     /// Runs `job` and returns its result: the JSON text, exactly as the page's script produced it, and where
@@ -78,6 +89,6 @@ public struct WebParser: Sendable {
     private func runAttempt(of job: WebParserJob, report: @escaping @Sendable (WebParserState) -> Void)
         async throws -> WebParserEngine.Result
     {
-        try await WebParserEngine(job: job, page: try await makePage(job), report: report).run()
+        try await WebParserEngine(job: job, page: try await makePage(job), report: report, release: releasePage).run()
     }
 }

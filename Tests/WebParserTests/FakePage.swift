@@ -33,7 +33,7 @@ final class FakePage: WebPage {
         self.replies = replies
     }
 
-    func load(_ url: URL) {
+    func load(_ url: URL, headers: [String: String]) {
         loadedURLs.append(url)
         let text = url.absoluteString
         var events: [PageEvent] = [.started(url: text)]

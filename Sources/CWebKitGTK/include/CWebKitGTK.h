@@ -45,8 +45,10 @@ void wk_free(void *pointer);
 
 typedef struct WKContext WKContext;
 
-/* A web context whose data (cookies, cache, storage) lives in memory only. */
-WKContext *wk_context_new_ephemeral(void);
+/* A web context whose data (cookies, cache, storage) lives in memory only. When memory_limit_mb is not 0,
+ * a web process that uses more than that many MiB is killed (its view reports WK_PROCESS_EXCEEDED_MEMORY_LIMIT);
+ * WebKit checks every poll_interval seconds. */
+WKContext *wk_context_new_ephemeral(unsigned memory_limit_mb, double poll_interval);
 
 void wk_context_free(WKContext *context);
 

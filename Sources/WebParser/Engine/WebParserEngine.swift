@@ -9,6 +9,7 @@ final class WebParserEngine {
     private let job: WebParserJob
     private let page: any WebPage
     private let report: @Sendable (WebParserState) -> Void
+    private let release: @WebKitActor (any WebPage, Bool) -> Void
     private let outcome = OneShot<Result>()
     private let script: PageScript
 
@@ -22,12 +23,15 @@ final class WebParserEngine {
     private var watchdog: Task<Void, Never>?
     private var nextEvaluation: Task<Void, Never>?
 
-    /// Prepares an attempt of `job` on `page`, which the engine owns from now on; `report` receives the
-    /// attempt's `loading` and `executingJavaScript` states.
-    init(job: WebParserJob, page: any WebPage, report: @escaping @Sendable (WebParserState) -> Void) {
+    /// Prepares an attempt of `job` on `page`; `report` receives the attempt's `loading` and
+    /// `executingJavaScript` states, and `release` gets the page back when the attempt ends, with whether the
+    /// attempt succeeded (and so whether the page can serve another job). By default the page is closed.
+    init(job: WebParserJob, page: any WebPage, report: @escaping @Sendable (WebParserState) -> Void,
+         release: @escaping @WebKitActor (any WebPage, Bool) -> Void = { page, _ in page.close() }) {
         self.job = job
         self.page = page
         self.report = report
+        self.release = release
         self.url = job.url.absoluteString
         self.script = PageScript(job.script, waitFor: job.waitFor, pollInterval: job.pollInterval)
     }
@@ -68,7 +72,7 @@ final class WebParserEngine {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self?.timedOut()
         }
-        page.load(job.url)
+        page.load(job.url, headers: job.headers)
     }
 
     private func handle(_ event: PageEvent) {
@@ -161,15 +165,16 @@ final class WebParserEngine {
 
     private func end(with result: Swift.Result<Result, Error>) {
         outcome.resolve(result)
-        end()
+        end(succeeded: (try? result.get()) != nil)
     }
 
-    /// Stops the timers and closes the page; once only.
-    private func end() {
+    /// Stops the timers, detaches from the page and hands it back; once only.
+    private func end(succeeded: Bool = false) {
         guard !ended else { return }
         ended = true
         watchdog?.cancel()
         nextEvaluation?.cancel()
-        page.close()
+        page.eventHandler = nil
+        release(page, succeeded)
     }
 }

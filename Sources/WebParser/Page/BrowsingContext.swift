@@ -2,27 +2,49 @@ import CWebKitGTK
 import Foundation
 
 /// The WebKit web context behind a session: one network process, one cookie jar and cache for its pages,
-/// and the content filters its pages use. Created on first use and freed with the session.
+/// the content filters its pages use, and the idle pages that the next jobs reuse. Created on first use and
+/// freed with the session.
 @WebKitActor
 final class BrowsingContext {
+    /// The most idle pages kept for reuse.
+    static let idleLimit = 8
+
+    private let configuration: WebParserSession.Configuration
     private var context: OpaquePointer?
     private var filters: [Set<WebParserJob.Resource>: ContentFilter] = [:]
     private var languages: [String] = []
+    private var idle: [WebKitPage] = []
 
-    nonisolated init() {}
+    nonisolated init(configuration: WebParserSession.Configuration) {
+        self.configuration = configuration
+    }
 
-    /// A fresh page in this context.
+    /// A page for `options`: an idle one made with the same options, or a fresh one.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled.
-    func makePage(options: PageOptions) async throws -> any WebPage {
-        let filter = try await filter(blocking: options.blockedResources)
-        let context = self.context ?? wk_context_new_ephemeral()!
+    func checkOut(options: PageOptions) async throws -> any WebPage {
+        let context = self.context ?? wk_context_new_ephemeral(UInt32(configuration.memoryLimit ?? 0), 1)!
         self.context = context
         if options.languages != languages {
             withCStringArray(options.languages) { wk_context_set_preferred_languages(context, $0) }
             languages = options.languages
         }
+        if let index = idle.firstIndex(where: { $0.options == options }) {
+            return idle.remove(at: index)
+        }
+        let filter = try await filter(blocking: options.blockedResources)
         return WebKitPage(context: context, options: options, filter: filter)
+    }
+
+    /// Takes back a page a job is done with: kept for the next job when `reusable` (its job succeeded) and it
+    /// has served fewer than `recycleAfter` loads, closed otherwise.
+    func checkIn(_ page: any WebPage, reusable: Bool) {
+        guard reusable, let page = page as? WebKitPage, page.loads < configuration.recycleAfter,
+              idle.count < Self.idleLimit else {
+            page.close()
+            return
+        }
+        idle.append(page)
     }
 
     private func filter(blocking resources: Set<WebParserJob.Resource>) async throws -> ContentFilter? {
@@ -34,6 +56,7 @@ final class BrowsingContext {
     }
 
     isolated deinit {
+        idle.forEach { $0.close() }
         if let context { wk_context_free(context) }
     }
 }

@@ -5,14 +5,17 @@ import Foundation
 @WebKitActor
 final class WebKitPage: WebPage {
     var eventHandler: ((PageEvent) -> Void)?
+    /// What the page was made with.
+    let options: PageOptions
+    /// How many loads the page has started.
+    private(set) var loads = 0
     private var view: OpaquePointer?
-    private let headers: [String]
     /// Held while the view uses it.
     private let filter: ContentFilter?
 
     /// Creates the view in `context` (a `WKContext`), blocking what `filter` blocks.
     init(context: OpaquePointer, options: PageOptions, filter: ContentFilter?) {
-        self.headers = options.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        self.options = options
         self.filter = filter
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
         let callbacks = WKViewCallbacks(
@@ -46,9 +49,11 @@ final class WebKitPage: WebPage {
         Unmanaged<CallbackTarget>.fromOpaque(target).takeUnretainedValue().page = self
     }
 
-    func load(_ url: URL) {
+    func load(_ url: URL, headers: [String: String]) {
         guard let view else { return }
-        withCStringArray(headers) { wk_view_load_uri(view, url.absoluteString, $0) }
+        loads += 1
+        let list = headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        withCStringArray(list) { wk_view_load_uri(view, url.absoluteString, $0) }
     }
 
     func callAsyncFunction(_ body: String, sourceName: String,

@@ -9,8 +9,8 @@ protocol WebPage: AnyObject {
     /// Receives every event of the page, in order, until `close()`.
     var eventHandler: ((PageEvent) -> Void)? { get set }
 
-    /// Starts loading `url` in place of whatever the page shows.
-    func load(_ url: URL)
+    /// Starts loading `url` in place of whatever the page shows, with `headers` added to its request.
+    func load(_ url: URL, headers: [String: String])
 
     /// Calls `body` as the body of an async function in the page and awaits a returned Promise.
     /// `completion` is called exactly once, unless the page is closed first.
@@ -20,13 +20,12 @@ protocol WebPage: AnyObject {
     func close()
 }
 
-/// The options a page is created with: the parts of a job that shape the page rather than the script.
+/// The options a page is created with: the parts of a job that shape the page rather than the script. Pages
+/// with equal options serve each other's jobs.
 struct PageOptions: Sendable, Equatable {
     var viewport: Viewport
     var userAgent: String?
     var languages: [String]
-    /// Sent with the main document's request.
-    var headers: [String: String]
     var blockedResources: Set<WebParserJob.Resource>
     var pageScripts: Bool
 
@@ -34,7 +33,6 @@ struct PageOptions: Sendable, Equatable {
         viewport = job.viewport
         userAgent = job.userAgent
         languages = job.languages
-        headers = job.headers
         blockedResources = job.blockedResources
         pageScripts = job.pageScripts
     }
