@@ -277,6 +277,10 @@ void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers)
     g_object_unref(request);
 }
 
+void wk_view_stop_loading(WKView *view) {
+    webkit_web_view_stop_loading(view->web_view);
+}
+
 typedef struct {
     WKJavaScriptCallback callback;
     void *context;

@@ -35,10 +35,10 @@ public struct WebParser: Sendable {
     }
 
     /// Starts WebKit (and a private display if there is none) now rather than with the first job, so that a
-    /// program can overlap that with work of its own.
+    /// program can overlap that with work of its own. WebKit starts once per process; later calls return at once.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start.
-    public func prepare() async throws {
-        try await startRuntime()
+    public static func prepare() async throws {
+        try await WebKitRuntime.start()
     }
 
     /// Runs `job` and returns its result: the JSON text, exactly as the page's script produced it, and where

@@ -149,6 +149,9 @@ typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind,
 void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
                                  WKJavaScriptCallback callback, void *context);
 
+/* Stops the view's current load; its load-failed and WK_LOAD_FINISHED follow. */
+void wk_view_stop_loading(WKView *view);
+
 /* Disconnects the view's callbacks (releasing their context), stops its load, ends its web process, even
  * one stuck in JavaScript, and destroys it. The widgets go on the next main-loop iteration, so this may be
  * called from inside one of the view's own callbacks. A pending wk_view_call_async_function still calls

@@ -37,14 +37,24 @@ final class BrowsingContext {
     }
 
     /// Takes back a page a job is done with: kept for the next job when `reusable` (its job succeeded) and it
-    /// has served fewer than `recycleAfter` loads, closed otherwise.
+    /// has served fewer than `recycleAfter` loads, closed otherwise. A page still loading (its result came
+    /// first) is stopped and kept only once its load has ended, so that no event of that load reaches the
+    /// next job.
     func checkIn(_ page: any WebPage, reusable: Bool) {
         guard reusable, let page = page as? WebKitPage, page.loads < configuration.recycleAfter,
               idle.count < Self.idleLimit else {
             page.close()
             return
         }
-        idle.append(page)
+        guard page.isLoading else {
+            idle.append(page)
+            return
+        }
+        page.whenLoadEnds = { [weak self, weak page] in
+            guard let self, let page else { return }
+            if self.idle.count < Self.idleLimit { self.idle.append(page) } else { page.close() }
+        }
+        page.stopLoading()
     }
 
     private func filter(blocking resources: Set<WebParserJob.Resource>) async throws -> ContentFilter? {

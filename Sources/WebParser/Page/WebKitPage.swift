@@ -9,6 +9,10 @@ final class WebKitPage: WebPage {
     let options: PageOptions
     /// How many loads the page has started.
     private(set) var loads = 0
+    /// True from a load's start to its end.
+    private(set) var isLoading = false
+    /// Called once the current load has ended (it may end a job before it ends itself).
+    var whenLoadEnds: (() -> Void)?
     private var view: OpaquePointer?
     /// Held while the view uses it.
     private let filter: ContentFilter?
@@ -85,8 +89,23 @@ final class WebKitPage: WebPage {
         if let view { wk_view_destroy(view) }
     }
 
+    /// Stops the current load; `whenLoadEnds` follows.
+    func stopLoading() {
+        guard let view else { return }
+        wk_view_stop_loading(view)
+    }
+
     fileprivate func deliver(_ event: PageEvent) {
+        switch event {
+        case .started: isLoading = true
+        case .finished: isLoading = false
+        default: break
+        }
         eventHandler?(event)
+        if case .finished = event, let whenLoadEnds {
+            self.whenLoadEnds = nil
+            whenLoadEnds()
+        }
     }
 }
 

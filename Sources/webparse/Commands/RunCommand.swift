@@ -15,6 +15,9 @@ struct RunCommand {
         var emitInitial = false
         var failAfter: Int?
         var waitLock: Duration = .zero
+        var concurrency: Int?
+        var recycleAfter: Int?
+        var memoryLimit: Int?
         var verbosity = Verbosity.normal
     }
 
@@ -62,6 +65,15 @@ struct RunCommand {
                 }
                 settings.waitLock = .milliseconds(Int64(seconds * 1000))
             },
+            .value("concurrency", short: "j", "N", "pages at once (default: twice the cores, at most 8)") { settings, text throws(UsageError) in
+                settings.concurrency = try RunSettingsField.concurrency.parse(text)
+            },
+            .value("recycle-after", "LOADS", "replace a page by a fresh one after this many loads (default 50)") { settings, text throws(UsageError) in
+                settings.recycleAfter = try RunSettingsField.recycleAfter.parse(text)
+            },
+            .value("memory-limit", "MIB", "kill a page whose web process uses more memory (default 2048; 0: no limit)") { settings, text throws(UsageError) in
+                settings.memoryLimit = try RunSettingsField.memoryLimit.parse(text)
+            },
             .quiet, .verbose,
         ],
         initial: Settings(),
@@ -78,7 +90,13 @@ struct RunCommand {
 
     let settings: Settings
 
+    /// Pages at once by default: twice the cores, at most 8 (pages mostly wait for the network).
+    static let defaultConcurrency = min(8, 2 * ProcessInfo.processInfo.activeProcessorCount)
+
     func execute() async -> ExitCode {
+        // WebKit and the display start while the config is read.
+        let warmUp = Task { try? await WebParser.prepare() }
+        defer { warmUp.cancel() }
         let config: Config
         do {
             config = try ConfigLoader.load(path: settings.configPath)
@@ -113,35 +131,37 @@ struct RunCommand {
         }
 
         let reporter = ProgressReporter(verbosity: settings.verbosity)
-        let parser = WebParser()
+        let session = WebParserSession(configuration: WebParserSession.Configuration(
+            recycleAfter: settings.recycleAfter ?? config.run.recycleAfter ?? 50,
+            memoryLimit: (settings.memoryLimit ?? config.run.memoryLimit).map { $0 == 0 ? nil : $0 } ?? 2048))
+        let scheduler = JobScheduler(parser: WebParser(session: session),
+                                     concurrency: settings.concurrency ?? config.run.concurrency ?? Self.defaultConcurrency,
+                                     reporter: reporter)
         var output = RunOutput(settings: settings, isSingleJob: config.isSingleJob)
         var reportedFailure = false
-        for named in jobs {
-            let start = ContinuousClock.now
-            let result: Result<WebParserResult, WebParserError>
-            do {
-                result = .success(try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)))
-            } catch let error as WebParserError {
-                if case .environmentUnavailable = error.kind {
-                    reporter.jobFailed(named.name, error)
-                    return .environment
+        do throws(JobScheduler.Stop) {
+            try await scheduler.run(jobs) { index, outcome in
+                let named = jobs[index]
+                switch outcome.result {
+                case .success(let success):
+                    let fresh = memory?.remember(success.data, of: named, emitInitial: settings.emitInitial)
+                    output.add(outcome, at: index, fresh: fresh)
+                case .failure(let error):
+                    let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.failAfter != nil) ?? 1
+                    if runsInARow >= (settings.failAfter ?? 1) {
+                        reporter.jobFailed(named.name, error, runsInARow: settings.failAfter == nil ? 1 : runsInARow)
+                        reportedFailure = true
+                    }
+                    output.add(outcome, at: index, fresh: nil)
                 }
-                result = .failure(error)
-            } catch {
-                return .interrupted
             }
-            let outcome = JobOutcome(name: named.name, url: named.job.url, result: result, elapsed: ContinuousClock.now - start)
-            switch result {
-            case .success(let success):
-                let fresh = memory?.remember(success.data, of: named, emitInitial: settings.emitInitial)
-                output.add(outcome, fresh: fresh)
-            case .failure(let error):
-                let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.failAfter != nil) ?? 1
-                if runsInARow >= (settings.failAfter ?? 1) {
-                    reporter.jobFailed(named.name, error, runsInARow: settings.failAfter == nil ? 1 : runsInARow)
-                    reportedFailure = true
-                }
-                output.add(outcome, fresh: nil)
+        } catch {
+            switch error {
+            case .environment(let failure):
+                StandardStreams.tellError("webparse: \(failure)")
+                return .environment
+            case .interrupted:
+                return .interrupted
             }
         }
         if let memory, let problem = memory.save() {

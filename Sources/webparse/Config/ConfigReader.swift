@@ -44,8 +44,14 @@ struct ConfigReader {
             let job = self.job(from: jobMembers.map { Member(key: $0.key, node: $0.value, path: $0.key) }, at: root, path: "")
             return job.map { Config(jobs: uniquelyNamed([$0]), isSingleJob: true) }
         }
+        let topKeys = ["jobs", "defaults", "$schema"] + RunSettingsField.allCases.map(\.rawValue)
+        var run = RunSettings()
         for (key, node) in members where !["jobs", "defaults", "$schema"].contains(key) {
-            fields.problem(key, at: node, "unknown key" + Self.suggestion(for: key, among: ["jobs", "defaults", "$schema"]))
+            guard let field = RunSettingsField(rawValue: key) else {
+                fields.problem(key, at: node, "unknown key" + Self.suggestion(for: key, among: topKeys))
+                continue
+            }
+            field.read(node, with: &fields, into: &run)
         }
         let defaults = self.defaults(members.first { $0.key == "defaults" }?.value)
         guard case .array(let elements) = jobsNode.value, !elements.isEmpty else {
@@ -64,7 +70,7 @@ struct ConfigReader {
         }
         checkUniqueNames(elements)
         guard jobs.count == elements.count else { return nil }
-        return Config(jobs: uniquelyNamed(jobs), isSingleJob: false)
+        return Config(jobs: uniquelyNamed(jobs), isSingleJob: false, run: run)
     }
 
     /// Reads one job from `members` on top of `defaults`; `node` is where missing fields are reported, `path`

@@ -5,8 +5,9 @@ import Foundation
 struct RunOutput {
     private let settings: RunCommand.Settings
     private let isSingleJob: Bool
-    /// Results (or new items) by job, in order, for the JSON document written at the end.
-    private var documents: [(name: String, json: Data)] = []
+    /// Results (or new items) by job, with the job's place in the config, for the JSON document written at
+    /// the end in config order.
+    private var documents: [(index: Int, name: String, json: Data)] = []
     /// Lines for `--output`, which is written at the end.
     private var buffered = Data()
     private var anySuccess = false
@@ -16,8 +17,9 @@ struct RunOutput {
         self.isSingleJob = isSingleJob
     }
 
-    /// Adds a job's outcome; `fresh` is what it brought that `--state` did not hold.
-    mutating func add(_ outcome: JobOutcome, fresh: RunMemory.Fresh?) {
+    /// Adds the outcome of the job at `index` in the config; `fresh` is what it brought that `--state` did not
+    /// hold. JSON Lines are written at once; the JSON document keeps config order.
+    mutating func add(_ outcome: JobOutcome, at index: Int, fresh: RunMemory.Fresh?) {
         guard case .success(let result) = outcome.result else {
             if settings.jsonLines && !settings.newOnly { emit(outcome.jsonLine) }
             return
@@ -27,14 +29,14 @@ struct RunOutput {
         case (false, true):
             emit(outcome.jsonLine)
         case (false, false):
-            documents.append((outcome.name, result.data))
+            documents.append((index, outcome.name, result.data))
         case (true, true):
             for item in fresh?.items ?? [] {
                 emit(JSONText.object([("job", .string(outcome.name)), ("item", .raw(item))]))
             }
         case (true, false):
             guard let fresh, !fresh.items.isEmpty else { return }
-            documents.append((outcome.name, fresh.isList ? Self.array(fresh.items) : fresh.items[0]))
+            documents.append((index, outcome.name, fresh.isList ? Self.array(fresh.items) : fresh.items[0]))
         }
     }
 
@@ -58,7 +60,7 @@ struct RunOutput {
     /// One job: its result alone. A "jobs" config: the results by name, or nothing new to print.
     private var document: Data? {
         if isSingleJob || documents.isEmpty && settings.newOnly { return documents.first?.json }
-        return JSONText.object(documents.map { ($0.name, JSONText.Value.raw($0.json)) })
+        return JSONText.object(documents.sorted { $0.index < $1.index }.map { ($0.name, JSONText.Value.raw($0.json)) })
     }
 
     private mutating func emit(_ line: Data) {

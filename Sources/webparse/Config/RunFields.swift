@@ -1,0 +1,53 @@
+/// Settings of a whole run: a "jobs" config may give them at its top level, and `run`'s options override them.
+struct RunSettings: Equatable {
+    var concurrency: Int?
+    var recycleAfter: Int?
+    var memoryLimit: Int?
+}
+
+/// The run settings' keys, ranges and command-line spellings, in one place.
+enum RunSettingsField: String, CaseIterable {
+    case concurrency, recycleAfter, memoryLimit
+
+    var range: ClosedRange<Int> {
+        switch self {
+        case .concurrency: 1...64
+        case .recycleAfter: 1...100_000
+        case .memoryLimit: 0...1_048_576
+        }
+    }
+
+    var what: String {
+        switch self {
+        case .concurrency: "a number of pages"
+        case .recycleAfter: "a number of loads"
+        case .memoryLimit: "a number of MiB (0: no limit)"
+        }
+    }
+
+    var option: String {
+        switch self {
+        case .concurrency: "--concurrency"
+        case .recycleAfter: "--recycle-after"
+        case .memoryLimit: "--memory-limit"
+        }
+    }
+
+    /// The value of the option, checked like the config field.
+    func parse(_ text: String) throws(UsageError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(message: "\(option): expected \(what) from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+
+    /// Reads the field from a config node into `settings`.
+    func read(_ node: JSONNode, with reader: inout FieldReader, into settings: inout RunSettings) {
+        guard let value = reader.integer(rawValue, node, in: range, what: what) else { return }
+        switch self {
+        case .concurrency: settings.concurrency = value
+        case .recycleAfter: settings.recycleAfter = value
+        case .memoryLimit: settings.memoryLimit = value
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import WebParser
+
+/// Runs a run's jobs up to `concurrency` at a time on one parser, and hands each outcome over as it comes.
+/// Jobs with different languages never overlap, because WebKit applies languages to the whole process.
+struct JobScheduler {
+    let parser: WebParser
+    let concurrency: Int
+    let reporter: ProgressReporter
+
+    /// Why a run stopped before all its jobs ended.
+    enum Stop: Error {
+        /// WebKit cannot run here; every job would fail the same way.
+        case environment(WebParserError)
+        case interrupted
+    }
+
+    /// Runs `jobs`; `handle` gets each job's index and outcome in the order they finish.
+    /// - Throws: `Stop` when the run cannot go on; the jobs still running are cancelled first.
+    func run(_ jobs: [Config.NamedJob], handle: (Int, JobOutcome) -> Void) async throws(Stop) {
+        let stop: Stop? = await withTaskGroup(of: (Int, Result<JobOutcome, Stop>).self) { group in
+            var running: [Int: [String]] = [:]
+            var next = 0
+            while next < jobs.count || !running.isEmpty {
+                while next < jobs.count, running.count < concurrency,
+                      running.values.allSatisfy({ $0 == jobs[next].job.languages }) {
+                    let index = next
+                    running[index] = jobs[index].job.languages
+                    group.addTask { (index, await runJob(jobs[index])) }
+                    next += 1
+                }
+                guard let (index, result) = await group.next() else { break }
+                running[index] = nil
+                switch result {
+                case .success(let outcome):
+                    handle(index, outcome)
+                case .failure(let stop):
+                    group.cancelAll()
+                    return stop
+                }
+            }
+            return nil
+        }
+        if let stop { throw stop }
+    }
+
+    private func runJob(_ named: Config.NamedJob) async -> Result<JobOutcome, Stop> {
+        let start = ContinuousClock.now
+        let result: Result<WebParserResult, WebParserError>
+        do {
+            result = .success(try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)))
+        } catch let error as WebParserError {
+            if case .environmentUnavailable = error.kind { return .failure(.environment(error)) }
+            result = .failure(error)
+        } catch {
+            return .failure(.interrupted)
+        }
+        return .success(JobOutcome(name: named.name, url: named.job.url, result: result, elapsed: ContinuousClock.now - start))
+    }
+}
