@@ -31,17 +31,21 @@ public struct WebParserJob: Sendable, Equatable {
     public var headers: [String: String]
     /// The kinds of subresource that are never requested.
     public var blockedResources: Set<Resource>
+    /// Subresources whose URL matches one of these patterns are never requested. The patterns are WebKit
+    /// content-blocker URL filters: regular expressions with `.`, `*`, `+`, `?`, `[…]`, `(…)`, `^` and `$`, but
+    /// no `|` and no `{n}`.
+    public var blockedURLs: [String]
     /// Whether the page's own scripts run. The job's `script` runs either way.
     public var pageScripts: Bool
 
     /// Creates a job with the defaults: a 30 s timeout, polling every 100 ms, 2 retries starting 1 s apart,
     /// WebKit's user agent, a 1280×800 viewport, the system's languages, no extra headers, images, media
-    /// and fonts blocked, and the page's scripts on.
+    /// and fonts blocked (and no URL patterns), and the page's scripts on.
     public init(url: URL, script: String, waitFor: String? = nil, timeout: Duration = .seconds(30),
                 pollInterval: Duration = .milliseconds(100), retry: RetryPolicy = RetryPolicy(),
                 userAgent: String? = nil, viewport: Viewport = Viewport(), languages: [String] = [],
                 headers: [String: String] = [:], blockedResources: Set<Resource> = Resource.defaultBlocked,
-                pageScripts: Bool = true) {
+                blockedURLs: [String] = [], pageScripts: Bool = true) {
         self.url = url
         self.script = script
         self.waitFor = waitFor
@@ -53,6 +57,7 @@ public struct WebParserJob: Sendable, Equatable {
         self.languages = languages
         self.headers = headers
         self.blockedResources = blockedResources
+        self.blockedURLs = blockedURLs
         self.pageScripts = pageScripts
     }
 

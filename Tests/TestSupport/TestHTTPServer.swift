@@ -81,6 +81,9 @@ public final class TestHTTPServer: Sendable {
     /// The requests received for `path`.
     public func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
 
+    /// The most requests the server was answering at the same moment.
+    public var mostConcurrentRequests: Int { core.mostConcurrent }
+
     /// Stops accepting, and closes every connection, hanging ones included. Also done when the server is
     /// released.
     public func stop() { core.stop() }
@@ -95,6 +98,8 @@ private final class Core: Sendable {
         var routes: [String: TestHTTPServer.Route]
         var requests: [TestHTTPServer.Request] = []
         var openConnections: Set<Int32> = []
+        var answering = 0
+        var mostConcurrent = 0
         var stopped = false
     }
 
@@ -104,6 +109,8 @@ private final class Core: Sendable {
     }
 
     var requests: [TestHTTPServer.Request] { state.withLock { $0.requests } }
+
+    var mostConcurrent: Int { state.withLock { $0.mostConcurrent } }
 
     func stop() {
         let connections = state.withLock { state -> Set<Int32> in
@@ -142,8 +149,11 @@ private final class Core: Sendable {
             close(connection)
         }
         guard let request = readRequest(connection) else { return }
+        defer { state.withLock { $0.answering -= 1 } }
         let resolved = state.withLock { state -> TestHTTPServer.Route? in
             state.requests.append(request)
+            state.answering += 1
+            state.mostConcurrent = max(state.mostConcurrent, state.answering)
             let count = state.requests.count { $0.path == request.path }
             return state.routes[request.path].map { Self.resolve($0, requestNumber: count) }
         }

@@ -315,3 +315,54 @@ import WebParser
         #expect(elapsed < .seconds(10), "well before the 20 s poll interval")
     }
 }
+
+/// Pages reused between jobs, recycled, and killed past their memory limit; URL patterns blocked.
+@Suite struct PageLifecycleTests {
+    func job(_ url: URL, _ script: String) -> WebParserJob {
+        WebParserJob(url: url, script: script, timeout: .seconds(20), retry: RetryPolicy(retries: 0))
+    }
+
+    /// sessionStorage lives as long as the view: it counts the loads one page has served.
+    @Test func pagesAreReusedAndRecycledAfterTheirLoads() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
+        let counting = job(server.url("/"), "sessionStorage.loads = (Number(sessionStorage.loads) || 0) + 1")
+        let recycling = WebParser(session: WebParserSession(configuration: .init(recycleAfter: 3)))
+        var counts: [String] = []
+        for _ in 1...7 { counts.append(String(decoding: try await recycling.run(counting).data, as: UTF8.self)) }
+        #expect(counts == ["1", "2", "3", "1", "2", "3", "1"])
+    }
+
+    @Test func aPageThatFailedIsNotReused() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
+        let parser = WebParser()
+        let counting = job(server.url("/"), "sessionStorage.loads = (Number(sessionStorage.loads) || 0) + 1")
+        #expect(try await parser.run(counting).data == Data("1".utf8))
+        _ = try? await parser.run(job(server.url("/"), "(sessionStorage.loads = 5, missing.thing)"))
+        #expect(try await parser.run(counting).data == Data("1".utf8))
+    }
+
+    @Test func aPageOverItsMemoryLimitIsKilledAndReported() async throws {
+        let hog = "<script>const keep = []; setInterval(() => { for (let i = 0; i < 20; i++) keep.push(new Array(1 << 20).fill(i)) }, 20)</script>"
+        let server = try TestHTTPServer(routes: ["/hog": .respond(body: hog), "/fine": .respond(body: "<title>fine</title>")])
+        let parser = WebParser(session: WebParserSession(configuration: .init(memoryLimit: 200)))
+        let error = await #expect(throws: WebParserError.self) {
+            try await parser.run(job(server.url("/hog"), "null"))
+        }
+        #expect(error?.kind == .memoryLimitExceeded)
+        #expect(try await parser.run(job(server.url("/fine"), "document.title")).data == Data(#""fine""#.utf8))
+    }
+
+    @Test func urlPatternsBlockSubresourcesButNotThePage() async throws {
+        let page = "<script src='/ads/track.js'></script><script src='/app.js'></script><p>page</p>"
+        let server = try TestHTTPServer(routes: [
+            "/ads-page": .respond(body: page),
+            "/app.js": .respond(contentType: "text/javascript", body: "document.title = 'app'"),
+            "/ads/track.js": .respond(contentType: "text/javascript", body: "document.title = 'tracked'"),
+        ])
+        var blocking = job(server.url("/ads-page"), "document.readyState === 'complete' ? document.title : null")
+        blocking.blockedURLs = ["/ads/"]
+        #expect(try await WebParser().run(blocking).data == Data(#""app""#.utf8))
+        #expect(server.requests(for: "/ads/track.js").isEmpty)
+        #expect(server.requests(for: "/ads-page").count == 1)
+    }
+}

@@ -308,3 +308,55 @@ import Testing
         #expect(hex.stderr.hasPrefix("webparse eval: --retries: expected a number of retries from 0 to 10, got \"0x3\"\n"))
     }
 }
+
+/// `run --concurrency`: pages at once, in one process.
+@Suite(.serialized) struct ConcurrencyTests {
+    let webparse = ProcessRunner(product: "webparse")
+
+    func config(_ server: TestHTTPServer, jobs: Int) throws -> String {
+        let list = (1...jobs).map { #"{"name": "job\#($0)", "url": "\#(server.url("/slow" + String($0)))", "script": "document.title"}"# }
+        let file = FileManager.default.temporaryDirectory.appending(path: "webparse-concurrency-\(UUID().uuidString).json")
+        try #"{"defaults": {"retries": 0}, "jobs": [\#(list.joined(separator: ","))]}"#.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    func slowServer(jobs: Int) throws -> TestHTTPServer {
+        // The first job is the slowest, so jobs finish out of config order.
+        try TestHTTPServer(routes: Dictionary(uniqueKeysWithValues: (1...jobs).map { index in
+            ("/slow\(index)", TestHTTPServer.Route.delayed(.milliseconds(1200 - 200 * index), .respond(body: "<title>t\(index)</title>")))
+        }))
+    }
+
+    @Test func pagesOverlapAndTheOutputKeepsConfigOrder() async throws {
+        let server = try slowServer(jobs: 4)
+        let outcome = try await webparse.run(["run", "--concurrency", "4", try config(server, jobs: 4)], environment: ["DISPLAY": nil])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(server.mostConcurrentRequests == 4)
+        #expect(outcome.stdoutText == #"{"job1":"t1","job2":"t2","job3":"t3","job4":"t4"}"# + "\n")
+
+        let lines = try await webparse.run(["run", "-j", "4", "--jsonl", try config(server, jobs: 4)], environment: ["DISPLAY": nil])
+        let names = lines.stdoutText.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["job"] as? String
+        }
+        #expect(names == ["job4", "job3", "job2", "job1"], "JSON Lines come as jobs finish")
+    }
+
+    @Test func concurrencyOneRunsOneAtATime() async throws {
+        let server = try slowServer(jobs: 3)
+        let outcome = try await webparse.run(["run", "-j", "1", try config(server, jobs: 3)], environment: ["DISPLAY": nil])
+        #expect(outcome.status == 0)
+        #expect(server.mostConcurrentRequests == 1)
+    }
+
+    @Test func aRunawayPageIsKilledWhileTheOthersSucceed() async throws {
+        let hog = "<script>const keep = []; setInterval(() => { for (let i = 0; i < 20; i++) keep.push(new Array(1 << 20).fill(i)) }, 20)</script>"
+        let server = try TestHTTPServer(routes: ["/hog": .respond(body: hog), "/fine": .respond(body: "<title>fine</title>")])
+        let file = FileManager.default.temporaryDirectory.appending(path: "webparse-hog-\(UUID().uuidString).json")
+        try #"{"memoryLimit": 200, "defaults": {"retries": 0, "timeout": 30}, "jobs": [{"name": "hog", "url": "\#(server.url("/hog"))", "script": "null"}, {"name": "fine", "url": "\#(server.url("/fine"))", "script": "document.title"}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let outcome = try await webparse.run(["run", file.path], environment: ["DISPLAY": nil])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdoutText == #"{"fine":"fine"}"# + "\n")
+        #expect(outcome.stderr.contains("webparse: hog: failed: the page used too much memory and was stopped"))
+    }
+}

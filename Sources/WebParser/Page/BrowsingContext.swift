@@ -11,7 +11,7 @@ final class BrowsingContext {
 
     private let configuration: WebParserSession.Configuration
     private var context: OpaquePointer?
-    private var filters: [Set<WebParserJob.Resource>: ContentFilter] = [:]
+    private var filters: [ContentBlocking: ContentFilter] = [:]
     private var languages: [String] = []
     private var idle: [WebKitPage] = []
 
@@ -32,7 +32,7 @@ final class BrowsingContext {
         if let index = idle.firstIndex(where: { $0.options == options }) {
             return idle.remove(at: index)
         }
-        let filter = try await filter(blocking: options.blockedResources)
+        let filter = try await filter(for: options.blocking)
         return WebKitPage(context: context, options: options, filter: filter)
     }
 
@@ -57,11 +57,11 @@ final class BrowsingContext {
         page.stopLoading()
     }
 
-    private func filter(blocking resources: Set<WebParserJob.Resource>) async throws -> ContentFilter? {
-        guard !resources.isEmpty else { return nil }
-        if let filter = filters[resources] { return filter }
-        let filter = try await ContentFilter.compile(blocking: resources)
-        filters[resources] = filter
+    private func filter(for blocking: ContentBlocking) async throws -> ContentFilter? {
+        guard !blocking.isEmpty else { return nil }
+        if let filter = filters[blocking] { return filter }
+        let filter = try await ContentFilter.compile(blocking)
+        filters[blocking] = filter
         return filter
     }
 

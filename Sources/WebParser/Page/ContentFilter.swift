@@ -14,24 +14,36 @@ final class ContentFilter {
         wk_content_filter_free(pointer)
     }
 
-    /// The WebKit content-blocker rules that block `resources`: one rule for every URL.
-    static func rules(blocking resources: Set<WebParserJob.Resource>) -> String {
-        let types = resources.sorted().flatMap(\.contentBlockerTypes).map { "\"\($0)\"" }.joined(separator: ",")
-        return #"[{"trigger":{"url-filter":".*","resource-type":[\#(types)]},"action":{"type":"block"}}]"#
+    /// The WebKit content-blocker rules for `blocking`: one rule for the kinds of resource, on every URL, and
+    /// one per URL pattern, on every kind of subresource (never the page itself).
+    static func rules(_ blocking: ContentBlocking) -> String {
+        func list(_ names: [String]) -> String { names.map { String(decoding: JSONEncoder.quoted($0), as: UTF8.self) }.joined(separator: ",") }
+        var rules: [String] = []
+        if !blocking.resources.isEmpty {
+            let types = list(blocking.resources.sorted().flatMap(\.contentBlockerTypes))
+            rules.append(#"{"trigger":{"url-filter":".*","resource-type":[\#(types)]},"action":{"type":"block"}}"#)
+        }
+        let subresources = list(WebParserJob.Resource.allCases.flatMap(\.contentBlockerTypes))
+        for pattern in blocking.urlPatterns {
+            let filter = String(decoding: JSONEncoder.quoted(pattern), as: UTF8.self)
+            rules.append(#"{"trigger":{"url-filter":\#(filter),"resource-type":[\#(subresources)]},"action":{"type":"block"}}"#)
+        }
+        return "[" + rules.joined(separator: ",") + "]"
     }
 
-    /// Compiles a filter blocking `resources` (which must not be empty).
+    /// Compiles a filter for `blocking` (which must block something).
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` if WebKit rejects the rules or has no
     ///   place to compile them.
-    static func compile(blocking resources: Set<WebParserJob.Resource>) async throws -> ContentFilter {
+    static func compile(_ blocking: ContentBlocking) async throws -> ContentFilter {
         // WebKit compiles into files it then maps: a private folder, removed as soon as the filter is loaded.
         let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-filter-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let identifier = resources.sorted().map(\.rawValue).joined(separator: "-")
+        let identifier = "filter"
+        let rules = rules(blocking)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ContentFilter, Error>) in
             let box = Unmanaged.passRetained(CompilationBox(continuation)).toOpaque()
-            wk_content_filter_compile(directory.path, identifier, rules(blocking: resources), { context, filter, message in
+            wk_content_filter_compile(directory.path, identifier, rules, { context, filter, message in
                 let box = Unmanaged<CompilationBox>.fromOpaque(context!).takeRetainedValue()
                 if let filter {
                     box.continuation.resume(returning: WebKitActor.assumeIsolated { ContentFilter(pointer: filter) })
@@ -42,6 +54,19 @@ final class ContentFilter {
             }, box)
         }
     }
+}
+
+/// What a page's content filter blocks: kinds of resource, and URL patterns.
+struct ContentBlocking: Sendable, Hashable {
+    var resources: Set<WebParserJob.Resource>
+    var urlPatterns: [String]
+
+    var isEmpty: Bool { resources.isEmpty && urlPatterns.isEmpty }
+}
+
+private extension JSONEncoder {
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> Data { (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8) }
 }
 
 private final class CompilationBox {

@@ -45,7 +45,7 @@ final class WebKitPage: WebPage {
             wk_view_new(context, WKViewOptions(width: Int32(options.viewport.width),
                                                height: Int32(options.viewport.height),
                                                user_agent: userAgent, page_scripts: options.pageScripts,
-                                               media: !options.blockedResources.contains(.media),
+                                               media: !options.blocking.resources.contains(.media),
                                                content_filter: filter?.pointer),
                         callbacks, target)
         }

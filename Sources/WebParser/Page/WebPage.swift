@@ -26,14 +26,14 @@ struct PageOptions: Sendable, Equatable {
     var viewport: Viewport
     var userAgent: String?
     var languages: [String]
-    var blockedResources: Set<WebParserJob.Resource>
+    var blocking: ContentBlocking
     var pageScripts: Bool
 
     init(for job: WebParserJob) {
         viewport = job.viewport
         userAgent = job.userAgent
         languages = job.languages
-        blockedResources = job.blockedResources
+        blocking = ContentBlocking(resources: job.blockedResources, urlPatterns: job.blockedURLs)
         pageScripts = job.pageScripts
     }
 }

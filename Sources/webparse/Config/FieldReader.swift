@@ -154,6 +154,27 @@ struct FieldReader {
         return resources
     }
 
+    /// URL patterns for WebKit's content blocker: regular expressions without alternation or counted
+    /// repetition, which WebKit's URL filters do not take.
+    mutating func urlPatterns(_ path: String, _ node: JSONNode) -> [String]? {
+        guard case .array(let elements) = node.value else {
+            problem(path, at: node, "expected an array of URL patterns, got \(node.excerpt)")
+            return nil
+        }
+        var patterns: [String] = []
+        for (index, element) in elements.enumerated() {
+            let place = "\(path)[\(index)]"
+            guard let pattern = string(place, element) else { continue }
+            guard pattern.allSatisfy(\.isASCII), !pattern.contains("|"), !pattern.contains("{"),
+                  (try? NSRegularExpression(pattern: pattern)) != nil else {
+                problem(place, at: element, "expected a WebKit URL filter (an ASCII regular expression without | or {n}), got \(element.excerpt)")
+                continue
+            }
+            patterns.append(pattern)
+        }
+        return patterns.count == elements.count ? patterns : nil
+    }
+
     /// A page to load. `http(s)` URLs stay as they are; `file` URLs and paths are resolved against the
     /// config's folder and must exist; a bare host name (`example.com/update`) is loaded over `https`, and
     /// `localhost` or an IP address over `http`.

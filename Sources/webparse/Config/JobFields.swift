@@ -84,6 +84,10 @@ enum JobFields {
                  option: .list("block", "KINDS", "resource kinds never requested, comma-separated, or none (default image,media,font)")) { reader, path, node, draft in
             if let value = reader.resources(path, node) { draft.job.blockedResources = value }
         },
+        JobField(key: "blockURLs", summary: "URL patterns (WebKit URL filters, regular expressions) whose requests are never made",
+                 option: .patterns) { reader, path, node, draft in
+            if let value = reader.urlPatterns(path, node) { draft.job.blockedURLs = value }
+        },
         JobField(key: "key", summary: "with --state: the field that identifies an item of a list result, such as \"id\" or \"link.href\"",
                  option: nil) { reader, path, node, draft in
             draft.tracking.key = reader.string(path, node)
@@ -126,6 +130,12 @@ private extension JobField.Option {
 
     static func flag(_ name: String, _ value: JSONNode.Value, _ help: String) -> Self {
         Self(name: name, valueName: nil, repeatable: false, help: help) { _ in value }
+    }
+
+    /// `--block-url PATTERN`, once per pattern.
+    static let patterns = Self(name: "block-url", valueName: "PATTERN", repeatable: true,
+                               help: "never request subresources whose URL matches PATTERN (a WebKit URL filter); repeatable") { values in
+        .array(values.map { JSONNode(value: .string($0), line: 0, column: 0) })
     }
 
     /// `--header 'Name: value'`, once per header.
