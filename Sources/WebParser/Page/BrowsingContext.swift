@@ -14,6 +14,8 @@ final class BrowsingContext {
     private var filters: [ContentBlocking: ContentFilter] = [:]
     private var languages: [String] = []
     private var idle: [WebKitPage] = []
+    /// Pages handed back while still loading, whose load is being stopped.
+    private var settling: [WebKitPage] = []
 
     nonisolated init(configuration: WebParserSession.Configuration) {
         self.configuration = configuration
@@ -31,6 +33,9 @@ final class BrowsingContext {
         }
         if let index = idle.firstIndex(where: { $0.options == options }) {
             return idle.remove(at: index)
+        }
+        if let index = settling.firstIndex(where: { $0.options == options }), let page = await settled(settling.remove(at: index)) {
+            return page
         }
         let filter = try await filter(for: options.blocking)
         return WebKitPage(context: context, options: options, filter: filter)
@@ -50,11 +55,30 @@ final class BrowsingContext {
             idle.append(page)
             return
         }
+        settling.append(page)
         page.whenLoadEnds = { [weak self, weak page] in
-            guard let self, let page else { return }
+            guard let self, let page, let index = self.settling.firstIndex(where: { $0 === page }) else { return }
+            self.settling.remove(at: index)
             if self.idle.count < Self.idleLimit { self.idle.append(page) } else { page.close() }
         }
         page.stopLoading()
+    }
+
+    /// `page`, taken from `settling`, once its load has ended; nil (and the page closed) if that takes more
+    /// than a second.
+    private func settled(_ page: WebKitPage) async -> WebKitPage? {
+        let ended = OneShot<Bool>()
+        page.whenLoadEnds = { ended.resolve(.success(true)) }
+        let timer = Task {
+            try? await Task.sleep(for: .seconds(1))
+            ended.resolve(.success(false))
+        }
+        defer { timer.cancel() }
+        guard (try? await ended.wait()) == true else {
+            page.close()
+            return nil
+        }
+        return page
     }
 
     private func filter(for blocking: ContentBlocking) async throws -> ContentFilter? {
@@ -66,7 +90,7 @@ final class BrowsingContext {
     }
 
     isolated deinit {
-        idle.forEach { $0.close() }
+        (idle + settling).forEach { $0.close() }
         if let context { wk_context_free(context) }
     }
 }

@@ -1,0 +1,101 @@
+"""The benchmark's local site: a static page, a single-page app, and a heavy page, served on 127.0.0.1.
+
+/static  20 items in the HTML
+/spa     <div id="app">; 300 ms after load its script fetches /items.json and renders 20 items
+/heavy   the same app, plus 30 large images, three 10 MB autoplay videos and three fonts; images, videos
+         and fonts are sent at 2 MiB/s per connection, as over a modest line
+"""
+import http.server
+import json
+import os
+import socket
+import socketserver
+import threading
+import time
+
+ITEMS = [f"Item {n}" for n in range(1, 21)]
+MEDIA_RATE = 2 * 1024 * 1024  # bytes per second, per connection
+
+APP = """<div id="app">Loading…</div>
+<script>
+setTimeout(async () => {
+  const items = await (await fetch("/items.json")).json();
+  document.getElementById("app").innerHTML = "<ul>" + items.map(t => `<li class="item">${t}</li>`).join("") + "</ul>";
+}, 300);
+</script>"""
+
+PAGES = {
+    "/static": "<!doctype html><title>static</title><ul>" + "".join(f'<li class="item">{t}</li>' for t in ITEMS) + "</ul>",
+    "/spa": "<!doctype html><title>spa</title>" + APP,
+    "/heavy": "<!doctype html><title>heavy</title><style>"
+    + "".join(f"@font-face {{ font-family: F{n}; src: url(/font/{n}.woff2); }} .f{n} {{ font-family: F{n}; }}" for n in range(3))
+    + "</style>"
+    + "".join(f'<p class="f{n}">text in font {n}</p>' for n in range(3))
+    + APP
+    + "".join(f'<img src="/img/{n}.jpg" width="300" height="200">' for n in range(30))
+    + "".join(f'<video src="/video/{n}.mp4" autoplay muted playsinline></video>' for n in range(3)),
+}
+
+SIZES = {"/img/": 500 * 1024, "/video/": 10 * 1024 * 1024, "/font/": 200 * 1024}
+BLOBS = {prefix: os.urandom(size) for prefix, size in SIZES.items()}
+TYPES = {"/img/": "image/jpeg", "/video/": "video/mp4", "/font/": "font/woff2"}
+
+# The script every tool evaluates: the items once there are 20 of them.
+SCRIPT = "document.querySelectorAll('.item').length === 20 ? Array.from(document.querySelectorAll('.item'), e => e.textContent) : null"
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def setup(self):
+        super().setup()
+        # Headers and body go in separate writes: without this, Nagle's algorithm and the client's delayed ACK
+        # add 40 ms to every request on a kept-alive connection, for every tool alike.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def send(self, status, content_type, body, rate=None):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if rate is None:
+            self.wfile.write(body)
+            return
+        chunk = 64 * 1024
+        start = time.monotonic()
+        for offset in range(0, len(body), chunk):
+            try:
+                self.wfile.write(body[offset:offset + chunk])
+            except (BrokenPipeError, ConnectionResetError):
+                return
+            due = start + (offset + chunk) / rate
+            pause = due - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        if path in PAGES:
+            return self.send(200, "text/html; charset=utf-8", PAGES[path].encode())
+        if path == "/items.json":
+            return self.send(200, "application/json", json.dumps(ITEMS).encode())
+        for prefix, blob in BLOBS.items():
+            if path.startswith(prefix):
+                return self.send(200, TYPES[prefix], blob, rate=MEDIA_RATE)
+        self.send(404, "text/plain", b"not found")
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def start():
+    """Starts the site on a free port; returns (server, base URL)."""
+    server = Server(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
