@@ -41,6 +41,13 @@ public struct WebParser: Sendable {
         try await WebKitRuntime.start()
     }
 
+    /// Stops WebKit and the private display webparse started, if any, and waits for them, even while they are
+    /// still starting. Call it before the process exits (it also runs by itself at `exit`); no job can run
+    /// after it.
+    public static func shutdown() {
+        WebKitRuntime.shutdown()
+    }
+
     /// Runs `job` and returns its result: the JSON text, exactly as the page's script produced it, and where
     /// it came from.
     /// - Parameter onStateChange: called with each state of the job, in order, from the WebKit thread or the

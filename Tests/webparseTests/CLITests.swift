@@ -124,4 +124,20 @@ import Testing
         let survivors = ProcessTree.snapshot().filter { pid, _ in children.contains { $0.pid == pid } }
         #expect(survivors.isEmpty, "left behind: \(survivors.map { "\($0.key) \($0.value.name)" })")
     }
+
+    @Test func exitingEarlyLeavesNoXvfbBehind() async throws {
+        func xvfbs() -> Set<pid_t> { Set(ProcessTree.snapshot().filter { $0.value.name == "Xvfb" }.map(\.key)) }
+        let before = xvfbs()
+        let config = try writeConfig(#"{"jobs": [{"name": "a", "url": "https://example.com", "script": "1"}]}"#)
+        // WebKit and Xvfb start while the config is read; a usage error then ends the run at once.
+        for _ in 1...20 {
+            let outcome = try await webparse.run(["run", config, "--only", "b"], environment: headless)
+            #expect(outcome.status == 2)
+        }
+        let deadline = ContinuousClock.now + .seconds(3)
+        while !xvfbs().subtracting(before).isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(xvfbs().subtracting(before).isEmpty, "left behind: \(xvfbs().subtracting(before))")
+    }
 }

@@ -22,14 +22,22 @@ enum WebKitRuntime {
     /// from any thread except the WebKit thread, more than once, and when nothing was started.
     static func shutdown() {
         WebKitThread.stop()
-        let server = privateDisplay.withLock { server in
-            defer { server = nil }
-            return server
+        let server = privateDisplay.withLock { display in
+            display.shuttingDown = true
+            defer { display.server = nil }
+            return display.server
         }
         server?.stop()
     }
 
-    private static let privateDisplay = Mutex<XvfbServer?>(nil)
+    /// The private display, and whether the process is past the point where one may be started. Launching and
+    /// recording a server happen under this lock, so a shutdown racing a start still stops what it started.
+    private struct PrivateDisplay {
+        var server: XvfbServer?
+        var shuttingDown = false
+    }
+
+    private static let privateDisplay = Mutex(PrivateDisplay())
 
     private static let startup = Task {
         atexit { WebKitRuntime.shutdown() }
@@ -40,8 +48,14 @@ enum WebKitRuntime {
         } else if let x11 = environment["DISPLAY"] {
             displayName = "X display \(x11)"
         } else {
-            let server = try XvfbServer.launch()
-            privateDisplay.withLock { $0 = server }
+            let server = try privateDisplay.withLock { display throws in
+                guard !display.shuttingDown else {
+                    throw WebParserError(.environmentUnavailable("webparse is exiting"))
+                }
+                let server = try XvfbServer.launch()
+                display.server = server
+                return server
+            }
             // Waiting for Xvfb blocks: keep that off the tasks' shared threads.
             let display = try await withCheckedThrowingContinuation { continuation in
                 Thread { continuation.resume(with: Result { try server.waitForDisplay() }) }.start()

@@ -5,18 +5,25 @@ import Synchronization
 /// The one thread that initialises GTK and runs GLib's default main loop for the life of the process.
 enum WebKitThread {
     /// Starts the thread and returns once GTK is initialised on it. Call once.
-    /// - Throws: `WebKitThread.StartFailure` when GTK cannot be initialised (it cannot open the display).
+    /// - Throws: `WebKitThread.StartFailure` when GTK cannot be initialised (it cannot open the display), or
+    ///   when the process is already shutting down.
     static func start() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             let thread = Thread {
-                if let failure = wk_main_init() {
-                    continuation.resume(throwing: StartFailure(reason: String(cString: failure)))
+                // Under the lock, so that a shutdown waits for GTK to be up and then stops it cleanly.
+                let failure = state.withLock { state -> String? in
+                    guard !state.stopped else { return "the process is exiting" }
+                    if let failure = wk_main_init() { return String(cString: failure) }
+                    state.running = true
+                    return nil
+                }
+                if let failure {
+                    continuation.resume(throwing: StartFailure(reason: failure))
                     return
                 }
-                running.withLock { $0 = true }
                 continuation.resume()
                 wk_main_run()
-                stopped.signal()
+                finished.signal()
             }
             thread.name = "webparse-webkit"
             thread.stackSize = 8 << 20
@@ -25,15 +32,17 @@ enum WebKitThread {
     }
 
     /// Ends the main loop and waits up to `timeout` for the thread to leave it, so that nothing touches the
-    /// display any more. Does nothing if the thread is not running.
+    /// display any more; a thread still starting is stopped once it is up, and one not yet started never
+    /// starts GTK. Call once, when the process ends.
     static func stop(timeout: Duration = .seconds(2)) {
-        let wasRunning = running.withLock { running in
-            defer { running = false }
-            return running
+        let wasRunning = state.withLock { state in
+            state.stopped = true
+            return state.running
         }
         guard wasRunning else { return }
-        wk_main_quit()
-        _ = stopped.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000)))
+        // Through the loop itself: a quit asked for before the loop runs would be lost.
+        wk_main_invoke({ _ in wk_main_quit() }, nil)
+        _ = finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000)))
     }
 
     /// Why GTK could not start on the WebKit thread.
@@ -42,6 +51,11 @@ enum WebKitThread {
         var description: String { reason }
     }
 
-    private static let running = Mutex(false)
-    private static let stopped = DispatchSemaphore(value: 0)
+    private struct State {
+        var running = false
+        var stopped = false
+    }
+
+    private static let state = Mutex(State())
+    private static let finished = DispatchSemaphore(value: 0)
 }

@@ -1,8 +1,11 @@
 import Foundation
 import Synchronization
+import WebParser
 
 /// Ends the process once: the run finishing and the signal grace period running out can both try to exit
-/// at the same moment, and `exit` must not run twice at once.
+/// at the same moment. WebKit and the display are stopped first; then the process ends with `_exit`, without
+/// running C++ static destructors while another thread may still be starting WebKit. Everything webparse
+/// writes goes straight to the file descriptors, so nothing is left unflushed.
 enum ProcessExit {
     private static let exiting = Mutex(false)
 
@@ -20,6 +23,7 @@ enum ProcessExit {
         guard first else {
             while true { pause() }
         }
-        Foundation.exit(status)
+        WebParser.shutdown()
+        _exit(status)
     }
 }
