@@ -175,14 +175,18 @@ struct WKView {
 static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpointer data) {
     WKView *view = data;
     int http_status = 0;
+    const char *retry_after = NULL;
     if (event == WEBKIT_LOAD_COMMITTED) {
         WebKitWebResource *resource = webkit_web_view_get_main_resource(web_view);
         WebKitURIResponse *response = resource ? webkit_web_resource_get_response(resource) : NULL;
-        if (response)
+        if (response) {
             http_status = (int)webkit_uri_response_get_status_code(response);
+            SoupMessageHeaders *headers = webkit_uri_response_get_http_headers(response);
+            retry_after = headers ? soup_message_headers_get_one(headers, "Retry-After") : NULL;
+        }
     }
     const char *uri = webkit_web_view_get_uri(web_view);
-    view->callbacks.load_changed(view->callback_context, (WKLoadEvent)event, uri ? uri : "", http_status);
+    view->callbacks.load_changed(view->callback_context, (WKLoadEvent)event, uri ? uri : "", http_status, retry_after);
 }
 
 static gboolean on_load_failed(WebKitWebView *web_view, WebKitLoadEvent event, const char *failing_uri,
@@ -207,6 +211,33 @@ static void on_process_terminated(WebKitWebView *web_view, WebKitWebProcessTermi
     view->callbacks.process_terminated(view->callback_context, reason == WEBKIT_WEB_PROCESS_CRASHED
                                                                    ? WK_PROCESS_CRASHED
                                                                    : WK_PROCESS_EXCEEDED_MEMORY_LIMIT);
+}
+
+static gboolean on_decide_policy(WebKitWebView *web_view, WebKitPolicyDecision *decision, WebKitPolicyDecisionType type,
+                                 gpointer data) {
+    WKView *view = data;
+    gboolean allowed = TRUE;
+    if (type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION) {
+        WebKitNavigationAction *action =
+            webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
+        const char *uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
+        allowed = view->callbacks.allow_navigation(view->callback_context, uri ? uri : "");
+    } else if (type == WEBKIT_POLICY_DECISION_TYPE_RESPONSE) {
+        WebKitResponsePolicyDecision *response_decision = WEBKIT_RESPONSE_POLICY_DECISION(decision);
+        if (!webkit_response_policy_decision_is_main_frame_main_resource(response_decision))
+            return FALSE;
+        WebKitURIResponse *response = webkit_response_policy_decision_get_response(response_decision);
+        const char *mime_type = webkit_uri_response_get_mime_type(response);
+        allowed = view->callbacks.allow_response(view->callback_context, mime_type ? mime_type : "",
+                                                 webkit_response_policy_decision_is_mime_type_supported(response_decision));
+    } else {
+        return FALSE;
+    }
+    if (allowed)
+        webkit_policy_decision_use(decision);
+    else
+        webkit_policy_decision_ignore(decision);
+    return TRUE;
 }
 
 static GtkWidget *on_create(WebKitWebView *web_view, WebKitNavigationAction *action, gpointer data) {
@@ -254,6 +285,7 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
     g_signal_connect(view->web_view, "load-failed", G_CALLBACK(on_load_failed), view);
     g_signal_connect(view->web_view, "notify::estimated-load-progress", G_CALLBACK(on_progress), view);
     g_signal_connect(view->web_view, "web-process-terminated", G_CALLBACK(on_process_terminated), view);
+    g_signal_connect(view->web_view, "decide-policy", G_CALLBACK(on_decide_policy), view);
     g_signal_connect(view->web_view, "create", G_CALLBACK(on_create), view);
     g_signal_connect(view->web_view, "script-dialog", G_CALLBACK(on_script_dialog), view);
     g_signal_connect(view->web_view, "print", G_CALLBACK(on_print), view);

@@ -71,7 +71,7 @@ public struct WebParser: Sendable {
                     guard error.isTransient, attempt <= job.retry.retries else { throw error }
                     attempt += 1
                     onStateChange(.retrying(attempt: attempt, error: error))
-                    try await Task.sleep(for: job.retry.delay(beforeAttempt: attempt))
+                    try await Task.sleep(for: job.retry.delay(beforeAttempt: attempt, retryAfter: error.retryAfter))
                 }
             }
         } catch let error as WebParserError {

@@ -6,6 +6,8 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     public var url: String?
     /// How many attempts the job made before it gave up (1 when it failed on the first).
     public var attempts: Int
+    /// How long the server asked to wait before trying again (its Retry-After header), if it said.
+    public var retryAfter: Duration?
 
     /// Creates an error of `kind` about `url` after `attempts` attempts.
     public init(_ kind: Kind, url: String? = nil, attempts: Int = 1) {

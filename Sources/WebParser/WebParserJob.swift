@@ -101,9 +101,10 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maxDelay = maxDelay
     }
 
-    /// The wait before attempt `attempt` (2 for the first retry).
-    public func delay(beforeAttempt attempt: Int) -> Duration {
+    /// The wait before attempt `attempt` (2 for the first retry): the doubling delay, or as long as the server
+    /// asked for in `retryAfter` if that is longer, but never more than `maxDelay`.
+    public func delay(beforeAttempt attempt: Int, retryAfter: Duration? = nil) -> Duration {
         let exponent = min(max(attempt - 2, 0), 30)
-        return min(delay * (1 << exponent), maxDelay)
+        return min(max(delay * (1 << exponent), retryAfter ?? .zero), maxDelay)
     }
 }

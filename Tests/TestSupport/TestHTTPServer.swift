@@ -22,6 +22,10 @@ public final class TestHTTPServer: Sendable {
         indirect case delayed(Duration, Route)
         /// Answers with whatever the closure returns for the request number (from 1): status and body.
         case dynamic(@Sendable (Int) -> (status: Int, body: String))
+        /// Sends the headers for `body` and its first half, then nothing more.
+        case stallMidBody(body: String)
+        /// Sends the headers for `body` and its first half, then resets the connection.
+        case resetMidBody(body: String)
     }
 
     /// A request the server received.
@@ -175,11 +179,26 @@ private final class Core: Sendable {
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
             writeAll(connection, Array((head + "\r\n").utf8) + bytes)
         case .hang:
-            var byte: UInt8 = 0
-            while recv(connection, &byte, 1, 0) > 0 {}
+            waitForClose(connection)
+        case .stallMidBody(let body), .resetMidBody(let body):
+            let bytes = Array(body.utf8)
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(bytes.count)\r\n\r\n"
+            writeAll(connection, Array(head.utf8) + bytes.prefix(bytes.count / 2))
+            if case .resetMidBody = route {
+                var linger = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            } else {
+                waitForClose(connection)
+            }
         case .sequence, .delayed, .dynamic:
             preconditionFailure("resolved before serving")
         }
+    }
+
+    /// Reads until the client closes the connection or the server stops.
+    private func waitForClose(_ connection: Int32) {
+        var byte: UInt8 = 0
+        while recv(connection, &byte, 1, 0) > 0 {}
     }
 
     private static func resolve(_ route: TestHTTPServer.Route, requestNumber: Int) -> TestHTTPServer.Route {
@@ -217,7 +236,8 @@ private final class Core: Sendable {
     }
 
     private static func reason(_ status: Int) -> String {
-        [200: "OK", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error",
+        [200: "OK", 301: "Moved Permanently", 302: "Found", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+         410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
          503: "Service Unavailable"][status] ?? "Status"
     }
 }

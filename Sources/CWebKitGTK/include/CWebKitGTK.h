@@ -90,9 +90,10 @@ typedef enum {
 
 /* What a view reports. All are called on the WebKit thread with the view's callback context. */
 typedef struct {
-    /* A load event. uri is the view's current URI; http_status is the main resource's HTTP status at
-     * WK_LOAD_COMMITTED (0 when there is none, as for file: URIs) and 0 for the other events. */
-    void (*load_changed)(void *context, WKLoadEvent event, const char *uri, int http_status);
+    /* A load event. uri is the view's current URI. At WK_LOAD_COMMITTED, http_status is the main resource's
+     * HTTP status (0 when there is none, as for file: URIs) and retry_after its Retry-After header (NULL when
+     * absent); for the other events they are 0 and NULL. */
+    void (*load_changed)(void *context, WKLoadEvent event, const char *uri, int http_status, const char *retry_after);
     /* The main load failed; WK_LOAD_FINISHED follows. error_domain is the GError domain's name. */
     void (*load_failed)(void *context, const char *failing_uri, const char *error_domain, int error_code,
                         const char *error_message);
@@ -100,6 +101,11 @@ typedef struct {
     void (*progress_changed)(void *context, double progress);
     /* The view's web process ended without being asked to. */
     void (*process_terminated)(void *context, WKProcessTermination reason);
+    /* Asked before the main frame or a subframe navigates to uri (not for new windows); false refuses it. */
+    bool (*allow_navigation)(void *context, const char *uri);
+    /* Asked when the main document's response arrives, with its MIME type and whether WebKit can show it;
+     * false refuses it, and the load fails. */
+    bool (*allow_response)(void *context, const char *mime_type, bool displayable);
     /* Called once, when the view is destroyed, to release the callback context. */
     void (*release)(void *context);
 } WKViewCallbacks;

@@ -5,6 +5,11 @@ enum LoadFailureTriage {
         failure.domain == "WebKitNetworkError" && failure.code == 302
     }
 
+    /// True for the failure of a load WebKit stopped because a policy decision refused it.
+    static func isPolicyInterruption(_ failure: PageLoadFailure) -> Bool {
+        failure.domain == "WebKitPolicyError" && failure.code == 102
+    }
+
     /// The kind of error `failure` is.
     static func kind(of failure: PageLoadFailure) -> WebParserError.Kind {
         let message = failure.message
@@ -23,6 +28,9 @@ enum LoadFailureTriage {
         case ("WebKitNetworkError", 301), ("WebKitPolicyError", 101): return .unsupportedURL(message)
         case ("WebKitPolicyError", 103): return .unsupportedURL("the port is restricted by WebKit")
         case ("WebKitPolicyError", 102): return .loadFailed("the server sent a download, not a page")
+        case ("soup-session-error-quark", 2): return .loadFailed("too many redirects")
+        // WebKit reports its own redirect limit without an error domain.
+        case (_, _) where message.localizedCaseInsensitiveContains("redirection"): return .loadFailed("too many redirects")
         default: return .loadFailed("\(message) [\(failure.domain) \(failure.code)]")
         }
     }

@@ -18,7 +18,15 @@ final class WebParserEngine {
     private var phase = LoadPhase.waitingForServer
     private var committed = false
     private var supersededLoadFinishing = false
+    /// The main document WebKit could not show, if the load was refused for that.
+    private var refusedMIMEType: String?
+    /// True after the page tried to go somewhere a scraper does not follow: the failure that follows is no
+    /// job failure.
+    private var refusedNavigation = false
     private var evaluating = false
+    /// Counts documents: a reply from an evaluation in an earlier document is stale, and that evaluation may
+    /// never answer at all (its document is gone).
+    private var document = 0
     private var ended = false
     private var watchdog: Task<Void, Never>?
     private var nextEvaluation: Task<Void, Never>?
@@ -83,12 +91,14 @@ final class WebParserEngine {
             committed = false
         case .redirected(let url):
             self.url = url
-        case .committed(let url, let httpStatus):
+        case .committed(let url, let httpStatus, let retryAfter):
             self.url = url
             self.httpStatus = httpStatus
             committed = true
             if httpStatus >= 400 {
-                fail(.httpStatus(httpStatus))
+                var error = WebParserError(.httpStatus(httpStatus), url: url)
+                error.retryAfter = retryAfter.flatMap(RetryAfter.parse)
+                end(with: .failure(error))
                 return
             }
             if url == "about:blank" {
@@ -97,24 +107,39 @@ final class WebParserEngine {
                 return
             }
             phase = .loading
-            startEvaluating()
+            if evaluating {
+                document += 1
+                nextEvaluation?.cancel()
+                evaluate()
+            } else {
+                startEvaluating()
+            }
         case .finished:
             guard !supersededLoadFinishing else {
                 supersededLoadFinishing = false
                 return
             }
             guard committed else {
-                fail(.loadFailed("WebKit did not load the page"))
+                fail(.loadFailed(refusedMIMEType.map(Self.download) ?? "WebKit did not load the page"))
                 return
             }
             phase = .waitingForResult
             startEvaluating()
         case .failed(let failure):
-            guard !LoadFailureTriage.isSuperseded(failure) else {
+            if LoadFailureTriage.isSuperseded(failure) || refusedNavigation && LoadFailureTriage.isPolicyInterruption(failure) {
+                refusedNavigation = false
                 supersededLoadFinishing = true
                 return
             }
+            if let mimeType = refusedMIMEType, LoadFailureTriage.isPolicyInterruption(failure) {
+                fail(.loadFailed(Self.download(mimeType)), url: failure.url)
+                return
+            }
             fail(LoadFailureTriage.kind(of: failure), url: failure.url)
+        case .navigationRefused:
+            refusedNavigation = true
+        case .responseRefused(let mimeType):
+            refusedMIMEType = mimeType
         case .progress(let progress):
             report(.loading(progress: progress))
         case .processTerminated(let termination):
@@ -131,13 +156,14 @@ final class WebParserEngine {
 
     private func evaluate() {
         guard !ended else { return }
+        let document = self.document
         page.callAsyncFunction(script.functionBody, sourceName: PageScript.sourceName) { [weak self] reply in
-            self?.received(reply)
+            self?.received(reply, in: document)
         }
     }
 
-    private func received(_ reply: JavaScriptReply) {
-        guard !ended else { return }
+    private func received(_ reply: JavaScriptReply, in document: Int) {
+        guard !ended, document == self.document else { return }
         switch script.outcome(of: reply) {
         case .value(let data):
             end(with: .success(Result(data: data, url: url, httpStatus: httpStatus)))
@@ -153,6 +179,10 @@ final class WebParserEngine {
                 self?.evaluate()
             }
         }
+    }
+
+    private static func download(_ mimeType: String) -> String {
+        "the server sent a download (\(mimeType.isEmpty ? "no content type" : mimeType)), not a page"
     }
 
     private func timedOut() {

@@ -23,8 +23,10 @@ final class WebKitPage: WebPage {
         self.filter = filter
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
         let callbacks = WKViewCallbacks(
-            load_changed: { context, event, uri, status in
-                CallbackTarget.deliver(.loadEvent(event, url: String(cString: uri!), httpStatus: Int(status)), to: context)
+            load_changed: { context, event, uri, status, retryAfter in
+                let event = PageEvent.loadEvent(event, url: String(cString: uri!), httpStatus: Int(status),
+                                                retryAfter: retryAfter.map { String(cString: $0) })
+                CallbackTarget.deliver(event, to: context)
             },
             load_failed: { context, uri, domain, code, message in
                 let failure = PageLoadFailure(url: String(cString: uri!), domain: String(cString: domain!),
@@ -37,6 +39,21 @@ final class WebKitPage: WebPage {
             process_terminated: { context, reason in
                 let termination: ProcessTermination = reason == WK_PROCESS_EXCEEDED_MEMORY_LIMIT ? .exceededMemoryLimit : .crashed
                 CallbackTarget.deliver(.processTerminated(termination), to: context)
+            },
+            allow_navigation: { context, uri in
+                let url = String(cString: uri!)
+                guard NavigationPolicy.allows(navigationTo: url) else {
+                    CallbackTarget.deliver(.navigationRefused(url: url), to: context)
+                    return false
+                }
+                return true
+            },
+            allow_response: { context, mimeType, displayable in
+                guard displayable else {
+                    CallbackTarget.deliver(.responseRefused(mimeType: String(cString: mimeType!)), to: context)
+                    return false
+                }
+                return true
             },
             release: { context in
                 Unmanaged<CallbackTarget>.fromOpaque(context!).release()
@@ -129,11 +146,11 @@ private final class PendingCall {
 }
 
 private extension PageEvent {
-    static func loadEvent(_ event: WKLoadEvent, url: String, httpStatus: Int) -> PageEvent {
+    static func loadEvent(_ event: WKLoadEvent, url: String, httpStatus: Int, retryAfter: String?) -> PageEvent {
         switch event {
         case WK_LOAD_STARTED: .started(url: url)
         case WK_LOAD_REDIRECTED: .redirected(url: url)
-        case WK_LOAD_COMMITTED: .committed(url: url, httpStatus: httpStatus)
+        case WK_LOAD_COMMITTED: .committed(url: url, httpStatus: httpStatus, retryAfter: retryAfter)
         default: .finished(url: url)
         }
     }

@@ -44,8 +44,9 @@ enum PageEvent: Sendable, Equatable {
     case started(url: String)
     /// The server redirected the load.
     case redirected(url: String)
-    /// The main document's response arrived; `httpStatus` is 0 when there is none (a `file:` URL).
-    case committed(url: String, httpStatus: Int)
+    /// The main document's response arrived; `httpStatus` is 0 when there is none (a `file:` URL), and
+    /// `retryAfter` is its Retry-After header, if any.
+    case committed(url: String, httpStatus: Int, retryAfter: String? = nil)
     /// The load ended, after success or after `failed`.
     case finished(url: String)
     /// The main load failed.
@@ -54,6 +55,21 @@ enum PageEvent: Sendable, Equatable {
     case progress(Double)
     /// The page's web process ended without being asked to.
     case processTerminated(ProcessTermination)
+    /// The page tried to navigate to a URL a scraper does not follow (`mailto:`, `tel:`…); it stays where it is.
+    case navigationRefused(url: String)
+    /// The main document is not a page WebKit can show (a download); its load fails next.
+    case responseRefused(mimeType: String)
+}
+
+/// What a page may navigate to and show: web documents, not downloads or other applications' URLs.
+enum NavigationPolicy {
+    /// The schemes a page may navigate to; others (`mailto:`, `tel:`, `intent:`…) are refused.
+    static let schemes: Set<String> = ["http", "https", "file", "about", "data", "blob"]
+
+    static func allows(navigationTo url: String) -> Bool {
+        guard let colon = url.firstIndex(of: ":") else { return false }
+        return schemes.contains(url[..<colon].lowercased())
+    }
 }
 
 /// A failed main load, as WebKit reported it.

@@ -1,0 +1,206 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import WebParser
+
+/// The fault matrix: real network events and hostile pages, and what each becomes.
+@Suite(.serialized) struct FaultTests {
+    func job(_ url: URL, _ script: String = "document.title", timeout: Duration = .seconds(15), retries: Int = 0,
+             retryDelay: Duration = .milliseconds(50), maxDelay: Duration = .seconds(30)) -> WebParserJob {
+        WebParserJob(url: url, script: script, timeout: timeout, pollInterval: .milliseconds(20),
+                     retry: RetryPolicy(retries: retries, delay: retryDelay, maxDelay: maxDelay))
+    }
+
+    func failure(_ job: WebParserJob, log: StateLog = StateLog(), parser: WebParser = WebParser()) async -> WebParserError? {
+        do {
+            _ = try await parser.run(job, onStateChange: log.record)
+            Issue.record("the job succeeded")
+            return nil
+        } catch let error as WebParserError {
+            return error
+        } catch {
+            Issue.record("unexpected \(error)")
+            return nil
+        }
+    }
+
+    func retries(_ log: StateLog) -> [WebParserError] {
+        log.states.compactMap { if case .retrying(_, let error) = $0 { error } else { nil } }
+    }
+
+    @Test func anUnknownHostIsFatal() async throws {
+        let error = await failure(job(URL(string: "http://no-such-host.invalid/")!, retries: 3))
+        #expect(error?.kind == .hostNotFound)
+        #expect(error?.attempts == 1)
+        #expect(error?.description == "host not found (http://no-such-host.invalid/)")
+    }
+
+    @Test func aBodyThatStallsTimesOutWhileLoadingAndIsRetried() async throws {
+        let server = try TestHTTPServer(routes: ["/": .stallMidBody(body: "<title>half</title>" + String(repeating: "<p>filler</p>", count: 2000))])
+        let log = StateLog()
+        let error = await failure(job(server.url("/"), "null", timeout: .seconds(1), retries: 1), log: log)
+        #expect(error?.kind == .timedOut(phase: .loading, after: .seconds(1)))
+        #expect(error?.attempts == 2)
+        #expect(server.requests(for: "/").count == 2)
+    }
+
+    @Test func aConnectionResetMidBodyIsRetried() async throws {
+        let page = "<title>whole</title>" + String(repeating: "<p>filler</p>", count: 2000)
+        let server = try TestHTTPServer(routes: ["/": .sequence([.resetMidBody(body: page), .respond(body: page)])])
+        let log = StateLog()
+        let result = try await WebParser().run(job(server.url("/"), "document.readyState === 'complete' ? document.title : null", retries: 2),
+                                               onStateChange: log.record)
+        #expect(result.data == Data(#""whole""#.utf8))
+        #expect(result.attempts == 2)
+        #expect(retries(log).allSatisfy { $0.isTransient })
+    }
+
+    @Test func retryAfterIsHonouredUpToTheCap() async throws {
+        let busy = TestHTTPServer.Route.respond(status: 503, headers: ["Retry-After": "1"], body: "busy")
+        let server = try TestHTTPServer(routes: ["/": .sequence([busy, .respond(body: "<title>back</title>")])])
+        let start = ContinuousClock.now
+        let result = try await WebParser().run(job(server.url("/"), retries: 2))
+        #expect(result.data == Data(#""back""#.utf8))
+        #expect(ContinuousClock.now - start >= .seconds(1), "waited as the server asked")
+
+        let greedy = TestHTTPServer.Route.respond(status: 429, headers: ["Retry-After": "3600"], body: "slow down")
+        let capped = try TestHTTPServer(routes: ["/": .sequence([greedy, .respond(body: "<title>back</title>")])])
+        let cappedStart = ContinuousClock.now
+        _ = try await WebParser().run(job(capped.url("/"), retries: 2, maxDelay: .milliseconds(300)))
+        #expect(ContinuousClock.now - cappedStart < .seconds(10), "an hour was capped")
+        #expect(RetryAfter.parse("120") == .seconds(120))
+        #expect(RetryAfter.parse("Wed, 21 Oct 2015 07:28:00 GMT") == .zero)
+        #expect(RetryAfter.parse("soon") == nil)
+    }
+
+    @Test(arguments: [500, 502, 503, 429])
+    func serverErrorsAreRetried(status: Int) async throws {
+        let server = try TestHTTPServer(routes: ["/": .sequence([.respond(status: status, body: "no"), .respond(body: "<title>ok</title>")])])
+        let result = try await WebParser().run(job(server.url("/"), retries: 1))
+        #expect(result.attempts == 2)
+    }
+
+    @Test(arguments: [404, 410, 401, 403])
+    func clientErrorsAreFatal(status: Int) async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(status: status, body: "no")])
+        let error = await failure(job(server.url("/"), retries: 3))
+        #expect(error?.kind == .httpStatus(status))
+        #expect(error?.description.hasPrefix("HTTP status \(status)") == true)
+        #expect(server.requests(for: "/").count == 1)
+    }
+
+    @Test func aRedirectLoopIsFatal() async throws {
+        let server = try TestHTTPServer(routes: ["/loop": .respond(status: 302, headers: ["Location": "/loop"], body: "")])
+        let error = await failure(job(server.url("/loop"), retries: 2))
+        #expect(error?.kind == .loadFailed("too many redirects"))
+        #expect(error?.attempts == 1)
+    }
+
+    @Test func aRedirectToAnotherHostIsFollowed() async throws {
+        let target = try TestHTTPServer(routes: ["/page": .respond(body: "<title>moved</title>")])
+        let other = URL(string: "http://localhost:\(target.port)/page")!
+        let server = try TestHTTPServer(routes: ["/go": .respond(status: 302, headers: ["Location": other.absoluteString], body: "")])
+        let result = try await WebParser().run(job(server.url("/go")))
+        #expect(result.data == Data(#""moved""#.utf8))
+        #expect(result.finalURL == other.absoluteString)
+    }
+
+    @Test func aDownloadIsNotAPage() async throws {
+        let server = try TestHTTPServer(routes: ["/file": .respond(contentType: "application/octet-stream", body: "binary")])
+        let error = await failure(job(server.url("/file"), retries: 2))
+        #expect(error?.kind == .loadFailed("the server sent a download (application/octet-stream), not a page"))
+        #expect(error?.attempts == 1)
+    }
+
+    @Test func aSelfSignedCertificateIsFatal() async throws {
+        let server = try TLSTestServer(body: "<title>secret</title>")
+        let error = await failure(job(server.url(), retries: 2))
+        guard case .tlsFailed? = error?.kind else {
+            Issue.record("expected a TLS failure, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.attempts == 1)
+    }
+
+    @Test func aPageStuckInJavaScriptIsStoppedAndTheNextJobRuns() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/loop": .respond(body: "<title>stuck</title><script>setTimeout(() => { while (true) {} }, 50)</script>"),
+            "/fine": .respond(body: "<title>fine</title>"),
+        ])
+        let parser = WebParser()
+        let error = await failure(job(server.url("/loop"), "null", timeout: .seconds(2)), parser: parser)
+        guard case .timedOut? = error?.kind else {
+            Issue.record("expected a time-out, got \(String(describing: error))")
+            return
+        }
+        #expect(try await parser.run(job(server.url("/fine"))).data == Data(#""fine""#.utf8))
+    }
+
+    @Test func aWebProcessKilledFromOutsideIsRetriedOnAFreshPage() async throws {
+        let server = try TestHTTPServer(routes: ["/": .sequence([
+            .respond(body: "<title>first</title>"),
+            .respond(body: "<title>second</title><p id=data>ready</p>"),
+        ])])
+        let me = getpid()
+        let before = Set(ProcessTree.descendants(of: me).filter { $0.name.hasPrefix("WebKitWebProces") }.map(\.pid))
+        let log = StateLog()
+        let parser = WebParser()
+        let running = Task { try await parser.run(job(server.url("/"), "document.getElementById('data')?.textContent", retries: 2),
+                                                  onStateChange: log.record) }
+        while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(200))
+        let fresh = ProcessTree.descendants(of: me).filter { $0.name.hasPrefix("WebKitWebProces") && !before.contains($0.pid) }
+        let victim = try #require(fresh.map(\.pid).max())
+        kill(victim, SIGKILL)
+        let result = try await running.value
+        #expect(result.data == Data(#""ready""#.utf8))
+        #expect(result.attempts == 2)
+        #expect(retries(log).map(\.kind) == [.webProcessCrashed])
+    }
+
+    @Test func wrongResultsFailWithTheirReason() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
+        let parser = WebParser()
+        for (script, expected) in [("(() => { const o = {}; o.self = o; return o })()", "cyclic"),
+                                   ("document.body", "a DOM element (<body>)")] {
+            let error = await failure(job(server.url("/"), script), parser: parser)
+            guard case .unsupportedResult(let what)? = error?.kind else {
+                Issue.record("\(script): got \(String(describing: error))")
+                continue
+            }
+            #expect(what.contains(expected), "\(what)")
+        }
+    }
+
+    @Test func aFiftyMegabyteResultArrivesWhole() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>big</p>")])
+        let result = try await WebParser().run(job(server.url("/"), "'x'.repeat(50 * 1024 * 1024)", timeout: .seconds(60)))
+        #expect(result.data.count == 50 * 1024 * 1024 + 2)
+        #expect(result.data.first == UInt8(ascii: "\"") && result.data.last == UInt8(ascii: "\""))
+    }
+
+    @Test func popupsDialogsAndOtherSchemesDoNotStopTheJob() async throws {
+        let page = """
+            <title>before</title><script>
+            window.open("https://example.com/popup");
+            alert("hello"); confirm("sure?"); prompt("name?"); print();
+            location.href = "mailto:someone@example.com";
+            setTimeout(() => { document.title = "after"; }, 100);
+            </script>
+            """
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        let result = try await WebParser().run(job(server.url("/"), "document.title === 'after' ? document.title : null", timeout: .seconds(10)))
+        #expect(result.data == Data(#""after""#.utf8))
+        #expect(result.finalURL == server.url("/").absoluteString)
+    }
+
+    @Test func aPageThatNavigatesWhileTheScriptWaitsGivesTheNewDocumentsData() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/first": .respond(body: "<title>first</title><script>setTimeout(() => location.href = '/second', 200)</script>"),
+            "/second": .respond(body: "<title>second</title><p class=data>fresh</p>"),
+        ])
+        let result = try await WebParser().run(job(server.url("/first"), "document.querySelector('.data')?.textContent"))
+        #expect(result.data == Data(#""fresh""#.utf8))
+        #expect(result.finalURL == server.url("/second").absoluteString)
+    }
+}
