@@ -3,6 +3,7 @@
 #include <gtk/gtk.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <webkit2/webkit2.h>
 
@@ -54,7 +55,13 @@ bool wk_main_is_current_thread(void) {
 /* Runs in the child before exec: undo what the spawning thread or process had set for itself (a worker
  * thread blocks signals; webparse ignores SIGINT and SIGTERM to handle them itself), and leave the parent's
  * process group. */
+typedef struct {
+    bool die_with_thread;
+    pid_t parent;
+} ChildSetup;
+
 static void prepare_child(gpointer data) {
+    const ChildSetup *setup = data;
     static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
     for (size_t index = 0; index < G_N_ELEMENTS(signals); index++)
         signal(signals[index], SIG_DFL);
@@ -62,9 +69,16 @@ static void prepare_child(gpointer data) {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     setpgid(0, 0);
+    if (setup->die_with_thread) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != setup->parent) /* the parent died before the line above */
+            _exit(1);
+    }
 }
 
-int wk_spawn_process(const char *const *argv, int stdout_fd, int stderr_fd, char **error_message) {
+int wk_spawn_process(const char *const *argv, int stdout_fd, int stderr_fd, bool die_with_thread,
+                     char **error_message) {
+    ChildSetup setup = {die_with_thread, getpid()};
     GSpawnFlags flags = G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL;
     if (stdout_fd < 0)
         flags |= G_SPAWN_STDOUT_TO_DEV_NULL;
@@ -72,7 +86,7 @@ int wk_spawn_process(const char *const *argv, int stdout_fd, int stderr_fd, char
         flags |= G_SPAWN_STDERR_TO_DEV_NULL;
     GPid pid = 0;
     GError *error = NULL;
-    if (!g_spawn_async_with_pipes_and_fds(NULL, argv, NULL, flags, prepare_child, NULL, -1, stdout_fd,
+    if (!g_spawn_async_with_pipes_and_fds(NULL, argv, NULL, flags, prepare_child, &setup, -1, stdout_fd,
                                           stderr_fd, NULL, NULL, 0, &pid, NULL, NULL, NULL, &error)) {
         *error_message = g_strdup(error->message);
         g_error_free(error);

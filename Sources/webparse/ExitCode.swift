@@ -10,6 +10,8 @@ enum ExitCode: Int32 {
     case environment = 3
     /// Another run holds the `--state` file (and `--wait-lock` ran out).
     case stateLocked = 4
+    /// Stopped by SIGHUP (the terminal went away).
+    case hangUp = 129
     /// Interrupted by SIGINT (Ctrl-C).
     case interrupted = 130
     /// Stopped by SIGTERM.
@@ -23,6 +25,7 @@ enum ExitCode: Int32 {
           2    usage or config error (nothing was loaded)
           3    WebKit cannot run here: no display and no Xvfb, or WebKit failed to start
           4    another run is using the --state file
+          129  stopped by SIGHUP
           130  interrupted by SIGINT (Ctrl-C)
           143  stopped by SIGTERM
         """

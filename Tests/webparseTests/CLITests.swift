@@ -100,7 +100,7 @@ import Testing
         #expect(badDisplay.stderr.contains("X display :4242"))
     }
 
-    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130)), (SIGHUP, Int32(129))])
     func aSignalStopsTheRunAndLeavesNoProcessBehind(signal: Int32, status: Int32) async throws {
         let server = try TestHTTPServer(routes: ["/": .hang])
         defer { server.stop() }
@@ -139,5 +139,47 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(xvfbs().subtracting(before).isEmpty, "left behind: \(xvfbs().subtracting(before))")
+    }
+
+    /// Whatever the moment webparse is killed with SIGKILL, its Xvfb and WebKit processes end too.
+    @Test func killedWithSIGKILLItLeavesNothingBehind() async throws {
+        let server = try TestHTTPServer(routes: ["/": .hang])
+        defer { server.stop() }
+        let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 60}"#)
+        for delay in [50, 150, 400, 1500] {
+            let running = try webparse.start(["run", config], environment: headless)
+            var children = Set<pid_t>()
+            let deadline = ContinuousClock.now + .milliseconds(delay)
+            while ContinuousClock.now < deadline {
+                children.formUnion(running.descendants().map(\.pid))
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            running.send(SIGKILL)
+            _ = await running.finish()
+            let settle = ContinuousClock.now + .seconds(2)
+            while ProcessTree.anyAlive(Array(children)) && ContinuousClock.now < settle {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(!ProcessTree.anyAlive(Array(children)), "killed after \(delay) ms: \(children) still alive")
+        }
+    }
+
+    /// Lines of jobs that finished before an interruption are already out.
+    @Test func anInterruptedJSONLinesRunHasFlushedItsFinishedJobs() async throws {
+        let server = try TestHTTPServer(routes: ["/done": .respond(body: "<title>done</title>"), "/hang": .hang])
+        defer { server.stop() }
+        let config = try writeConfig("""
+            {"concurrency": 1, "jobs": [
+              {"name": "done", "url": "\(server.url("/done"))", "script": "document.title"},
+              {"name": "hang", "url": "\(server.url("/hang"))", "script": "document.title", "timeout": 60}
+            ]}
+            """)
+        let running = try webparse.start(["run", "--jsonl", config], environment: headless)
+        while server.requests(for: "/hang").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        running.send(SIGTERM)
+        let outcome = await running.finish()
+        #expect(outcome.status == 143)
+        #expect(outcome.stdoutText.hasPrefix(#"{"job":"done""#))
+        #expect(outcome.stdoutText.split(separator: "\n").count == 1)
     }
 }

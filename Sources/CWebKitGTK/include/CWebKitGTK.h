@@ -34,9 +34,10 @@ bool wk_main_is_current_thread(void);
 
 /* Starts argv[0] (a path) with arguments argv (NULL-terminated) in a process group of its own, with default
  * signal handling, stdin from /dev/null, stdout and stderr on the given descriptors (-1: /dev/null) and every
- * other descriptor closed. Returns the child's pid, which the caller must reap, or -1 with *error_message set
- * (free it with wk_free). Safe from any thread. */
-int wk_spawn_process(const char *const *argv, int stdout_fd, int stderr_fd, char **error_message);
+ * other descriptor closed. With die_with_thread, the child is killed when the calling thread ends. Returns
+ * the child's pid, which the caller must reap, or -1 with *error_message set (free it with wk_free). */
+int wk_spawn_process(const char *const *argv, int stdout_fd, int stderr_fd, bool die_with_thread,
+                     char **error_message);
 
 /* Frees a string the shim handed out. */
 void wk_free(void *pointer);

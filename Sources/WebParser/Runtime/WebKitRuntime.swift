@@ -42,36 +42,36 @@ enum WebKitRuntime {
     private static let startup = Task {
         atexit { WebKitRuntime.shutdown() }
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
-        let displayName: String
-        if let wayland = environment["WAYLAND_DISPLAY"] {
-            displayName = "Wayland display \(wayland)"
-        } else if let x11 = environment["DISPLAY"] {
-            displayName = "X display \(x11)"
-        } else {
-            let server = try privateDisplay.withLock { display throws in
-                guard !display.shuttingDown else {
-                    throw WebParserError(.environmentUnavailable("webparse is exiting"))
-                }
-                let server = try XvfbServer.launch()
-                display.server = server
-                return server
-            }
-            // Waiting for Xvfb blocks: keep that off the tasks' shared threads.
-            let display = try await withCheckedThrowingContinuation { continuation in
-                Thread { continuation.resume(with: Result { try server.waitForDisplay() }) }.start()
-            }
-            setenv("DISPLAY", display, 1)
-            displayName = "webparse's own Xvfb at \(display)"
-        }
+        let needsOwnDisplay = environment["WAYLAND_DISPLAY"] == nil && environment["DISPLAY"] == nil
         // A headless scraper needs neither the accessibility bus nor a session bus; without these settings
         // GTK and GLib would try to reach them, or even launch a bus daemon that outlives webparse.
         setenv("NO_AT_BRIDGE", "1", 0)
         setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 0)
         do {
-            try await WebKitThread.start()
+            // Xvfb is started by the WebKit thread itself, the thread that lives as long as webparse: Xvfb is
+            // told to die with the thread that started it, so it never outlives webparse, even a killed one.
+            try await WebKitThread.start(beforeGTK: { if needsOwnDisplay { try startOwnDisplay() } })
+        } catch let error as WebParserError {
+            shutdown()
+            throw error
         } catch {
             shutdown()
-            throw WebParserError(.environmentUnavailable("\(error) on the \(displayName)"))
+            let display = environment["WAYLAND_DISPLAY"].map { "Wayland display \($0)" }
+                ?? environment["DISPLAY"].map { "X display \($0)" } ?? "webparse's own Xvfb"
+            throw WebParserError(.environmentUnavailable("\(error) on the \(display)"))
         }
+    }
+
+    /// Starts Xvfb, waits for it and points `DISPLAY` at it; on the WebKit thread, before GTK starts.
+    private static func startOwnDisplay() throws {
+        let server = try privateDisplay.withLock { display throws in
+            guard !display.shuttingDown else {
+                throw WebParserError(.environmentUnavailable("webparse is exiting"))
+            }
+            let server = try XvfbServer.launch()
+            display.server = server
+            return server
+        }
+        setenv("DISPLAY", try server.waitForDisplay(), 1)
     }
 }

@@ -4,21 +4,26 @@ import Synchronization
 
 /// The one thread that initialises GTK and runs GLib's default main loop for the life of the process.
 enum WebKitThread {
-    /// Starts the thread and returns once GTK is initialised on it. Call once.
-    /// - Throws: `WebKitThread.StartFailure` when GTK cannot be initialised (it cannot open the display), or
-    ///   when the process is already shutting down.
-    static func start() async throws {
+    /// Starts the thread, runs `beforeGTK` on it, and returns once GTK is initialised on it. Call once.
+    /// - Throws: what `beforeGTK` throws; `WebKitThread.StartFailure` when GTK cannot be initialised (it cannot
+    ///   open the display), or when the process is already shutting down.
+    static func start(beforeGTK: @escaping @Sendable () throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             let thread = Thread {
                 // Under the lock, so that a shutdown waits for GTK to be up and then stops it cleanly.
-                let failure = state.withLock { state -> String? in
-                    guard !state.stopped else { return "the process is exiting" }
-                    if let failure = wk_main_init() { return String(cString: failure) }
+                let failure = state.withLock { state -> Error? in
+                    guard !state.stopped else { return StartFailure(reason: "the process is exiting") }
+                    do {
+                        try beforeGTK()
+                    } catch {
+                        return error
+                    }
+                    if let failure = wk_main_init() { return StartFailure(reason: String(cString: failure)) }
                     state.running = true
                     return nil
                 }
                 if let failure {
-                    continuation.resume(throwing: StartFailure(reason: failure))
+                    continuation.resume(throwing: failure)
                     return
                 }
                 continuation.resume()

@@ -11,8 +11,9 @@ import Glibc
 /// Started with `-displayfd`, so it reports its display number itself once it accepts connections, and with
 /// `-nolisten tcp`, so only local clients can reach it. It runs in its own process group, so a Ctrl-C meant
 /// for webparse does not take the display away mid-teardown, and with `-terminate`, so it exits by itself
-/// once its last client (webparse) is gone, even if webparse is killed. It holds no descriptor of webparse's
-/// but the pipe it reports its display on.
+/// once its last client (webparse) is gone. It is also killed when the thread that started it ends, so even a
+/// webparse killed before GTK connected leaves no Xvfb behind. It holds no descriptor of webparse's but the
+/// pipe it reports its display on.
 final class XvfbServer: Sendable {
     private struct Child {
         var pid: pid_t
@@ -102,7 +103,7 @@ final class XvfbServer: Sendable {
     /// but stdout and stderr in the child: an X server must not hold other pipes of this process open.
     private static func spawn(arguments: [String], stdoutFD: Int32, stderrFD: Int32) throws -> pid_t {
         var message: UnsafeMutablePointer<CChar>?
-        let pid = withCStringArray(arguments) { wk_spawn_process($0, stdoutFD, stderrFD, &message) }
+        let pid = withCStringArray(arguments) { wk_spawn_process($0, stdoutFD, stderrFD, true, &message) }
         guard pid > 0 else {
             defer { wk_free(message) }
             throw failure("cannot start \(arguments[0]): \(message.map { String(cString: $0) } ?? "unknown error")")

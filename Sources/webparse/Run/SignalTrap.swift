@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into task cancellation, so jobs stop through the same path as any cancellation,
+/// Turns SIGINT, SIGTERM and SIGHUP into task cancellation, so jobs stop through the same path as any cancellation,
 /// and makes sure the process ends soon after even if something does not stop.
 final class SignalTrap {
     /// How long a cancelled run may take to wind down before the process exits anyway.
@@ -15,7 +15,7 @@ final class SignalTrap {
     /// after the grace period if it is still running.
     init<Success>(cancelling task: Task<Success, Never>) {
         let received = self.received
-        sources = [SIGINT, SIGTERM].map { number in
+        sources = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -32,7 +32,13 @@ final class SignalTrap {
 
     /// The exit code for the signal received, if one was.
     var interruption: ExitCode? {
-        received.number.map { $0 == SIGINT ? .interrupted : .terminated }
+        received.number.map { number in
+            switch number {
+            case SIGINT: .interrupted
+            case SIGHUP: .hangUp
+            default: .terminated
+            }
+        }
     }
 
     private final class FirstSignal: Sendable {
