@@ -23,7 +23,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// One line for people: what failed, where, and after how many attempts.
     public var description: String {
         var text = kind.detail
-        if let url, !url.isEmpty { text += " (\(url))" }
+        if let url, !url.isEmpty { text += " (\(URLRedaction.redact(url)))" }
         if attempts > 1 { text += "; gave up after \(attempts) attempts" }
         return text
     }

@@ -204,3 +204,57 @@ import Testing
         #expect(result.finalURL == server.url("/second").absoluteString)
     }
 }
+
+/// What a page cannot do to webparse or to the machine it runs on.
+@Suite struct SecurityTests {
+    func job(_ url: URL, _ script: String) -> WebParserJob {
+        WebParserJob(url: url, script: script, timeout: .seconds(15), retry: RetryPolicy(retries: 0))
+    }
+
+    @Test func aWebPageCannotReadLocalFiles() async throws {
+        let secret = FileManager.default.temporaryDirectory.appending(path: "webparse-secret-\(UUID().uuidString).txt")
+        try "top secret".write(to: secret, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>remote</p>")])
+        let script = """
+            async () => {
+              const fetched = await fetch("\(secret.absoluteString)").then(r => r.text()).catch(e => "blocked");
+              const requested = await new Promise(resolve => {
+                const xhr = new XMLHttpRequest();
+                xhr.onload = () => resolve(xhr.responseText);
+                xhr.onerror = () => resolve("blocked");
+                try { xhr.open("GET", "\(secret.absoluteString)"); xhr.send(); } catch (e) { resolve("blocked"); }
+              });
+              return [fetched, requested];
+            }
+            """
+        let result = try await WebParser().run(job(server.url("/"), script))
+        #expect(result.data == Data(#"["blocked","blocked"]"#.utf8))
+    }
+
+    @Test func aHostilePageFindsNoWayToTheNativeSide() async throws {
+        let hostile = """
+            <title>real</title><script>
+            window.attempts = [];
+            try { window.webkit.messageHandlers.webparse.postMessage({result: "injected"}); window.attempts.push("posted"); }
+            catch (e) { window.attempts.push("no handler"); }
+            </script>
+            """
+        let server = try TestHTTPServer(routes: ["/": .respond(body: hostile)])
+        let result = try await WebParser().run(job(server.url("/"), "[document.title, window.attempts.join(), typeof window.webkit?.messageHandlers?.webparse]"))
+        #expect(result.data == Data(#"["real","no handler","undefined"]"#.utf8))
+    }
+
+    @Test func passwordsInURLsStayOutOfMessages() async throws {
+        let server = try TestHTTPServer(routes: [:])
+        let url = URL(string: "http://reader:s3cret-pass@127.0.0.1:\(server.port)/members")!
+        do {
+            _ = try await WebParser().run(job(url, "document.title"))
+            Issue.record("a 404 page succeeded")
+        } catch let error as WebParserError {
+            #expect(!error.description.contains("s3cret"))
+            #expect(error.description.contains("reader:***@"))
+        }
+        #expect(URLRedaction.redact("https://example.com/a?b=c") == "https://example.com/a?b=c")
+    }
+}

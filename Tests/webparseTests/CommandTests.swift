@@ -75,6 +75,17 @@ import Testing
         #expect(records[1]["result"] == nil)
     }
 
+    @Test func passwordsInURLsAreNeverPrinted() async throws {
+        let server = try pages()
+        let directory = try folder()
+        let url = "http://reader:s3cret-pass@127.0.0.1:\(server.port)/missing"
+        let config = try write(#"{"url": "\#(url)", "script": "1", "retries": 0}"#, to: "secret.json", in: directory)
+        let outcome = try await webparse.run(["run", "--jsonl", "-v", config], environment: headless)
+        #expect(outcome.status == 1)
+        #expect(!outcome.stdoutText.contains("s3cret") && !outcome.stderr.contains("s3cret"))
+        #expect(outcome.stdoutText.contains("reader:***@"))
+    }
+
     @Test func outputIsWrittenAtomicallyAndNotWhenEverythingFailed() async throws {
         let server = try pages()
         let directory = try folder()

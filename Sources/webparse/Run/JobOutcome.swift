@@ -12,17 +12,17 @@ struct JobOutcome {
     /// The job's JSON Lines record: `{"job", "url", "finalURL", "status", "httpStatus", "attempts",
     /// "elapsedMs", "result" | "error"}`.
     var jsonLine: Data {
-        var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(url.absoluteString))]
+        var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(URLRedaction.redact(url.absoluteString)))]
         switch result {
         case .success(let success):
-            members += [("finalURL", .string(success.finalURL)), ("status", .string("ok")),
+            members += [("finalURL", .string(URLRedaction.redact(success.finalURL))), ("status", .string("ok")),
                         ("httpStatus", success.httpStatus.map(JSONText.Value.integer) ?? .null),
                         ("attempts", .integer(success.attempts)), ("elapsedMs", .integer(elapsedMilliseconds)),
                         ("result", .raw(success.data))]
         case .failure(let error):
             var status: JSONText.Value = .null
             if case .httpStatus(let code) = error.kind { status = .integer(code) }
-            members += [("finalURL", error.url.map(JSONText.Value.string) ?? .null), ("status", .string("failed")),
+            members += [("finalURL", error.url.map { .string(URLRedaction.redact($0)) } ?? .null), ("status", .string("failed")),
                         ("httpStatus", status), ("attempts", .integer(error.attempts)),
                         ("elapsedMs", .integer(elapsedMilliseconds)), ("error", .string(error.description))]
         }
