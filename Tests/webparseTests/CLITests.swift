@@ -182,4 +182,28 @@ import Testing
         #expect(outcome.stdoutText.hasPrefix(#"{"job":"done""#))
         #expect(outcome.stdoutText.split(separator: "\n").count == 1)
     }
+
+    /// A run that ends by itself, in success or failure, leaves no process of its own behind either.
+    @Test(arguments: [true, false])
+    func aFinishedRunLeavesNothingBehind(succeeds: Bool) async throws {
+        let page = "<div id=app></div><script>setTimeout(() => document.getElementById('app').textContent = 'late', 600)</script>"
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        let script = succeeds ? "document.getElementById('app').textContent" : "(() => { throw new Error('no') })()"
+        let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "\#(script)", "waitFor": "document.getElementById('app').textContent"}"#)
+        let running = try webparse.start(["run", config], environment: headless)
+        var children = Set<pid_t>()
+        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<20 {
+            children.formUnion(running.descendants().map(\.pid))
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let outcome = await running.finish()
+        #expect(outcome.status == (succeeds ? 0 : 1), "\(outcome.stderr)")
+        #expect(children.count >= 3, "Xvfb and WebKit's processes were seen: \(children)")
+        let settle = ContinuousClock.now + .seconds(2)
+        while ProcessTree.anyAlive(Array(children)) && ContinuousClock.now < settle {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!ProcessTree.anyAlive(Array(children)))
+    }
 }
