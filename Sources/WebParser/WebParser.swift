@@ -18,7 +18,15 @@ public struct WebParser: Sendable {
     /// Creates a parser whose pages share `session` (a new, in-memory one by default).
     public init(session: WebParserSession = WebParserSession()) {
         self.session = session
-        self.makePage = { job in try await session.browsingContext.checkOut(options: PageOptions(for: job)) }
+        self.makePage = { job in
+            if let host = job.url.host(), !job.cookies.isEmpty {
+                try await session.browsingContext.giveCookies(job.cookies, for: host)
+            }
+            if job.cachePolicy == .reload {
+                try await session.browsingContext.clearCache()
+            }
+            return try await session.browsingContext.checkOut(options: PageOptions(for: job))
+        }
         self.releasePage = { page, reusable in session.browsingContext.checkIn(page, reusable: reusable) }
         self.startRuntime = { try await WebKitRuntime.start() }
     }

@@ -37,15 +37,27 @@ public struct WebParserJob: Sendable, Equatable {
     public var blockedURLs: [String]
     /// Whether the page's own scripts run. The job's `script` runs either way.
     public var pageScripts: Bool
+    /// The user name and password given when the server asks for HTTP authentication (basic or digest).
+    public var credentials: Credentials?
+    /// Whether a server's untrusted certificate (self-signed, expired, for another host) is accepted. When
+    /// false, such a load fails with `.tlsFailed` and is not retried.
+    public var ignoresTLSErrors: Bool
+    /// How the page itself is fetched.
+    public var cachePolicy: CachePolicy
+    /// Cookies the job's page starts with: those whose domain matches the job's host are given to the session
+    /// before the page loads, once per session; the others are left out.
+    public var cookies: [WebParserCookie]
 
     /// Creates a job with the defaults: a 30 s timeout, polling every 100 ms, 2 retries starting 1 s apart,
     /// WebKit's user agent, a 1280×800 viewport, the system's languages, no extra headers, images, media
-    /// and fonts blocked (and no URL patterns), and the page's scripts on.
+    /// and fonts blocked (and no URL patterns), the page's scripts on, no credentials, untrusted certificates
+    /// refused, the HTTP cache used as it allows, and no cookies of its own.
     public init(url: URL, script: String, waitFor: String? = nil, timeout: Duration = .seconds(30),
                 pollInterval: Duration = .milliseconds(100), retry: RetryPolicy = RetryPolicy(),
                 userAgent: String? = nil, viewport: Viewport = Viewport(), languages: [String] = [],
                 headers: [String: String] = [:], blockedResources: Set<Resource> = Resource.defaultBlocked,
-                blockedURLs: [String] = [], pageScripts: Bool = true) {
+                blockedURLs: [String] = [], pageScripts: Bool = true, credentials: Credentials? = nil,
+                ignoresTLSErrors: Bool = false, cachePolicy: CachePolicy = .default, cookies: [WebParserCookie] = []) {
         self.url = url
         self.script = script
         self.waitFor = waitFor
@@ -59,6 +71,32 @@ public struct WebParserJob: Sendable, Equatable {
         self.blockedResources = blockedResources
         self.blockedURLs = blockedURLs
         self.pageScripts = pageScripts
+        self.credentials = credentials
+        self.ignoresTLSErrors = ignoresTLSErrors
+        self.cachePolicy = cachePolicy
+        self.cookies = cookies
+    }
+
+    /// A user name and password for HTTP authentication. Its description never shows the password.
+    public struct Credentials: Sendable, Equatable, CustomStringConvertible {
+        public var user: String
+        public var password: String
+
+        public init(user: String, password: String) {
+            self.user = user
+            self.password = password
+        }
+
+        public var description: String { "\(user):***" }
+    }
+
+    /// How a job's page is fetched.
+    public enum CachePolicy: String, Sendable, Equatable {
+        /// As the HTTP cache allows (of a persistent session, across runs).
+        case `default`
+        /// Fetched from the server, with everything it loads: the session's HTTP cache is emptied before the
+        /// page loads. The freshest content, for update checks.
+        case reload
     }
 
     /// A kind of subresource a page may request.

@@ -22,6 +22,8 @@ public final class TestHTTPServer: Sendable {
         indirect case delayed(Duration, Route)
         /// Answers with whatever the closure returns for the request number (from 1): status and body.
         case dynamic(@Sendable (Int) -> (status: Int, body: String))
+        /// Answers with whatever the closure makes of the request.
+        case handle(@Sendable (Request) -> Response)
         /// Sends the headers for `body` and its first half, then nothing more.
         case stallMidBody(body: String)
         /// Sends the headers for `body` and its first half, then resets the connection.
@@ -31,15 +33,38 @@ public final class TestHTTPServer: Sendable {
     /// A request the server received.
     public struct Request: Sendable {
         public var method: String
+        /// The request target: a path, or a whole URL for a request sent to a proxy.
         public var path: String
+        /// Header names in lower case.
         public var headers: [String: String]
+        public var body: String
+
+        /// The value of the cookie `name` the request carries.
+        public func cookie(_ name: String) -> String? {
+            (headers["cookie"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+        }
+    }
+
+    /// What a `.handle` route answers.
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: String
+
+        public init(status: Int = 200, headers: [String: String] = [:], body: String) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
     }
 
     /// The server's port on 127.0.0.1.
     public let port: Int
     private let core: Core
 
-    /// Starts a server with `routes`, keyed by path (`/data.json`); other paths get 404.
+    /// Starts a server with `routes`, keyed by path (`/data.json`); the route `*` answers every other request
+    /// (such as a proxy's, whose target is a whole URL); without it, other paths get 404.
     /// - Throws: `POSIXError` when no socket can be bound.
     public init(routes: [String: Route]) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -159,12 +184,16 @@ private final class Core: Sendable {
             state.answering += 1
             state.mostConcurrent = max(state.mostConcurrent, state.answering)
             let count = state.requests.count { $0.path == request.path }
-            return state.routes[request.path].map { Self.resolve($0, requestNumber: count) }
+            return (state.routes[request.path] ?? state.routes["*"]).map { Self.resolve($0, requestNumber: count) }
         }
         var route = resolved ?? .respond(status: 404, contentType: "text/plain", body: "not found")
         if case .delayed(let delay, let next) = route {
             Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
             route = next
+        }
+        if case .handle(let answer) = route {
+            let response = answer(request)
+            route = .respond(status: response.status, headers: response.headers, body: response.body)
         }
         if case .dynamic(let make) = route {
             let count = state.withLock { state in state.requests.count { $0.path == request.path } }
@@ -175,7 +204,8 @@ private final class Core: Sendable {
         case .respond(let status, let contentType, let headers, let body):
             let bytes = Array(body.utf8)
             var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Type: \(contentType)\r\n"
-            head += "Content-Length: \(bytes.count)\r\nConnection: close\r\nCache-Control: no-store\r\n"
+            head += "Content-Length: \(bytes.count)\r\nConnection: close\r\n"
+            if !headers.keys.contains(where: { $0.lowercased() == "cache-control" }) { head += "Cache-Control: no-store\r\n" }
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
             writeAll(connection, Array((head + "\r\n").utf8) + bytes)
         case .hang:
@@ -190,7 +220,7 @@ private final class Core: Sendable {
             } else {
                 waitForClose(connection)
             }
-        case .sequence, .delayed, .dynamic:
+        case .sequence, .delayed, .dynamic, .handle:
             preconditionFailure("resolved before serving")
         }
     }
@@ -215,7 +245,8 @@ private final class Core: Sendable {
             guard count > 0, data.count < 65_536 else { return nil }
             data.append(contentsOf: buffer[0..<count])
         }
-        let lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
+        let headEnd = data.firstRange(of: end)!.upperBound
+        let lines = String(decoding: data[..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
         let parts = lines.first?.split(separator: " ") ?? []
         guard parts.count >= 2 else { return nil }
         var headers: [String: String] = [:]
@@ -223,7 +254,15 @@ private final class Core: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return TestHTTPServer.Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
+        var body = Array(data[headEnd...])
+        let length = Int(headers["content-length"] ?? "") ?? 0
+        while body.count < length {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            body.append(contentsOf: buffer[0..<count])
+        }
+        return TestHTTPServer.Request(method: String(parts[0]), path: String(parts[1]), headers: headers,
+                                      body: String(decoding: body, as: UTF8.self))
     }
 
     private func writeAll(_ connection: Int32, _ bytes: [UInt8]) {

@@ -33,7 +33,8 @@ final class FakePage: WebPage {
         self.replies = replies
     }
 
-    func load(_ url: URL, headers: [String: String]) {
+    func load(_ request: PageRequest) {
+        let url = request.url
         loadedURLs.append(url)
         let text = url.absoluteString
         var events: [PageEvent] = [.started(url: text)]

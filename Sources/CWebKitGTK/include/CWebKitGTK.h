@@ -10,6 +10,7 @@
 #define CWEBKITGTK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* ---- The WebKit thread ------------------------------------------------------------------------------ */
 
@@ -46,10 +47,42 @@ void wk_free(void *pointer);
 
 typedef struct WKContext WKContext;
 
-/* A web context whose data (cookies, cache, storage) lives in memory only. When memory_limit_mb is not 0,
- * a web process that uses more than that many MiB is killed (its view reports WK_PROCESS_EXCEEDED_MEMORY_LIMIT);
- * WebKit checks every poll_interval seconds. */
-WKContext *wk_context_new_ephemeral(unsigned memory_limit_mb, double poll_interval);
+/* A web context. Its data (cookies, local storage, HTTP cache) lives in data_directory, or in memory only when
+ * that is NULL. When memory_limit_mb is not 0, a web process that uses more than that many MiB is killed (its
+ * view reports WK_PROCESS_EXCEEDED_MEMORY_LIMIT); WebKit checks every poll_interval seconds. */
+WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, double poll_interval);
+
+/* Sends every request through proxy_uri (http, https or socks), except to the hosts in no_proxy (a
+ * NULL-terminated list, or NULL); a NULL proxy_uri means no proxy at all. */
+void wk_context_set_proxy(WKContext *context, const char *proxy_uri, const char *const *no_proxy);
+
+/* A cookie as plain data. expires is in seconds since 1970, or negative for a session cookie; a domain that
+ * starts with a dot also covers its subdomains. */
+typedef enum { WK_SAME_SITE_NONE, WK_SAME_SITE_LAX, WK_SAME_SITE_STRICT } WKSameSite;
+
+typedef struct {
+    const char *name;
+    const char *value;
+    const char *domain;
+    const char *path;
+    long long expires;
+    bool secure;
+    bool http_only;
+    WKSameSite same_site;
+} WKCookie;
+
+/* Called once, on the WebKit thread, when an operation has ended; error_message is NULL on success. */
+typedef void (*WKDoneCallback)(void *context, const char *error_message);
+
+/* Called once with every cookie of the context (valid during the call only), or with an error. */
+typedef void (*WKCookiesCallback)(void *context, const WKCookie *cookies, size_t count, const char *error_message);
+
+void wk_context_add_cookie(WKContext *context, WKCookie cookie, WKDoneCallback callback, void *callback_context);
+
+void wk_context_get_cookies(WKContext *context, WKCookiesCallback callback, void *callback_context);
+
+/* Removes the context's cached responses, and unless only_cache its cookies and stored items too. */
+void wk_context_clear_data(WKContext *context, bool only_cache, WKDoneCallback callback, void *callback_context);
 
 void wk_context_free(WKContext *context);
 
@@ -107,6 +140,9 @@ typedef struct {
     /* Asked when the main document's response arrives, with its MIME type and whether WebKit can show it;
      * false refuses it, and the load fails. */
     bool (*allow_response)(void *context, const char *mime_type, bool displayable);
+    /* Asked when the certificate of uri's server is not trusted; true trusts it for that host and loads uri
+     * again (the first load then ends with WK_LOAD_FINISHED), false lets the load fail with the TLS error. */
+    bool (*allow_certificate)(void *context, const char *uri);
     /* Called once, when the view is destroyed, to release the callback context. */
     void (*release)(void *context);
 } WKViewCallbacks;
@@ -131,8 +167,11 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
                     void *callback_context);
 
 /* Loads uri; headers is NULL or a NULL-terminated list of name, value, name, value… added to the main
- * document's request. */
-void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers);
+ * document's request. When a server asks for HTTP authentication during this load, user and password (if not
+ * NULL) are given once; otherwise, or when they were refused, the load goes on without, to the server's
+ * answer (a 401 page). */
+void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers, const char *user,
+                      const char *password);
 
 typedef enum {
     WK_JS_UNDEFINED,

@@ -80,7 +80,7 @@ final class WebParserEngine {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self?.timedOut()
         }
-        page.load(job.url, headers: job.headers)
+        page.load(PageRequest(for: job))
     }
 
     private func handle(_ event: PageEvent) {
@@ -140,6 +140,8 @@ final class WebParserEngine {
             refusedNavigation = true
         case .responseRefused(let mimeType):
             refusedMIMEType = mimeType
+        case .certificateTrusted:
+            supersededLoadFinishing = true
         case .progress(let progress):
             report(.loading(progress: progress))
         case .processTerminated(let termination):

@@ -16,6 +16,9 @@ final class BrowsingContext {
     private var idle: [WebKitPage] = []
     /// Pages handed back while still loading, whose load is being stopped.
     private var settling: [WebKitPage] = []
+    /// The jobs' cookies already given to the context, by name, domain and path: each is given once, so that a
+    /// value the site changed later is not put back.
+    private var givenCookies: Set<String> = []
 
     nonisolated init(configuration: WebParserSession.Configuration) {
         self.configuration = configuration
@@ -25,8 +28,7 @@ final class BrowsingContext {
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled.
     func checkOut(options: PageOptions) async throws -> any WebPage {
-        let context = self.context ?? wk_context_new_ephemeral(UInt32(configuration.memoryLimit ?? 0), 1)!
-        self.context = context
+        let context = webContext
         if options.languages != languages {
             withCStringArray(options.languages) { wk_context_set_preferred_languages(context, $0) }
             languages = options.languages
@@ -81,6 +83,94 @@ final class BrowsingContext {
         return page
     }
 
+    /// The WebKit context, made on first use with the session's storage and proxy.
+    private var webContext: OpaquePointer {
+        if let context { return context }
+        var directory: String?
+        if case .persistent(let url) = configuration.storage { directory = url.path }
+        let context = wk_context_new(directory, UInt32(configuration.memoryLimit ?? 0), 1)!
+        if let proxy = configuration.proxy {
+            withCStringArray(proxy.bypass) { wk_context_set_proxy(context, proxy.url.absoluteString, $0) }
+        }
+        self.context = context
+        return context
+    }
+
+    /// Gives the context those of `cookies` that a page on `host` gets and that were not given before.
+    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit refuses a cookie.
+    func giveCookies(_ cookies: [WebParserCookie], for host: String) async throws {
+        let fresh = cookies.filter { cookie in
+            cookie.matches(host: host) && !cookie.hasExpired() && !givenCookies.contains(Self.identity(of: cookie))
+        }
+        try await add(fresh)
+        fresh.forEach { givenCookies.insert(Self.identity(of: $0)) }
+    }
+
+    /// Adds `cookies` to the context.
+    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit refuses one.
+    func add(_ cookies: [WebParserCookie]) async throws {
+        for cookie in cookies {
+            try await Self.operation("cannot add the cookie \(cookie.redactedDescription)") { callback, box in
+                cookie.withCookie { wk_context_add_cookie(webContext, $0, callback, box) }
+            }
+        }
+    }
+
+    /// Every cookie of the context.
+    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot list them.
+    func cookies() async throws -> [WebParserCookie] {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[WebParserCookie], Error>) in
+            let box = Unmanaged.passRetained(CookieListBox(continuation)).toOpaque()
+            wk_context_get_cookies(webContext, { context, cookies, count, message in
+                let box = Unmanaged<CookieListBox>.fromOpaque(context!).takeRetainedValue()
+                guard let cookies else {
+                    let reason = message.map { String(cString: $0) } ?? "unknown error"
+                    box.continuation.resume(throwing: WebParserError(.loadFailed("cannot list the cookies: \(reason)")))
+                    return
+                }
+                box.continuation.resume(returning: UnsafeBufferPointer(start: cookies, count: count).map(WebParserCookie.init))
+            }, box)
+        }
+    }
+
+    /// Removes every cookie, cached response and stored item of the context.
+    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot.
+    func clearData() async throws {
+        try await Self.operation("cannot clear the session's data") { callback, box in
+            wk_context_clear_data(webContext, false, callback, box)
+        }
+        givenCookies.removeAll()
+    }
+
+    /// Removes the context's cached responses, so that the next loads ask the servers.
+    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot.
+    func clearCache() async throws {
+        try await Self.operation("cannot clear the HTTP cache") { callback, box in
+            wk_context_clear_data(webContext, true, callback, box)
+        }
+    }
+
+    private static func identity(of cookie: WebParserCookie) -> String {
+        "\(cookie.name)\u{0}\(cookie.domain.lowercased())\u{0}\(cookie.path)"
+    }
+
+    /// Runs a shim operation that reports through a `WKDoneCallback`, and awaits it.
+    private static func operation(_ failure: String, _ start: (WKDoneCallback, UnsafeMutableRawPointer) -> Void)
+        async throws
+    {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            let box = Unmanaged.passRetained(DoneBox(continuation, failure: failure)).toOpaque()
+            start({ context, message in
+                let box = Unmanaged<DoneBox>.fromOpaque(context!).takeRetainedValue()
+                if let message {
+                    box.continuation.resume(throwing: WebParserError(.loadFailed("\(box.failure): \(String(cString: message))")))
+                } else {
+                    box.continuation.resume()
+                }
+            }, box)
+        }
+    }
+
     private func filter(for blocking: ContentBlocking) async throws -> ContentFilter? {
         guard !blocking.isEmpty else { return nil }
         if let filter = filters[blocking] { return filter }
@@ -92,5 +182,45 @@ final class BrowsingContext {
     isolated deinit {
         (idle + settling).forEach { $0.close() }
         if let context { wk_context_free(context) }
+    }
+}
+
+private final class DoneBox {
+    let continuation: CheckedContinuation<Void, Error>
+    let failure: String
+    init(_ continuation: CheckedContinuation<Void, Error>, failure: String) {
+        self.continuation = continuation
+        self.failure = failure
+    }
+}
+
+private final class CookieListBox {
+    let continuation: CheckedContinuation<[WebParserCookie], Error>
+    init(_ continuation: CheckedContinuation<[WebParserCookie], Error>) { self.continuation = continuation }
+}
+
+private extension WebParserCookie {
+    init(_ cookie: WKCookie) {
+        self.init(name: String(cString: cookie.name), value: String(cString: cookie.value),
+                  domain: String(cString: cookie.domain), path: cookie.path.map { String(cString: $0) } ?? "/",
+                  expires: cookie.expires >= 0 ? Date(timeIntervalSince1970: TimeInterval(cookie.expires)) : nil,
+                  secure: cookie.secure, httpOnly: cookie.http_only,
+                  sameSite: cookie.same_site == WK_SAME_SITE_STRICT ? .strict : cookie.same_site == WK_SAME_SITE_LAX ? .lax : .none)
+    }
+
+    /// Calls `body` with the cookie as a `WKCookie` whose strings live during the call.
+    func withCookie<Result>(_ body: (WKCookie) -> Result) -> Result {
+        name.withCString { name in
+            value.withCString { value in
+                domain.withCString { domain in
+                    path.withCString { path in
+                        body(WKCookie(name: name, value: value, domain: domain, path: path,
+                                      expires: expires.map { Int64($0.timeIntervalSince1970) } ?? -1,
+                                      secure: secure, http_only: httpOnly,
+                                      same_site: sameSite == .strict ? WK_SAME_SITE_STRICT : sameSite == .lax ? WK_SAME_SITE_LAX : WK_SAME_SITE_NONE))
+                    }
+                }
+            }
+        }
     }
 }

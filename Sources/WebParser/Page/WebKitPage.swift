@@ -11,6 +11,8 @@ final class WebKitPage: WebPage {
     private(set) var loads = 0
     /// True from a load's start to its end.
     private(set) var isLoading = false
+    /// Whether the current load accepts an untrusted certificate.
+    fileprivate var trustsAnyCertificate = false
     /// Called once the current load has ended (it may end a job before it ends itself).
     var whenLoadEnds: (() -> Void)?
     private var view: OpaquePointer?
@@ -55,6 +57,11 @@ final class WebKitPage: WebPage {
                 }
                 return true
             },
+            allow_certificate: { context, _ in
+                guard CallbackTarget.read(context, { $0.trustsAnyCertificate }) == true else { return false }
+                CallbackTarget.deliver(.certificateTrusted, to: context)
+                return true
+            },
             release: { context in
                 Unmanaged<CallbackTarget>.fromOpaque(context!).release()
             })
@@ -70,11 +77,14 @@ final class WebKitPage: WebPage {
         Unmanaged<CallbackTarget>.fromOpaque(target).takeUnretainedValue().page = self
     }
 
-    func load(_ url: URL, headers: [String: String]) {
+    func load(_ request: PageRequest) {
         guard let view else { return }
         loads += 1
-        let list = headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
-        withCStringArray(list) { wk_view_load_uri(view, url.absoluteString, $0) }
+        trustsAnyCertificate = request.trustsAnyCertificate
+        let headers = request.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        withCStringArray(headers) { headers in
+            wk_view_load_uri(view, request.url.absoluteString, headers, request.credentials?.user, request.credentials?.password)
+        }
     }
 
     func callAsyncFunction(_ body: String, sourceName: String,
@@ -136,6 +146,13 @@ private final class CallbackTarget {
     nonisolated static func deliver(_ event: PageEvent, to context: UnsafeMutableRawPointer?) {
         let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
         WebKitActor.assumeIsolated { target.page?.deliver(event) }
+    }
+
+    /// Reads something of the page behind `context`; nil once the page is gone.
+    nonisolated static func read<Value: Sendable>(_ context: UnsafeMutableRawPointer?,
+                                                  _ value: @WebKitActor (WebKitPage) -> Value) -> Value? {
+        let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
+        return WebKitActor.assumeIsolated { target.page.map(value) }
     }
 }
 

@@ -9,8 +9,8 @@ protocol WebPage: AnyObject {
     /// Receives every event of the page, in order, until `close()`.
     var eventHandler: ((PageEvent) -> Void)? { get set }
 
-    /// Starts loading `url` in place of whatever the page shows, with `headers` added to its request.
-    func load(_ url: URL, headers: [String: String])
+    /// Starts loading `request` in place of whatever the page shows.
+    func load(_ request: PageRequest)
 
     /// Calls `body` as the body of an async function in the page and awaits a returned Promise.
     /// `completion` is called exactly once, unless the page is closed first.
@@ -18,6 +18,30 @@ protocol WebPage: AnyObject {
 
     /// Stops everything the page does, ends its web process and releases it. No event follows.
     func close()
+}
+
+/// What one load asks of a page, beyond its URL.
+struct PageRequest: Sendable, Equatable {
+    var url: URL
+    /// Added to the main document's request.
+    var headers: [String: String] = [:]
+    /// Given once if the server asks for HTTP authentication during this load.
+    var credentials: WebParserJob.Credentials?
+    /// Whether an untrusted certificate of the server is accepted for this load.
+    var trustsAnyCertificate = false
+
+    init(url: URL, headers: [String: String] = [:], credentials: WebParserJob.Credentials? = nil,
+         trustsAnyCertificate: Bool = false) {
+        self.url = url
+        self.headers = headers
+        self.credentials = credentials
+        self.trustsAnyCertificate = trustsAnyCertificate
+    }
+
+    /// The request for `job`'s page.
+    init(for job: WebParserJob) {
+        self.init(url: job.url, headers: job.headers, credentials: job.credentials, trustsAnyCertificate: job.ignoresTLSErrors)
+    }
 }
 
 /// The options a page is created with: the parts of a job that shape the page rather than the script. Pages
@@ -59,6 +83,8 @@ enum PageEvent: Sendable, Equatable {
     case navigationRefused(url: String)
     /// The main document is not a page WebKit can show (a download); its load fails next.
     case responseRefused(mimeType: String)
+    /// The server's untrusted certificate was accepted, as the load asked: the load ends and starts again.
+    case certificateTrusted
 }
 
 /// What a page may navigate to and show: web documents, not downloads or other applications' URLs.

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Cookie files: the Netscape `cookies.txt` format of curl, wget and yt-dlp (with `#HttpOnly_` lines), and a
+/// JSON list of cookies (`name`, `value`, `domain`, `path`, `expires`, `secure`, `httpOnly`, `sameSite`).
+/// Messages about a file never quote a cookie's value.
+public enum CookieFile {
+    /// A line of a cookie file that cannot be read, and why.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The line, from 1; for JSON, the position of the cookie in the list, from 1.
+        public var line: Int
+        public var message: String
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    /// The cookies in `text`, JSON when it starts with `[`, Netscape format otherwise; expired ones are left out.
+    /// - Throws: `CookieFile.Problem` for the first line (or JSON entry) that is not a cookie.
+    public static func parse(_ text: String, now: Date = Date()) throws(Problem) -> [WebParserCookie] {
+        let cookies = text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[") ? try parseJSON(text)
+            : try parseNetscape(text)
+        return cookies.filter { !$0.hasExpired(at: now) }
+    }
+
+    /// `cookies` in the Netscape format.
+    public static func netscape(_ cookies: [WebParserCookie]) -> String {
+        "# Netscape HTTP Cookie File\n# Written by webparse.\n\n" + cookies.map { cookie in
+            let domain = (cookie.httpOnly ? "#HttpOnly_" : "") + cookie.domain
+            let expires = cookie.expires.map { String(Int64($0.timeIntervalSince1970)) } ?? "0"
+            return [domain, cookie.domain.hasPrefix(".") ? "TRUE" : "FALSE", cookie.path, cookie.secure ? "TRUE" : "FALSE",
+                    expires, cookie.name, cookie.value].joined(separator: "\t")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// `cookies` as a JSON list, `expires` in seconds since 1970.
+    public static func json(_ cookies: [WebParserCookie]) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return ((try? encoder.encode(cookies)) ?? Data("[]".utf8)) + Data("\n".utf8)
+    }
+
+    private static func parseNetscape(_ text: String) throws(Problem) -> [WebParserCookie] {
+        var cookies: [WebParserCookie] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            var httpOnly = false
+            if line.hasPrefix("#HttpOnly_") {
+                httpOnly = true
+                line = line.dropFirst("#HttpOnly_".count)
+            } else if line.hasPrefix("#") || line.trimmingCharacters(in: .whitespaces).isEmpty {
+                continue
+            }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 7 else {
+                throw Problem(line: index + 1, message: "expected 7 tab-separated fields (domain, subdomains, path, secure, expires, name, value), got \(fields.count)")
+            }
+            guard !fields[0].isEmpty, !fields[5].isEmpty else {
+                throw Problem(line: index + 1, message: "a cookie needs a domain and a name")
+            }
+            guard let seconds = Int64(fields[4]) else {
+                throw Problem(line: index + 1, message: "expected the expiry in seconds since 1970, or 0 for a session cookie")
+            }
+            let subdomains = fields[1].uppercased() == "TRUE"
+            let domain = subdomains && !fields[0].hasPrefix(".") ? "." + fields[0] : fields[0]
+            cookies.append(WebParserCookie(name: fields[5], value: fields[6], domain: domain,
+                                           path: fields[2].isEmpty ? "/" : fields[2],
+                                           expires: seconds > 0 ? Date(timeIntervalSince1970: TimeInterval(seconds)) : nil,
+                                           secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly))
+        }
+        return cookies
+    }
+
+    private static func parseJSON(_ text: String) throws(Problem) -> [WebParserCookie] {
+        guard let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
+            throw Problem(line: 1, message: "expected a JSON list of cookies")
+        }
+        var cookies: [WebParserCookie] = []
+        for (index, entry) in list.enumerated() {
+            func problem(_ message: String) -> Problem { Problem(line: index + 1, message: message) }
+            guard let object = entry as? [String: Any] else { throw problem("expected a cookie object") }
+            guard let name = object["name"] as? String, !name.isEmpty, let value = object["value"] as? String,
+                  let domain = object["domain"] as? String, !domain.isEmpty else {
+                throw problem("a cookie needs a string name, value and domain")
+            }
+            var expires: Date?
+            switch object["expires"] {
+            case nil, is NSNull: break
+            case let seconds as Double: expires = seconds > 0 ? Date(timeIntervalSince1970: seconds) : nil
+            case let text as String:
+                guard let date = ISO8601DateFormatter().date(from: text) else {
+                    throw problem("expected expires in seconds since 1970 or as an ISO 8601 date")
+                }
+                expires = date
+            default: throw problem("expected expires in seconds since 1970 or as an ISO 8601 date")
+            }
+            var sameSite = WebParserCookie.SameSite.lax
+            if let text = object["sameSite"] as? String {
+                guard let policy = WebParserCookie.SameSite.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+                    throw problem("expected sameSite None, Lax or Strict")
+                }
+                sameSite = policy
+            }
+            cookies.append(WebParserCookie(name: name, value: value, domain: domain, path: object["path"] as? String ?? "/",
+                                           expires: expires, secure: object["secure"] as? Bool ?? false,
+                                           httpOnly: object["httpOnly"] as? Bool ?? false, sameSite: sameSite))
+        }
+        return cookies
+    }
+}

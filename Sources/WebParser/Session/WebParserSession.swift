@@ -1,0 +1,90 @@
+import Foundation
+
+/// The shared browsing context of a set of jobs: their cookies, local storage, HTTP cache, proxy, network
+/// process, and the pages they reuse.
+///
+/// Pages created for jobs run with the same session share what a browser shares between its tabs. By default
+/// a session keeps everything in memory and writes nothing to disk; with `.persistent(directory)` storage it
+/// keeps cookies, local storage and the HTTP cache in that directory across runs (one process at a time: lock
+/// the directory if runs may overlap). Create one and pass it to every `WebParser` that should share it; it is
+/// released, with its pages and network process, when the last reference goes.
+public final class WebParserSession: Sendable {
+    /// Where a session keeps its data.
+    public enum Storage: Sendable, Equatable {
+        /// In memory only; gone with the session.
+        case ephemeral
+        /// In this directory, across runs.
+        case persistent(URL)
+    }
+
+    /// A proxy for every request of the session.
+    public struct Proxy: Sendable, Equatable {
+        /// An `http`, `https` or `socks` URL, such as `http://proxy.example:3128` or `socks5://127.0.0.1:1080`.
+        public var url: URL
+        /// Hosts reached directly: names (`internal.example`), `*.example.com`, addresses or networks (`10.0.0.0/8`).
+        public var bypass: [String]
+
+        /// Creates a proxy setting.
+        public init(url: URL, bypass: [String] = []) {
+            self.url = url
+            self.bypass = bypass
+        }
+    }
+
+    /// How a session treats its pages.
+    public struct Configuration: Sendable, Equatable {
+        /// Where cookies, local storage and the HTTP cache live.
+        public var storage: Storage
+        /// The proxy for every request; nil for a direct connection.
+        public var proxy: Proxy?
+        /// How many loads a page serves before it is replaced by a fresh one (with a fresh web process).
+        public var recycleAfter: Int
+        /// The most memory, in MiB, one page's web process may use before WebKit kills it and its job fails
+        /// with `.memoryLimitExceeded`; nil for no limit.
+        public var memoryLimit: Int?
+
+        /// A configuration; by default in memory, without a proxy, pages recycled after 50 loads and limited
+        /// to 2048 MiB each.
+        public init(storage: Storage = .ephemeral, proxy: Proxy? = nil, recycleAfter: Int = 50, memoryLimit: Int? = 2048) {
+            self.storage = storage
+            self.proxy = proxy
+            self.recycleAfter = recycleAfter
+            self.memoryLimit = memoryLimit
+        }
+    }
+
+    /// The configuration the session was created with.
+    public let configuration: Configuration
+    let browsingContext: BrowsingContext
+
+    /// Creates a session. WebKit itself starts on first use, not here.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        browsingContext = BrowsingContext(configuration: configuration)
+    }
+
+    /// Adds `cookies` to the session, as a server setting them would; expired ones are dropped.
+    /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or
+    ///   `.loadFailed` when WebKit refuses a cookie.
+    public func addCookies(_ cookies: [WebParserCookie]) async throws {
+        try await WebKitRuntime.start()
+        try await browsingContext.add(cookies.filter { !$0.hasExpired() })
+    }
+
+    /// Every cookie the session holds.
+    /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or
+    ///   `.loadFailed` when WebKit cannot list them.
+    public func cookies() async throws -> [WebParserCookie] {
+        try await WebKitRuntime.start()
+        return try await browsingContext.cookies()
+    }
+
+    /// Removes every cookie, cached response and stored item of the session (on disk too, for persistent
+    /// storage).
+    /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or
+    ///   `.loadFailed` when WebKit cannot clear them.
+    public func clearData() async throws {
+        try await WebKitRuntime.start()
+        try await browsingContext.clearData()
+    }
+}
