@@ -3,12 +3,13 @@ import WebParser
 
 /// `webparse eval URL [SCRIPT]`: one page, no config file.
 struct EvalCommand {
-    struct Settings: TalkativeSettings {
+    struct Settings: TalkativeSettings, SessionOptionSettings {
         var url = ""
         var script: String?
         var raw = false
         /// Job field options given, by field key: their values in order.
         var fields: [String: [String]] = [:]
+        var session = SessionOptions()
         var verbosity = Verbosity.normal
     }
 
@@ -33,7 +34,7 @@ struct EvalCommand {
                         ? settings.fields[field.key, default: []] + [value] : [value]
                 }
             }
-        } + [.quiet, .verbose],
+        } + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(UsageError) in
             guard (1...2).contains(operands.count) else {
@@ -47,7 +48,7 @@ struct EvalCommand {
     let settings: Settings
 
     func execute() async -> ExitCode {
-        let job: WebParserJob
+        var job: WebParserJob
         do throws(UsageError) {
             job = try makeJob()
         } catch {
@@ -55,10 +56,22 @@ struct EvalCommand {
             StandardStreams.tell("\(Self.command.usage)\nSee 'webparse help eval'.")
             return .usage
         }
+        let setup: SessionSetup
+        switch await SessionSetup.prepare(settings.session, over: SessionSettings(), recycleAfter: 50, memoryLimit: 2048) {
+        case .success(let prepared): setup = prepared
+        case .failure(let failure):
+            StandardStreams.tellError("webparse eval: \(failure.message)")
+            return failure.code
+        }
+        job.cookies = setup.cookies
         let reporter = ProgressReporter(verbosity: settings.verbosity)
         do {
-            let result = try await WebParser().run(job, onStateChange: reporter.observer(for: "eval"))
+            let result = try await WebParser(session: setup.session).run(job, onStateChange: reporter.observer(for: "eval"))
             StandardStreams.writeResult(settings.raw ? Self.rawText(result.data) : result.data)
+            if let problem = await setup.saveCookies(anySuccess: true) {
+                StandardStreams.tellError("webparse eval: \(problem)")
+                return .jobFailed
+            }
             return .success
         } catch let error as WebParserError {
             reporter.jobFailed("eval", error)

@@ -4,7 +4,7 @@ import WebParser
 /// `webparse run CONFIG`: runs the config's jobs one after another and prints their results, or, with
 /// `--state` and `--new-only`, only what they hold that earlier runs did not.
 struct RunCommand {
-    struct Settings: TalkativeSettings {
+    struct Settings: TalkativeSettings, SessionOptionSettings {
         var configPath = ""
         var only: [String] = []
         var shard: Shard?
@@ -18,6 +18,7 @@ struct RunCommand {
         var concurrency: Int?
         var recycleAfter: Int?
         var memoryLimit: Int?
+        var session = SessionOptions()
         var verbosity = Verbosity.normal
     }
 
@@ -74,8 +75,7 @@ struct RunCommand {
             .value("memory-limit", "MIB", "kill a page whose web process uses more memory (default 2048; 0: no limit)") { settings, text throws(UsageError) in
                 settings.memoryLimit = try RunSettingsField.memoryLimit.parse(text)
             },
-            .quiet, .verbose,
-        ],
+        ] + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(UsageError) in
             try TableCommand<Settings>.single("CONFIG") { $0.configPath = $1 }(&settings, operands)
@@ -117,8 +117,21 @@ struct RunCommand {
             StandardStreams.tellError("webparse run: --output: \(problem)")
             return .usage
         }
+        let setup: SessionSetup
+        switch await SessionSetup.prepare(settings.session, over: config.session,
+                                          recycleAfter: settings.recycleAfter ?? config.run.recycleAfter ?? 50,
+                                          memoryLimit: (settings.memoryLimit ?? config.run.memoryLimit).map { $0 == 0 ? nil : $0 } ?? 2048) {
+        case .success(let prepared): setup = prepared
+        case .failure(let failure):
+            StandardStreams.tellError("webparse run: \(failure.message)")
+            return failure.code
+        }
         let jobs = config.jobs.filter { job in
             (only.isEmpty || only.contains(job.name)) && (settings.shard?.contains(job.name) ?? true)
+        }.map { named in
+            var named = named
+            named.job.cookies = setup.cookies
+            return named
         }
         var memory: RunMemory?
         if let statePath = settings.statePath {
@@ -131,19 +144,18 @@ struct RunCommand {
         }
 
         let reporter = ProgressReporter(verbosity: settings.verbosity)
-        let session = WebParserSession(configuration: WebParserSession.Configuration(
-            recycleAfter: settings.recycleAfter ?? config.run.recycleAfter ?? 50,
-            memoryLimit: (settings.memoryLimit ?? config.run.memoryLimit).map { $0 == 0 ? nil : $0 } ?? 2048))
-        let scheduler = JobScheduler(parser: WebParser(session: session),
+        let scheduler = JobScheduler(parser: WebParser(session: setup.session),
                                      concurrency: settings.concurrency ?? config.run.concurrency ?? Self.defaultConcurrency,
                                      reporter: reporter)
         var output = RunOutput(settings: settings, isSingleJob: config.isSingleJob)
         var reportedFailure = false
+        var anySuccess = false
         do throws(JobScheduler.Stop) {
             try await scheduler.run(jobs) { index, outcome in
                 let named = jobs[index]
                 switch outcome.result {
                 case .success(let success):
+                    anySuccess = true
                     let fresh = memory?.remember(success.data, of: named, emitInitial: settings.emitInitial)
                     output.add(outcome, at: index, fresh: fresh)
                 case .failure(let error):
@@ -163,6 +175,10 @@ struct RunCommand {
             case .interrupted:
                 return .interrupted
             }
+        }
+        if let problem = await setup.saveCookies(anySuccess: anySuccess) {
+            StandardStreams.tellError("webparse run: \(problem)")
+            return .jobFailed
         }
         if let memory, let problem = memory.save() {
             StandardStreams.tellError("webparse run: \(problem)")

@@ -15,8 +15,10 @@ struct Config {
     /// True when the file holds one job (`{"url": …}`) rather than a `jobs` list: its result is printed
     /// alone, not keyed by name.
     var isSingleJob: Bool
-    /// What a "jobs" config says about the whole run.
+    /// What the config says about the whole run.
     var run = RunSettings()
+    /// What the config says about the run's session.
+    var session = SessionSettings()
 }
 
 /// Everything wrong with a config file, each problem with its place.

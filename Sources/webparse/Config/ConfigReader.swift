@@ -36,22 +36,25 @@ struct ConfigReader {
             if case .string = node.value { continue }
             fields.problem(key, at: node, "expected the schema's path or URL as a string, got \(node.excerpt)")
         }
+        // Settings of the run and its session sit at the top level of either form.
+        var run = RunSettings()
+        var session = SessionSettings()
+        for (key, node) in members {
+            RunSettingsField(rawValue: key)?.read(node, with: &fields, into: &run)
+            SessionField(rawValue: key)?.read(node, with: &fields, into: &session)
+        }
+        let runKeys = RunSettingsField.allCases.map(\.rawValue) + SessionField.allCases.map(\.rawValue)
         guard let jobsNode = members.first(where: { $0.key == "jobs" })?.value else {
             for (key, node) in members where key == "defaults" {
                 fields.problem(key, at: node, "\"defaults\" goes with a \"jobs\" list")
             }
-            let jobMembers = members.filter { $0.key != "$schema" && $0.key != "defaults" }
+            let jobMembers = members.filter { !["$schema", "defaults"].contains($0.key) && !runKeys.contains($0.key) }
             let job = self.job(from: jobMembers.map { Member(key: $0.key, node: $0.value, path: $0.key) }, at: root, path: "")
-            return job.map { Config(jobs: uniquelyNamed([$0]), isSingleJob: true) }
+            return job.map { Config(jobs: uniquelyNamed([$0]), isSingleJob: true, run: run, session: session) }
         }
-        let topKeys = ["jobs", "defaults", "$schema"] + RunSettingsField.allCases.map(\.rawValue)
-        var run = RunSettings()
-        for (key, node) in members where !["jobs", "defaults", "$schema"].contains(key) {
-            guard let field = RunSettingsField(rawValue: key) else {
-                fields.problem(key, at: node, "unknown key" + Self.suggestion(for: key, among: topKeys))
-                continue
-            }
-            field.read(node, with: &fields, into: &run)
+        let topKeys = ["jobs", "defaults", "$schema"] + runKeys
+        for (key, node) in members where !topKeys.contains(key) {
+            fields.problem(key, at: node, "unknown key" + Self.suggestion(for: key, among: topKeys))
         }
         let defaults = self.defaults(members.first { $0.key == "defaults" }?.value)
         guard case .array(let elements) = jobsNode.value, !elements.isEmpty else {
@@ -70,7 +73,7 @@ struct ConfigReader {
         }
         checkUniqueNames(elements)
         guard jobs.count == elements.count else { return nil }
-        return Config(jobs: uniquelyNamed(jobs), isSingleJob: false, run: run)
+        return Config(jobs: uniquelyNamed(jobs), isSingleJob: false, run: run, session: session)
     }
 
     /// Reads one job from `members` on top of `defaults`; `node` is where missing fields are reported, `path`

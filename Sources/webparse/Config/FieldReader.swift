@@ -175,6 +175,85 @@ struct FieldReader {
         return patterns.count == elements.count ? patterns : nil
     }
 
+    /// The cookies in the cookie file named by `node` (Netscape `cookies.txt` or a JSON list), relative to the
+    /// config's folder. Problems name the file's line, never a cookie's value.
+    mutating func cookies(_ path: String, _ node: JSONNode) -> [WebParserCookie]? {
+        guard let text = fileContents(path, node) else { return nil }
+        do throws(CookieFile.Problem) {
+            return try CookieFile.parse(text)
+        } catch {
+            problem(path, at: node, "\(error) of the cookie file")
+            return nil
+        }
+    }
+
+    /// A proxy: `"http://host:port"` (also https, socks, socks4, socks5), or `{"url": …, "noProxy": [hosts]}`.
+    mutating func proxy(_ path: String, _ node: JSONNode) -> WebParserSession.Proxy? {
+        var urlNode = node
+        var bypass: [String] = []
+        if case .object(let members) = node.value {
+            for (key, value) in members where key != "url" && key != "noProxy" {
+                problem(path + "." + key, at: value, "unknown key; a proxy has \"url\" and \"noProxy\"")
+            }
+            guard let url = members.first(where: { $0.key == "url" })?.value else {
+                problem(path + ".url", at: node, "required")
+                return nil
+            }
+            urlNode = url
+            if let hosts = members.first(where: { $0.key == "noProxy" })?.value {
+                guard let list = stringList(path + ".noProxy", hosts, what: "host names") else { return nil }
+                bypass = list
+            }
+        }
+        guard let text = string(path, urlNode) else { return nil }
+        let schemes: Set<String> = ["http", "https", "socks", "socks4", "socks4a", "socks5", "socks5h"]
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme), url.host() != nil else {
+            problem(path, at: urlNode, "expected a proxy URL such as http://proxy.example:3128 or socks5://127.0.0.1:1080, got \(urlNode.excerpt)")
+            return nil
+        }
+        return WebParserSession.Proxy(url: url, bypass: bypass)
+    }
+
+    /// HTTP credentials: `{"user": …, "password": …}`, or `{"user": …, "passwordEnv": "VARIABLE"}` to take the
+    /// password from the environment. Messages never show the password.
+    mutating func credentials(_ path: String, _ node: JSONNode) -> WebParserJob.Credentials? {
+        guard case .object(let members) = node.value else {
+            problem(path, at: node, "expected {\"user\": …, \"password\": …} or {\"user\": …, \"passwordEnv\": …}")
+            return nil
+        }
+        var fields: [String: JSONNode] = [:]
+        for (key, value) in members {
+            guard ["user", "password", "passwordEnv"].contains(key) else {
+                problem(path + "." + key, at: value, "unknown key; auth has \"user\" and \"password\" or \"passwordEnv\"")
+                continue
+            }
+            fields[key] = value
+        }
+        guard let userNode = fields["user"] else {
+            problem(path + ".user", at: node, "required")
+            return nil
+        }
+        guard let user = string(path + ".user", userNode) else { return nil }
+        switch (fields["password"], fields["passwordEnv"]) {
+        case (let password?, nil):
+            guard case .string(let text) = password.value else {
+                problem(path + ".password", at: password, "expected a string")
+                return nil
+            }
+            return .init(user: user, password: text)
+        case (nil, let variable?):
+            guard let name = string(path + ".passwordEnv", variable) else { return nil }
+            guard let password = ProcessInfo.processInfo.environment[name] else {
+                problem(path + ".passwordEnv", at: variable, "the environment variable \(name) is not set")
+                return nil
+            }
+            return .init(user: user, password: password)
+        default:
+            problem(path, at: node, "give password or passwordEnv, one of them")
+            return nil
+        }
+    }
+
     /// A page to load. `http(s)` URLs stay as they are; `file` URLs and paths are resolved against the
     /// config's folder and must exist; a bare host name (`example.com/update`) is loaded over `https`, and
     /// `localhost` or an IP address over `http`.

@@ -88,6 +88,23 @@ enum JobFields {
                  option: .patterns) { reader, path, node, draft in
             if let value = reader.urlPatterns(path, node) { draft.job.blockedURLs = value }
         },
+        JobField(key: "auth", summary: "HTTP authentication: {\"user\": …, \"password\": …} or {\"user\": …, \"passwordEnv\": \"VARIABLE\"}",
+                 option: .user) { reader, path, node, draft in
+            draft.job.credentials = reader.credentials(path, node)
+        },
+        JobField(key: "ignoreTLSErrors", summary: "accept the server's untrusted certificate (default false: fail at once)",
+                 option: .flag("ignore-tls-errors", .bool(true), "accept the server's untrusted certificate")) { reader, path, node, draft in
+            if let value = reader.bool(path, node) { draft.job.ignoresTLSErrors = value }
+        },
+        JobField(key: "cache", summary: "\"reload\" fetches the page and all it loads from the server; \"default\" uses the HTTP cache",
+                 option: .text("cache", "POLICY", "reload: fetch everything from the server; default: use the HTTP cache")) { reader, path, node, draft in
+            guard let text = reader.string(path, node) else { return }
+            guard let policy = WebParserJob.CachePolicy(rawValue: text) else {
+                reader.problem(path, at: node, "expected \"default\" or \"reload\", got \(node.excerpt)")
+                return
+            }
+            draft.job.cachePolicy = policy
+        },
         JobField(key: "key", summary: "with --state: the field that identifies an item of a list result, such as \"id\" or \"link.href\"",
                  option: nil) { reader, path, node, draft in
             draft.tracking.key = reader.string(path, node)
@@ -130,6 +147,14 @@ private extension JobField.Option {
 
     static func flag(_ name: String, _ value: JSONNode.Value, _ help: String) -> Self {
         Self(name: name, valueName: nil, repeatable: false, help: help) { _ in value }
+    }
+
+    /// `--user USER`, with the password from the environment variable WEBPARSE_PASSWORD (never on a command
+    /// line, where other users see it).
+    static let user = Self(name: "user", valueName: "USER", repeatable: false,
+                           help: "HTTP authentication as USER; the password comes from $WEBPARSE_PASSWORD") { values in
+        .object([("user", JSONNode(value: .string(values[0]), line: 0, column: 0)),
+                 ("passwordEnv", JSONNode(value: .string("WEBPARSE_PASSWORD"), line: 0, column: 0))])
     }
 
     /// `--block-url PATTERN`, once per pattern.

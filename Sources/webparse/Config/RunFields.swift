@@ -1,4 +1,7 @@
-/// Settings of a whole run: a "jobs" config may give them at its top level, and `run`'s options override them.
+import Foundation
+import WebParser
+
+/// Settings of a whole run: a config may give them at its top level, and `run`'s options override them.
 struct RunSettings: Equatable {
     var concurrency: Int?
     var recycleAfter: Int?
@@ -48,6 +51,33 @@ enum RunSettingsField: String, CaseIterable {
         case .concurrency: settings.concurrency = value
         case .recycleAfter: settings.recycleAfter = value
         case .memoryLimit: settings.memoryLimit = value
+        }
+    }
+}
+
+/// What a config may say about the run's session, at its top level; `run` and `eval` options override it.
+struct SessionSettings: Equatable {
+    /// The folder of a persistent session.
+    var directory: URL?
+    /// Cookies every job starts with (those for its host).
+    var cookies: [WebParserCookie]?
+    var proxy: WebParserSession.Proxy?
+}
+
+/// The session settings' keys and how a config gives them.
+enum SessionField: String, CaseIterable {
+    case session, cookies, proxy
+
+    /// Reads the field from a config node into `settings`; paths are relative to the config's folder.
+    func read(_ node: JSONNode, with reader: inout FieldReader, into settings: inout SessionSettings) {
+        switch self {
+        case .session:
+            guard let path = reader.string(rawValue, node) else { return }
+            settings.directory = path.hasPrefix("/") ? URL(fileURLWithPath: path) : reader.directory.appending(path: path)
+        case .cookies:
+            settings.cookies = reader.cookies(rawValue, node)
+        case .proxy:
+            settings.proxy = reader.proxy(rawValue, node)
         }
     }
 }

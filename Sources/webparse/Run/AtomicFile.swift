@@ -4,12 +4,14 @@ import Foundation
 /// temporary file in the same folder, flushed to disk, then renamed over the target.
 enum AtomicFile {
     /// Replaces the file at `path` (the file a symbolic link there points to) with `data`. The file keeps
-    /// its permissions; a new one gets `permissions` less the umask.
+    /// its permissions; a new one gets `permissions` less the umask. With `exactPermissions` (for secrets) the
+    /// file gets `permissions` whatever it had.
     /// - Throws: `AtomicFile.Failure` saying which step failed; the old file is then untouched.
-    static func write(_ data: Data, to path: String, permissions: mode_t = 0o666) throws(Failure) {
+    static func write(_ data: Data, to path: String, permissions: mode_t = 0o666, exactPermissions: Bool = false) throws(Failure) {
         let path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var existing = stat()
-        let mode = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : permissions & ~currentUmask()
+        let mode = exactPermissions ? permissions
+            : stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : permissions & ~currentUmask()
         let target = URL(fileURLWithPath: path)
         let directory = target.deletingLastPathComponent().path
         var template = Array((directory + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)

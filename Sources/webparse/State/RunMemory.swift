@@ -18,11 +18,11 @@ final class RunMemory {
     }
 
     private let path: String
-    private let lock: StateLock
+    private let lock: RunLock
     private var state: StateFile
     private let original: Data?
 
-    private init(path: String, lock: StateLock, state: StateFile, original: Data?) {
+    private init(path: String, lock: RunLock, state: StateFile, original: Data?) {
         self.path = path
         self.lock = lock
         self.state = state
@@ -34,10 +34,11 @@ final class RunMemory {
         if let problem = AtomicFile.checkWritable(path) {
             return .failure(OpenFailure(message: "--state: \(problem)", code: .usage))
         }
-        let lock: StateLock
+        let lock: RunLock
         do {
-            lock = try await StateLock.acquire(for: path, wait: wait)
-        } catch let busy as StateLock.Busy {
+            lock = try await RunLock.acquire(path + ".lock", guarding: path, wait: wait,
+                                             advice: "try again later, or pass --wait-lock SECONDS")
+        } catch let busy as RunLock.Busy {
             return .failure(OpenFailure(message: busy.description, code: .stateLocked))
         } catch {
             return .failure(OpenFailure(message: "--state: \(error)", code: .usage))

@@ -1,0 +1,110 @@
+import Foundation
+import WebParser
+
+/// The session options `run` and `eval` share.
+struct SessionOptions: Sendable {
+    var directory: String?
+    var cookiesFile: String?
+    var saveCookiesFile: String?
+    var proxy: String?
+    var noProxy: [String] = []
+}
+
+/// Settings of commands that take the session options.
+protocol SessionOptionSettings: Sendable {
+    var session: SessionOptions { get set }
+}
+
+extension CommandOption where Settings: SessionOptionSettings {
+    static var sessionOptions: [Self] {
+        [
+            .value("session", "DIR", "keep cookies, local storage and the HTTP cache in DIR across runs") { $0.session.directory = $1 },
+            .value("cookies", "FILE", "start with the cookies in FILE (cookies.txt or JSON) for each job's host") { $0.session.cookiesFile = $1 },
+            .value("save-cookies", "FILE", "write the session's cookies to FILE after the run (mode 0600)") { $0.session.saveCookiesFile = $1 },
+            .value("proxy", "URL", "send requests through an http, https or socks proxy") { $0.session.proxy = $1 },
+            .value("no-proxy", "HOSTS", "comma-separated hosts reached without the proxy") { settings, hosts in
+                settings.session.noProxy += hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            },
+        ]
+    }
+}
+
+/// The session of one run: built from the config and the options, its folder locked for the run, its cookies
+/// loaded, and saved at the end when asked.
+struct SessionSetup {
+    /// Why a run cannot have its session, and the exit code that says so.
+    struct Failure: Error {
+        let message: String
+        let code: ExitCode
+    }
+
+    /// How long a run waits for another that uses the same session folder.
+    static let lockWait: Duration = .seconds(10)
+
+    let session: WebParserSession
+    /// The cookies every job starts with (each gets those for its host).
+    let cookies: [WebParserCookie]
+    private let saveCookiesFile: String?
+    private let lock: RunLock?
+
+    /// The session for `options` over `settings` (the config's), with `run`'s recycling and memory limit.
+    static func prepare(_ options: SessionOptions, over settings: SessionSettings, recycleAfter: Int, memoryLimit: Int?)
+        async -> Result<SessionSetup, Failure>
+    {
+        var cookies = settings.cookies ?? []
+        if let file = options.cookiesFile {
+            do {
+                cookies = try CookieFile.parse(try String(contentsOfFile: file, encoding: .utf8))
+            } catch let problem as CookieFile.Problem {
+                return .failure(Failure(message: "--cookies \(file): \(problem)", code: .usage))
+            } catch {
+                return .failure(Failure(message: "--cookies \(file): cannot be read", code: .usage))
+            }
+        }
+        var proxy = settings.proxy
+        if let text = options.proxy {
+            var reader = FieldReader(directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            let node = JSONNode(value: .string(text), line: 0, column: 0)
+            guard let parsed = reader.proxy("--proxy", node) else {
+                return .failure(Failure(message: reader.problems.map { "\($0.path): \($0.message)" }.joined(separator: "\n"), code: .usage))
+            }
+            proxy = parsed
+        }
+        if !options.noProxy.isEmpty { proxy?.bypass += options.noProxy }
+        if let file = options.saveCookiesFile, let problem = AtomicFile.checkWritable(file) {
+            return .failure(Failure(message: "--save-cookies: \(problem)", code: .usage))
+        }
+        let directory = options.directory.map { URL(fileURLWithPath: $0) } ?? settings.directory
+        var lock: RunLock?
+        if let directory {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                lock = try await RunLock.acquire(directory.appending(path: "webparse.lock").path,
+                                                 guarding: "the session folder \(directory.path)", wait: lockWait,
+                                                 advice: "try again when it has finished")
+            } catch let busy as RunLock.Busy {
+                return .failure(Failure(message: busy.description, code: .stateLocked))
+            } catch {
+                return .failure(Failure(message: "--session \(directory.path): \(error)", code: .usage))
+            }
+        }
+        let configuration = WebParserSession.Configuration(storage: directory.map { .persistent($0) } ?? .ephemeral,
+                                                           proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit)
+        return .success(SessionSetup(session: WebParserSession(configuration: configuration), cookies: cookies,
+                                     saveCookiesFile: options.saveCookiesFile, lock: lock))
+    }
+
+    /// Writes the session's cookies to the `--save-cookies` file (JSON when it ends in .json, cookies.txt
+    /// otherwise), atomically and readable by its owner only, unless no job succeeded; returns what went wrong.
+    func saveCookies(anySuccess: Bool) async -> String? {
+        guard let file = saveCookiesFile, anySuccess else { return nil }
+        do {
+            let cookies = try await session.cookies()
+            let data = file.hasSuffix(".json") ? CookieFile.json(cookies) : Data(CookieFile.netscape(cookies).utf8)
+            try AtomicFile.write(data, to: file, permissions: 0o600, exactPermissions: true)
+            return nil
+        } catch {
+            return "--save-cookies: \(error)"
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Sessions from the command line: cookie files in and out, a session folder across runs and its lock, proxy,
+/// authentication and TLS from the config.
+@Suite(.serialized) struct SessionCommandTests {
+    let webparse = ProcessRunner(product: "webparse")
+    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
+
+    func folder() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-sessions-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    func write(_ text: String, _ name: String, in directory: URL) throws -> String {
+        let file = directory.appending(path: name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// /members needs the cookie `session=let-me-in`; posting the form at /login sets it for an hour.
+    func membersSite(delay: Duration? = nil) throws -> TestHTTPServer {
+        let members = TestHTTPServer.Route.handle { request in
+            request.cookie("session") == "let-me-in" ? .init(body: "<p>chapter 12</p>") : .init(status: 403, body: "members only")
+        }
+        return try TestHTTPServer(routes: [
+            "/members": delay.map { .delayed($0, members) } ?? members,
+            "/login": .handle { request in
+                guard request.method == "POST" else { return .init(body: "<form method=post action=/login><input name=u value=me></form>") }
+                return .init(status: 303, headers: ["Set-Cookie": "session=let-me-in; Max-Age=3600; Path=/", "Location": "/members"], body: "")
+            },
+        ])
+    }
+
+    func membersConfig(_ server: TestHTTPServer, in directory: URL, extra: String = "") throws -> String {
+        try write(#"{"url": "\#(server.url("/members"))", "script": "document.body.textContent", "retries": 0\#(extra)}"#, "members.json", in: directory)
+    }
+
+    @Test func aCookieFileOpensTheMembersPageAndSavedCookiesWork() async throws {
+        let server = try membersSite()
+        let directory = try folder()
+        let config = try membersConfig(server, in: directory)
+        let without = try await webparse.run(["run", config], environment: headless)
+        #expect(without.status == 1)
+        #expect(without.stderr.contains("HTTP status 403"))
+
+        let cookies = try write("# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tlet-me-in\n.example.org\tTRUE\t/\tFALSE\t0\ttracker\tx1\n",
+                                "cookies.txt", in: directory)
+        let saved = directory.appending(path: "saved.txt").path
+        let with = try await webparse.run(["run", "-v", "--cookies", cookies, "--save-cookies", saved, config], environment: headless)
+        #expect(with.status == 0, "\(with.stderr)")
+        #expect(with.stdoutText == "\"chapter 12\"\n")
+        #expect(!with.stderr.contains("let-me-in"), "cookie values never reach stderr")
+        #expect(server.requests(for: "/members").last?.cookie("tracker") == nil)
+        let attributes = try FileManager.default.attributesOfItem(atPath: saved)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        let savedText = try String(contentsOfFile: saved, encoding: .utf8)
+        #expect(savedText.contains("\tsession\tlet-me-in") && !savedText.contains("tracker"))
+
+        let again = try await webparse.run(["run", "--cookies", saved, config], environment: headless)
+        #expect(again.stdoutText == "\"chapter 12\"\n", "the saved cookies open the page again")
+    }
+
+    @Test func aLoginThroughAFormLastsInTheSessionFolder() async throws {
+        let server = try membersSite()
+        let directory = try folder()
+        let session = directory.appending(path: "session").path
+        let login = try write(#"{"url": "\#(server.url("/login"))", "script": "location.pathname === '/members' ? document.body.textContent : (document.forms[0].submit(), null)"}"#,
+                              "login.json", in: directory)
+        let first = try await webparse.run(["run", "--session", session, login], environment: headless)
+        #expect(first.stdoutText == "\"chapter 12\"\n", "\(first.stderr)")
+        let later = try await webparse.run(["run", try membersConfig(server, in: directory, extra: #", "session": "session""#)], environment: headless)
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(later.stdoutText == "\"chapter 12\"\n")
+    }
+
+    @Test func twoRunsOnOneSessionFolderTakeTurns() async throws {
+        let server = try membersSite(delay: .seconds(12))
+        let directory = try folder()
+        let session = directory.appending(path: "session").path
+        let config = try membersConfig(server, in: directory, extra: #", "timeout": 30"#)
+        let holder = try webparse.start(["run", "--session", session, config], environment: headless)
+        while server.requests(for: "/members").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let start = ContinuousClock.now
+        let second = try await webparse.run(["run", "--session", session, config], environment: headless)
+        #expect(second.status == 4)
+        #expect(second.stderr == "webparse run: another webparse run is using the session folder \(session) (waited 10 s); try again when it has finished\n")
+        #expect(ContinuousClock.now - start >= .seconds(10))
+        _ = await holder.finish()
+        let fast = try membersSite()
+        let third = try await webparse.run(["run", "--session", session, try membersConfig(fast, in: directory)], environment: headless)
+        #expect(third.status == 1 && third.stderr.contains("HTTP status 403"), "the folder is usable again: \(third.stderr)")
+    }
+
+    @Test func proxyAuthenticationAndTLSComeFromTheConfig() async throws {
+        let proxy = try TestHTTPServer(routes: ["*": .respond(body: "<p>via proxy</p>")])
+        let directory = try folder()
+        let proxied = try write(#"{"url": "http://comics.invalid/updates", "script": "document.body.textContent", "proxy": {"url": "\#(proxy.url("/"))", "noProxy": ["localhost"]}}"#,
+                                "proxied.json", in: directory)
+        let viaProxy = try await webparse.run(["run", proxied], environment: headless)
+        #expect(viaProxy.stdoutText == "\"via proxy\"\n", "\(viaProxy.stderr)")
+        #expect(proxy.requests.first?.path == "http://comics.invalid/updates")
+
+        let expected = "Basic " + Data("reader:open sesame".utf8).base64EncodedString()
+        let guarded = try TestHTTPServer(routes: ["/private": .handle { request in
+            request.headers["authorization"] == expected ? .init(body: "<p>inside</p>")
+                : .init(status: 401, headers: ["WWW-Authenticate": "Basic realm=\"comics\""], body: "no")
+        }])
+        let auth = try write(#"{"url": "\#(guarded.url("/private"))", "script": "document.body.textContent", "auth": {"user": "reader", "passwordEnv": "COMICS_PASSWORD"}}"#,
+                             "auth.json", in: directory)
+        let inside = try await webparse.run(["run", "-v", auth], environment: headless.merging(["COMICS_PASSWORD": "open sesame"]) { $1 })
+        #expect(inside.stdoutText == "\"inside\"\n", "\(inside.stderr)")
+        #expect(!inside.stderr.contains("open sesame"))
+        let unset = try await webparse.run(["validate", auth], environment: ["COMICS_PASSWORD": nil])
+        #expect(unset.status == 2)
+        #expect(unset.stderr.contains("auth.passwordEnv: the environment variable COMICS_PASSWORD is not set"))
+        let evalInside = try await webparse.run(["eval", guarded.url("/private").absoluteString, "document.body.textContent", "--user", "reader"],
+                                                environment: headless.merging(["WEBPARSE_PASSWORD": "open sesame"]) { $1 })
+        #expect(evalInside.stdoutText == "\"inside\"\n")
+
+        let secure = try TLSTestServer(body: "<p>secure</p>")
+        let tls = try write(#"{"url": "\#(secure.url())", "script": "document.body.textContent", "ignoreTLSErrors": true}"#, "tls.json", in: directory)
+        let trusted = try await webparse.run(["run", tls], environment: headless)
+        #expect(trusted.stdoutText == "\"secure\"\n", "\(trusted.stderr)")
+        let refused = try await webparse.run(["eval", secure.url().absoluteString, "1"], environment: headless)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("TLS failed"))
+    }
+}
