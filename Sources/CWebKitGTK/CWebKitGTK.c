@@ -306,6 +306,7 @@ struct WKView {
     /* The credentials for the current load, offered once. */
     char *user;
     char *password;
+    bool follow_popups;
 };
 
 static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpointer data) {
@@ -406,7 +407,35 @@ static gboolean on_authenticate(WebKitWebView *web_view, WebKitAuthenticationReq
 }
 
 static GtkWidget *on_create(WebKitWebView *web_view, WebKitNavigationAction *action, gpointer data) {
-    return NULL; /* no new windows */
+    WKView *view = data;
+    WebKitURIRequest *request = webkit_navigation_action_get_request(action);
+    const char *uri = webkit_uri_request_get_uri(request);
+    view->callbacks.popup(view->callback_context, uri ? uri : "", view->follow_popups);
+    if (view->follow_popups && uri && *uri)
+        webkit_web_view_load_request(web_view, request);
+    return NULL; /* never a second window */
+}
+
+static void on_uri_changed(GObject *object, GParamSpec *spec, gpointer data) {
+    WKView *view = data;
+    const char *uri = webkit_web_view_get_uri(WEBKIT_WEB_VIEW(object));
+    view->callbacks.uri_changed(view->callback_context, uri ? uri : "");
+}
+
+static gboolean on_script_message(WebKitUserContentManager *manager, JSCValue *value, WebKitScriptMessageReply *reply,
+                                  gpointer data) {
+    WKView *view = data;
+    char *text = jsc_value_is_string(value) ? jsc_value_to_string(value) : jsc_value_to_json(value, 0);
+    bool accepted = view->callbacks.script_message(view->callback_context, text ? text : "null");
+    g_free(text);
+    if (accepted) {
+        JSCValue *received = jsc_value_new_boolean(jsc_value_get_context(value), TRUE);
+        webkit_script_message_reply_return_value(reply, received);
+        g_object_unref(received);
+    } else {
+        webkit_script_message_reply_return_error_message(reply, "webparse did not accept the message");
+    }
+    return TRUE;
 }
 
 static gboolean on_script_dialog(WebKitWebView *web_view, WebKitScriptDialog *dialog, gpointer data) {
@@ -428,11 +457,14 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
     WKView *view = g_new0(WKView, 1);
     view->callbacks = callbacks;
     view->callback_context = callback_context;
+    view->follow_popups = options.follow_popups;
 
     WebKitSettings *settings = webkit_settings_new();
     webkit_settings_set_hardware_acceleration_policy(settings, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
     webkit_settings_set_enable_write_console_messages_to_stdout(settings, FALSE);
     webkit_settings_set_media_playback_requires_user_gesture(settings, TRUE);
+    /* Every window.open reaches on_create, which follows or ignores it: a popup blocker would hide it. */
+    webkit_settings_set_javascript_can_open_windows_automatically(settings, TRUE);
     webkit_settings_set_enable_javascript_markup(settings, options.page_scripts);
     webkit_settings_set_enable_media(settings, options.media);
     if (options.user_agent)
@@ -440,6 +472,14 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
     WebKitUserContentManager *content = webkit_user_content_manager_new();
     if (options.content_filter)
         webkit_user_content_manager_add_filter(content, options.content_filter->filter);
+    if (options.document_start_script) {
+        WebKitUserScript *script = webkit_user_script_new(options.document_start_script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                                          WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+        webkit_user_content_manager_add_script(content, script);
+        webkit_user_script_unref(script);
+        webkit_user_content_manager_register_script_message_handler_with_reply(content, "webparse", NULL);
+        g_signal_connect(content, "script-message-with-reply-received::webparse", G_CALLBACK(on_script_message), view);
+    }
 
     view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
                                                   "settings", settings, "user-content-manager", content, NULL));
@@ -454,6 +494,7 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
     g_signal_connect(view->web_view, "load-failed-with-tls-errors", G_CALLBACK(on_tls_errors), view);
     g_signal_connect(view->web_view, "authenticate", G_CALLBACK(on_authenticate), view);
     g_signal_connect(view->web_view, "create", G_CALLBACK(on_create), view);
+    g_signal_connect(view->web_view, "notify::uri", G_CALLBACK(on_uri_changed), view);
     g_signal_connect(view->web_view, "script-dialog", G_CALLBACK(on_script_dialog), view);
     g_signal_connect(view->web_view, "print", G_CALLBACK(on_print), view);
     g_signal_connect(view->web_view, "permission-request", G_CALLBACK(on_permission_request), view);
@@ -479,6 +520,38 @@ void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers,
     }
     webkit_web_view_load_request(view->web_view, request);
     g_object_unref(request);
+}
+
+typedef struct {
+    char *png_path;
+    WKDoneCallback callback;
+    void *context;
+} Snapshot;
+
+static void on_snapshot(GObject *object, GAsyncResult *result, gpointer data) {
+    Snapshot *snapshot = data;
+    GError *error = NULL;
+    cairo_surface_t *surface = webkit_web_view_get_snapshot_finish(WEBKIT_WEB_VIEW(object), result, &error);
+    if (!surface) {
+        snapshot->callback(snapshot->context, error->message);
+        g_error_free(error);
+    } else {
+        cairo_status_t status = cairo_surface_write_to_png(surface, snapshot->png_path);
+        snapshot->callback(snapshot->context, status == CAIRO_STATUS_SUCCESS ? NULL : cairo_status_to_string(status));
+        cairo_surface_destroy(surface);
+    }
+    g_free(snapshot->png_path);
+    g_free(snapshot);
+}
+
+void wk_view_snapshot(WKView *view, bool full_document, const char *png_path, WKDoneCallback callback,
+                      void *context) {
+    Snapshot *snapshot = g_new(Snapshot, 1);
+    snapshot->png_path = g_strdup(png_path);
+    snapshot->callback = callback;
+    snapshot->context = context;
+    webkit_web_view_get_snapshot(view->web_view, full_document ? WEBKIT_SNAPSHOT_REGION_FULL_DOCUMENT : WEBKIT_SNAPSHOT_REGION_VISIBLE,
+                                 WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, on_snapshot, snapshot);
 }
 
 void wk_view_stop_loading(WKView *view) {
@@ -533,6 +606,7 @@ static gboolean destroy_window(gpointer window) {
 
 void wk_view_destroy(WKView *view) {
     g_signal_handlers_disconnect_by_data(view->web_view, view);
+    g_signal_handlers_disconnect_by_data(webkit_web_view_get_user_content_manager(view->web_view), view);
     view->callbacks.release(view->callback_context);
     webkit_web_view_stop_loading(view->web_view);
     webkit_web_view_terminate_web_process(view->web_view);
@@ -542,4 +616,22 @@ void wk_view_destroy(WKView *view) {
         memset(view->password, 0, strlen(view->password));
     g_free(view->password);
     g_free(view);
+}
+
+/* ---- JavaScript syntax ------------------------------------------------------------------------------ */
+
+bool wk_check_script_syntax(const char *source, unsigned *line, char **message) {
+    JSCContext *context = jsc_context_new();
+    JSCException *exception = NULL;
+    JSCCheckSyntaxResult result = jsc_context_check_syntax(context, source, -1, JSC_CHECK_SYNTAX_MODE_SCRIPT, NULL, 1,
+                                                           &exception);
+    bool valid = result == JSC_CHECK_SYNTAX_RESULT_SUCCESS;
+    if (!valid) {
+        *line = exception ? jsc_exception_get_line_number(exception) : 0;
+        *message = g_strdup(exception ? jsc_exception_get_message(exception) : "invalid JavaScript");
+    }
+    if (exception)
+        g_object_unref(exception);
+    g_object_unref(context);
+    return valid;
 }

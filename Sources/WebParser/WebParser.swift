@@ -58,22 +58,28 @@ public struct WebParser: Sendable {
 
     /// Runs `job` and returns its result: the JSON text, exactly as the page's script produced it, and where
     /// it came from.
-    /// - Parameter onStateChange: called with each state of the job, in order, from the WebKit thread or the
-    ///   caller's; keep it short. `started` comes once WebKit runs: when it cannot start, only `failed` comes.
+    /// - Parameters:
+    ///   - onStateChange: called with each state of the job, in order, from the WebKit thread or the caller's;
+    ///     keep it short. `started` comes once WebKit runs: when it cannot start, only `failed` comes.
+    ///   - onMessage: called on the WebKit thread with what the page says besides its result, in order: each
+    ///     emitted value as it arrives (values of an attempt that fails are not taken back), console lines,
+    ///     user scripts' exceptions, windows opened and navigations refused. Keep it short.
     /// - Throws: `WebParserError` when the job fails (after its retries, for transient failures), including
     ///   `.environmentUnavailable` when WebKit cannot start; `CancellationError` when the task is cancelled.
     public func run(_ job: WebParserJob,
-                    onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in }) async throws -> WebParserResult {
+                    onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in },
+                    onMessage: @escaping @Sendable (WebParserMessage) -> Void = { _ in }) async throws -> WebParserResult {
         do {
             try await startRuntime()
             onStateChange(.started)
             var attempt = 1
             while true {
                 do {
-                    let result = try await runAttempt(of: job, report: onStateChange)
+                    let result = try await runAttempt(of: job, report: onStateChange, tell: onMessage)
                     onStateChange(.completed)
                     return WebParserResult(data: result.data, finalURL: result.url,
-                                           httpStatus: result.httpStatus == 0 ? nil : result.httpStatus, attempts: attempt)
+                                           httpStatus: result.httpStatus == 0 ? nil : result.httpStatus, attempts: attempt,
+                                           isComplete: result.isComplete)
                 } catch var error as WebParserError {
                     error.attempts = attempt
                     guard error.isTransient, attempt <= job.retry.retries else { throw error }
@@ -101,9 +107,9 @@ public struct WebParser: Sendable {
     }
 
     @WebKitActor
-    private func runAttempt(of job: WebParserJob, report: @escaping @Sendable (WebParserState) -> Void)
-        async throws -> WebParserEngine.Result
+    private func runAttempt(of job: WebParserJob, report: @escaping @Sendable (WebParserState) -> Void,
+                            tell: @escaping @Sendable (WebParserMessage) -> Void) async throws -> WebParserEngine.Result
     {
-        try await WebParserEngine(job: job, page: try await makePage(job), report: report, release: releasePage).run()
+        try await WebParserEngine(job: job, page: try await makePage(job), report: report, tell: tell, release: releasePage).run()
     }
 }

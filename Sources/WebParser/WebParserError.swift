@@ -56,6 +56,10 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case memoryLimitExceeded
         /// WebKit cannot run here: no display, or GTK failed to start.
         case environmentUnavailable(String)
+        /// The job asks for something that cannot work, such as collecting emitted values without user scripts.
+        case invalidJob(String)
+        /// The screenshot could not be taken or written.
+        case screenshotFailed(String)
 
         /// See `WebParserError.isTransient`.
         public var isTransient: Bool {
@@ -83,6 +87,8 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             case .webProcessCrashed: "the page's web process crashed"
             case .memoryLimitExceeded: "the page used too much memory and was stopped"
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
+            case .invalidJob(let reason): "invalid job: \(reason)"
+            case .screenshotFailed(let reason): "screenshot failed: \(reason)"
             }
         }
     }

@@ -47,17 +47,30 @@ public struct WebParserJob: Sendable, Equatable {
     /// Cookies the job's page starts with: those whose domain matches the job's host are given to the session
     /// before the page loads, once per session; the others are left out.
     public var cookies: [WebParserCookie]
+    /// User scripts run in the page's documents whose URL they match, at the time they ask for, in order.
+    public var userScripts: [UserScript]
+    /// What the job returns: the script's result, or the values its user scripts emit.
+    public var collect: Collect
+    /// Whether the page's console lines and unhandled errors are reported, as `WebParserMessage.console`.
+    public var capturesConsole: Bool
+    /// What happens when the page opens a window (`window.open`, a link with a target).
+    public var popups: PopupPolicy
+    /// A PNG of the page to write once the result is ready; nil takes none.
+    public var screenshot: Screenshot?
 
     /// Creates a job with the defaults: a 30 s timeout, polling every 100 ms, 2 retries starting 1 s apart,
     /// WebKit's user agent, a 1280×800 viewport, the system's languages, no extra headers, images, media
     /// and fonts blocked (and no URL patterns), the page's scripts on, no credentials, untrusted certificates
-    /// refused, the HTTP cache used as it allows, and no cookies of its own.
+    /// refused, the HTTP cache used as it allows, no cookies of its own, no user scripts, the script's result
+    /// collected, the console not captured, popups loaded in the page itself, and no screenshot.
     public init(url: URL, script: String, waitFor: String? = nil, timeout: Duration = .seconds(30),
                 pollInterval: Duration = .milliseconds(100), retry: RetryPolicy = RetryPolicy(),
                 userAgent: String? = nil, viewport: Viewport = Viewport(), languages: [String] = [],
                 headers: [String: String] = [:], blockedResources: Set<Resource> = Resource.defaultBlocked,
                 blockedURLs: [String] = [], pageScripts: Bool = true, credentials: Credentials? = nil,
-                ignoresTLSErrors: Bool = false, cachePolicy: CachePolicy = .default, cookies: [WebParserCookie] = []) {
+                ignoresTLSErrors: Bool = false, cachePolicy: CachePolicy = .default, cookies: [WebParserCookie] = [],
+                userScripts: [UserScript] = [], collect: Collect = .result, capturesConsole: Bool = false,
+                popups: PopupPolicy = .follow, screenshot: Screenshot? = nil) {
         self.url = url
         self.script = script
         self.waitFor = waitFor
@@ -75,6 +88,44 @@ public struct WebParserJob: Sendable, Equatable {
         self.ignoresTLSErrors = ignoresTLSErrors
         self.cachePolicy = cachePolicy
         self.cookies = cookies
+        self.userScripts = userScripts
+        self.collect = collect
+        self.capturesConsole = capturesConsole
+        self.popups = popups
+        self.screenshot = screenshot
+    }
+
+    /// What a job returns.
+    public enum Collect: String, Sendable, Equatable {
+        /// The script's first non-empty result.
+        case result
+        /// A JSON array of the values the job's user scripts pass to `webparse.emit`, in order. The job ends
+        /// when a user script calls `webparse.done()`, when the script (if not empty) yields a non-empty result,
+        /// or at the timeout with the values emitted so far (`WebParserResult.isComplete` is then false; with
+        /// none, the job times out). Needs at least one user script.
+        case emitted
+    }
+
+    /// What a page does when it opens a window.
+    public enum PopupPolicy: String, Sendable, Equatable {
+        /// The window's URL loads in the page itself, and the job goes on there.
+        case follow
+        /// The window is not opened; the page stays as it is.
+        case ignore
+    }
+
+    /// A PNG of the page as WebKit rendered it.
+    public struct Screenshot: Sendable, Equatable {
+        /// The file to write (replaced atomically).
+        public var file: URL
+        /// Whether the whole document is taken rather than the viewport only.
+        public var fullPage: Bool
+
+        /// A screenshot written to `file`, of the viewport only unless `fullPage`.
+        public init(file: URL, fullPage: Bool = false) {
+            self.file = file
+            self.fullPage = fullPage
+        }
     }
 
     /// A user name and password for HTTP authentication. Its description never shows the password.

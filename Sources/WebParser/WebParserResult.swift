@@ -2,7 +2,7 @@ import Foundation
 
 /// What a job produced: its data and where it came from.
 public struct WebParserResult: Sendable, Equatable {
-    /// The script's result as UTF-8 JSON text, exactly as the page produced it.
+    /// The script's result (or the array of emitted values) as UTF-8 JSON text, exactly as the page produced it.
     public var data: Data
     /// The page's URL when the result came, after redirects and in-page navigation.
     public var finalURL: String
@@ -10,12 +10,16 @@ public struct WebParserResult: Sendable, Equatable {
     public var httpStatus: Int?
     /// How many attempts the job took (1 when the first succeeded).
     public var attempts: Int
+    /// False when a job collecting emitted values ran out of time before a user script called
+    /// `webparse.done()`: `data` holds the values emitted until then.
+    public var isComplete: Bool
 
     /// Creates a result.
-    public init(data: Data, finalURL: String, httpStatus: Int?, attempts: Int) {
+    public init(data: Data, finalURL: String, httpStatus: Int?, attempts: Int, isComplete: Bool = true) {
         self.data = data
         self.finalURL = finalURL
         self.httpStatus = httpStatus
         self.attempts = attempts
+        self.isComplete = isComplete
     }
 }

@@ -7,6 +7,8 @@ public final class TLSTestServer {
     public let port: Int
     private let process: Process
     private let directory: URL
+    /// The server's standard input: it exits when this closes, so a test process that dies leaves no server.
+    private let lifeline = Pipe()
 
     /// Starts a server answering every path with `body`.
     /// - Throws: when the certificate cannot be made or the server does not start.
@@ -23,8 +25,9 @@ public final class TLSTestServer {
         openssl.waitUntilExit()
         try body.write(to: directory.appending(path: "index.html"), atomically: true, encoding: .utf8)
         let program = """
-            import http.server, ssl, sys, os
+            import http.server, ssl, sys, os, threading
             os.chdir(sys.argv[1])
+            threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
             class Handler(http.server.BaseHTTPRequestHandler):
                 def log_message(self, *a): pass
                 def do_GET(self):
@@ -41,6 +44,7 @@ public final class TLSTestServer {
         server.arguments = ["-c", program, directory.path]
         let output = Pipe()
         server.standardOutput = output
+        server.standardInput = lifeline
         server.standardError = FileHandle.nullDevice
         try server.run()
         process = server

@@ -25,6 +25,10 @@ final class FakePage: WebPage {
     private(set) var loadedURLs: [URL] = []
     private(set) var evaluationCount = 0
     private(set) var closeCount = 0
+    /// The files snapshots were asked for, in order.
+    private(set) var snapshotFiles: [URL] = []
+    /// What a snapshot answers: nil for success, or an error message.
+    var snapshotError: String?
 
     /// A page that loads as `behavior` says and answers its n-th JavaScript call with `replies[n]` (the last
     /// repeats; nil never answers).
@@ -60,6 +64,12 @@ final class FakePage: WebPage {
         let reply = replies.count > 1 ? replies.removeFirst() : replies.first ?? nil
         guard let reply else { return }
         Task { completion(reply) }
+    }
+
+    func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void) {
+        snapshotFiles.append(file)
+        let error = snapshotError
+        Task { completion(error) }
     }
 
     func close() {

@@ -189,7 +189,9 @@ import Testing
             </script>
             """
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
-        let result = try await WebParser().run(job(server.url("/"), "document.title === 'after' ? document.title : null", timeout: .seconds(10)))
+        var ignoringPopups = job(server.url("/"), "document.title === 'after' ? document.title : null", timeout: .seconds(10))
+        ignoringPopups.popups = .ignore
+        let result = try await WebParser().run(ignoringPopups)
         #expect(result.data == Data(#""after""#.utf8))
         #expect(result.finalURL == server.url("/").absoluteString)
     }

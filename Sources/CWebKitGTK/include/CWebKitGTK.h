@@ -140,6 +140,15 @@ typedef struct {
     /* Asked when the main document's response arrives, with its MIME type and whether WebKit can show it;
      * false refuses it, and the load fails. */
     bool (*allow_response)(void *context, const char *mime_type, bool displayable);
+    /* The view's URI changed without a load: the page called history.pushState or changed location.hash. */
+    void (*uri_changed)(void *context, const char *uri);
+    /* The page posted message (as text: a string's contents, any other value as JSON) to
+     * window.webkit.messageHandlers.webparse. The Promise postMessage returned resolves once this returns true,
+     * and rejects when it returns false. */
+    bool (*script_message)(void *context, const char *message);
+    /* The page opened a new window for uri (window.open, a link with a target); followed says whether the view
+     * loads uri in its place (it never opens a second window). */
+    void (*popup)(void *context, const char *uri, bool followed);
     /* Asked when the certificate of uri's server is not trusted; true trusts it for that host and loads uri
      * again (the first load then ends with WK_LOAD_FINISHED), false lets the load fail with the TLS error. */
     bool (*allow_certificate)(void *context, const char *uri);
@@ -158,11 +167,16 @@ typedef struct {
     bool media;
     /* NULL blocks nothing. The view keeps its own reference. */
     WKContentFilter *content_filter;
+    /* NULL, or JavaScript run in the main world of the top frame of every document the view loads, before the
+     * document's own scripts; window.webkit.messageHandlers.webparse exists only when this is set. */
+    const char *document_start_script;
+    /* true loads a new window's URL in the view itself; false ignores new windows. */
+    bool follow_popups;
 } WKViewOptions;
 
 /* Creates a view of options.width x options.height inside a shown GtkOffscreenWindow, with hardware
- * acceleration off, console output kept off stdout, media that never plays by itself, new windows refused
- * and script dialogs answered at once. */
+ * acceleration off, console output kept off stdout, media that never plays by itself, no second window and
+ * script dialogs answered at once. */
 WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks callbacks,
                     void *callback_context);
 
@@ -195,6 +209,11 @@ typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind,
 void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
                                  WKJavaScriptCallback callback, void *context);
 
+/* Writes a PNG of what the view shows (its visible area, or with full_document the whole document) to
+ * png_path, then calls callback once. */
+void wk_view_snapshot(WKView *view, bool full_document, const char *png_path, WKDoneCallback callback,
+                      void *context);
+
 /* Stops the view's current load; its load-failed and WK_LOAD_FINISHED follow. */
 void wk_view_stop_loading(WKView *view);
 
@@ -203,5 +222,12 @@ void wk_view_stop_loading(WKView *view);
  * called from inside one of the view's own callbacks. A pending wk_view_call_async_function still calls
  * back, with an error. */
 void wk_view_destroy(WKView *view);
+
+/* ---- JavaScript syntax ------------------------------------------------------------------------------ */
+
+/* Checks that source is a valid classic script, without running it. Returns true when it is; otherwise false
+ * with *line (1-based, 0 when unknown) and *message (free it with wk_free) saying what is wrong. Safe from any
+ * thread. */
+bool wk_check_script_syntax(const char *source, unsigned *line, char **message);
 
 #endif

@@ -9,6 +9,7 @@ final class WebParserEngine {
     private let job: WebParserJob
     private let page: any WebPage
     private let report: @Sendable (WebParserState) -> Void
+    private let tell: @Sendable (WebParserMessage) -> Void
     private let release: @WebKitActor (any WebPage, Bool) -> Void
     private let outcome = OneShot<Result>()
     private let script: PageScript
@@ -28,17 +29,24 @@ final class WebParserEngine {
     /// never answer at all (its document is gone).
     private var document = 0
     private var ended = false
+    /// The values user scripts emitted, in order, as JSON text.
+    private var emitted: [Data] = []
+    /// True once the result is there and the screenshot is being taken.
+    private var finishing = false
     private var watchdog: Task<Void, Never>?
     private var nextEvaluation: Task<Void, Never>?
 
     /// Prepares an attempt of `job` on `page`; `report` receives the attempt's `loading` and
-    /// `executingJavaScript` states, and `release` gets the page back when the attempt ends, with whether the
-    /// attempt succeeded (and so whether the page can serve another job). By default the page is closed.
+    /// `executingJavaScript` states, `tell` what the page says besides its result, and `release` gets the page
+    /// back when the attempt ends, with whether the attempt succeeded (and so whether the page can serve
+    /// another job). By default the page is closed.
     init(job: WebParserJob, page: any WebPage, report: @escaping @Sendable (WebParserState) -> Void,
+         tell: @escaping @Sendable (WebParserMessage) -> Void = { _ in },
          release: @escaping @WebKitActor (any WebPage, Bool) -> Void = { page, _ in page.close() }) {
         self.job = job
         self.page = page
         self.report = report
+        self.tell = tell
         self.release = release
         self.url = job.url.absoluteString
         self.script = PageScript(job.script, waitFor: job.waitFor, pollInterval: job.pollInterval)
@@ -46,12 +54,14 @@ final class WebParserEngine {
 
     /// What a successful attempt produced.
     struct Result: Sendable {
-        /// The script's first non-empty result, as JSON text.
+        /// The script's first non-empty result, or the array of emitted values, as JSON text.
         var data: Data
         /// The page's URL when the result came.
         var url: String
         /// The main document's HTTP status; 0 when there is none (a `file:` URL).
         var httpStatus: Int
+        /// False when the emitted values were cut short by the timeout.
+        var isComplete = true
     }
 
     /// Runs the attempt.
@@ -72,6 +82,10 @@ final class WebParserEngine {
         guard !Task.isCancelled else { return }
         guard let scheme = job.url.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme) else {
             fail(.unsupportedURL("only http, https and file URLs can be loaded"))
+            return
+        }
+        if job.collect == .emitted && job.userScripts.isEmpty {
+            fail(.invalidJob("collecting emitted values needs a user script that calls webparse.emit"))
             return
         }
         page.eventHandler = { [weak self] event in self?.handle(event) }
@@ -136,8 +150,15 @@ final class WebParserEngine {
                 return
             }
             fail(LoadFailureTriage.kind(of: failure), url: failure.url)
-        case .navigationRefused:
+        case .navigationRefused(let url):
             refusedNavigation = true
+            tell(.navigationRefused(url: url))
+        case .urlChanged(let url):
+            if committed { self.url = url }
+        case .popupOpened(let url, let followed):
+            tell(.popupOpened(url: url, followed: followed))
+        case .message(let message):
+            received(message)
         case .responseRefused(let mimeType):
             refusedMIMEType = mimeType
         case .certificateTrusted:
@@ -149,15 +170,54 @@ final class WebParserEngine {
         }
     }
 
+    private func received(_ message: PageMessage) {
+        switch message {
+        case .emitted(let json):
+            tell(.emitted(json: json))
+            if job.collect == .emitted && !finishing { emitted.append(json) }
+        case .done:
+            if job.collect == .emitted { succeed(with: Self.array(emitted)) }
+        case .console(let line):
+            tell(.console(line))
+        case .userScriptFailed(let failure):
+            tell(.userScriptFailed(failure))
+        }
+    }
+
+    private static func array(_ items: [Data]) -> Data {
+        Data("[".utf8) + items.joined(separator: Data(",".utf8)) + Data("]".utf8)
+    }
+
+    /// Ends the attempt with `data`, once the screenshot (if the job asks for one) is written.
+    private func succeed(with data: Data, isComplete: Bool = true) {
+        guard !ended, !finishing else { return }
+        let result = Result(data: data, url: url, httpStatus: httpStatus, isComplete: isComplete)
+        guard let screenshot = job.screenshot else {
+            end(with: .success(result))
+            return
+        }
+        finishing = true
+        nextEvaluation?.cancel()
+        page.snapshot(fullPage: screenshot.fullPage, to: screenshot.file) { [weak self] error in
+            guard let self else { return }
+            if let error {
+                self.fail(.screenshotFailed(error))
+            } else {
+                self.end(with: .success(result))
+            }
+        }
+    }
+
     private func startEvaluating() {
-        guard !evaluating else { return }
+        guard !evaluating, !finishing else { return }
+        if job.collect == .emitted && job.script.allSatisfy(\.isWhitespace) { return }
         evaluating = true
         report(.executingJavaScript)
         evaluate()
     }
 
     private func evaluate() {
-        guard !ended else { return }
+        guard !ended, !finishing else { return }
         let document = self.document
         page.callAsyncFunction(script.functionBody, sourceName: PageScript.sourceName) { [weak self] reply in
             self?.received(reply, in: document)
@@ -165,10 +225,10 @@ final class WebParserEngine {
     }
 
     private func received(_ reply: JavaScriptReply, in document: Int) {
-        guard !ended, document == self.document else { return }
+        guard !ended, !finishing, document == self.document else { return }
         switch script.outcome(of: reply) {
         case .value(let data):
-            end(with: .success(Result(data: data, url: url, httpStatus: httpStatus)))
+            succeed(with: job.collect == .emitted ? Self.array(emitted) : data)
         case .failure(let kind):
             fail(kind)
         case .empty:
@@ -188,6 +248,10 @@ final class WebParserEngine {
     }
 
     private func timedOut() {
+        if job.collect == .emitted && !emitted.isEmpty && !finishing {
+            succeed(with: Self.array(emitted), isComplete: false)
+            return
+        }
         fail(.timedOut(phase: phase, after: job.timeout))
     }
 

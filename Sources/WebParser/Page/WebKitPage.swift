@@ -18,11 +18,15 @@ final class WebKitPage: WebPage {
     private var view: OpaquePointer?
     /// Held while the view uses it.
     private let filter: ContentFilter?
+    /// What runs at the start of the page's documents, and reads what it sends back.
+    fileprivate let bridge: PageBridge?
 
     /// Creates the view in `context` (a `WKContext`), blocking what `filter` blocks.
     init(context: OpaquePointer, options: PageOptions, filter: ContentFilter?) {
         self.options = options
         self.filter = filter
+        let bridge = options.makeBridge()
+        self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
         let callbacks = WKViewCallbacks(
             load_changed: { context, event, uri, status, retryAfter in
@@ -57,6 +61,15 @@ final class WebKitPage: WebPage {
                 }
                 return true
             },
+            uri_changed: { context, uri in
+                CallbackTarget.deliver(.urlChanged(String(cString: uri!)), to: context)
+            },
+            script_message: { context, message in
+                CallbackTarget.receive(String(cString: message!), at: context)
+            },
+            popup: { context, uri, followed in
+                CallbackTarget.deliver(.popupOpened(url: String(cString: uri!), followed: followed), to: context)
+            },
             allow_certificate: { context, _ in
                 guard CallbackTarget.read(context, { $0.trustsAnyCertificate }) == true else { return false }
                 CallbackTarget.deliver(.certificateTrusted, to: context)
@@ -66,12 +79,15 @@ final class WebKitPage: WebPage {
                 Unmanaged<CallbackTarget>.fromOpaque(context!).release()
             })
         let view = options.userAgent.withOptionalCString { userAgent in
-            wk_view_new(context, WKViewOptions(width: Int32(options.viewport.width),
-                                               height: Int32(options.viewport.height),
-                                               user_agent: userAgent, page_scripts: options.pageScripts,
-                                               media: !options.blocking.resources.contains(.media),
-                                               content_filter: filter?.pointer),
-                        callbacks, target)
+            bridge.map(\.source).withOptionalCString { startScript in
+                wk_view_new(context, WKViewOptions(width: Int32(options.viewport.width),
+                                                   height: Int32(options.viewport.height),
+                                                   user_agent: userAgent, page_scripts: options.pageScripts,
+                                                   media: !options.blocking.resources.contains(.media),
+                                                   content_filter: filter?.pointer, document_start_script: startScript,
+                                                   follow_popups: options.followsPopups),
+                            callbacks, target)
+            }
         }
         self.view = view
         Unmanaged<CallbackTarget>.fromOpaque(target).takeUnretainedValue().page = self
@@ -102,6 +118,31 @@ final class WebKitPage: WebPage {
             default: .failed(domain: String(cString: domain!), code: Int(code), message: String(cString: message!))
             }
             WebKitActor.assumeIsolated { call.complete(reply) }
+        }, pending)
+    }
+
+    func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void) {
+        guard let view else { return }
+        // Written beside the file, then moved over it: a reader never sees half a PNG.
+        let partial = file.deletingLastPathComponent().appending(path: ".\(file.lastPathComponent).\(UUID().uuidString).part")
+        let pending = Unmanaged.passRetained(PendingSnapshot { error in
+            if let error {
+                try? FileManager.default.removeItem(at: partial)
+                completion("cannot write \(file.path): \(error)")
+                return
+            }
+            guard rename(partial.path, file.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: partial)
+                completion("cannot write \(file.path): \(reason)")
+                return
+            }
+            completion(nil)
+        }).toOpaque()
+        wk_view_snapshot(view, fullPage, partial.path, { context, message in
+            let snapshot = Unmanaged<PendingSnapshot>.fromOpaque(context!).takeRetainedValue()
+            let error = message.map { String(cString: $0) }
+            WebKitActor.assumeIsolated { snapshot.complete(error) }
         }, pending)
     }
 
@@ -148,12 +189,29 @@ private final class CallbackTarget {
         WebKitActor.assumeIsolated { target.page?.deliver(event) }
     }
 
+    /// Hands `text`, a message from the page's bridge, to the page; false when it is not the bridge's or no
+    /// one listens any more.
+    nonisolated static func receive(_ text: String, at context: UnsafeMutableRawPointer?) -> Bool {
+        let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
+        return WebKitActor.assumeIsolated {
+            guard let page = target.page, page.eventHandler != nil, let message = page.bridge?.message(from: text) else { return false }
+            page.deliver(.message(message))
+            return true
+        }
+    }
+
     /// Reads something of the page behind `context`; nil once the page is gone.
     nonisolated static func read<Value: Sendable>(_ context: UnsafeMutableRawPointer?,
                                                   _ value: @WebKitActor (WebKitPage) -> Value) -> Value? {
         let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
         return WebKitActor.assumeIsolated { target.page.map(value) }
     }
+}
+
+/// A snapshot's completion, held by the C shim until the PNG is written.
+private final class PendingSnapshot {
+    let complete: @WebKitActor (String?) -> Void
+    init(_ complete: @escaping @WebKitActor (String?) -> Void) { self.complete = complete }
 }
 
 /// A JavaScript call's completion, held by the C shim until the call ends.

@@ -16,6 +16,10 @@ protocol WebPage: AnyObject {
     /// `completion` is called exactly once, unless the page is closed first.
     func callAsyncFunction(_ body: String, sourceName: String, completion: @escaping @WebKitActor (JavaScriptReply) -> Void)
 
+    /// Writes a PNG of what the page shows (the viewport, or the whole document with `fullPage`) to `file`;
+    /// `completion` gets nil once it is written, or what went wrong. Called once, unless the page is closed first.
+    func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void)
+
     /// Stops everything the page does, ends its web process and releases it. No event follows.
     func close()
 }
@@ -52,6 +56,9 @@ struct PageOptions: Sendable, Equatable {
     var languages: [String]
     var blocking: ContentBlocking
     var pageScripts: Bool
+    var userScripts: [UserScript]
+    var capturesConsole: Bool
+    var followsPopups: Bool
 
     init(for job: WebParserJob) {
         viewport = job.viewport
@@ -59,6 +66,15 @@ struct PageOptions: Sendable, Equatable {
         languages = job.languages
         blocking = ContentBlocking(resources: job.blockedResources, urlPatterns: job.blockedURLs)
         pageScripts = job.pageScripts
+        userScripts = job.userScripts
+        capturesConsole = job.capturesConsole
+        followsPopups = job.popups == .follow
+    }
+
+    /// The bridge a page with these options runs at the start of its documents; nil when it needs none.
+    func makeBridge() -> PageBridge? {
+        guard !userScripts.isEmpty || capturesConsole else { return nil }
+        return PageBridge(userScripts: userScripts, capturesConsole: capturesConsole)
     }
 }
 
@@ -85,6 +101,12 @@ enum PageEvent: Sendable, Equatable {
     case responseRefused(mimeType: String)
     /// The server's untrusted certificate was accepted, as the load asked: the load ends and starts again.
     case certificateTrusted
+    /// The page's URL changed without a load (`history.pushState`, a new fragment).
+    case urlChanged(String)
+    /// The page opened a window for `url`; with `followed`, it loads `url` itself.
+    case popupOpened(url: String, followed: Bool)
+    /// The page's bridge said something.
+    case message(PageMessage)
 }
 
 /// What a page may navigate to and show: web documents, not downloads or other applications' URLs.

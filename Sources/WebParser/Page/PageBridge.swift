@@ -1,0 +1,192 @@
+import Foundation
+
+/// The JavaScript webparse runs at the start of every document of a page that has user scripts or whose
+/// console is captured, and the reading of what that JavaScript sends back.
+///
+/// It runs in the page's main world before the page's own scripts, and keeps what it needs (the message
+/// channel, `JSON.stringify`, timers) in a closure, so that the page cannot change them later. Every message
+/// carries a token made for this page alone, which no page script can read: the page's scripts can post to
+/// the channel, but webparse drops what they post. `webparse.emit` and `done` are handed to user scripts as
+/// an argument, never put on `window`.
+struct PageBridge: Sendable {
+    /// How long `webparse.emit`'s Promise waits for webparse to confirm a value before it rejects.
+    static let emitTimeout: Duration = .seconds(10)
+
+    /// The JavaScript to run at the start of every document.
+    let source: String
+    private let token: String
+
+    /// A bridge for `userScripts` that also reports console lines and unhandled errors when `capturesConsole`.
+    init(userScripts: [UserScript], capturesConsole: Bool, token: String = Self.makeToken()) {
+        self.token = token
+        var source = Self.prologue(token: token) + (capturesConsole ? Self.consoleCapture : "")
+        for script in userScripts {
+            // The settings' line, then the wrapper's first line, then the script's first line.
+            let offset = Self.lineCount(source) + 2
+            let settings = Self.json([
+                "name": script.name, "runAt": script.runAt.rawValue, "offset": offset,
+                "lines": Self.lineCount(script.source),
+                "include": (script.matches.compactMap(URLPattern.match) + script.includes.compactMap(URLPattern.include)).map(\.asJSON),
+                "exclude": script.excludes.compactMap(URLPattern.include).map(\.asJSON),
+            ])
+            source += "run(\(settings),\n" + UserScriptBody.wrapped(script.source) + ");\n"
+        }
+        self.source = source + "})();\n"
+    }
+
+    /// A token no page can guess: 128 random bits.
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
+    }
+
+    /// What `text`, a message posted to webparse's channel, says; nil when it does not come from this bridge.
+    func message(from text: String) -> PageMessage? {
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)), envelope.token == token else {
+            return nil
+        }
+        switch envelope.kind {
+        case "emit":
+            return envelope.value.map { .emitted(Data($0.utf8)) }
+        case "done":
+            return .done
+        case "console":
+            guard let level = envelope.level.flatMap(ConsoleMessage.Level.init(rawValue:)) else { return nil }
+            let source = envelope.source.map { SourceLocation(url: $0.url, line: $0.line, column: $0.column) }
+            return .console(ConsoleMessage(level: level, text: envelope.text ?? "", source: source))
+        case "userScriptFailed":
+            return .userScriptFailed(UserScriptFailure(script: envelope.script ?? "", message: envelope.message ?? "", line: envelope.line))
+        default:
+            return nil
+        }
+    }
+
+    private struct Envelope: Decodable {
+        struct Location: Decodable {
+            var url: String
+            var line: Int
+            var column: Int
+        }
+        var token: String
+        var kind: String
+        var value: String?
+        var level: String?
+        var text: String?
+        var source: Location?
+        var script: String?
+        var message: String?
+        var line: Int?
+    }
+
+    private static func lineCount(_ text: String) -> Int {
+        text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+    }
+
+    private static func json(_ object: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+    }
+
+    /// The channel, `webparse` and the user-script runner. Ends inside the closure that the user scripts and
+    /// the console capture go into.
+    private static func prologue(token: String) -> String {
+        """
+        (() => {
+        const handler = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.webparse;
+        if (!handler) return;
+        const token = "\(token)";
+        const post = handler.postMessage.bind(handler);
+        const stringify = JSON.stringify, ErrorType = Error, PromiseType = Promise, RegExpType = RegExp;
+        const setTimer = setTimeout, clearTimer = clearTimeout, freeze = Object.freeze;
+        const send = (message) => { message.token = token; return post(stringify(message)); };
+        const ownSource = new ErrorType().sourceURL;
+        const emit = (value) => {
+        let json;
+        try { json = stringify(value); } catch (error) { return PromiseType.reject(error); }
+        if (json === undefined) return PromiseType.reject(new TypeError("webparse.emit: the value has no JSON form"));
+        return new PromiseType((resolve, reject) => {
+        const timer = setTimer(() => reject(new ErrorType("webparse.emit: webparse did not confirm the value in time")), \(emitTimeout.components.seconds * 1000));
+        send({ kind: "emit", value: json }).then(() => { clearTimer(timer); resolve(); }, (error) => { clearTimer(timer); reject(error); });
+        });
+        };
+        const done = () => send({ kind: "done" }).then(() => undefined);
+        const webparse = freeze({ emit, done });
+        const failed = (script, error) => {
+        const own = error !== null && typeof error === "object" && error.sourceURL === ownSource
+        && error.line >= script.offset && error.line < script.offset + script.lines;
+        let message;
+        try { message = String(error); } catch (_) { message = "an exception"; }
+        send({ kind: "userScriptFailed", script: script.name, message, line: own ? error.line - script.offset + 1 : null });
+        };
+        const run = (script, body) => {
+        const href = location.href;
+        const matches = (pattern) => new RegExpType(pattern.source, pattern.flags).test(href);
+        if (script.include.length > 0 && !script.include.some(matches)) return;
+        if (script.exclude.some(matches)) return;
+        const start = () => {
+        try {
+        const result = body.call(window, webparse, window);
+        if (result !== null && typeof result === "object" && typeof result.then === "function") result.then(undefined, (error) => failed(script, error));
+        } catch (error) {
+        failed(script, error);
+        }
+        };
+        const later = script.runAt === "document-idle" ? () => setTimer(start, 0) : start;
+        if (script.runAt === "document-start") start();
+        else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", later, { once: true });
+        else later();
+        };
+
+        """
+    }
+
+    /// Console methods and unhandled errors, reported with the place in the page's code they come from.
+    private static let consoleCapture = """
+        const format = (value) => {
+        if (typeof value === "string") return value;
+        if (value instanceof ErrorType) return String(value);
+        if (value !== null && typeof value === "object") {
+        try { const json = stringify(value); if (json !== undefined) return json; } catch (_) {}
+        }
+        return String(value);
+        };
+        const where = (stack) => {
+        const frames = String(stack || "").split("\\n").slice(1);
+        for (const frame of frames) {
+        const found = /^(?:[^@]*@)?(.+):(\\d+):(\\d+)$/.exec(frame);
+        if (found) return { url: found[1], line: +found[2], column: +found[3] };
+        }
+        return null;
+        };
+        const report = (level, text, source) => {
+        try { send({ kind: "console", level, text: text.slice(0, 4000), source }); } catch (_) {}
+        };
+        for (const level of ["log", "info", "warn", "error", "debug"]) {
+        const original = console[level];
+        console[level] = function (...values) {
+        report(level, values.map(format).join(" "), where(new ErrorType().stack));
+        return original.apply(this, values);
+        };
+        }
+        addEventListener("error", (event) => {
+        if (!(event instanceof ErrorEvent)) return;
+        const text = event.error !== undefined && event.error !== null ? format(event.error) : event.message;
+        report("error", "Uncaught " + text, event.filename ? { url: event.filename, line: event.lineno, column: event.colno } : null);
+        }, true);
+        addEventListener("unhandledrejection", (event) => report("error", "Unhandled rejection: " + format(event.reason), null));
+
+        """
+}
+
+/// What a page's bridge said.
+enum PageMessage: Sendable, Equatable {
+    /// A value a user script emitted, as JSON text.
+    case emitted(Data)
+    /// A user script said it has emitted everything.
+    case done
+    case console(ConsoleMessage)
+    case userScriptFailed(UserScriptFailure)
+}
+
+private extension URLPattern.Expression {
+    var asJSON: [String: String] { ["source": source, "flags": flags] }
+}

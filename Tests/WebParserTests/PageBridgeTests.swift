@@ -1,0 +1,286 @@
+import Foundation
+import TestSupport
+import Testing
+import WebParser
+
+/// User scripts, emitted values, console capture, screenshots and navigation, on real WebKitGTK pages.
+@Suite struct PageBridgeTests {
+    func job(_ url: URL, _ script: String, userScripts: [String] = [], collect: WebParserJob.Collect = .result,
+             timeout: Duration = .seconds(15)) throws -> WebParserJob {
+        let scripts = try userScripts.enumerated().map { index, source in
+            try UserScript(source: source, fileName: "script\(index).user.js")
+        }
+        return WebParserJob(url: url, script: script, timeout: timeout, pollInterval: .milliseconds(20),
+                            retry: RetryPolicy(retries: 0), userScripts: scripts, collect: collect)
+    }
+
+    static func userScript(_ header: String, _ body: String) -> String {
+        "// ==UserScript==\n\(header)\n// ==/UserScript==\n\(body)\n"
+    }
+
+    /// Collects a job's messages from the WebKit thread.
+    final class Messages: Sendable {
+        private let shared = Shared<[WebParserMessage]>([])
+        var all: [WebParserMessage] { shared.value }
+        var handler: @Sendable (WebParserMessage) -> Void { { [shared] message in shared.value.append(message) } }
+        var emitted: [String] {
+            all.compactMap { if case .emitted(let json) = $0 { String(decoding: json, as: UTF8.self) } else { nil } }
+        }
+        var console: [ConsoleMessage] { all.compactMap { if case .console(let line) = $0 { line } else { nil } } }
+        var failures: [UserScriptFailure] { all.compactMap { if case .userScriptFailed(let failure) = $0 { failure } else { nil } } }
+    }
+
+    static let afterLoad = "document.readyState === 'complete' ? window.marks ?? 'none' : null"
+    static let allMarks = "window.marks?.length === 4 ? window.marks : null"
+    static let marker = "window.marks = (window.marks ?? '') + "
+
+    @Test func userScriptsRunOnlyWhereTheirPatternsMatch() async throws {
+        let server = try TestHTTPServer(routes: ["*": .respond(body: "<title>page</title>")])
+        let scripts = [
+            Self.userScript("// @name list\n// @match http://127.0.0.1/list*\n// @run-at document-end", Self.marker + "'L';"),
+            Self.userScript("// @name all-but-admin\n// @include *\n// @exclude /\\/admin/\n// @run-at document-end", Self.marker + "'A';"),
+            Self.userScript("// @name other-host\n// @match https://comics.example/*\n// @run-at document-end", Self.marker + "'X';"),
+        ]
+        let parser = WebParser()
+        let cases = [("/list?page=2", "LA"), ("/admin/list", "none"), ("/chapter", "A")]
+        for (path, expected) in cases {
+            let data = try await parser.run(try job(server.url(path), Self.afterLoad, userScripts: scripts)).data
+            #expect(String(decoding: data, as: UTF8.self) == "\"\(expected)\"", "\(path)")
+        }
+    }
+
+    @Test func runAtTimesAreKept() async throws {
+        let page = "<script>window.marks = (window.marks ?? '') + 'P';</script><p>body</p>"
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        let scripts = [
+            Self.userScript("// @name idle", Self.marker + "'I';"),
+            Self.userScript("// @name end\n// @run-at document-end",
+                            Self.marker + "(document.querySelector('p') ? 'E' : 'e');"),
+            Self.userScript("// @name start\n// @run-at document-start",
+                            Self.marker + "(document.querySelector('p') ? 's' : 'S');"),
+        ]
+        let data = try await WebParser().run(try job(server.url("/"), Self.allMarks, userScripts: scripts)).data
+        #expect(String(decoding: data, as: UTF8.self) == #""SPEI""#)
+    }
+
+    @Test func aThrowingUserScriptIsReportedAndBreaksNothing() async throws {
+        let page = "<script>window.pageRan = true;</script><p>page</p>"
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        let scripts = [
+            Self.userScript("// @name thrower\n// @run-at document-start", "const list = null;\nlist.push(1);"),
+            Self.userScript("// @name late thrower\n// @run-at document-end", "setTimeout(() => {}, 0);\nthrow new RangeError('too far');"),
+            Self.userScript("// @name survivor\n// @run-at document-end", Self.marker + "'S';"),
+        ]
+        let messages = Messages()
+        let data = try await WebParser().run(
+            try job(server.url("/"), "window.pageRan && document.readyState === 'complete' ? window.marks : null",
+                    userScripts: scripts),
+            onMessage: messages.handler).data
+        #expect(String(decoding: data, as: UTF8.self) == #""S""#)
+        let failures = messages.failures
+        #expect(failures.count == 2)
+        #expect(failures.first { $0.script == "thrower" }?.line == 6)
+        #expect(failures.first { $0.script == "thrower" }?.message.contains("TypeError") == true)
+        #expect(failures.first { $0.script == "late thrower" } == UserScriptFailure(script: "late thrower", message: "RangeError: too far", line: 6))
+    }
+
+    /// The typical use: a document-start script hooks `fetch` and emits the JSON an SPA downloads.
+    @Test func aDocumentStartScriptCapturesWhatThePageFetches() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: """
+                <div id="app"></div><script>
+                fetch("/api/chapters").then(r => r.json()).then(list => { document.getElementById("app").textContent = list.length; });
+                </script>
+                """),
+            "/api/chapters": .respond(contentType: "application/json", body: #"[{"chapter":203,"title":"Paper Knights"},{"chapter":204,"title":"Café"}]"#),
+        ])
+        let capture = Self.userScript("// @name capture\n// @match http://127.0.0.1/*\n// @run-at document-start", """
+            const originalFetch = window.fetch;
+            window.fetch = async (...args) => {
+              const response = await originalFetch(...args);
+              if (response.url.includes("/api/chapters")) {
+                for (const chapter of await response.clone().json()) await webparse.emit(chapter);
+                await webparse.done();
+              }
+              return response;
+            };
+            """)
+        let messages = Messages()
+        let result = try await WebParser().run(try job(server.url("/"), "", userScripts: [capture], collect: .emitted),
+                                               onMessage: messages.handler)
+        #expect(String(decoding: result.data, as: UTF8.self) == #"[{"chapter":203,"title":"Paper Knights"},{"chapter":204,"title":"Café"}]"#)
+        #expect(result.isComplete)
+        #expect(messages.failures.isEmpty)
+        #expect(messages.emitted == [#"{"chapter":203,"title":"Paper Knights"}"#, #"{"chapter":204,"title":"Café"}"#])
+    }
+
+    @Test func aHundredEmittedRecordsArriveInOrder() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>records</p>")])
+        // Half awaited one by one, half sent at once: the order holds either way.
+        let emitter = Self.userScript("// @name emitter", """
+            (async () => {
+              for (let i = 0; i < 50; i++) await webparse.emit({ i });
+              const pending = [];
+              for (let i = 50; i < 100; i++) pending.push(webparse.emit({ i }));
+              await Promise.all(pending);
+              await webparse.done();
+            })();
+            """)
+        let messages = Messages()
+        let result = try await WebParser().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted),
+                                               onMessage: messages.handler)
+        let expected = (0..<100).map { #"{"i":\#($0)}"# }
+        #expect(String(decoding: result.data, as: UTF8.self) == "[" + expected.joined(separator: ",") + "]")
+        #expect(messages.emitted == expected)
+    }
+
+    @Test func theJobsScriptCanEndTheCollectionAndTheTimeoutKeepsWhatCame() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>records</p>")])
+        let emitter = Self.userScript("// @name emitter", "webparse.emit('one').then(() => webparse.emit('two')).then(() => { window.sent = true; });")
+        let byScript = try await WebParser().run(try job(server.url("/"), "window.sent", userScripts: [emitter], collect: .emitted))
+        #expect(String(decoding: byScript.data, as: UTF8.self) == #"["one","two"]"#)
+        #expect(byScript.isComplete)
+
+        let byTimeout = try await WebParser().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted, timeout: .seconds(2)))
+        #expect(String(decoding: byTimeout.data, as: UTF8.self) == #"["one","two"]"#)
+        #expect(!byTimeout.isComplete)
+
+        let silent = Self.userScript("// @name silent", "void 0;")
+        await #expect {
+            try await WebParser().run(try job(server.url("/"), "", userScripts: [silent], collect: .emitted, timeout: .seconds(1)))
+        } throws: { error in
+            guard case .timedOut = (error as? WebParserError)?.kind else { return false }
+            return true
+        }
+    }
+
+    @Test func thePageCannotReachWebparseNorForgeMessages() async throws {
+        let page = """
+            <script>
+            window.probe = { global: typeof webparse };
+            window.webkit.messageHandlers.webparse.postMessage(JSON.stringify({ token: "guess", kind: "emit", value: "666" }))
+              .then(() => { window.probe.forged = "accepted"; }, () => { window.probe.forged = "rejected"; });
+            window.webkit.messageHandlers.webparse.postMessage(JSON.stringify({ token: "guess", kind: "done" })).catch(() => {});
+            </script>
+            """
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        let emitter = Self.userScript("// @name emitter\n// @run-at document-end",
+                                      "const wait = () => window.probe?.forged ? webparse.emit(window.probe).then(() => webparse.done()) : setTimeout(wait, 10);\nwait();")
+        let result = try await WebParser().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted))
+        #expect(String(decoding: result.data, as: UTF8.self) == #"[{"global":"undefined","forged":"rejected"}]"#)
+    }
+
+    @Test func consoleLinesAndUncaughtErrorsAreReportedWithTheirPlace() async throws {
+        let page = """
+            <title>console</title><script>
+            console.log("hello", { a: 1 }, 42);
+            console.warn("careful");
+            Promise.reject(new Error("nobody listens"));
+            </script>
+            <script>
+            throw new TypeError("boom");
+            </script>
+            """
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        var job = try job(server.url("/"), "document.readyState === 'complete' ? document.title : null")
+        job.capturesConsole = true
+        let messages = Messages()
+        _ = try await WebParser().run(job, onMessage: messages.handler)
+        let url = server.url("/").absoluteString
+        let lines = messages.console
+        #expect(lines.contains(ConsoleMessage(level: .log, text: #"hello {"a":1} 42"#, source: SourceLocation(url: url, line: 2, column: 12))))
+        #expect(lines.contains { $0.level == .warn && $0.text == "careful" && $0.source?.line == 3 })
+        #expect(lines.contains { $0.level == .error && $0.text == "Uncaught TypeError: boom" && $0.source?.line == 7 })
+        #expect(lines.contains { $0.level == .error && $0.text == "Unhandled rejection: Error: nobody listens" })
+    }
+
+    @Test func theConsoleIsLeftAloneUnlessAsked() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<script>console.log('quiet')</script>")])
+        let messages = Messages()
+        _ = try await WebParser().run(try job(server.url("/"), "String(console.log).includes('[native code]')"), onMessage: messages.handler)
+        #expect(messages.all.isEmpty)
+    }
+
+    static let colourPage = """
+        <body style="margin:0;background:rgb(255,0,0)">
+        <div style="position:absolute;left:0;top:0;width:100px;height:50px;background:rgb(0,0,255)"></div>
+        <div style="height:900px"></div>
+        </body>
+        """
+
+    @Test func aScreenshotShowsThePageAtItsViewport() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: Self.colourPage)])
+        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-shots-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var job = try job(server.url("/"), "document.readyState === 'complete'")
+        job.viewport = Viewport(width: 320, height: 240)
+        job.screenshot = .init(file: directory.appending(path: "page.png"))
+        _ = try await WebParser().run(job)
+        let image = try PNGImage(contentsOf: directory.appending(path: "page.png"))
+        #expect(image.width == 320 && image.height == 240)
+        #expect(image.pixel(x: 10, y: 10) == [0, 0, 255, 255])
+        #expect(image.pixel(x: 200, y: 200) == [255, 0, 0, 255])
+
+        job.screenshot = .init(file: directory.appending(path: "full.png"), fullPage: true)
+        _ = try await WebParser().run(job)
+        let full = try PNGImage(contentsOf: directory.appending(path: "full.png"))
+        #expect(full.width == 320 && full.height == 900)
+        #expect(full.pixel(x: 10, y: 890) == [255, 0, 0, 255])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["full.png", "page.png"])
+
+        job.screenshot = .init(file: directory.appending(path: "missing/page.png"))
+        await #expect {
+            try await WebParser().run(job)
+        } throws: { error in
+            guard case .screenshotFailed(let reason) = (error as? WebParserError)?.kind else { return false }
+            return reason.contains("missing/page.png")
+        }
+    }
+
+    @Test func popupsAreFollowedOrIgnoredAsTheJobSays() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<title>main</title><script>window.open('/popup');</script>"),
+            "/popup": .respond(body: "<title>popup</title>"),
+        ])
+        let messages = Messages()
+        let followed = try await WebParser().run(try job(server.url("/"), "location.pathname === '/popup' ? document.title : null"),
+                                                 onMessage: messages.handler)
+        #expect(followed.data == Data(#""popup""#.utf8))
+        #expect(followed.finalURL == server.url("/popup").absoluteString)
+        #expect(messages.all.contains(.popupOpened(url: server.url("/popup").absoluteString, followed: true)))
+
+        var ignoring = try job(server.url("/"), "document.readyState === 'complete' ? document.title : null")
+        ignoring.popups = .ignore
+        let ignoredMessages = Messages()
+        let ignored = try await WebParser().run(ignoring, onMessage: ignoredMessages.handler)
+        #expect(ignored.data == Data(#""main""#.utf8))
+        #expect(ignoredMessages.all == [.popupOpened(url: server.url("/popup").absoluteString, followed: false)])
+        #expect(server.requests(for: "/popup").count == 1)
+    }
+
+    @Test func otherSchemesAreRefusedAndTheJobGoesOn() async throws {
+        let page = """
+            <title>before</title><a id=mail href="mailto:someone@example.com">mail</a><script>
+            document.getElementById("mail").click();
+            location.href = "tel:+15550100";
+            setTimeout(() => { location.href = "intent://scan/#Intent;scheme=zxing;end"; document.title = "after"; }, 50);
+            </script>
+            """
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        let messages = Messages()
+        let result = try await WebParser().run(try job(server.url("/"), "document.title === 'after' ? document.title : null"),
+                                               onMessage: messages.handler)
+        #expect(result.data == Data(#""after""#.utf8))
+        let refused = messages.all.compactMap { if case .navigationRefused(let url) = $0 { url } else { nil } }
+        #expect(refused.contains("mailto:someone@example.com"))
+        #expect(refused.contains("tel:+15550100"))
+    }
+
+    @Test func theFinalURLFollowsInPageNavigation() async throws {
+        let page = "<script>setTimeout(() => { history.pushState({}, '', '/chapter/2?from=list'); document.title = 'two'; }, 100);</script>"
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        let result = try await WebParser().run(try job(server.url("/"), "document.title === 'two' ? document.title : null"))
+        #expect(result.finalURL == server.url("/chapter/2?from=list").absoluteString)
+    }
+}
