@@ -96,7 +96,7 @@ public struct WebParserJob: Sendable, Equatable {
     }
 
     /// What a job returns.
-    public enum Collect: String, Sendable, Equatable {
+    public enum Collect: String, Sendable, Equatable, CaseIterable {
         /// The script's first non-empty result.
         case result
         /// A JSON array of the values the job's user scripts pass to `webparse.emit`, in order. The job ends
@@ -107,7 +107,7 @@ public struct WebParserJob: Sendable, Equatable {
     }
 
     /// What a page does when it opens a window.
-    public enum PopupPolicy: String, Sendable, Equatable {
+    public enum PopupPolicy: String, Sendable, Equatable, CaseIterable {
         /// The window's URL loads in the page itself, and the job goes on there.
         case follow
         /// The window is not opened; the page stays as it is.

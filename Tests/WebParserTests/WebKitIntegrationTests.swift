@@ -54,6 +54,15 @@ import WebParser
         }
     }
 
+    @Test func anErrorWhileTheDocumentIsStillParsedMeansNotYet() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<title>slow</title><script src=/slow.js></script><p id=late>found</p>"),
+            "/slow.js": .delayed(.milliseconds(600), .respond(contentType: "text/javascript", body: "window.slow = true;")),
+        ])
+        let result = try await WebParser().run(job(server.url("/"), "document.getElementById('late').textContent"))
+        #expect(result.data == Data(#""found""#.utf8))
+    }
+
     @Test func aThrowingScriptFailsAtOnceWithLineAndColumn() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         let script = "(() => {\n  const list = null;\n  return list.length;\n})()"

@@ -67,6 +67,9 @@ import Testing
             #"{"url": "https://example.com", "script": "1", "viewport": {"width": 1}}"#,
             #"{"jobs": []}"#,
             #"{"jobs": [{"url": "https://example.com", "script": "1"}], "defaults": {"name": "x"}}"#,
+            #"{"url": "https://example.com", "collect": "emitted"}"#,
+            #"{"url": "https://example.com", "script": "1", "popups": "open"}"#,
+            #"{"url": "https://example.com", "script": "1", "screenshot": {"fullPage": true}}"#,
             "[]",
         ]
         for (document, problems) in zip(bad, try schemaErrors(bad)) {
@@ -75,6 +78,7 @@ import Testing
         let good = [
             #"{"url": "example.com/updates", "script": "document.title", "viewport": "800x600", "language": "fr"}"#,
             #"{"defaults": {"timeout": 20, "block": []}, "jobs": [{"name": "a", "url": "localhost:8080/x", "scriptFile": "a.js"}]}"#,
+            #"{"url": "example.com", "userScripts": ["a.user.js"], "collect": "emitted", "logConsole": true, "screenshot": {"file": "a.png", "fullPage": true}}"#,
         ]
         for (document, problems) in zip(good, try schemaErrors(good)) {
             #expect(problems.isEmpty, "the schema rejects \(document): \(problems)")

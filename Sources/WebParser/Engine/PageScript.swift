@@ -7,7 +7,9 @@ import Foundation
 /// MutationObserver) or for the poll interval, whichever comes first, and evaluates again, for one time slice;
 /// so a result is seen within milliseconds of the change that makes it, and the Swift side gets control back
 /// at the end of every slice. It replies with `null` when the slice ends without data, with the result's JSON
-/// text once there is data, or with a small object describing an exception or a value that is not data.
+/// text once there is data, or with a small object describing an exception or a value that is not data. An
+/// exception thrown while the document is still being parsed counts as "not yet": the element the script
+/// needs may be further down the HTML.
 struct PageScript {
     /// The name the wrapper's code has in JavaScript error messages.
     static let sourceName = "webparse-script"
@@ -158,6 +160,9 @@ struct PageScript {
         if (!ready || (Array.isArray(ready) && ready.length === 0)) return null;
         value = await settle(script);
         } catch (error) {
+        // While the document is still being parsed, an error is most likely a missing element
+        // (document.body is null): try again when the DOM changes. Once parsed, an error is the script's.
+        if (document.readyState === "loading") return null;
         return failure(error);
         }
         if (value === undefined || value === null) return null;

@@ -1,7 +1,7 @@
 /// Every command of `webparse`.
 enum Commands {
     static let all: [any Command] = [
-        RunCommand.command, EvalCommand.command, ValidateCommand.command, CompletionsCommand.command,
+        RunCommand.command, EvalCommand.command, SnapshotCommand.command, ValidateCommand.command, CompletionsCommand.command,
         HelpCommand.command,
     ]
 

@@ -3,7 +3,7 @@ import WebParser
 
 /// `webparse eval URL [SCRIPT]`: one page, no config file.
 struct EvalCommand {
-    struct Settings: TalkativeSettings, SessionOptionSettings {
+    struct Settings: TalkativeSettings, SessionOptionSettings, JobOptionSettings {
         var url = ""
         var script: String?
         var raw = false
@@ -27,14 +27,7 @@ struct EvalCommand {
             """,
         options: [
             .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true },
-        ] + JobFields.all.compactMap { field in
-            field.option.map { option in
-                CommandOption(name: option.name, short: nil, valueName: option.valueName, help: option.help) { settings, value in
-                    settings.fields[field.key, default: []] = option.repeatable || option.valueName == nil
-                        ? settings.fields[field.key, default: []] + [value] : [value]
-                }
-            }
-        } + CommandOption.sessionOptions + [.quiet, .verbose],
+        ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(UsageError) in
             guard (1...2).contains(operands.count) else {
@@ -50,9 +43,12 @@ struct EvalCommand {
     func execute() async -> ExitCode {
         var job: WebParserJob
         do throws(UsageError) {
-            job = try makeJob()
+            // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values, no script at all.
+            let emitted = JobOptions.collectsEmitted(settings.fields)
+            job = try JobOptions.job(url: settings.url, script: settings.script ?? (emitted ? nil : Self.renderedHTML),
+                                     waitFor: settings.script == nil && !emitted ? Self.loaded : nil, fields: settings.fields)
         } catch {
-            StandardStreams.tellError("webparse eval: \(error.message)")
+            StandardStreams.tellError("webparse eval: " + error.message.replacingOccurrences(of: "\n", with: "\nwebparse eval: "))
             StandardStreams.tell("\(Self.command.usage)\nSee 'webparse help eval'.")
             return .usage
         }
@@ -66,7 +62,11 @@ struct EvalCommand {
         job.cookies = setup.cookies
         let reporter = ProgressReporter(verbosity: settings.verbosity)
         do {
-            let result = try await WebParser(session: setup.session).run(job, onStateChange: reporter.observer(for: "eval"))
+            let result = try await WebParser(session: setup.session).run(job, onStateChange: reporter.observer(for: "eval"),
+                                                                         onMessage: reporter.messageHandler(for: "eval"))
+            if !result.isComplete, let values = try? JSONSerialization.jsonObject(with: result.data) as? [Any] {
+                reporter.emittedCutShort("eval", count: values.count)
+            }
             StandardStreams.writeResult(settings.raw ? Self.rawText(result.data) : result.data)
             if let problem = await setup.saveCookies(anySuccess: true) {
                 StandardStreams.tellError("webparse eval: \(problem)")
@@ -80,28 +80,6 @@ struct EvalCommand {
         } catch {
             return .interrupted
         }
-    }
-
-    /// The job the operands and options describe, checked as a config's job would be.
-    private func makeJob() throws(UsageError) -> WebParserJob {
-        func member(_ key: String, _ value: JSONNode.Value, _ path: String) -> ConfigReader.Member {
-            ConfigReader.Member(key: key, node: JSONNode(value: value, line: 0, column: 0), path: path)
-        }
-        var members = [member("url", .string(settings.url), "URL"),
-                       member("script", .string(settings.script ?? Self.renderedHTML), "SCRIPT")]
-        if settings.script == nil && settings.fields["waitFor"] == nil {
-            members.append(member("waitFor", .string(Self.loaded), "--wait-for"))
-        }
-        for field in JobFields.all {
-            guard let option = field.option, let values = settings.fields[field.key] else { continue }
-            members.append(member(field.key, try option.node(values), "--" + option.name))
-        }
-        var reader = ConfigReader(directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-        let named = reader.job(from: members, at: JSONNode(value: .null, line: 0, column: 0), path: "")
-        guard let named, reader.problems.isEmpty else {
-            throw UsageError(message: reader.problems.map { "\($0.path): \($0.message)" }.joined(separator: "\nwebparse eval: "))
-        }
-        return named.job
     }
 
     /// A JSON string's contents; any other JSON as it is.

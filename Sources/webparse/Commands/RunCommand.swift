@@ -18,6 +18,7 @@ struct RunCommand {
         var concurrency: Int?
         var recycleAfter: Int?
         var memoryLimit: Int?
+        var logConsole = false
         var session = SessionOptions()
         var verbosity = Verbosity.normal
     }
@@ -75,6 +76,7 @@ struct RunCommand {
             .value("memory-limit", "MIB", "kill a page whose web process uses more memory (default 2048; 0: no limit)") { settings, text throws(UsageError) in
                 settings.memoryLimit = try RunSettingsField.memoryLimit.parse(text)
             },
+            .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true },
         ] + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(UsageError) in
@@ -131,6 +133,7 @@ struct RunCommand {
         }.map { named in
             var named = named
             named.job.cookies = setup.cookies
+            if settings.logConsole { named.job.capturesConsole = true }
             return named
         }
         var memory: RunMemory?
@@ -144,10 +147,18 @@ struct RunCommand {
         }
 
         let reporter = ProgressReporter(verbosity: settings.verbosity)
-        let scheduler = JobScheduler(parser: WebParser(session: setup.session),
+        let output = RunOutput(settings: settings, isSingleJob: config.isSingleJob)
+        var scheduler = JobScheduler(parser: WebParser(session: setup.session),
                                      concurrency: settings.concurrency ?? config.run.concurrency ?? Self.defaultConcurrency,
                                      reporter: reporter)
-        var output = RunOutput(settings: settings, isSingleJob: config.isSingleJob)
+        if output.streamsEmittedValues {
+            scheduler.onMessage = { named in
+                guard named.job.collect == .emitted else { return nil }
+                return { message in
+                    if case .emitted(let json) = message { output.stream(json, of: named.name) }
+                }
+            }
+        }
         var reportedFailure = false
         var anySuccess = false
         do throws(JobScheduler.Stop) {
@@ -157,7 +168,7 @@ struct RunCommand {
                 case .success(let success):
                     anySuccess = true
                     let fresh = memory?.remember(success.data, of: named, emitInitial: settings.emitInitial)
-                    output.add(outcome, at: index, fresh: fresh)
+                    output.add(outcome, at: index, fresh: fresh, streamed: output.streamsEmittedValues && named.job.collect == .emitted)
                 case .failure(let error):
                     let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.failAfter != nil) ?? 1
                     if runsInARow >= (settings.failAfter ?? 1) {

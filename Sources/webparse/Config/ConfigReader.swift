@@ -86,10 +86,14 @@ struct ConfigReader {
         let own = Set(members.map(\.key))
         let prefix = path.isEmpty ? "" : path + "."
         if !own.union(defaults.keys).contains("url") { fields.problem(prefix + "url", at: node, "required; the page to load") }
-        if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) {
+        let collectsEmitted = draft.job.collect == .emitted
+        if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) && !collectsEmitted {
             fields.problem(prefix + "script", at: node, "required (or scriptFile); the JavaScript that returns the data")
         }
-        guard let url = draft.url, let script = draft.script else { return nil }
+        if collectsEmitted && draft.job.userScripts.isEmpty && !own.union(defaults.keys).contains("userScripts") {
+            fields.problem(prefix + "collect", at: node, "\"emitted\" needs userScripts that call webparse.emit")
+        }
+        guard let url = draft.url, let script = draft.script ?? (collectsEmitted ? "" : nil) else { return nil }
         draft.job.url = url
         draft.job.script = script
         return Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking)

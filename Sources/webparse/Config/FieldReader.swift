@@ -297,6 +297,74 @@ struct FieldReader {
         return contents
     }
 
+    /// The user scripts named by `node` (a path, or an array of paths, relative to the config's folder), each
+    /// read and checked; a bad one is reported with its file and line.
+    mutating func userScripts(_ path: String, _ node: JSONNode) -> [UserScript]? {
+        let elements: [(path: String, node: JSONNode)]
+        switch node.value {
+        case .string: elements = [(path, node)]
+        case .array(let items) where !items.isEmpty: elements = items.enumerated().map { ("\(path)[\($0.offset)]", $0.element) }
+        default:
+            problem(path, at: node, "expected a .user.js file or an array of them, got \(node.excerpt)")
+            return nil
+        }
+        var scripts: [UserScript] = []
+        for (elementPath, element) in elements {
+            guard let name = string(elementPath, element), let file = existingFile(name, elementPath, element, what: "a user script") else { continue }
+            do throws(UserScriptError) {
+                scripts.append(try UserScript(contentsOf: file))
+            } catch {
+                problem(elementPath, at: element, "\(error)")
+            }
+        }
+        return scripts.count == elements.count ? scripts : nil
+    }
+
+    /// A screenshot to take: a PNG file's path, or `{"file": path, "fullPage": true}`; relative paths are
+    /// relative to the config's folder, which must hold the file's folder.
+    mutating func screenshot(_ path: String, _ node: JSONNode) -> WebParserJob.Screenshot? {
+        var fileNode = node
+        var fullPage = false
+        if case .object(let members) = node.value {
+            guard let file = members.first(where: { $0.key == "file" })?.value else {
+                problem(path + ".file", at: node, "required; the PNG file to write")
+                return nil
+            }
+            fileNode = file
+            for (key, value) in members where key != "file" {
+                guard key == "fullPage" else {
+                    problem("\(path).\(key)", at: value, "unknown key; expected file or fullPage")
+                    continue
+                }
+                fullPage = bool("\(path).\(key)", value) ?? false
+            }
+        } else if case .string = node.value {
+        } else {
+            problem(path, at: node, "expected a PNG file's path, or {\"file\": …, \"fullPage\": true}, got \(node.excerpt)")
+            return nil
+        }
+        guard let name = string(path, fileNode) else { return nil }
+        let file = (name.hasPrefix("/") ? URL(fileURLWithPath: name) : directory.appending(path: name)).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path, isDirectory: &isDirectory),
+              isDirectory.boolValue else {
+            problem(path, at: fileNode, "no such folder for the screenshot: \(file.deletingLastPathComponent().path)")
+            return nil
+        }
+        return WebParserJob.Screenshot(file: file, fullPage: fullPage)
+    }
+
+    /// One of `Choice`'s raw values.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ path: String, _ node: JSONNode, _ type: Choice.Type) -> Choice?
+        where Choice.RawValue == String
+    {
+        guard case .string(let text) = node.value, let choice = Choice(rawValue: text) else {
+            problem(path, at: node, "expected \(Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")), got \(node.excerpt)")
+            return nil
+        }
+        return choice
+    }
+
     /// True for paths (`/…`, `./…`, `../…`) and for names of web files (`updates.html`), which are not host
     /// names.
     private static func looksLikeFile(_ text: String, host: Substring) -> Bool {

@@ -105,6 +105,26 @@ enum JobFields {
             }
             draft.job.cachePolicy = policy
         },
+        JobField(key: "userScripts", summary: "user scripts (.user.js, Tampermonkey headers) to run in the page, relative to the config",
+                 option: .repeated("user-script", "FILE", "run the user script FILE (a .user.js) in the page; repeatable")) { reader, path, node, draft in
+            if let value = reader.userScripts(path, node) { draft.job.userScripts = value }
+        },
+        JobField(key: "collect", summary: "\"result\": the script's result (default); \"emitted\": what user scripts pass to webparse.emit",
+                 option: .text("collect", "WHAT", "result (default), or emitted: the values user scripts pass to webparse.emit")) { reader, path, node, draft in
+            if let value = reader.choice(path, node, WebParserJob.Collect.self) { draft.job.collect = value }
+        },
+        JobField(key: "logConsole", summary: "print the page's console lines and uncaught errors on stderr (default false)",
+                 option: .flag("log-console", .bool(true), "print the page's console lines and uncaught errors on stderr")) { reader, path, node, draft in
+            if let value = reader.bool(path, node) { draft.job.capturesConsole = value }
+        },
+        JobField(key: "popups", summary: "\"follow\" loads a window the page opens in its place (default); \"ignore\" does not",
+                 option: .text("popups", "POLICY", "follow (default): load a window the page opens in its place; ignore")) { reader, path, node, draft in
+            if let value = reader.choice(path, node, WebParserJob.PopupPolicy.self) { draft.job.popups = value }
+        },
+        JobField(key: "screenshot", summary: "a PNG of the page once the result is ready: \"out.png\" or {\"file\": …, \"fullPage\": true}",
+                 option: .text("screenshot", "FILE", "write a PNG of the page to FILE once the result is ready")) { reader, path, node, draft in
+            draft.job.screenshot = reader.screenshot(path, node)
+        },
         JobField(key: "key", summary: "with --state: the field that identifies an item of a list result, such as \"id\" or \"link.href\"",
                  option: nil) { reader, path, node, draft in
             draft.tracking.key = reader.string(path, node)
@@ -155,6 +175,13 @@ private extension JobField.Option {
                            help: "HTTP authentication as USER; the password comes from $WEBPARSE_PASSWORD") { values in
         .object([("user", JSONNode(value: .string(values[0]), line: 0, column: 0)),
                  ("passwordEnv", JSONNode(value: .string("WEBPARSE_PASSWORD"), line: 0, column: 0))])
+    }
+
+    /// An option given once per value, each adding one to the field's array.
+    static func repeated(_ name: String, _ valueName: String, _ help: String) -> Self {
+        Self(name: name, valueName: valueName, repeatable: true, help: help) { values in
+            .array(values.map { JSONNode(value: .string($0), line: 0, column: 0) })
+        }
     }
 
     /// `--block-url PATTERN`, once per pattern.

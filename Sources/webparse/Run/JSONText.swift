@@ -6,6 +6,7 @@ enum JSONText {
     enum Value {
         case string(String)
         case integer(Int)
+        case bool(Bool)
         case null
         /// JSON text inserted as it is.
         case raw(Data)
@@ -21,6 +22,7 @@ enum JSONText {
             switch member.value {
             case .string(let string): text.append(quoted(string))
             case .integer(let number): text.append(Data(String(number).utf8))
+            case .bool(let flag): text.append(Data((flag ? "true" : "false").utf8))
             case .null: text.append(Data("null".utf8))
             case .raw(let json): text.append(json)
             }

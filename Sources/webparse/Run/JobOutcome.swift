@@ -8,17 +8,27 @@ struct JobOutcome {
     let url: URL
     let result: Result<WebParserResult, WebParserError>
     let elapsed: Duration
+    /// Whether the job returns the values its user scripts emit.
+    var collectsEmitted = false
 
     /// The job's JSON Lines record: `{"job", "url", "finalURL", "status", "httpStatus", "attempts",
-    /// "elapsedMs", "result" | "error"}`.
-    var jsonLine: Data {
+    /// "elapsedMs", "result" | "error"}`. A job that collects emitted values also has `"complete"` (false when
+    /// it ran out of time before `webparse.done()`), and with `streamed` (its values went out as lines of
+    /// their own) `"items"`, their number, in place of `"result"`.
+    func jsonLine(streamed: Bool = false) -> Data {
         var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(URLRedaction.redact(url.absoluteString)))]
         switch result {
         case .success(let success):
             members += [("finalURL", .string(URLRedaction.redact(success.finalURL))), ("status", .string("ok")),
                         ("httpStatus", success.httpStatus.map(JSONText.Value.integer) ?? .null),
-                        ("attempts", .integer(success.attempts)), ("elapsedMs", .integer(elapsedMilliseconds)),
-                        ("result", .raw(success.data))]
+                        ("attempts", .integer(success.attempts)), ("elapsedMs", .integer(elapsedMilliseconds))]
+            if collectsEmitted { members.append(("complete", .bool(success.isComplete))) }
+            if streamed {
+                let count = (try? JSONSerialization.jsonObject(with: success.data) as? [Any])?.count ?? 0
+                members.append(("items", .integer(count)))
+            } else {
+                members.append(("result", .raw(success.data)))
+            }
         case .failure(let error):
             var status: JSONText.Value = .null
             if case .httpStatus(let code) = error.kind { status = .integer(code) }

@@ -7,6 +7,8 @@ struct JobScheduler {
     let parser: WebParser
     let concurrency: Int
     let reporter: ProgressReporter
+    /// Where each job's page messages go, besides the reporter: a stream of its emitted values, say.
+    var onMessage: @Sendable (Config.NamedJob) -> (@Sendable (WebParserMessage) -> Void)? = { _ in nil }
 
     /// Why a run stopped before all its jobs ended.
     enum Stop: Error {
@@ -48,13 +50,24 @@ struct JobScheduler {
         let start = ContinuousClock.now
         let result: Result<WebParserResult, WebParserError>
         do {
-            result = .success(try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)))
+            let report = reporter.messageHandler(for: named.name)
+            let other = onMessage(named)
+            result = .success(try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)) { message in
+                report(message)
+                other?(message)
+            })
         } catch let error as WebParserError {
             if case .environmentUnavailable = error.kind { return .failure(.environment(error)) }
             result = .failure(error)
         } catch {
             return .failure(.interrupted)
         }
-        return .success(JobOutcome(name: named.name, url: named.job.url, result: result, elapsed: ContinuousClock.now - start))
+        if case .success(let success) = result, !success.isComplete, case .success(let values) = Result(catching: {
+            try JSONSerialization.jsonObject(with: success.data) as? [Any]
+        }) {
+            reporter.emittedCutShort(named.name, count: values?.count ?? 0)
+        }
+        return .success(JobOutcome(name: named.name, url: named.job.url, result: result, elapsed: ContinuousClock.now - start,
+                                   collectsEmitted: named.job.collect == .emitted))
     }
 }

@@ -34,6 +34,29 @@ struct ProgressReporter: Sendable {
         }
     }
 
+    /// The handler for what job `name`'s page says: console lines (captured only when the job asks) and user
+    /// scripts' exceptions always; windows opened and navigations refused with progress. Emitted values are
+    /// data, not news: they go to stdout or nowhere.
+    func messageHandler(for name: String) -> @Sendable (WebParserMessage) -> Void {
+        let showsProgress = self.showsProgress
+        return { message in
+            switch message {
+            case .console(let line): StandardStreams.tell("webparse: \(name): \(line)")
+            case .userScriptFailed(let failure): StandardStreams.tellError("webparse: \(name): warning: \(failure)")
+            case .popupOpened(let url, let followed) where showsProgress:
+                StandardStreams.tell("webparse: \(name): the page opened a window for \(URLRedaction.redact(url))" + (followed ? "; loading it in its place" : "; ignored"))
+            case .navigationRefused(let url) where showsProgress:
+                StandardStreams.tell("webparse: \(name): not following \(URLRedaction.redact(url)) (not a web page)")
+            default: break
+            }
+        }
+    }
+
+    /// Says that job `name` ran out of time before its user scripts said they were done, and what it kept.
+    func emittedCutShort(_ name: String, count: Int) {
+        StandardStreams.tell("webparse: \(name): warning: timed out before webparse.done(); the result holds the \(count) value\(count == 1 ? "" : "s") emitted until then")
+    }
+
     /// Explains why job `name` failed, and for how many runs in a row when that is more than one.
     func jobFailed(_ name: String, _ error: Error, runsInARow: Int = 1) {
         let streak = runsInARow > 1 ? "failed \(runsInARow) runs in a row" : "failed"

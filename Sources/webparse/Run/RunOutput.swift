@@ -1,73 +1,94 @@
 import Foundation
+import Synchronization
 
 /// What a run prints, job by job: whole results, JSON Lines records, or only what is new; on stdout as jobs
-/// finish, or into `--output` at the end.
-struct RunOutput {
+/// finish, or into `--output` at the end. Emitted values stream out as JSON Lines while their jobs run, from
+/// the WebKit thread, so everything here is behind a lock.
+final class RunOutput: Sendable {
     private let settings: RunCommand.Settings
     private let isSingleJob: Bool
-    /// Results (or new items) by job, with the job's place in the config, for the JSON document written at
-    /// the end in config order.
-    private var documents: [(index: Int, name: String, json: Data)] = []
-    /// Lines for `--output`, which is written at the end.
-    private var buffered = Data()
-    private var anySuccess = false
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Results (or new items) by job, with the job's place in the config, for the JSON document written
+        /// at the end in config order.
+        var documents: [(index: Int, name: String, json: Data)] = []
+        /// Lines for `--output`, which is written at the end.
+        var buffered = Data()
+        var anySuccess = false
+    }
 
     init(settings: RunCommand.Settings, isSingleJob: Bool) {
         self.settings = settings
         self.isSingleJob = isSingleJob
     }
 
+    /// Whether the values a job emits are written one by one as they come (`--jsonl` without `--new-only`).
+    var streamsEmittedValues: Bool { settings.jsonLines && !settings.newOnly }
+
+    /// Writes `json`, a value job `name` emitted, as the line `{"job": name, "item": json}`.
+    func stream(_ json: Data, of name: String) {
+        state.withLock { emit(JSONText.object([("job", .string(name)), ("item", .raw(json))]), into: &$0) }
+    }
+
     /// Adds the outcome of the job at `index` in the config; `fresh` is what it brought that `--state` did not
-    /// hold. JSON Lines are written at once; the JSON document keeps config order.
-    mutating func add(_ outcome: JobOutcome, at index: Int, fresh: RunMemory.Fresh?) {
+    /// hold. JSON Lines are written at once; the JSON document keeps config order. The record of a job whose
+    /// values were streamed counts them instead of repeating them.
+    func add(_ outcome: JobOutcome, at index: Int, fresh: RunMemory.Fresh?, streamed: Bool = false) {
+        state.withLock { add(outcome, at: index, fresh: fresh, streamed: streamed, into: &$0) }
+    }
+
+    private func add(_ outcome: JobOutcome, at index: Int, fresh: RunMemory.Fresh?, streamed: Bool, into state: inout State) {
         guard case .success(let result) = outcome.result else {
-            if settings.jsonLines && !settings.newOnly { emit(outcome.jsonLine) }
+            if settings.jsonLines && !settings.newOnly { emit(outcome.jsonLine(), into: &state) }
             return
         }
-        anySuccess = true
+        state.anySuccess = true
         switch (settings.newOnly, settings.jsonLines) {
         case (false, true):
-            emit(outcome.jsonLine)
+            emit(outcome.jsonLine(streamed: streamed), into: &state)
         case (false, false):
-            documents.append((index, outcome.name, result.data))
+            state.documents.append((index, outcome.name, result.data))
         case (true, true):
             for item in fresh?.items ?? [] {
-                emit(JSONText.object([("job", .string(outcome.name)), ("item", .raw(item))]))
+                emit(JSONText.object([("job", .string(outcome.name)), ("item", .raw(item))]), into: &state)
             }
         case (true, false):
             guard let fresh, !fresh.items.isEmpty else { return }
-            documents.append((index, outcome.name, fresh.isList ? Self.array(fresh.items) : fresh.items[0]))
+            state.documents.append((index, outcome.name, fresh.isList ? Self.array(fresh.items) : fresh.items[0]))
         }
     }
 
     /// Writes the JSON document, and `--output`; returns what went wrong, if anything.
-    mutating func finish() -> String? {
-        if !settings.jsonLines, let document {
-            emit(document)
-        }
-        guard let path = settings.output else { return nil }
-        // Keep the last output when there is nothing new to say: no success, or nothing new with --new-only.
-        let hasRecords = settings.jsonLines && !settings.newOnly
-        guard !buffered.isEmpty && (anySuccess || hasRecords) else { return nil }
-        do {
-            try AtomicFile.write(buffered, to: path)
-            return nil
-        } catch {
-            return "--output: \(error)"
+    func finish() -> String? {
+        state.withLock { state in
+            if !settings.jsonLines, let document = document(of: state) {
+                emit(document, into: &state)
+            }
+            guard let path = settings.output else { return nil }
+            // Keep the last output when there is nothing new to say: no success, or nothing new with --new-only.
+            let hasRecords = settings.jsonLines && !settings.newOnly
+            guard !state.buffered.isEmpty && (state.anySuccess || hasRecords) else { return nil }
+            do {
+                try AtomicFile.write(state.buffered, to: path)
+                return nil
+            } catch {
+                return "--output: \(error)"
+            }
         }
     }
 
     /// One job: its result alone. A "jobs" config: the results by name, or nothing new to print.
-    private var document: Data? {
-        if isSingleJob || documents.isEmpty && settings.newOnly { return documents.first?.json }
-        return JSONText.object(documents.sorted { $0.index < $1.index }.map { ($0.name, JSONText.Value.raw($0.json)) })
+    private func document(of state: State) -> Data? {
+        if isSingleJob || state.documents.isEmpty && settings.newOnly { return state.documents.first?.json }
+        return JSONText.object(state.documents.sorted { $0.index < $1.index }.map { ($0.name, JSONText.Value.raw($0.json)) })
     }
 
-    private mutating func emit(_ line: Data) {
+    private func emit(_ line: Data, into state: inout State) {
         if settings.output == nil {
             StandardStreams.writeResult(line)
         } else {
-            buffered.append(line + Data("\n".utf8))
+            state.buffered.append(line + Data("\n".utf8))
         }
     }
 

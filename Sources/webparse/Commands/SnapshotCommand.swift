@@ -1,0 +1,104 @@
+import Foundation
+import WebParser
+
+/// `webparse snapshot URL --png FILE [--full-page] [--html FILE]`: what a page looks like to webparse, for
+/// debugging a job.
+struct SnapshotCommand {
+    struct Settings: TalkativeSettings, SessionOptionSettings, JobOptionSettings {
+        var url = ""
+        var png: String?
+        var fullPage = false
+        var html: String?
+        var fields: [String: [String]] = [:]
+        var session = SessionOptions()
+        var verbosity = Verbosity.normal
+    }
+
+    static let command = TableCommand<Settings>(
+        name: "snapshot", operands: "URL", summary: "save a PNG and the rendered HTML of a page, to see what a job sees",
+        details: """
+            Loads URL as a job would (the options set the job fields of the same name, see 'webparse help run';
+            images, media and fonts are blocked unless --block says otherwise), waits until the page has loaded
+            (or until --wait-for is truthy), and writes a PNG of the viewport (the whole page with --full-page)
+            and the rendered HTML. Files are replaced atomically. Prints {"png", "html", "finalURL", "httpStatus"}
+            on stdout.
+            """,
+        options: [
+            .value("png", "FILE", "write a PNG of the page to FILE") { $0.png = $1 },
+            .flag("full-page", "take the whole page rather than the viewport") { $0.fullPage = true },
+            .value("html", "FILE", "write the rendered HTML to FILE") { $0.html = $1 },
+        ] + CommandOption.jobFieldOptions.filter { !["screenshot", "collect"].contains($0.name) }
+            + CommandOption.sessionOptions + [.quiet, .verbose],
+        initial: Settings(),
+        takeOperands: { settings, operands throws(UsageError) in
+            try TableCommand<Settings>.single("URL") { $0.url = $1 }(&settings, operands)
+            guard settings.png != nil || settings.html != nil else { throw UsageError(message: "give --png FILE, --html FILE or both") }
+            if settings.fullPage && settings.png == nil { throw UsageError(message: "--full-page goes with --png") }
+        },
+        run: { await SnapshotCommand(settings: $0).execute() })
+
+    let settings: Settings
+
+    func execute() async -> ExitCode {
+        var job: WebParserJob
+        do throws(UsageError) {
+            job = try JobOptions.job(url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
+                                     waitFor: EvalCommand.loaded, fields: settings.fields)
+            job.screenshot = try settings.png.map { path throws(UsageError) in
+                WebParserJob.Screenshot(file: try Self.writableFile(path, option: "--png"), fullPage: settings.fullPage)
+            }
+            if let html = settings.html { _ = try Self.writableFile(html, option: "--html") }
+        } catch {
+            StandardStreams.tellError("webparse snapshot: " + error.message.replacingOccurrences(of: "\n", with: "\nwebparse snapshot: "))
+            StandardStreams.tell("\(Self.command.usage)\nSee 'webparse help snapshot'.")
+            return .usage
+        }
+        let setup: SessionSetup
+        switch await SessionSetup.prepare(settings.session, over: SessionSettings(), recycleAfter: 50, memoryLimit: 2048) {
+        case .success(let prepared): setup = prepared
+        case .failure(let failure):
+            StandardStreams.tellError("webparse snapshot: \(failure.message)")
+            return failure.code
+        }
+        job.cookies = setup.cookies
+        let reporter = ProgressReporter(verbosity: settings.verbosity)
+        let result: WebParserResult
+        do {
+            result = try await WebParser(session: setup.session).run(job, onStateChange: reporter.observer(for: "snapshot"),
+                                                                     onMessage: reporter.messageHandler(for: "snapshot"))
+        } catch let error as WebParserError {
+            reporter.jobFailed("snapshot", error)
+            if case .environmentUnavailable = error.kind { return .environment }
+            return .jobFailed
+        } catch {
+            return .interrupted
+        }
+        if let html = settings.html {
+            let text = (try? JSONSerialization.jsonObject(with: result.data, options: .fragmentsAllowed) as? String) ?? ""
+            do {
+                try AtomicFile.write(Data(text.utf8), to: html)
+            } catch {
+                StandardStreams.tellError("webparse snapshot: --html: \(error)")
+                return .jobFailed
+            }
+        }
+        if let problem = await setup.saveCookies(anySuccess: true) {
+            StandardStreams.tellError("webparse snapshot: \(problem)")
+            return .jobFailed
+        }
+        StandardStreams.writeResult(JSONText.object([
+            ("png", job.screenshot.map { .string($0.file.path) } ?? .null),
+            ("html", settings.html.map { .string(URL(fileURLWithPath: $0).standardizedFileURL.path) } ?? .null),
+            ("finalURL", .string(URLRedaction.redact(result.finalURL))),
+            ("httpStatus", result.httpStatus.map(JSONText.Value.integer) ?? .null),
+        ]))
+        return .success
+    }
+
+    /// `path` as a file URL, if its folder exists.
+    private static func writableFile(_ path: String, option: String) throws(UsageError) -> URL {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        if let problem = AtomicFile.checkWritable(path) { throw UsageError(message: "\(option): \(problem)") }
+        return url
+    }
+}

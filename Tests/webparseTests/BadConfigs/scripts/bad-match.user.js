@@ -1,0 +1,4 @@
+// ==UserScript==
+// @name   wrong match
+// @match  example.com/*
+// ==/UserScript==
