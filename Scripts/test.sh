@@ -9,3 +9,9 @@ swift build --build-tests 2>&1 | { grep -v "warning: prohibited flag" || true; }
 # One test at a time: on two cores, WebKit pages of parallel tests would skew the tests that check how soon
 # something happens (a signal ends a run within a second, a locked run leaves at once).
 swift test --skip-build --no-parallel "$@"
+# The library as another package uses it: Examples/LibraryUsage builds against this checkout and prints
+# what it scraped from the bundled comic site.
+swift build --package-path Examples/LibraryUsage 2>&1 | { grep -v "warning: prohibited flag" || true; } >&2
+Examples/LibraryUsage/.build/debug/LibraryUsage 2>/dev/null | diff -u Examples/LibraryUsage/expected-output.txt - \
+    || { echo "Examples/LibraryUsage did not print what Examples/LibraryUsage/expected-output.txt holds" >&2; exit 1; }
+echo "Examples/LibraryUsage: built and ran as expected" >&2

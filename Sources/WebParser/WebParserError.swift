@@ -103,6 +103,7 @@ public enum LoadPhase: Sendable, Equatable, CustomStringConvertible {
     /// The page has loaded; the script's result is still empty.
     case waitingForResult
 
+    /// The phase in words, such as "waiting for the server".
     public var description: String {
         switch self {
         case .waitingForServer: "waiting for the server"
@@ -116,7 +117,9 @@ public enum LoadPhase: Sendable, Equatable, CustomStringConvertible {
 public struct ScriptFailure: Sendable, Equatable, CustomStringConvertible {
     /// Which of a job's JavaScript failed.
     public enum Part: Sendable, Equatable {
+        /// The job's `script`.
         case script
+        /// The job's `waitFor`.
         case waitFor
     }
 
@@ -137,6 +140,7 @@ public struct ScriptFailure: Sendable, Equatable, CustomStringConvertible {
         self.part = part
     }
 
+    /// The message, with its line, column and part when known.
     public var description: String {
         guard let line else { return message + (part == .waitFor ? " in waitFor" : "") }
         return "\(message) at line \(line)" + (column.map { ", column \($0)" } ?? "") + (part == .waitFor ? " of waitFor" : "")

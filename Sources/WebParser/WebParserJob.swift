@@ -130,14 +130,18 @@ public struct WebParserJob: Sendable, Equatable {
 
     /// A user name and password for HTTP authentication. Its description never shows the password.
     public struct Credentials: Sendable, Equatable, CustomStringConvertible {
+        /// The user name.
         public var user: String
+        /// The password; never shown in webparse's messages.
         public var password: String
 
+        /// Credentials of `user` with `password`.
         public init(user: String, password: String) {
             self.user = user
             self.password = password
         }
 
+        /// `user:***`.
         public var description: String { "\(user):***" }
     }
 
@@ -152,18 +156,38 @@ public struct WebParserJob: Sendable, Equatable {
 
     /// A kind of subresource a page may request.
     public enum Resource: String, Sendable, CaseIterable, Comparable {
-        case image, media, font, stylesheet, script, fetch, websocket, ping, other
+        /// Images, CSS images included.
+        case image
+        /// Audio and video.
+        case media
+        /// Web fonts.
+        case font
+        /// Style sheets.
+        case stylesheet
+        /// Scripts the page loads (not the job's own script).
+        case script
+        /// `fetch` and `XMLHttpRequest` requests.
+        case fetch
+        /// WebSocket connections.
+        case websocket
+        /// Pings and beacons (`navigator.sendBeacon`, `<a ping>`).
+        case ping
+        /// Whatever WebKit files under none of the other kinds.
+        case other
 
         /// What a scraper rarely needs and a page spends most of its bytes on.
         public static let defaultBlocked: Set<Resource> = [.image, .media, .font]
 
+        /// Orders kinds by name, for stable lists in messages.
         public static func < (lhs: Resource, rhs: Resource) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 }
 
 /// The size of a page's window, in CSS pixels.
 public struct Viewport: Sendable, Equatable {
+    /// The width, in CSS pixels.
     public var width: Int
+    /// The height, in CSS pixels.
     public var height: Int
 
     /// A viewport of `width` × `height`; 1280×800 by default.

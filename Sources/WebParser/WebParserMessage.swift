@@ -21,7 +21,16 @@ public enum WebParserMessage: Sendable, Equatable {
 public struct ConsoleMessage: Sendable, Equatable, CustomStringConvertible {
     /// The console method, or `error` for an uncaught exception.
     public enum Level: String, Sendable, Equatable {
-        case log, info, warn, error, debug
+        /// `console.log`.
+        case log
+        /// `console.info`.
+        case info
+        /// `console.warn`.
+        case warn
+        /// `console.error`, an uncaught exception or an unhandled rejection.
+        case error
+        /// `console.debug`.
+        case debug
     }
 
     /// The method that wrote it.

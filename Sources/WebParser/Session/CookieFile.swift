@@ -8,7 +8,9 @@ public enum CookieFile {
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// The line, from 1; for JSON, the position of the cookie in the list, from 1.
         public var line: Int
+        /// What is wrong with the line.
         public var message: String
+        /// `line N: message`.
         public var description: String { "line \(line): \(message)" }
     }
 

@@ -4,19 +4,30 @@ import Foundation
 public struct WebParserCookie: Sendable, Hashable, Codable {
     /// When a browser sends a cookie with requests from other sites.
     public enum SameSite: String, Sendable, Hashable, Codable, CaseIterable {
-        case none = "None", lax = "Lax", strict = "Strict"
+        /// Sent with every request, from any site (needs `secure`).
+        case none = "None"
+        /// Sent with the site's own requests and with top-level navigations to it.
+        case lax = "Lax"
+        /// Sent with the site's own requests only.
+        case strict = "Strict"
     }
 
+    /// The cookie's name.
     public var name: String
+    /// The cookie's value; never shown in webparse's messages.
     public var value: String
     /// The host the cookie belongs to. With a leading dot (`.example.com`) it also covers the host's
     /// subdomains; without one it is sent to that host only.
     public var domain: String
+    /// The path the cookie is sent for, with everything under it.
     public var path: String
     /// When the cookie ends; nil for a session cookie.
     public var expires: Date?
+    /// Whether the cookie is sent over HTTPS only.
     public var secure: Bool
+    /// Whether the page's JavaScript cannot read the cookie.
     public var httpOnly: Bool
+    /// When the cookie goes with requests from other sites.
     public var sameSite: SameSite
 
     /// Creates a cookie; by default for every path, ending with the session, sent over any connection.
