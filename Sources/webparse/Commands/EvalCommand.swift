@@ -41,44 +41,14 @@ struct EvalCommand {
     let settings: Settings
 
     func execute() async -> ExitCode {
-        var job: WebParserJob
-        do throws(UsageError) {
+        await SingleJob.run("eval", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(UsageError) in
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values, no script at all.
             let emitted = JobOptions.collectsEmitted(settings.fields)
-            job = try JobOptions.job(url: settings.url, script: settings.script ?? (emitted ? nil : Self.renderedHTML),
-                                     waitFor: settings.script == nil && !emitted ? Self.loaded : nil, fields: settings.fields)
-        } catch {
-            StandardStreams.tellError("webparse eval: " + error.message.replacingOccurrences(of: "\n", with: "\nwebparse eval: "))
-            StandardStreams.tell("\(Self.command.usage)\nSee 'webparse help eval'.")
-            return .usage
-        }
-        let setup: SessionSetup
-        switch await SessionSetup.prepare(settings.session, over: SessionSettings(), recycleAfter: 50, memoryLimit: 2048) {
-        case .success(let prepared): setup = prepared
-        case .failure(let failure):
-            StandardStreams.tellError("webparse eval: \(failure.message)")
-            return failure.code
-        }
-        job.cookies = setup.cookies
-        let reporter = ProgressReporter(verbosity: settings.verbosity)
-        do {
-            let result = try await WebParser(session: setup.session).run(job, onStateChange: reporter.observer(for: "eval"),
-                                                                         onMessage: reporter.messageHandler(for: "eval"))
-            if !result.isComplete, let values = try? JSONSerialization.jsonObject(with: result.data) as? [Any] {
-                reporter.emittedCutShort("eval", count: values.count)
-            }
+            return try JobOptions.job(url: settings.url, script: settings.script ?? (emitted ? nil : Self.renderedHTML),
+                                      waitFor: settings.script == nil && !emitted ? Self.loaded : nil, fields: settings.fields)
+        } use: { result in
             StandardStreams.writeResult(settings.raw ? Self.rawText(result.data) : result.data)
-            if let problem = await setup.saveCookies(anySuccess: true) {
-                StandardStreams.tellError("webparse eval: \(problem)")
-                return .jobFailed
-            }
             return .success
-        } catch let error as WebParserError {
-            reporter.jobFailed("eval", error)
-            if case .environmentUnavailable = error.kind { return .environment }
-            return .jobFailed
-        } catch {
-            return .interrupted
         }
     }
 

@@ -40,59 +40,32 @@ struct SnapshotCommand {
     let settings: Settings
 
     func execute() async -> ExitCode {
-        var job: WebParserJob
-        do throws(UsageError) {
-            job = try JobOptions.job(url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
-                                     waitFor: EvalCommand.loaded, fields: settings.fields)
+        await SingleJob.run("snapshot", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(UsageError) in
+            var job = try JobOptions.job(url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
+                                         waitFor: EvalCommand.loaded, fields: settings.fields)
             job.screenshot = try settings.png.map { path throws(UsageError) in
                 WebParserJob.Screenshot(file: try Self.writableFile(path, option: "--png"), fullPage: settings.fullPage)
             }
             if let html = settings.html { _ = try Self.writableFile(html, option: "--html") }
-        } catch {
-            StandardStreams.tellError("webparse snapshot: " + error.message.replacingOccurrences(of: "\n", with: "\nwebparse snapshot: "))
-            StandardStreams.tell("\(Self.command.usage)\nSee 'webparse help snapshot'.")
-            return .usage
-        }
-        let setup: SessionSetup
-        switch await SessionSetup.prepare(settings.session, over: SessionSettings(), recycleAfter: 50, memoryLimit: 2048) {
-        case .success(let prepared): setup = prepared
-        case .failure(let failure):
-            StandardStreams.tellError("webparse snapshot: \(failure.message)")
-            return failure.code
-        }
-        job.cookies = setup.cookies
-        let reporter = ProgressReporter(verbosity: settings.verbosity)
-        let result: WebParserResult
-        do {
-            result = try await WebParser(session: setup.session).run(job, onStateChange: reporter.observer(for: "snapshot"),
-                                                                     onMessage: reporter.messageHandler(for: "snapshot"))
-        } catch let error as WebParserError {
-            reporter.jobFailed("snapshot", error)
-            if case .environmentUnavailable = error.kind { return .environment }
-            return .jobFailed
-        } catch {
-            return .interrupted
-        }
-        if let html = settings.html {
-            let text = (try? JSONSerialization.jsonObject(with: result.data, options: .fragmentsAllowed) as? String) ?? ""
-            do {
-                try AtomicFile.write(Data(text.utf8), to: html)
-            } catch {
-                StandardStreams.tellError("webparse snapshot: --html: \(error)")
-                return .jobFailed
+            return job
+        } use: { result in
+            if let html = settings.html {
+                let text = (try? JSONSerialization.jsonObject(with: result.data, options: .fragmentsAllowed) as? String) ?? ""
+                do {
+                    try AtomicFile.write(Data(text.utf8), to: html)
+                } catch {
+                    StandardStreams.tellError("webparse snapshot: --html: \(error)")
+                    return .jobFailed
+                }
             }
+            StandardStreams.writeResult(JSONText.object([
+                ("png", settings.png.map { .string(URL(fileURLWithPath: $0).standardizedFileURL.path) } ?? .null),
+                ("html", settings.html.map { .string(URL(fileURLWithPath: $0).standardizedFileURL.path) } ?? .null),
+                ("finalURL", .string(URLRedaction.redact(result.finalURL))),
+                ("httpStatus", result.httpStatus.map(JSONText.Value.integer) ?? .null),
+            ]))
+            return .success
         }
-        if let problem = await setup.saveCookies(anySuccess: true) {
-            StandardStreams.tellError("webparse snapshot: \(problem)")
-            return .jobFailed
-        }
-        StandardStreams.writeResult(JSONText.object([
-            ("png", job.screenshot.map { .string($0.file.path) } ?? .null),
-            ("html", settings.html.map { .string(URL(fileURLWithPath: $0).standardizedFileURL.path) } ?? .null),
-            ("finalURL", .string(URLRedaction.redact(result.finalURL))),
-            ("httpStatus", result.httpStatus.map(JSONText.Value.integer) ?? .null),
-        ]))
-        return .success
     }
 
     /// `path` as a file URL, if its folder exists.

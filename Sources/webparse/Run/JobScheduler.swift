@@ -62,11 +62,7 @@ struct JobScheduler {
         } catch {
             return .failure(.interrupted)
         }
-        if case .success(let success) = result, !success.isComplete, case .success(let values) = Result(catching: {
-            try JSONSerialization.jsonObject(with: success.data) as? [Any]
-        }) {
-            reporter.emittedCutShort(named.name, count: values?.count ?? 0)
-        }
+        if case .success(let success) = result { reporter.warnIfCutShort(named.name, success) }
         return .success(JobOutcome(name: named.name, url: named.job.url, result: result, elapsed: ContinuousClock.now - start,
                                    collectsEmitted: named.job.collect == .emitted))
     }

@@ -1,0 +1,50 @@
+import Foundation
+import WebParser
+
+/// One job given on the command line (`eval`, `snapshot`): built from its options, run in the session they
+/// describe, with progress and the page's messages on stderr.
+enum SingleJob {
+    /// Builds the job with `make` and runs it for the command `command`; `use` gets the result and says how
+    /// the command ends. Once `use` succeeds, the session's cookies are saved as the options ask.
+    /// - Returns: `use`'s code; `.usage` when the options are wrong (explained with `usage`), or the code of
+    ///   what failed: the session, the job, or saving cookies.
+    static func run(_ command: String, usage: String, session: SessionOptions, verbosity: Verbosity,
+                    make: () throws(UsageError) -> WebParserJob, use: (WebParserResult) -> ExitCode) async -> ExitCode {
+        var job: WebParserJob
+        do throws(UsageError) {
+            job = try make()
+        } catch {
+            StandardStreams.tellError("webparse \(command): " + error.message.replacingOccurrences(of: "\n", with: "\nwebparse \(command): "))
+            StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
+            return .usage
+        }
+        let setup: SessionSetup
+        switch await SessionSetup.prepare(session, over: SessionSettings(), recycleAfter: 50, memoryLimit: 2048) {
+        case .success(let prepared): setup = prepared
+        case .failure(let failure):
+            StandardStreams.tellError("webparse \(command): \(failure.message)")
+            return failure.code
+        }
+        job.cookies = setup.cookies
+        let reporter = ProgressReporter(verbosity: verbosity)
+        let result: WebParserResult
+        do {
+            result = try await WebParser(session: setup.session).run(job, onStateChange: reporter.observer(for: command),
+                                                                     onMessage: reporter.messageHandler(for: command))
+        } catch let error as WebParserError {
+            reporter.jobFailed(command, error)
+            if case .environmentUnavailable = error.kind { return .environment }
+            return .jobFailed
+        } catch {
+            return .interrupted
+        }
+        reporter.warnIfCutShort(command, result)
+        let code = use(result)
+        guard code == .success else { return code }
+        if let problem = await setup.saveCookies(anySuccess: true) {
+            StandardStreams.tellError("webparse \(command): \(problem)")
+            return .jobFailed
+        }
+        return .success
+    }
+}
