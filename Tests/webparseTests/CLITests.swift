@@ -3,21 +3,13 @@ import TestSupport
 import Testing
 
 /// The built `webparse` binary: stdout, stderr and exit codes, as a shell or cron sees them.
-@Suite(.serialized) struct CLITests {
-    let webparse = ProcessRunner(product: "webparse")
-    /// No display: every run starts, and must stop, its own Xvfb.
-    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
-
+@Suite(.serialized) struct CLITests: CommandLineTest {
     static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     func writeConfig(_ text: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appending(path: "config.json")
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
+        try write(text, "config.json", in: try folder())
     }
 
     @Test func helpAndVersionGoToStdout() async throws {

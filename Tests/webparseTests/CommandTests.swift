@@ -3,22 +3,7 @@ import TestSupport
 import Testing
 
 /// The commands and options of the built binary, beyond a plain `run`.
-@Suite(.serialized) struct CommandTests {
-    let webparse = ProcessRunner(product: "webparse")
-    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
-
-    func folder() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-commands-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    func write(_ text: String, to name: String, in directory: URL) throws -> String {
-        let file = directory.appending(path: name)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
-    }
-
+@Suite(.serialized) struct CommandTests: CommandLineTest {
     /// Three jobs on one server: two that work and one that fails.
     func threeJobs(_ server: TestHTTPServer, in directory: URL) throws -> String {
         try write("""
@@ -28,7 +13,7 @@ import Testing
               {"name": "broken", "url": "\(server.url("/missing"))", "script": "document.title"},
               {"name": "second", "url": "\(server.url("/second"))", "scriptFile": "second.js"}
             ]}
-            """, to: "jobs.json", in: directory)
+            """, "jobs.json", in: directory)
     }
 
     func pages() throws -> TestHTTPServer {
@@ -39,7 +24,7 @@ import Testing
     @Test func onlyRunsTheNamedJobsAndRejectsUnknownNames() async throws {
         let server = try pages()
         let directory = try folder()
-        _ = try write("document.title.toUpperCase()", to: "second.js", in: directory)
+        _ = try write("document.title.toUpperCase()", "second.js", in: directory)
         let config = try threeJobs(server, in: directory)
         let outcome = try await webparse.run(["run", config, "--only", "second,first"], environment: headless)
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -54,7 +39,7 @@ import Testing
     @Test func jsonLinesGiveOneRecordPerJob() async throws {
         let server = try pages()
         let directory = try folder()
-        _ = try write("document.title", to: "second.js", in: directory)
+        _ = try write("document.title", "second.js", in: directory)
         let outcome = try await webparse.run(["run", "--jsonl", try threeJobs(server, in: directory)], environment: headless)
         #expect(outcome.status == 1)
         let lines = outcome.stdoutText.split(separator: "\n").map(String.init)
@@ -79,7 +64,7 @@ import Testing
         let server = try pages()
         let directory = try folder()
         let url = "http://reader:s3cret-pass@127.0.0.1:\(server.port)/missing"
-        let config = try write(#"{"url": "\#(url)", "script": "1", "retries": 0}"#, to: "secret.json", in: directory)
+        let config = try write(#"{"url": "\#(url)", "script": "1", "retries": 0}"#, "secret.json", in: directory)
         let outcome = try await webparse.run(["run", "--jsonl", "-v", config], environment: headless)
         #expect(outcome.status == 1)
         #expect(!outcome.stdoutText.contains("s3cret") && !outcome.stderr.contains("s3cret"))
@@ -90,13 +75,13 @@ import Testing
         let server = try pages()
         let directory = try folder()
         let output = directory.appending(path: "out.json").path
-        let good = try write(#"{"url": "\#(server.url("/first"))", "script": "document.title"}"#, to: "good.json", in: directory)
+        let good = try write(#"{"url": "\#(server.url("/first"))", "script": "document.title"}"#, "good.json", in: directory)
         let outcome = try await webparse.run(["run", good, "-o", output], environment: headless)
         #expect(outcome.status == 0)
         #expect(outcome.stdout.isEmpty)
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "\"one\"\n")
 
-        let bad = try write(#"{"url": "\#(server.url("/missing"))", "script": "document.title", "retries": 0}"#, to: "bad.json", in: directory)
+        let bad = try write(#"{"url": "\#(server.url("/missing"))", "script": "document.title", "retries": 0}"#, "bad.json", in: directory)
         let failed = try await webparse.run(["run", bad, "--output=\(output)"], environment: headless)
         #expect(failed.status == 1)
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "\"one\"\n", "a failed run keeps the last output")
@@ -147,12 +132,12 @@ import Testing
 
     @Test func validateSaysOkOrEveryProblem() async throws {
         let directory = try folder()
-        let good = try write(#"{"url": "https://example.com", "script": "1"}"#, to: "good.json", in: directory)
+        let good = try write(#"{"url": "https://example.com", "script": "1"}"#, "good.json", in: directory)
         let ok = try await webparse.run(["validate", good])
         #expect(ok.status == 0)
         #expect(ok.stdoutText == "ok\n")
         #expect(ok.stderr.isEmpty)
-        let bad = try write(#"{"url": "https://example.com", "timeout": 0}"#, to: "bad.json", in: directory)
+        let bad = try write(#"{"url": "https://example.com", "timeout": 0}"#, "bad.json", in: directory)
         let problems = try await webparse.run(["validate", bad])
         #expect(problems.status == 2)
         #expect(problems.stdout.isEmpty)
@@ -175,7 +160,7 @@ import Testing
         if getuid() == 0 {
             unreadable = "/proc/self/mem"
         } else {
-            unreadable = try write("{}", to: "locked.json", in: directory)
+            unreadable = try write("{}", "locked.json", in: directory)
             chmod(unreadable, 0)
         }
         let locked = try await webparse.run(["validate", unreadable])
@@ -207,7 +192,7 @@ import Testing
         let script = try await webparse.run(["completions", "bash"])
         #expect(script.status == 0)
         let directory = try folder()
-        let file = try write(script.stdoutText, to: "webparse.bash", in: directory)
+        let file = try write(script.stdoutText, "webparse.bash", in: directory)
         func complete(_ words: [String]) throws -> [String] {
             let shell = Process()
             shell.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -271,8 +256,8 @@ import Testing
     @Test func outputFileKeepsItsPermissionsAndLinkAndIsCheckedFirst() async throws {
         let server = try pages()
         let directory = try folder()
-        let config = try write(#"{"url": "\#(server.url("/first"))", "script": "document.title"}"#, to: "c.json", in: directory)
-        let target = try write("old", to: "secret.json", in: directory)
+        let config = try write(#"{"url": "\#(server.url("/first"))", "script": "document.title"}"#, "c.json", in: directory)
+        let target = try write("old", "secret.json", in: directory)
         chmod(target, 0o600)
         let link = directory.appending(path: "latest.json").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
@@ -291,7 +276,7 @@ import Testing
     @Test func jsonLinesToAFileKeepFailureRecords() async throws {
         let server = try pages()
         let directory = try folder()
-        let config = try write(#"{"url": "\#(server.url("/missing"))", "script": "document.title", "retries": 0}"#, to: "c.json", in: directory)
+        let config = try write(#"{"url": "\#(server.url("/missing"))", "script": "document.title", "retries": 0}"#, "c.json", in: directory)
         let output = directory.appending(path: "records.jsonl").path
         let outcome = try await webparse.run(["run", config, "--jsonl", "-o", output], environment: headless)
         #expect(outcome.status == 1)
@@ -303,7 +288,7 @@ import Testing
     @Test func onlyTakesExactNamesThenCommaLists() async throws {
         let directory = try folder()
         let config = try write(#"{"jobs": [{"name": "a,b", "url": "https://example.com", "script": "1"}, {"name": "c", "url": "https://example.org", "script": "1"}]}"#,
-                               to: "c.json", in: directory)
+                               "c.json", in: directory)
         let blank = try await webparse.run(["run", config, "--only", " "])
         #expect(blank.status == 2)
         #expect(blank.stderr.hasPrefix("webparse run: --only needs a job name\n"))
@@ -321,9 +306,7 @@ import Testing
 }
 
 /// `run --concurrency`: pages at once, in one process.
-@Suite(.serialized) struct ConcurrencyTests {
-    let webparse = ProcessRunner(product: "webparse")
-
+@Suite(.serialized) struct ConcurrencyTests: CommandLineTest {
     func config(_ server: TestHTTPServer, jobs: Int) throws -> String {
         let list = (1...jobs).map { #"{"name": "job\#($0)", "url": "\#(server.url("/slow" + String($0)))", "script": "document.title"}"# }
         let file = FileManager.default.temporaryDirectory.appending(path: "webparse-concurrency-\(UUID().uuidString).json")

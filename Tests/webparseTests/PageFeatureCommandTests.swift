@@ -3,23 +3,7 @@ import TestSupport
 import Testing
 
 /// User scripts, emitted values, console capture, screenshots and popups from the command line.
-@Suite struct PageFeatureCommandTests {
-    let webparse = ProcessRunner(product: "webparse")
-    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
-
-    func folder() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-features-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    @discardableResult
-    func write(_ text: String, _ name: String, in directory: URL) throws -> String {
-        let file = directory.appending(path: name)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
-    }
-
+@Suite struct PageFeatureCommandTests: CommandLineTest {
     /// An SPA whose chapters come from /api/chapters; the user script captures them from `fetch`.
     func chapterSite() throws -> TestHTTPServer {
         try TestHTTPServer(routes: [

@@ -4,22 +4,7 @@ import Testing
 
 /// Sessions from the command line: cookie files in and out, a session folder across runs and its lock, proxy,
 /// authentication and TLS from the config.
-@Suite(.serialized) struct SessionCommandTests {
-    let webparse = ProcessRunner(product: "webparse")
-    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
-
-    func folder() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-sessions-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    func write(_ text: String, _ name: String, in directory: URL) throws -> String {
-        let file = directory.appending(path: name)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
-    }
-
+@Suite(.serialized) struct SessionCommandTests: CommandLineTest {
     /// /members needs the cookie `session=let-me-in`; posting the form at /login sets it for an hour.
     func membersSite(delay: Duration? = nil) throws -> TestHTTPServer {
         let members = TestHTTPServer.Route.handle { request in

@@ -3,10 +3,7 @@ import TestSupport
 import Testing
 
 /// `--state`, `--new-only` and friends, as a cron job uses them, against a local site whose list changes.
-@Suite(.serialized) struct StateTests {
-    let webparse = ProcessRunner(product: "webparse")
-    let headless: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
-
+@Suite(.serialized) struct StateTests: CommandLineTest {
     /// A comic list page the test rewrites between runs, and can make answer 503.
     struct Site {
         let chapters: Shared<[Int]>

@@ -1,0 +1,27 @@
+import Foundation
+import TestSupport
+
+/// What the tests of the built binary share: the binary, an environment without a display (so webparse
+/// starts its own Xvfb, as under cron or CI), and files in a folder of their own.
+protocol CommandLineTest {}
+
+extension CommandLineTest {
+    var webparse: ProcessRunner { ProcessRunner(product: "webparse") }
+
+    var headless: [String: String?] { ["DISPLAY": nil, "WAYLAND_DISPLAY": nil] }
+
+    /// A new, empty folder under the temporary directory.
+    func folder() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Writes `text` to the file `name` in `directory` and returns its path.
+    @discardableResult
+    func write(_ text: String, _ name: String, in directory: URL) throws -> String {
+        let file = directory.appending(path: name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+}
