@@ -452,7 +452,7 @@ static gboolean on_permission_request(WebKitWebView *web_view, WebKitPermissionR
     return TRUE;
 }
 
-WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks callbacks,
+WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
                     void *callback_context) {
     WKView *view = g_new0(WKView, 1);
     view->callbacks = callbacks;
@@ -482,7 +482,8 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks c
     }
 
     view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
-                                                  "settings", settings, "user-content-manager", content, NULL));
+                                                  "settings", settings, "user-content-manager", content,
+                                                  "related-view", related ? related->web_view : NULL, NULL));
     g_object_unref(settings);
     g_object_unref(content);
 
@@ -554,10 +555,6 @@ void wk_view_snapshot(WKView *view, bool full_document, const char *png_path, WK
                                  WEBKIT_SNAPSHOT_OPTIONS_NONE, NULL, on_snapshot, snapshot);
 }
 
-void wk_view_stop_loading(WKView *view) {
-    webkit_web_view_stop_loading(view->web_view);
-}
-
 typedef struct {
     WKJavaScriptCallback callback;
     void *context;
@@ -604,12 +601,13 @@ static gboolean destroy_window(gpointer window) {
     return G_SOURCE_REMOVE;
 }
 
-void wk_view_destroy(WKView *view) {
+void wk_view_destroy(WKView *view, bool keep_process) {
     g_signal_handlers_disconnect_by_data(view->web_view, view);
     g_signal_handlers_disconnect_by_data(webkit_web_view_get_user_content_manager(view->web_view), view);
     view->callbacks.release(view->callback_context);
     webkit_web_view_stop_loading(view->web_view);
-    webkit_web_view_terminate_web_process(view->web_view);
+    if (!keep_process)
+        webkit_web_view_terminate_web_process(view->web_view);
     g_idle_add(destroy_window, view->window);
     g_free(view->user);
     if (view->password)

@@ -23,7 +23,6 @@ import Testing
         Case(domain: "WebKitNetworkError", code: 303, kind: .loadFailed("file not found")),
         Case(domain: "g-tls-error-quark", code: 3, kind: .tlsFailed("m")),
         Case(domain: "WebKitPolicyError", code: 101, kind: .unsupportedURL("m")),
-        Case(domain: "WebKitPolicyError", code: 102, kind: .loadFailed("the server sent a download, not a page")),
         Case(domain: "soup-session-error-quark", code: 2, kind: .loadFailed("too many redirects")),
         Case(domain: "soup-session-error-quark", code: 0, kind: .loadFailed("m [soup-session-error-quark 0]")),
     ]

@@ -331,23 +331,31 @@ import WebParser
         WebParserJob(url: url, script: script, timeout: .seconds(20), retry: RetryPolicy(retries: 0))
     }
 
-    /// sessionStorage lives as long as the view: it counts the loads one page has served.
-    @Test func pagesAreReusedAndRecycledAfterTheirLoads() async throws {
-        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
-        let counting = job(server.url("/"), "sessionStorage.loads = (Number(sessionStorage.loads) || 0) + 1")
+    /// A page that loads a script the server lets be cached for an hour: a web process keeps it in its
+    /// memory cache, and an ephemeral session has no other cache, so each request for it is a new web process.
+    static func processCountingServer() throws -> TestHTTPServer {
+        try TestHTTPServer(routes: [
+            "/": .respond(body: "<script src=/count.js></script><p>hi</p>"),
+            "/count.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: "window.counted = 1"),
+        ])
+    }
+
+    @Test func webProcessesAreReusedAndRecycledAfterTheirLoads() async throws {
+        let server = try Self.processCountingServer()
         let recycling = WebParser(session: WebParserSession(configuration: .init(recycleAfter: 3)))
-        var counts: [String] = []
-        for _ in 1...7 { counts.append(String(decoding: try await recycling.run(counting).data, as: UTF8.self)) }
-        #expect(counts == ["1", "2", "3", "1", "2", "3", "1"])
+        for _ in 1...7 { _ = try await recycling.run(job(server.url("/"), "window.counted")) }
+        #expect(server.requests(for: "/count.js").count == 3, "7 jobs, a web process for every 3 loads")
     }
 
     @Test func aPageThatFailedIsNotReused() async throws {
-        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
+        let server = try Self.processCountingServer()
         let parser = WebParser()
-        let counting = job(server.url("/"), "sessionStorage.loads = (Number(sessionStorage.loads) || 0) + 1")
-        #expect(try await parser.run(counting).data == Data("1".utf8))
-        _ = try? await parser.run(job(server.url("/"), "(sessionStorage.loads = 5, missing.thing)"))
-        #expect(try await parser.run(counting).data == Data("1".utf8))
+        _ = try await parser.run(job(server.url("/"), "window.counted"))
+        _ = try await parser.run(job(server.url("/"), "window.counted"))
+        #expect(server.requests(for: "/count.js").count == 1)
+        _ = try? await parser.run(job(server.url("/"), "missing.thing"))
+        _ = try await parser.run(job(server.url("/"), "window.counted"))
+        #expect(server.requests(for: "/count.js").count == 2, "the failed job's web process served the next job")
     }
 
     @Test func aPageOverItsMemoryLimitIsKilledAndReported() async throws {

@@ -176,8 +176,9 @@ typedef struct {
 
 /* Creates a view of options.width x options.height inside a shown GtkOffscreenWindow, with hardware
  * acceleration off, console output kept off stdout, media that never plays by itself, no second window and
- * script dialogs answered at once. */
-WKView *wk_view_new(WKContext *context, WKViewOptions options, WKViewCallbacks callbacks,
+ * script dialogs answered at once. With a related view (or NULL), the new view shares its web process: a
+ * new tab (its own history, session storage and window name) without starting a process. */
+WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
                     void *callback_context);
 
 /* Loads uri; headers is NULL or a NULL-terminated list of name, value, name, value… added to the main
@@ -214,14 +215,11 @@ void wk_view_call_async_function(WKView *view, const char *body, const char *sou
 void wk_view_snapshot(WKView *view, bool full_document, const char *png_path, WKDoneCallback callback,
                       void *context);
 
-/* Stops the view's current load; its load-failed and WK_LOAD_FINISHED follow. */
-void wk_view_stop_loading(WKView *view);
-
-/* Disconnects the view's callbacks (releasing their context), stops its load, ends its web process, even
- * one stuck in JavaScript, and destroys it. The widgets go on the next main-loop iteration, so this may be
- * called from inside one of the view's own callbacks. A pending wk_view_call_async_function still calls
- * back, with an error. */
-void wk_view_destroy(WKView *view);
+/* Disconnects the view's callbacks (releasing their context), stops its load and destroys it. Unless
+ * keep_process (its web process serves a related view), its web process is ended too, even one stuck in
+ * JavaScript. The widgets go on the next main-loop iteration, so this may be called from inside one of the
+ * view's own callbacks. A pending wk_view_call_async_function still calls back, with an error. */
+void wk_view_destroy(WKView *view, bool keep_process);
 
 /* ---- JavaScript syntax ------------------------------------------------------------------------------ */
 

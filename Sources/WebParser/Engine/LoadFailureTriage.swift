@@ -5,7 +5,8 @@ enum LoadFailureTriage {
         failure.domain == "WebKitNetworkError" && failure.code == 302
     }
 
-    /// True for the failure of a load WebKit stopped because a policy decision refused it.
+    /// True for the failure of a load WebKit stopped during a policy decision: one webparse refused, or one
+    /// a newer navigation replaced while its decision was pending.
     static func isPolicyInterruption(_ failure: PageLoadFailure) -> Bool {
         failure.domain == "WebKitPolicyError" && failure.code == 102
     }
@@ -27,7 +28,6 @@ enum LoadFailureTriage {
         case ("g-tls-error-quark", _): return .tlsFailed(message)
         case ("WebKitNetworkError", 301), ("WebKitPolicyError", 101): return .unsupportedURL(message)
         case ("WebKitPolicyError", 103): return .unsupportedURL("the port is restricted by WebKit")
-        case ("WebKitPolicyError", 102): return .loadFailed("the server sent a download, not a page")
         case ("soup-session-error-quark", 2): return .loadFailed("too many redirects")
         // WebKit reports its own redirect limit without an error domain.
         case (_, _) where message.localizedCaseInsensitiveContains("redirection"): return .loadFailed("too many redirects")

@@ -21,9 +21,6 @@ final class WebParserEngine {
     private var supersededLoadFinishing = false
     /// The main document WebKit could not show, if the load was refused for that.
     private var refusedMIMEType: String?
-    /// True after the page tried to go somewhere a scraper does not follow: the failure that follows is no
-    /// job failure.
-    private var refusedNavigation = false
     private var evaluating = false
     /// Counts documents: a reply from an evaluation in an earlier document is stale, and that evaluation may
     /// never answer at all (its document is gone).
@@ -140,18 +137,18 @@ final class WebParserEngine {
             phase = .waitingForResult
             startEvaluating()
         case .failed(let failure):
-            if LoadFailureTriage.isSuperseded(failure) || refusedNavigation && LoadFailureTriage.isPolicyInterruption(failure) {
-                refusedNavigation = false
-                supersededLoadFinishing = true
-                return
-            }
             if let mimeType = refusedMIMEType, LoadFailureTriage.isPolicyInterruption(failure) {
                 fail(.loadFailed(Self.download(mimeType)), url: failure.url)
                 return
             }
+            // A newer navigation replaced the load, or a navigation webparse refused was stopped: the page
+            // goes on, as in a browser.
+            if LoadFailureTriage.isSuperseded(failure) || LoadFailureTriage.isPolicyInterruption(failure) {
+                supersededLoadFinishing = true
+                return
+            }
             fail(LoadFailureTriage.kind(of: failure), url: failure.url)
         case .navigationRefused(let url):
-            refusedNavigation = true
             tell(.navigationRefused(url: url))
         case .urlChanged(let url):
             if committed { self.url = url }

@@ -13,9 +13,8 @@ final class BrowsingContext {
     private var context: OpaquePointer?
     private var filters: [ContentBlocking: ContentFilter] = [:]
     private var languages: [String] = []
+    /// Fresh tabs, never loaded, each in the web process of a page whose job succeeded.
     private var idle: [WebKitPage] = []
-    /// Pages handed back while still loading, whose load is being stopped.
-    private var settling: [WebKitPage] = []
     /// The jobs' cookies already given to the context, by name, domain and path: each is given once, so that a
     /// value the site changed later is not put back.
     private var givenCookies: Set<String> = []
@@ -36,51 +35,21 @@ final class BrowsingContext {
         if let index = idle.firstIndex(where: { $0.options == options }) {
             return idle.remove(at: index)
         }
-        if let index = settling.firstIndex(where: { $0.options == options }), let page = await settled(settling.remove(at: index)) {
-            return page
-        }
         let filter = try await filter(for: options.blocking)
         return WebKitPage(context: context, options: options, filter: filter)
     }
 
-    /// Takes back a page a job is done with: kept for the next job when `reusable` (its job succeeded) and it
-    /// has served fewer than `recycleAfter` loads, closed otherwise. A page still loading (its result came
-    /// first) is stopped and kept only once its load has ended, so that no event of that load reaches the
-    /// next job.
+    /// Takes back a page a job is done with. When `reusable` (its job succeeded) and its web process has
+    /// served fewer than `recycleAfter` loads, the page is replaced by a fresh tab in the same web process, kept
+    /// for the next job: nothing of the page's documents (history, session storage, window name, timers,
+    /// workers, a load still going on) reaches that job. Otherwise the page and its web process end.
     func checkIn(_ page: any WebPage, reusable: Bool) {
         guard reusable, let page = page as? WebKitPage, page.loads < configuration.recycleAfter,
               idle.count < Self.idleLimit else {
             page.close()
             return
         }
-        guard page.isLoading else {
-            idle.append(page)
-            return
-        }
-        settling.append(page)
-        page.whenLoadEnds = { [weak self, weak page] in
-            guard let self, let page, let index = self.settling.firstIndex(where: { $0 === page }) else { return }
-            self.settling.remove(at: index)
-            if self.idle.count < Self.idleLimit { self.idle.append(page) } else { page.close() }
-        }
-        page.stopLoading()
-    }
-
-    /// `page`, taken from `settling`, once its load has ended; nil (and the page closed) if that takes more
-    /// than a second.
-    private func settled(_ page: WebKitPage) async -> WebKitPage? {
-        let ended = OneShot<Bool>()
-        page.whenLoadEnds = { ended.resolve(.success(true)) }
-        let timer = Task {
-            try? await Task.sleep(for: .seconds(1))
-            ended.resolve(.success(false))
-        }
-        defer { timer.cancel() }
-        guard (try? await ended.wait()) == true else {
-            page.close()
-            return nil
-        }
-        return page
+        idle.append(page.successor())
     }
 
     /// The WebKit context, made on first use with the session's storage and proxy.
@@ -180,7 +149,7 @@ final class BrowsingContext {
     }
 
     isolated deinit {
-        (idle + settling).forEach { $0.close() }
+        idle.forEach { $0.close() }
         if let context { wk_context_free(context) }
     }
 }

@@ -7,24 +7,24 @@ final class WebKitPage: WebPage {
     var eventHandler: ((PageEvent) -> Void)?
     /// What the page was made with.
     let options: PageOptions
-    /// How many loads the page has started.
+    /// How many loads the page and the pages it succeeded have started in their web process.
     private(set) var loads = 0
-    /// True from a load's start to its end.
-    private(set) var isLoading = false
     /// Whether the current load accepts an untrusted certificate.
     fileprivate var trustsAnyCertificate = false
-    /// Called once the current load has ended (it may end a job before it ends itself).
-    var whenLoadEnds: (() -> Void)?
     private var view: OpaquePointer?
+    private let context: OpaquePointer
     /// Held while the view uses it.
     private let filter: ContentFilter?
     /// What runs at the start of the page's documents, and reads what it sends back.
     fileprivate let bridge: PageBridge?
 
-    /// Creates the view in `context` (a `WKContext`), blocking what `filter` blocks.
-    init(context: OpaquePointer, options: PageOptions, filter: ContentFilter?) {
+    /// Creates the view in `context` (a `WKContext`), blocking what `filter` blocks; with a `related` page,
+    /// in that page's web process.
+    init(context: OpaquePointer, options: PageOptions, filter: ContentFilter?, related: WebKitPage? = nil) {
+        self.context = context
         self.options = options
         self.filter = filter
+        self.loads = related?.loads ?? 0
         let bridge = options.makeBridge()
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
@@ -86,7 +86,7 @@ final class WebKitPage: WebPage {
                                                    media: !options.blocking.resources.contains(.media),
                                                    content_filter: filter?.pointer, document_start_script: startScript,
                                                    follow_popups: options.followsPopups),
-                            callbacks, target)
+                            related?.view, callbacks, target)
             }
         }
         self.view = view
@@ -147,33 +147,31 @@ final class WebKitPage: WebPage {
     }
 
     func close() {
+        close(keepingProcess: false)
+    }
+
+    /// A fresh tab for the next job, in this page's web process, which is then closed: the successor has no
+    /// history, session storage, window name, timers or workers of this page's documents, and starts no
+    /// process.
+    func successor() -> WebKitPage {
+        let successor = WebKitPage(context: context, options: options, filter: filter, related: self)
+        close(keepingProcess: true)
+        return successor
+    }
+
+    private func close(keepingProcess: Bool) {
         eventHandler = nil
         guard let view else { return }
         self.view = nil
-        wk_view_destroy(view)
+        wk_view_destroy(view, keepingProcess)
     }
 
     isolated deinit {
-        if let view { wk_view_destroy(view) }
-    }
-
-    /// Stops the current load; `whenLoadEnds` follows.
-    func stopLoading() {
-        guard let view else { return }
-        wk_view_stop_loading(view)
+        if let view { wk_view_destroy(view, false) }
     }
 
     fileprivate func deliver(_ event: PageEvent) {
-        switch event {
-        case .started: isLoading = true
-        case .finished: isLoading = false
-        default: break
-        }
         eventHandler?(event)
-        if case .finished = event, let whenLoadEnds {
-            self.whenLoadEnds = nil
-            whenLoadEnds()
-        }
     }
 }
 

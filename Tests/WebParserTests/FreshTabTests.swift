@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import WebParser
+
+/// Each job is its own tab, however pages are pooled; and a navigation replaced by another is no failure.
+@Suite(.serialized) struct FreshTabTests {
+    /// A page that reports what an earlier job in the same tab would have left, then leaves some itself:
+    /// sessionStorage, window.name, history entries, a timer and a worker.
+    static let marker = """
+        <!doctype html><title>tab</title><script>
+        window.seen = JSON.stringify({session: sessionStorage.getItem("mark"), name: window.name,
+                                      history: history.length});
+        sessionStorage.setItem("mark", location.pathname);
+        window.name = "job " + location.pathname;
+        history.pushState({}, "", location.pathname + "#pushed");
+        setInterval(() => { fetch("/tick"); }, 30);
+        new Worker(URL.createObjectURL(new Blob(["setInterval(() => fetch('" + location.origin + "/worker'), 30)"])));
+        </script>
+        """
+
+    func job(_ url: URL) -> WebParserJob {
+        WebParserJob(url: url, script: "window.seen", timeout: .seconds(15), pollInterval: .milliseconds(20))
+    }
+
+    @Test func aReusedPageStartsEachJobAsAFreshTab() async throws {
+        let paths = (1...6).map { "/page\($0)" }
+        let server = try TestHTTPServer(routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .respond(body: Self.marker)) })
+                                        .merging(["/tick": .respond(body: ""), "/worker": .respond(body: "")]) { $1 })
+        let parser = WebParser()
+        for path in paths {
+            let result = try await parser.run(job(server.url(path)))
+            #expect(String(decoding: result.data, as: UTF8.self) == #""{\"session\":null,\"name\":\"\",\"history\":1}""#,
+                    "\(path) saw what an earlier job left")
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let ticksAfterRun = server.requests(for: "/worker").count + server.requests(for: "/tick").count
+        try await Task.sleep(for: .milliseconds(300))
+        let ticksLater = server.requests(for: "/worker").count + server.requests(for: "/tick").count
+        #expect(ticksLater == ticksAfterRun, "a pooled page still runs the timers or workers of its last job")
+    }
+
+    @Test func concurrentJobsSeeTheSameFreshTabs() async throws {
+        let paths = (1...16).map { "/page\($0)" }
+        let server = try TestHTTPServer(routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .respond(body: Self.marker)) })
+                                        .merging(["/tick": .respond(body: ""), "/worker": .respond(body: "")]) { $1 })
+        let parser = WebParser()
+        // Four at a time, as `-j 4` runs them: pages are reused by whichever job comes next.
+        let results = try await withThrowingTaskGroup(of: [String].self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var results: [String] = []
+                    for path in paths[(worker * 4)..<(worker * 4 + 4)] {
+                        results.append(String(decoding: try await parser.run(job(server.url(path))).data, as: UTF8.self))
+                    }
+                    return results
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(results.count == 16)
+        #expect(Set(results) == [#""{\"session\":null,\"name\":\"\",\"history\":1}""#])
+    }
+
+    /// The last navigation wins, as in a browser: none of these fails, and the result is the last page's.
+    @Test(arguments: [
+        "setTimeout(() => { location = '/a'; setTimeout(() => location = '/b', 15); setTimeout(() => location = '/end', 35); }, 0)",
+        "setTimeout(() => { const form = document.forms[0]; form.submit(); form.submit(); }, 0)",
+        "setTimeout(() => { const form = document.forms[0]; form.requestSubmit(); setTimeout(() => form.requestSubmit(), 10); }, 0)",
+    ])
+    func aNavigationReplacedByAnotherIsNoFailure(navigation: String) async throws {
+        let start = "<form action=/end method=post><input name=q value=1></form><script>\(navigation)</script>"
+        let slow = TestHTTPServer.Route.delayed(.milliseconds(20), .respond(body: "<title>between</title>"))
+        let server = try TestHTTPServer(routes: [
+            "*": .respond(body: start), "/a": slow, "/b": slow,
+            "/end": .delayed(.milliseconds(10), .respond(body: "<title>end</title>")),
+        ])
+        let parser = WebParser()
+        let script = "document.title === 'end' ? document.title : null"
+        // Two at a time, as `-j 2` runs them.
+        let outcomes = await withTaskGroup(of: [String].self) { group in
+            for worker in 0..<2 {
+                group.addTask {
+                    var outcomes: [String] = []
+                    for index in 0..<25 {
+                        do {
+                            let result = try await parser.run(job(server.url("/?\(worker)-\(index)"), script: script))
+                            outcomes.append(String(decoding: result.data, as: UTF8.self))
+                        } catch {
+                            outcomes.append("\(error)")
+                        }
+                    }
+                    return outcomes
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(outcomes.count == 50)
+        #expect(outcomes.filter { $0 != #""end""# } == [])
+    }
+
+    func job(_ url: URL, script: String) -> WebParserJob {
+        WebParserJob(url: url, script: script, timeout: .seconds(15), pollInterval: .milliseconds(20))
+    }
+}
