@@ -481,9 +481,11 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
         g_signal_connect(content, "script-message-with-reply-received::webparse", G_CALLBACK(on_script_message), view);
     }
 
-    view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
-                                                  "settings", settings, "user-content-manager", content,
-                                                  "related-view", related ? related->web_view : NULL, NULL));
+    /* A related view takes its web context from the view it is related to. */
+    view->web_view = related ? WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "related-view", related->web_view,
+                                                            "settings", settings, "user-content-manager", content, NULL))
+                             : WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
+                                                            "settings", settings, "user-content-manager", content, NULL));
     g_object_unref(settings);
     g_object_unref(content);
 

@@ -82,7 +82,7 @@ public struct WebParser: Sendable {
                                            isComplete: result.isComplete)
                 } catch var error as WebParserError {
                     error.attempts = attempt
-                    guard error.isTransient, attempt <= job.retry.retries else { throw error }
+                    guard job.retry.retries(error), attempt <= job.retry.retries else { throw error }
                     attempt += 1
                     onStateChange(.retrying(attempt: attempt, error: error))
                     try await Task.sleep(for: job.retry.delay(beforeAttempt: attempt, retryAfter: error.retryAfter))

@@ -8,6 +8,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     public var attempts: Int
     /// How long the server asked to wait before trying again (its Retry-After header), if it said.
     public var retryAfter: Duration?
+    /// For a time-out while waiting for the script's result: what the script or its wait last answered, in
+    /// words ("the script returned [] (empty; …)", "waitFor returned false").
+    public var lastAnswer: String?
 
     /// Creates an error of `kind` about `url` after `attempts` attempts.
     public init(_ kind: Kind, url: String? = nil, attempts: Int = 1) {
@@ -16,14 +19,18 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         self.attempts = attempts
     }
 
-    /// True when a fresh attempt could succeed (time-outs, refused or lost connections, 5xx and 429, a
-    /// crashed web process); false when it cannot (a wrong script, 4xx, TLS, a bad URL, no display).
+    /// True when a fresh attempt could succeed (time-outs while the server answered or the page loaded,
+    /// refused or lost connections, 5xx and 429, a crashed web process); false when it cannot (a wrong script,
+    /// 4xx, TLS, a bad URL, no display), and for a time-out on a page that loaded while only the script's data
+    /// was missing: a reload rarely brings data a loaded page did not show (`RetryPolicy.retriesMissingData`
+    /// retries it all the same).
     public var isTransient: Bool { kind.isTransient }
 
     /// One line for people: what failed, where, and after how many attempts.
     public var description: String {
         var text = kind.detail
         if let url, !url.isEmpty { text += " (\(URLRedaction.redact(url)))" }
+        if let lastAnswer { text += ": \(lastAnswer)" }
         if attempts > 1 { text += "; gave up after \(attempts) attempts" }
         return text
     }
@@ -64,10 +71,16 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         /// See `WebParserError.isTransient`.
         public var isTransient: Bool {
             switch self {
-            case .timedOut, .connectionRefused, .connectionLost, .webProcessCrashed: true
+            case .timedOut: !isMissingData
+            case .connectionRefused, .connectionLost, .webProcessCrashed: true
             case .httpStatus(let status): status == 429 || status >= 500
             default: false
             }
+        }
+
+        /// True for a time-out on a page that loaded while only the script's data was missing.
+        public var isMissingData: Bool {
+            if case .timedOut(.waitingForResult, _) = self { true } else { false }
         }
 
         /// The kind in words, without URL or attempts.
@@ -121,6 +134,8 @@ public struct ScriptFailure: Sendable, Equatable, CustomStringConvertible {
         case script
         /// The job's `waitFor`.
         case waitFor
+        /// The job's `waitForSelector`.
+        case waitForSelector
     }
 
     /// The error's name and message, such as `TypeError: null is not an object`.
@@ -131,6 +146,8 @@ public struct ScriptFailure: Sendable, Equatable, CustomStringConvertible {
     public var column: Int?
     /// The code the line and column are in.
     public var part: Part
+    /// How to write what was probably meant, when webparse can tell (a CSS selector where JavaScript goes).
+    public var hint: String?
 
     /// Creates a failure with `message` at `line` and `column` of `part`.
     public init(message: String, line: Int? = nil, column: Int? = nil, part: Part = .script) {
@@ -140,10 +157,16 @@ public struct ScriptFailure: Sendable, Equatable, CustomStringConvertible {
         self.part = part
     }
 
-    /// The message, with its line, column and part when known.
+    /// The message, with its line, column and part when known, and the hint.
     public var description: String {
-        guard let line else { return message + (part == .waitFor ? " in waitFor" : "") }
-        return "\(message) at line \(line)" + (column.map { ", column \($0)" } ?? "") + (part == .waitFor ? " of waitFor" : "")
+        let partName = part == .script ? nil : part == .waitFor ? "waitFor" : "waitForSelector"
+        var text = message
+        if let line {
+            text += " at line \(line)" + (column.map { ", column \($0)" } ?? "") + (partName.map { " of \($0)" } ?? "")
+        } else if let partName {
+            text += " in \(partName)"
+        }
+        return text + (hint.map { "; \($0)" } ?? "")
     }
 }
 

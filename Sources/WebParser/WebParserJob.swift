@@ -9,11 +9,16 @@ public struct WebParserJob: Sendable, Equatable {
     public var url: URL
     /// The JavaScript that extracts the data: an expression (`document.title`), an IIFE, or a function
     /// (`() => …`, `async () => …`) that webparse calls. A returned Promise is awaited. `null`, `undefined`,
-    /// `""`, `[]` and `{}` mean "not there yet"; anything else, `0` and `false` included, is the result.
+    /// `""`, `[]` and `{}` mean "not there yet"; anything else, `0` and `false` included, is the result. Once
+    /// `waitFor` or `waitForSelector` holds, the script's result is final, empty included (a search without
+    /// hits, no new chapters).
     public var script: String
     /// A JavaScript expression (or function) that must be truthy, and not an empty array, before `script` is
     /// evaluated; nil evaluates `script` at once.
     public var waitFor: String?
+    /// A CSS selector that must match an element before `script` is evaluated (with `waitFor`, both must
+    /// hold); nil waits for no element.
+    public var waitForSelector: String?
     /// The limit for one attempt: loading the page and waiting for the script's result together.
     public var timeout: Duration
     /// How often the script is evaluated again while its result is empty.
@@ -63,7 +68,7 @@ public struct WebParserJob: Sendable, Equatable {
     /// and fonts blocked (and no URL patterns), the page's scripts on, no credentials, untrusted certificates
     /// refused, the HTTP cache used as it allows, no cookies of its own, no user scripts, the script's result
     /// collected, the console not captured, popups loaded in the page itself, and no screenshot.
-    public init(url: URL, script: String, waitFor: String? = nil, timeout: Duration = .seconds(30),
+    public init(url: URL, script: String, waitFor: String? = nil, waitForSelector: String? = nil, timeout: Duration = .seconds(30),
                 pollInterval: Duration = .milliseconds(100), retry: RetryPolicy = RetryPolicy(),
                 userAgent: String? = nil, viewport: Viewport = Viewport(), languages: [String] = [],
                 headers: [String: String] = [:], blockedResources: Set<Resource> = Resource.defaultBlocked,
@@ -74,6 +79,7 @@ public struct WebParserJob: Sendable, Equatable {
         self.url = url
         self.script = script
         self.waitFor = waitFor
+        self.waitForSelector = waitForSelector
         self.timeout = timeout
         self.pollInterval = pollInterval
         self.retry = retry
@@ -206,12 +212,22 @@ public struct RetryPolicy: Sendable, Equatable {
     public var delay: Duration
     /// The longest wait between two attempts.
     public var maxDelay: Duration
+    /// Whether a time-out on a page that loaded, while only the script's data was missing, is retried too.
+    public var retriesMissingData: Bool
 
-    /// Creates a policy; by default 2 retries, 1 s then 2 s apart, never more than 30 s.
-    public init(retries: Int = 2, delay: Duration = .seconds(1), maxDelay: Duration = .seconds(30)) {
+    /// Creates a policy; by default 2 retries, 1 s then 2 s apart, never more than 30 s, and a page that
+    /// loaded without the script's data not retried.
+    public init(retries: Int = 2, delay: Duration = .seconds(1), maxDelay: Duration = .seconds(30),
+                retriesMissingData: Bool = false) {
         self.retries = retries
         self.delay = delay
         self.maxDelay = maxDelay
+        self.retriesMissingData = retriesMissingData
+    }
+
+    /// Whether `error`, the failure of an attempt, is tried again (attempts permitting).
+    public func retries(_ error: WebParserError) -> Bool {
+        error.isTransient || retriesMissingData && error.kind.isMissingData
     }
 
     /// The wait before attempt `attempt` (2 for the first retry): the doubling delay, or as long as the server

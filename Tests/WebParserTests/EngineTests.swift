@@ -44,7 +44,9 @@ import Testing
         let syntax = JavaScriptReply.failed(domain: "WebKitJavascriptError", code: 699,
                                             message: "webparse-script:2: SyntaxError: Unexpected token '*'")
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [syntax]) }
-        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(job()) }
+        var broken = job()
+        broken.script = "document.title * * 2"
+        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(broken) }
         #expect(error?.kind == .scriptFailed(ScriptFailure(message: "SyntaxError: Unexpected token '*'", line: 1)))
         #expect(await browser.pages.count == 1)
     }
@@ -145,7 +147,11 @@ import Testing
             try await browser.parser().run(job(timeout: .milliseconds(100), retries: 1))
         }
         #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .milliseconds(100)))
-        #expect(error?.attempts == 2)
+        #expect(error?.attempts == 1, "a loaded page without the script's data is not retried by default")
+        var retrying = job(timeout: .milliseconds(100), retries: 1)
+        retrying.retry.retriesMissingData = true
+        let retried = await #expect(throws: WebParserError.self) { try await browser.parser().run(retrying) }
+        #expect(retried?.attempts == 2)
         for page in await browser.pages { #expect(await page.closeCount == 1) }
     }
 

@@ -6,11 +6,12 @@ import Foundation
 /// it is a Promise. While the result is empty it waits inside the page for the next DOM change (a
 /// MutationObserver) or for the poll interval, whichever comes first, and evaluates again, for one time slice;
 /// so a result is seen within milliseconds of the change that makes it, and the Swift side gets control back
-/// at the end of every slice. It replies with `null` when the slice ends without data, with the result's JSON
-/// text once there is data, or with a small object describing an exception or a value that is not data. An
-/// exception thrown while the document is still being parsed counts as "not yet": the element the script
-/// needs may be further down the HTML.
-struct PageScript {
+/// at the end of every slice. It replies with `{pending}` (what the script or its wait last answered) when the
+/// slice ends without data, with the result's JSON text once there is data, or with a small object describing
+/// an exception or a value that is not data. An exception thrown while the document is still being parsed
+/// counts as "not yet": the element the script needs may be further down the HTML. Once the job's wait
+/// (`waitFor`, `waitForSelector`) holds, the script's result is final, empty included.
+struct PageScript: Sendable {
     /// The name the wrapper's code has in JavaScript error messages.
     static let sourceName = "webparse-script"
 
@@ -22,15 +23,22 @@ struct PageScript {
     private let scriptLineCount: Int
     private let waitForLineCount: Int
 
-    /// Wraps `script`, a job's script, to be evaluated once `waitFor` (if any) is ready, again on every DOM
-    /// change and at least every `pollInterval`.
-    init(_ script: String, waitFor: String? = nil, pollInterval: Duration = .milliseconds(100)) {
-        let script = Self.trimmed(script)
-        let waitFor = waitFor.map(Self.trimmed) ?? "true"
-        let timing = "const sliceMs = \(Self.milliseconds(Self.slice)), pollMs = \(Self.milliseconds(pollInterval));\n"
-        functionBody = "const script = () => (\n\(script)\n);\nconst waitFor = () => (\n\(waitFor)\n);\n" + timing + Self.rest
-        scriptLineCount = Self.lineCount(script)
-        waitForLineCount = Self.lineCount(waitFor)
+    private let script: String
+    private let waitFor: String?
+
+    /// Wraps `script`, a job's script, to be evaluated once `waitFor` (if any) is truthy and an element matches
+    /// `waitForSelector` (if any), again on every DOM change and at least every `pollInterval`.
+    init(_ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
+         pollInterval: Duration = .milliseconds(100)) {
+        self.script = Self.trimmed(script)
+        self.waitFor = waitFor.map(Self.trimmed)
+        let waitForCode = self.waitFor ?? "true"
+        let selector = waitForSelector.map(JavaScriptSyntax.literal) ?? "null"
+        let settings = "const sliceMs = \(Self.milliseconds(Self.slice)), pollMs = \(Self.milliseconds(pollInterval));\n"
+            + "const waitForSelector = \(selector), final = \(waitFor != nil || waitForSelector != nil);\n"
+        functionBody = "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n" + settings + Self.rest
+        scriptLineCount = Self.lineCount(self.script)
+        waitForLineCount = Self.lineCount(waitForCode)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
@@ -39,12 +47,15 @@ struct PageScript {
 
     /// What one evaluation found.
     enum Outcome: Equatable {
-        /// `null`, `undefined`, `""`, `[]` or `{}`, or `waitFor` not ready: evaluate again later.
-        case empty
+        /// `null`, `undefined`, `""`, `[]` or `{}` before the wait holds, or the wait not holding yet: evaluate
+        /// again later. What the script or the wait last answered, in words, when the page said.
+        case empty(lastAnswer: String?)
         /// The result, as UTF-8 JSON text on one line.
         case value(Data)
         /// The script is wrong; no later evaluation can do better.
         case failure(WebParserError.Kind)
+        /// The script or `waitFor` does not parse; `explained(_:)` says why in the terms of its own code.
+        case syntaxError(ScriptFailure)
         /// The evaluation could not run (the page was replaced or is going away); evaluate again later.
         case interrupted
     }
@@ -53,7 +64,7 @@ struct PageScript {
     func outcome(of reply: JavaScriptReply) -> Outcome {
         switch reply {
         case .undefined, .null:
-            return .empty
+            return .empty(lastAnswer: nil)
         case .string(let json):
             // The page's scripts can replace JSON.stringify; only JSON may reach the caller, and on one line
             // (in valid JSON a raw line break can only be whitespace between tokens, so it can go).
@@ -65,8 +76,12 @@ struct PageScript {
             guard let report = try? JSONDecoder().decode(Report.self, from: object) else {
                 return .failure(.unsupportedResult("an unexpected value"))
             }
+            if let pending = report.pending { return .empty(lastAnswer: pending) }
             if let unsupported = report.unsupported { return .failure(.unsupportedResult(unsupported)) }
             let error = report.error
+            if error?.part == "waitForSelector" {
+                return .failure(.scriptFailed(ScriptFailure(message: error?.message ?? "unknown error", part: .waitForSelector)))
+            }
             let place = locate(error?.line)
             return .failure(.scriptFailed(ScriptFailure(message: error?.message ?? "unknown error",
                                                         line: place?.line, column: place == nil ? nil : error?.column,
@@ -74,7 +89,7 @@ struct PageScript {
         case .unserializable:
             return .failure(.unsupportedResult("a value without a JSON form"))
         case .failed(_, let code, let message):
-            if code == 699, let failure = syntaxError(in: message) { return .failure(.scriptFailed(failure)) }
+            if code == 699, let failure = syntaxError(in: message) { return .syntaxError(failure) }
             return .interrupted
         }
     }
@@ -107,7 +122,7 @@ struct PageScript {
     }
 
     /// A syntax error in the script, from a message like `webparse-script:4: SyntaxError: Unexpected token`
-    /// (JavaScriptCore gives no column for these).
+    /// (JavaScriptCore gives no column for these), located in the part's lines.
     private func syntaxError(in message: String) -> ScriptFailure? {
         let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Self.sourceName, let line = Int(parts[1]) else { return nil }
@@ -116,14 +131,42 @@ struct PageScript {
                              part: place?.part ?? .script)
     }
 
+    /// `failure`, a syntax error of the wrapped code, said in the terms of the part's own code: its own parse
+    /// error when it is not JavaScript at all (not a token of the wrapper), that it holds statements when it
+    /// parses only as those, and a hint when it looks like a CSS selector. It parses the code with a
+    /// JavaScriptCore context of its own: call it off the WebKit thread, which must not create one.
+    func explained(_ failure: ScriptFailure) -> ScriptFailure {
+        let source = failure.part == .waitFor ? waitFor ?? "" : script
+        var failure = failure
+        if let own = JavaScriptSyntax.error(in: source) {
+            failure.message = own.message
+            failure.line = own.line
+        } else {
+            failure.message = "SyntaxError: statements where an expression is expected; write them as a function, "
+                + "such as () => { …; return value; }"
+            failure.line = nil
+        }
+        failure.hint = JavaScriptSyntax.looksLikeSelector(source) ? Self.selectorHint(source, part: failure.part) : nil
+        return failure
+    }
+
+    private static func selectorHint(_ selector: String, part: ScriptFailure.Part) -> String {
+        let literal = JavaScriptSyntax.literal(selector.trimmingCharacters(in: .whitespacesAndNewlines))
+        return part == .waitFor
+            ? "\(literal) looks like a CSS selector: write \"waitForSelector\": \(literal), or document.querySelector(\(literal))"
+            : "\(literal) looks like a CSS selector: the script is JavaScript, such as Array.from(document.querySelectorAll(\(literal)), e => e.textContent)"
+    }
+
     private struct Report: Decodable {
         struct Exception: Decodable {
             var message: String
             var line: Int?
             var column: Int?
+            var part: String?
         }
         var error: Exception?
         var unsupported: String?
+        var pending: String?
     }
 
     /// The wrapper after the two parts: `attempt` settles `waitFor`, then the script, then checks and serialises
@@ -153,19 +196,33 @@ struct PageScript {
         return `a ${v.constructor.name}; convert it, e.g. Object.fromEntries(map) or Array.from(set)`;
         return null;
         };
+        const preview = (v) => {
+        let text;
+        try { text = typeof v === "string" ? JSON.stringify(v) : String(JSON.stringify(v) ?? v); } catch { text = String(v); }
+        return text.length > 80 ? text.slice(0, 77) + "..." : text;
+        };
         const attempt = async () => {
         let value;
         try {
+        if (waitForSelector !== null) {
+        let found;
+        try { found = document.querySelector(waitForSelector); }
+        catch { return { error: { message: `${JSON.stringify(waitForSelector)} is not a valid CSS selector`, part: "waitForSelector" } }; }
+        if (!found) return { pending: `no element matched waitForSelector ${JSON.stringify(waitForSelector)}` };
+        }
         const ready = await settle(waitFor);
-        if (!ready || (Array.isArray(ready) && ready.length === 0)) return null;
+        if (!ready || (Array.isArray(ready) && ready.length === 0)) return { pending: `waitFor returned ${preview(ready)}` };
         value = await settle(script);
         } catch (error) {
         // While the document is still being parsed, an error is most likely a missing element
         // (document.body is null): try again when the DOM changes. Once parsed, an error is the script's.
-        if (document.readyState === "loading") return null;
+        if (document.readyState === "loading") return { pending: `the script threw ${String(error)} while the page loaded` };
         return failure(error);
         }
-        if (value === undefined || value === null) return null;
+        // Once the wait holds, an empty answer is the result (undefined is JSON's null); before, it means "not yet".
+        const empty = (text) => final ? (text === "undefined" ? "null" : text)
+        : { pending: `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)` };
+        if (value === undefined || value === null) return empty(String(value));
         const top = describe(value);
         if (top) return { unsupported: top };
         let json;
@@ -182,14 +239,15 @@ struct PageScript {
         if (json === "{}" && typeof value === "object" && !Array.isArray(value)
         && ![Object.prototype, null].includes(Object.getPrototypeOf(value)))
         return { unsupported: `a ${value.constructor?.name ?? "special"} object, which JSON can only show as {}` };
-        if (json === undefined || json === "null" || json === '""' || json === "[]" || json === "{}") return null;
+        if (json === undefined) return empty("undefined");
+        if (json === "null" || json === '""' || json === "[]" || json === "{}") return empty(json);
         return json;
         };
         const sliceEnd = performance.now() + sliceMs;
         for (;;) {
         const reply = await attempt();
         const remaining = sliceEnd - performance.now();
-        if (reply !== null || remaining <= 0) return reply;
+        if (reply.pending === undefined || remaining <= 0) return reply;
         await new Promise((resume) => {
         const observer = new MutationObserver(() => done());
         const timer = setTimeout(() => done(), Math.min(pollMs, remaining));

@@ -22,6 +22,8 @@ final class WebParserEngine {
     /// The main document WebKit could not show, if the load was refused for that.
     private var refusedMIMEType: String?
     private var evaluating = false
+    /// What the script or its wait last answered while the result was empty.
+    private var lastAnswer: String?
     /// Counts documents: a reply from an evaluation in an earlier document is stale, and that evaluation may
     /// never answer at all (its document is gone).
     private var document = 0
@@ -46,7 +48,8 @@ final class WebParserEngine {
         self.tell = tell
         self.release = release
         self.url = job.url.absoluteString
-        self.script = PageScript(job.script, waitFor: job.waitFor, pollInterval: job.pollInterval)
+        self.script = PageScript(job.script, waitFor: job.waitFor, waitForSelector: job.waitForSelector,
+                                 pollInterval: job.pollInterval)
     }
 
     /// What a successful attempt produced.
@@ -228,7 +231,14 @@ final class WebParserEngine {
             succeed(with: job.collect == .emitted ? Self.array(emitted) : data)
         case .failure(let kind):
             fail(kind)
-        case .empty:
+        case .syntaxError(let failure):
+            let script = self.script
+            Task { [weak self] in
+                let explained = await Task.detached { script.explained(failure) }.value
+                self?.fail(.scriptFailed(explained))
+            }
+        case .empty(let answer):
+            lastAnswer = answer ?? lastAnswer
             // The page waited a whole slice for data already: ask again at once.
             evaluate()
         case .interrupted:
@@ -249,7 +259,9 @@ final class WebParserEngine {
             succeed(with: Self.array(emitted), isComplete: false)
             return
         }
-        fail(.timedOut(phase: phase, after: job.timeout))
+        var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
+        if phase == .waitingForResult { error.lastAnswer = lastAnswer }
+        end(with: .failure(error))
     }
 
     private func fail(_ kind: WebParserError.Kind, url: String? = nil) {

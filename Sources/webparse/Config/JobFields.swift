@@ -44,9 +44,13 @@ enum JobFields {
                  option: nil) { reader, path, node, draft in draft.script = reader.string(path, node) },
         JobField(key: "scriptFile", summary: "a file holding the script, relative to the config (instead of script)",
                  option: nil) { reader, path, node, draft in draft.script = reader.fileContents(path, node) },
-        JobField(key: "waitFor", summary: "JavaScript that must be truthy before the script is evaluated",
-                 option: .text("wait-for", "SCRIPT", "wait until SCRIPT is truthy before evaluating the script")) { reader, path, node, draft in
+        JobField(key: "waitFor", summary: "JavaScript that must be truthy before the script is evaluated; the script's result is then final, empty included",
+                 option: .text("wait-for", "SCRIPT", "wait until SCRIPT is truthy; the script's result is then final, empty included")) { reader, path, node, draft in
             draft.job.waitFor = reader.string(path, node)
+        },
+        JobField(key: "waitForSelector", summary: "a CSS selector that must match an element before the script is evaluated; the result is then final, empty included",
+                 option: .text("wait-for-selector", "SELECTOR", "wait until an element matches SELECTOR; the script's result is then final, empty included")) { reader, path, node, draft in
+            draft.job.waitForSelector = reader.string(path, node)
         },
         JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default 30)",
                  option: .number("timeout", "SECONDS", "the limit for loading and waiting together (default 30)")) { reader, path, node, draft in
@@ -63,6 +67,10 @@ enum JobFields {
         JobField(key: "retryDelay", summary: "seconds before the first retry, doubling for each next one (default 1)",
                  option: .number("retry-delay", "SECONDS", "wait before the first retry, doubling after (default 1)")) { reader, path, node, draft in
             if let value = reader.seconds(path, node, in: 0...3600) { draft.job.retry.delay = value }
+        },
+        JobField(key: "retryMissingData", summary: "also retry when the page loaded but the script's data never came (default false)",
+                 option: .flag("retry-missing-data", .bool(true), "also retry when the page loaded but the script's data never came")) { reader, path, node, draft in
+            if let value = reader.bool(path, node) { draft.job.retry.retriesMissingData = value }
         },
         JobField(key: "userAgent", summary: "the user agent the page sees (default: WebKit's)",
                  option: .text("user-agent", "TEXT", "the user agent the page sees")) { reader, path, node, draft in

@@ -17,7 +17,7 @@ enum AtomicFile {
         var template = Array((directory + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw Failure(path: path, step: "create a temporary file in \(directory)") }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var renamed = false
         defer {
             close(descriptor)

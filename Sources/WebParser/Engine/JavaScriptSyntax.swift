@@ -1,0 +1,33 @@
+import CWebKitGTK
+import Foundation
+
+/// Facts about a piece of a job's JavaScript, checked without a page: whether it parses, whether it looks like
+/// a CSS selector written where JavaScript was expected, and how to write a string in it.
+enum JavaScriptSyntax {
+    /// The syntax error of `source` read as a script on its own, with its line in `source`; nil when it parses.
+    static func error(in source: String) -> (line: Int?, message: String)? {
+        var line: UInt32 = 0
+        var message: UnsafeMutablePointer<CChar>?
+        guard !wk_check_script_syntax(source, &line, &message) else { return nil }
+        defer { wk_free(message) }
+        return (line > 0 ? Int(line) : nil, message.map { "SyntaxError: " + String(cString: $0) } ?? "SyntaxError")
+    }
+
+    /// True when `text` reads as a CSS selector (`.quote`, `#list li`, `[data-id]`, `div.item > a`) rather
+    /// than as JavaScript: compound selectors joined by combinators, one of them with a class, id or attribute.
+    static func looksLikeSelector(_ text: String) -> Bool {
+        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, !text.contains(where: \.isNewline) else { return false }
+        let compounds = text.replacing(/\ *[>+~]\ *|\ +/, with: " ").split(separator: " ")
+        let compound = /(?:[a-zA-Z][\w-]*|\*)?(?:[.#][a-zA-Z_-][\w-]*|\[[^\]]+\]|::?[a-zA-Z-]+)*/
+        return compounds.allSatisfy { (try? compound.wholeMatch(in: $0)) != nil }
+            && compounds.contains { $0.contains(where: { ".#[".contains($0) }) }
+    }
+
+    /// `text` as a JavaScript string literal.
+    static func literal(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: (try? encoder.encode(text)) ?? Data(#""""#.utf8), as: UTF8.self)
+    }
+}
