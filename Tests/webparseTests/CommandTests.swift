@@ -212,7 +212,7 @@ import Testing
         }
         #expect(try complete(["webparse", "v"]) == ["validate"])
         #expect(try complete(["webparse", "run", "--j"]) == ["--jsonl"])
-        #expect(try Set(complete(["webparse", "eval", "--re"])) == ["--retries", "--retry-delay"])
+        #expect(try Set(complete(["webparse", "eval", "--re"])) == ["--retries", "--retry-delay", "--retry-missing-data"])
         #expect(try complete(["webparse", "completions", "z"]) == ["zsh"])
         for shell in ["zsh", "fish"] {
             let other = try await webparse.run(["completions", shell])

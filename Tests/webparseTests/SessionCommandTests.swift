@@ -42,7 +42,8 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: saved)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
         let savedText = try String(contentsOfFile: saved, encoding: .utf8)
-        #expect(savedText.contains("\tsession\tlet-me-in") && !savedText.contains("tracker"))
+        #expect(savedText.contains("\tsession\tlet-me-in"))
+        #expect(savedText.contains(".example.org\tTRUE\t/\tFALSE\t0\ttracker\tx1"), "a cookie no job used is kept")
 
         let again = try await webparse.run(["run", "--cookies", saved, config], environment: headless)
         #expect(again.stdoutText == "\"chapter 12\"\n", "the saved cookies open the page again")

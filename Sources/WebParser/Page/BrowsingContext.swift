@@ -18,6 +18,12 @@ final class BrowsingContext {
     /// The jobs' cookies already given to the context, by name, domain and path: each is given once, so that a
     /// value the site changed later is not put back.
     private var givenCookies: Set<String> = []
+    /// Whether the session cookies a persistent session's folder kept have been given back to the context.
+    private var restoredSessionCookies = false
+
+    /// The file of a persistent session's folder that keeps its session cookies (those without an expiry
+    /// date), which WebKit's own cookie store drops.
+    static let sessionCookiesFile = "session-cookies.json"
 
     nonisolated init(configuration: WebParserSession.Configuration) {
         self.configuration = configuration
@@ -27,6 +33,7 @@ final class BrowsingContext {
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled.
     func checkOut(options: PageOptions) async throws -> any WebPage {
+        try await restoreSessionCookies()
         let context = webContext
         if options.languages != languages {
             withCStringArray(options.languages) { wk_context_set_preferred_languages(context, $0) }
@@ -71,13 +78,19 @@ final class BrowsingContext {
         let fresh = cookies.filter { cookie in
             cookie.matches(host: host) && !cookie.hasExpired() && !givenCookies.contains(Self.identity(of: cookie))
         }
-        try await add(fresh)
+        try await addToContext(fresh)
         fresh.forEach { givenCookies.insert(Self.identity(of: $0)) }
     }
 
     /// Adds `cookies` to the context.
-    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit refuses one.
+    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit refuses one, or when the session cookies
+    ///   kept in a persistent session's folder cannot be read.
     func add(_ cookies: [WebParserCookie]) async throws {
+        try await restoreSessionCookies()
+        try await addToContext(cookies)
+    }
+
+    private func addToContext(_ cookies: [WebParserCookie]) async throws {
         for cookie in cookies {
             try await Self.operation("cannot add the cookie \(cookie.redactedDescription)") { callback, box in
                 cookie.withCookie { wk_context_add_cookie(webContext, $0, callback, box) }
@@ -88,7 +101,8 @@ final class BrowsingContext {
     /// Every cookie of the context.
     /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot list them.
     func cookies() async throws -> [WebParserCookie] {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[WebParserCookie], Error>) in
+        try await restoreSessionCookies()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[WebParserCookie], Error>) in
             let box = Unmanaged.passRetained(CookieListBox(continuation)).toOpaque()
             wk_context_get_cookies(webContext, { context, cookies, count, message in
                 let box = Unmanaged<CookieListBox>.fromOpaque(context!).takeRetainedValue()
@@ -105,10 +119,48 @@ final class BrowsingContext {
     /// Removes every cookie, cached response and stored item of the context.
     /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot.
     func clearData() async throws {
+        restoredSessionCookies = true
         try await Self.operation("cannot clear the session's data") { callback, box in
             wk_context_clear_data(webContext, false, callback, box)
         }
         givenCookies.removeAll()
+        if let file = sessionCookiesURL { try? FileManager.default.removeItem(at: file) }
+    }
+
+    /// Writes the context's session cookies into a persistent session's folder, and makes every file there
+    /// private; nothing for an in-memory session.
+    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot list the cookies or the file
+    ///   cannot be written.
+    func save() async throws {
+        guard let file = sessionCookiesURL else { return }
+        let sessionCookies = try await cookies().filter { $0.expires == nil }
+        do {
+            try PrivateFiles.write(CookieFile.json(sessionCookies), to: file)
+        } catch {
+            throw WebParserError(.loadFailed("cannot keep the session cookies in \(file.path): \(error.localizedDescription)"))
+        }
+        PrivateFiles.restrictContents(of: file.deletingLastPathComponent())
+    }
+
+    private var sessionCookiesURL: URL? {
+        guard case .persistent(let folder) = configuration.storage else { return nil }
+        return folder.appending(path: Self.sessionCookiesFile)
+    }
+
+    /// Gives the context, once, the session cookies its folder kept from the last run, as a browser restoring
+    /// its last session does.
+    /// - Throws: `WebParserError` with kind `.loadFailed` when the file cannot be read or WebKit refuses a cookie.
+    private func restoreSessionCookies() async throws {
+        guard !restoredSessionCookies else { return }
+        restoredSessionCookies = true
+        guard let file = sessionCookiesURL, FileManager.default.fileExists(atPath: file.path) else { return }
+        let cookies: [WebParserCookie]
+        do {
+            cookies = try CookieFile.parse(try String(contentsOf: file, encoding: .utf8))
+        } catch {
+            throw WebParserError(.loadFailed("cannot read the session cookies kept in \(file.path): \(error); delete the file to start logged out"))
+        }
+        try await addToContext(cookies)
     }
 
     /// Removes the context's cached responses, so that the next loads ask the servers.

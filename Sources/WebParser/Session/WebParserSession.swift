@@ -6,7 +6,8 @@ import Foundation
 /// Pages created for jobs run with the same session share what a browser shares between its tabs. By default
 /// a session keeps everything in memory and writes nothing to disk; with `.persistent(directory)` storage it
 /// keeps cookies, local storage and the HTTP cache in that directory across runs (one process at a time: lock
-/// the directory if runs may overlap). Create one and pass it to every `WebParser` that should share it; it is
+/// the directory if runs may overlap), and with `save()` its session cookies too, as a browser restoring its
+/// last session does. Create one and pass it to every `WebParser` that should share it; it is
 /// released, with its pages and network process, when the last reference goes.
 public final class WebParserSession: Sendable {
     /// Where a session keeps its data.
@@ -77,6 +78,17 @@ public final class WebParserSession: Sendable {
     public func cookies() async throws -> [WebParserCookie] {
         try await WebKitRuntime.start()
         return try await browsingContext.cookies()
+    }
+
+    /// For persistent storage: writes the session cookies (those without an expiry date, such as most logins,
+    /// which WebKit's own store drops) into the session's folder, so that the next session on that folder
+    /// starts with them, and makes every file there readable by its owner only. Call it when a run has done
+    /// what it should (a failed run leaves the kept cookies as they were). Nothing for in-memory storage.
+    /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or
+    ///   `.loadFailed` when the cookies cannot be listed or written.
+    public func save() async throws {
+        try await WebKitRuntime.start()
+        try await browsingContext.save()
     }
 
     /// Removes every cookie, cached response and stored item of the session (on disk too, for persistent

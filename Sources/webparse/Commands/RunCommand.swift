@@ -132,7 +132,6 @@ struct RunCommand {
             (only.isEmpty || only.contains(job.name)) && (settings.shard?.contains(job.name) ?? true)
         }.map { named in
             var named = named
-            named.job.cookies = setup.cookies
             if settings.logConsole { named.job.capturesConsole = true }
             return named
         }
@@ -187,7 +186,7 @@ struct RunCommand {
                 return .interrupted
             }
         }
-        if let problem = await setup.saveCookies(anySuccess: anySuccess) {
+        if let problem = await setup.save(anySuccess: anySuccess) {
             StandardStreams.tellError("webparse run: \(problem)")
             return .jobFailed
         }

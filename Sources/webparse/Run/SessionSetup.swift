@@ -29,8 +29,8 @@ extension CommandOption where Settings: SessionOptionSettings {
     }
 }
 
-/// The session of one run: built from the config and the options, its folder locked for the run, its cookies
-/// loaded, and saved at the end when asked.
+/// The session of one run: built from the config and the options, its folder private and locked for the run,
+/// the cookies it starts with given to it, and what it keeps saved at the end.
 struct SessionSetup {
     /// Why a run cannot have its session, and the exit code that says so.
     struct Failure: Error {
@@ -42,8 +42,6 @@ struct SessionSetup {
     static let lockWait: Duration = .seconds(10)
 
     let session: WebParserSession
-    /// The cookies every job starts with (each gets those for its host).
-    let cookies: [WebParserCookie]
     private let saveCookiesFile: String?
     private let lock: RunLock?
 
@@ -78,7 +76,7 @@ struct SessionSetup {
         var lock: RunLock?
         if let directory {
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                if let warning = try PrivateFiles.makeFolder(directory) { StandardStreams.tell("webparse: warning: \(warning)") }
                 lock = try await RunLock.acquire(directory.appending(path: "webparse.lock").path,
                                                  guarding: "the session folder \(directory.path)", wait: lockWait,
                                                  advice: "try again when it has finished")
@@ -90,14 +88,32 @@ struct SessionSetup {
         }
         let configuration = WebParserSession.Configuration(storage: directory.map { .persistent($0) } ?? .ephemeral,
                                                            proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit)
-        return .success(SessionSetup(session: WebParserSession(configuration: configuration), cookies: cookies,
-                                     saveCookiesFile: options.saveCookiesFile, lock: lock))
+        let session = WebParserSession(configuration: configuration)
+        // The session's cookie jar sends each cookie only to the hosts it belongs to, and keeps the ones no job
+        // used, so that saving the jar loses none of them.
+        do {
+            try await session.addCookies(cookies)
+        } catch let error as WebParserError {
+            if case .environmentUnavailable = error.kind { return .failure(Failure(message: error.description, code: .environment)) }
+            return .failure(Failure(message: error.description, code: .jobFailed))
+        } catch {
+            return .failure(Failure(message: "\(error)", code: .jobFailed))
+        }
+        return .success(SessionSetup(session: session, saveCookiesFile: options.saveCookiesFile, lock: lock))
     }
 
-    /// Writes the session's cookies to the `--save-cookies` file (JSON when it ends in .json, cookies.txt
-    /// otherwise), atomically and readable by its owner only, unless no job succeeded; returns what went wrong.
-    func saveCookies(anySuccess: Bool) async -> String? {
-        guard let file = saveCookiesFile, anySuccess else { return nil }
+    /// Once a run has done what it should (`anySuccess`): keeps the session folder's session cookies, and
+    /// writes the session's cookies to the `--save-cookies` file (JSON when it ends in .json, cookies.txt
+    /// otherwise), atomically and readable by its owner only; returns what went wrong. After a run where every
+    /// job failed, nothing is written.
+    func save(anySuccess: Bool) async -> String? {
+        guard anySuccess else { return nil }
+        do {
+            try await session.save()
+        } catch {
+            return "--session: \(error)"
+        }
+        guard let file = saveCookiesFile else { return nil }
         do {
             let cookies = try await session.cookies()
             let data = file.hasSuffix(".json") ? CookieFile.json(cookies) : Data(CookieFile.netscape(cookies).utf8)

@@ -25,7 +25,6 @@ enum SingleJob {
             StandardStreams.tellError("webparse \(command): \(failure.message)")
             return failure.code
         }
-        job.cookies = setup.cookies
         let reporter = ProgressReporter(verbosity: verbosity)
         let result: WebParserResult
         do {
@@ -41,7 +40,7 @@ enum SingleJob {
         reporter.warnIfCutShort(command, result)
         let code = use(result)
         guard code == .success else { return code }
-        if let problem = await setup.saveCookies(anySuccess: true) {
+        if let problem = await setup.save(anySuccess: true) {
             StandardStreams.tellError("webparse \(command): \(problem)")
             return .jobFailed
         }

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Files that may hold secrets (cookies, logins, local storage, state): folders 0700 and files 0600, whatever
+/// the umask, written atomically.
+public enum PrivateFiles {
+    /// Creates `folder` (and the folders above it that are missing) readable by its owner only. An existing
+    /// folder is left as it is.
+    /// - Returns: a warning when an existing folder can be read by other users, nil otherwise.
+    /// - Throws: the file system's error when the folder cannot be created.
+    @discardableResult
+    public static func makeFolder(_ folder: URL) throws -> String? {
+        var status = stat()
+        if stat(folder.path, &status) == 0 {
+            let mode = status.st_mode & 0o777
+            guard mode & 0o077 != 0 else { return nil }
+            return "\(folder.path) can be read by other users (mode \(String(mode, radix: 8))); it holds cookies and logins: chmod 700 it"
+        }
+        try makeFolder(folder.deletingLastPathComponent())
+        guard mkdir(folder.path, 0o700) == 0 || errno == EEXIST else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder.path,
+                                                          NSLocalizedDescriptionKey: "cannot create \(folder.path): \(String(cString: strerror(errno)))"])
+        }
+        chmod(folder.path, 0o700)
+        return nil
+    }
+
+    /// Makes every file below `folder` readable by its owner only (files 0600, folders 0700), such as the files
+    /// WebKit created there with the umask's permissions. Links are not followed; `folder` itself is left as
+    /// it is.
+    public static func restrictContents(of folder: URL) {
+        guard let items = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey]) else { return }
+        for case let item as URL in items {
+            let values = try? item.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
+            guard values?.isSymbolicLink != true else { continue }
+            chmod(item.path, values?.isDirectory == true ? 0o700 : 0o600)
+        }
+    }
+
+    /// Replaces the file at `url`, in a folder made by `makeFolder(_:)`, with `data`, readable by its owner
+    /// only: written beside it and renamed over it, so a reader or a crash sees the old contents or the new.
+    /// - Throws: the file system's error when it cannot be written; the old file is then untouched.
+    public static func write(_ data: Data, to url: URL) throws {
+        try data.write(to: url, options: .atomic)
+        chmod(url.path, 0o600)
+    }
+}
