@@ -75,7 +75,7 @@ public struct WebParser: Sendable {
             var attempt = 1
             while true {
                 do {
-                    let result = try await runAttempt(of: job, report: onStateChange, tell: onMessage)
+                    let result = try await runAttempt(of: job, report: AttemptStates(onStateChange).record, tell: onMessage)
                     onStateChange(.completed)
                     return WebParserResult(data: result.data, finalURL: result.url,
                                            httpStatus: result.httpStatus == 0 ? nil : result.httpStatus, attempts: attempt,

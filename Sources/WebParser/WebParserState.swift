@@ -1,5 +1,6 @@
-/// Where a job is. A job is `started` once, then for each attempt `loading` (repeatedly, with progress) and
-/// `executingJavaScript`; between attempts `retrying`; at the end `completed`, `failed` or `cancelled`.
+/// Where a job is. A job is `started` once, then for each attempt `loading` (repeatedly, with a progress that
+/// only grows) and `executingJavaScript` (once, after which no `loading` comes); between attempts `retrying`;
+/// at the end `completed`, `failed` or `cancelled`.
 public enum WebParserState: Sendable, Equatable {
     /// The job began (once per job, not per attempt).
     case started

@@ -25,12 +25,14 @@ enum WebParseCommand {
             StandardStreams.writeText(HelpCommand.version + "\n")
             return .success
         default:
-            guard let command = Commands.named(first) else {
+            // Options may come before the command (`webparse -q run …`): they are the command's own.
+            let position = first.hasPrefix("-") ? arguments.firstIndex { Commands.named($0) != nil } : 0
+            guard let position, let command = Commands.named(arguments[position]) else {
                 StandardStreams.tellError("webparse: unknown \(first.hasPrefix("-") ? "option" : "command") '\(first)'")
                 StandardStreams.tell(HelpCommand.shortUsage)
                 return .usage
             }
-            return await command.execute(Array(arguments.dropFirst()))
+            return await command.execute(Array(arguments[..<position] + arguments[(position + 1)...]))
         }
     }
 }

@@ -194,6 +194,28 @@ import WebParser
         #expect(lines.contains { $0.level == .error && $0.text == "Unhandled rejection: Error: nobody listens" })
     }
 
+    @Test func consoleLinesOfTheJobsScriptArePlacedInItsOwnLines() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>t</title>")])
+        var job = try job(server.url("/"), "(console.info('from the script'), document.title)")
+        job.capturesConsole = true
+        let messages = Messages()
+        _ = try await WebParser().run(job, onMessage: messages.handler)
+        #expect(messages.console.first { $0.text == "from the script" }?.source == SourceLocation(url: "script", line: 1, column: 14),
+                "\(messages.console)")
+    }
+
+    @Test func aUserScriptMayAwaitAtItsTopLevel() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>t</title>"),
+                                                 "/data.json": .respond(contentType: "application/json", body: #"{"n": 7}"#)])
+        let script = Self.userScript("// @name top-level await", """
+            const data = await (await fetch("/data.json")).json();
+            await webparse.emit(data.n);
+            await webparse.done();
+            """)
+        let result = try await WebParser().run(try job(server.url("/"), "", userScripts: [script], collect: .emitted))
+        #expect(result.data == Data("[7]".utf8))
+    }
+
     @Test func theConsoleIsLeftAloneUnlessAsked() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<script>console.log('quiet')</script>")])
         let messages = Messages()

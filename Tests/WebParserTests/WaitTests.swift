@@ -144,6 +144,25 @@ import Testing
                 "\(String(describing: error))")
     }
 
+    /// The document commits and the script runs while a slow script still holds the page's load event, so
+    /// WebKit's progress events go on after `executingJavaScript`: none of them reaches the job's states.
+    @Test func statesNeverGoBack() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<title>t</title><p class=quote>a</p><script src=/slow.js async></script>"),
+            "/slow.js": .delayed(.milliseconds(600), .respond(contentType: "text/javascript", body: "window.slow = 1")),
+        ])
+        let log = StateLog()
+        var wait = job(server.url("/"))
+        wait.script = "window.slow ? document.title : null"
+        _ = try await WebParser().run(wait, onStateChange: log.record)
+        let progress = log.states.compactMap { if case .loading(let progress) = $0 { progress } else { nil } }
+        #expect(progress == progress.sorted() && Set(progress).count == progress.count, "\(log.states)")
+        let executing = try #require(log.states.firstIndex(of: .executingJavaScript))
+        #expect(!log.states[executing...].contains { if case .loading = $0 { true } else { false } }, "\(log.states)")
+        #expect(log.states.filter { $0 == .executingJavaScript }.count == 1)
+        #expect(log.states.last == .completed)
+    }
+
     @Test func aSyntaxErrorIsToldInTheScriptsOwnTerms() async throws {
         let server = try server()
         var unclosed = job(server.url("/?q=two"))

@@ -37,7 +37,7 @@ import Testing
     @Test func configErrorsExitTwoAndNameFileAndField() async throws {
         let missing = try await webparse.run(["run", "/nonexistent/config.json"])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "/nonexistent/config.json: no such file\n")
+        #expect(missing.stderr == "webparse run: /nonexistent/config.json: no such file\n")
 
         let syntax = try writeConfig("{\n  \"url\": \"https://example.com\",\n  \"script\": 'x'\n}")
         let syntaxOutcome = try await webparse.run(["run", syntax])

@@ -120,7 +120,7 @@ import Testing
         let outcome = try await webparse.run(["eval", "https://example.com", "--timeout", "abc", "--retries", "99",
                                               "--header", "no colon"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.hasPrefix("webparse eval: --header: expected 'Name: value', got 'no colon'\nUsage: webparse eval URL [SCRIPT] [options]"))
+        #expect(outcome.stderr.hasPrefix("webparse eval: --header: expected 'Name: value', got 'no colon'\nUsage: webparse eval URL [SCRIPT|-] [options]"))
         let fields = try await webparse.run(["eval", "https://example.com", "--timeout", "abc", "--retries", "99"])
         #expect(fields.stderr.hasPrefix("""
             webparse eval: --timeout: expected a number of seconds from 0.1 to 86400, got "abc"
@@ -152,9 +152,9 @@ import Testing
         let directory = try folder()
         let folderOutcome = try await webparse.run(["validate", directory.path])
         #expect(folderOutcome.status == 2)
-        #expect(folderOutcome.stderr == "\(directory.path): is a directory, not a config file\n")
+        #expect(folderOutcome.stderr == "webparse validate: \(directory.path): is a directory, not a config file\n")
         let missing = try await webparse.run(["validate", directory.appending(path: "none.json").path])
-        #expect(missing.stderr == "\(directory.appending(path: "none.json").path): no such file\n")
+        #expect(missing.stderr == "webparse validate: \(directory.appending(path: "none.json").path): no such file\n")
         // Root reads any file, so an unreadable one is a file whose reads fail.
         let unreadable: String
         if getuid() == 0 {
@@ -165,7 +165,7 @@ import Testing
         }
         let locked = try await webparse.run(["validate", unreadable])
         #expect(locked.status == 2)
-        #expect(locked.stderr.hasPrefix("\(unreadable): cannot be read: "))
+        #expect(locked.stderr.hasPrefix("webparse validate: \(unreadable): cannot be read: "))
     }
 
     @Test func everyCommandHasHelpAndRejectsUnknownOptionsWithItsUsage() async throws {
@@ -182,7 +182,7 @@ import Testing
         }
         let missing = try await webparse.run(["eval"])
         #expect(missing.status == 2)
-        #expect(missing.stderr.hasPrefix("webparse eval: missing URL\nUsage: webparse eval URL [SCRIPT] [options]"))
+        #expect(missing.stderr.hasPrefix("webparse eval: missing URL\nUsage: webparse eval URL [SCRIPT|-] [options]"))
         let none = try await webparse.run([])
         #expect(none.status == 2)
         #expect(none.stderr.hasPrefix("Usage: webparse COMMAND [options]"))
@@ -250,7 +250,7 @@ import Testing
         let data = errors.fileHandleForReading.readDataToEndOfFile()
         shell.waitUntilExit()
         #expect(shell.terminationStatus == 2)
-        #expect(String(decoding: data, as: UTF8.self) == "<stdin>: cannot be read: Is a directory\n")
+        #expect(String(decoding: data, as: UTF8.self) == "webparse validate: <stdin>: cannot be read: Is a directory\n")
     }
 
     @Test func outputFileKeepsItsPermissionsAndLinkAndIsCheckedFirst() async throws {

@@ -108,6 +108,13 @@ struct PageScript: Sendable {
         text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
     }
 
+    /// `location`, a place in the code webparse runs, as a place in the job's own code (`script:1:13`,
+    /// `waitFor:2:5`); other places as they are.
+    func ownPlace(of location: SourceLocation) -> SourceLocation {
+        guard location.url == Self.sourceName, let place = locate(location.line) else { return location }
+        return SourceLocation(url: place.part == .waitFor ? "waitFor" : "script", line: place.line, column: location.column)
+    }
+
     /// The part and line of the job's code for a line of the function body: the script starts on line 2,
     /// `waitFor` three lines after the script's end. An error on the line that closes a part (an unclosed
     /// bracket) belongs to that part's last line.

@@ -177,7 +177,8 @@ final class WebParserEngine {
             if job.collect == .emitted && !finishing { emitted.append(json) }
         case .done:
             if job.collect == .emitted { succeed(with: Self.array(emitted)) }
-        case .console(let line):
+        case .console(var line):
+            line.source = line.source.map(script.ownPlace)
             tell(.console(line))
         case .userScriptFailed(let failure):
             tell(.userScriptFailed(failure))

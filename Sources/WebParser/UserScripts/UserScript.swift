@@ -155,7 +155,8 @@ public struct UserScriptError: Error, Sendable, Equatable, CustomStringConvertib
 /// How a user script's code is wrapped to run in a page, and whether it parses so wrapped.
 enum UserScriptBody {
     /// The text before the script's code: its code starts on the wrapper's second line.
-    static let prefix = "(function (webparse, unsafeWindow) {\n"
+    /// An async function, so that the script may `await` at its top level, as in Tampermonkey.
+    static let prefix = "(async function (webparse, unsafeWindow) {\n"
     /// The text after it.
     static let suffix = "\n})"
 

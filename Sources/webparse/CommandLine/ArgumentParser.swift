@@ -125,9 +125,10 @@ struct TableCommand<Settings: Sendable>: Command {
                 continue
             }
             if argument == "--help" || argument == "-h" || argument.hasPrefix("--help=") { return nil }
-            let (spelling, inlineValue) = Self.split(argument)
+            let (spelling, inlineValue) = split(argument)
             guard let option = options.first(where: { "--" + $0.name == spelling || $0.short.map { "-\($0)" } == spelling }) else {
-                throw UsageError(message: "unknown option \(spelling)")
+                let near = Spelling.nearest(to: spelling, among: options.map { "--" + $0.name } + ["--help"])
+                throw UsageError(message: "unknown option \(spelling)" + (near.map { "; did you mean \($0)?" } ?? ""))
             }
             guard option.valueName != nil else {
                 guard inlineValue == nil else { throw UsageError(message: "--\(option.name) takes no value") }
@@ -143,9 +144,16 @@ struct TableCommand<Settings: Sendable>: Command {
         return settings
     }
 
-    /// `--name=value` → ("--name", "value").
-    private static func split(_ argument: String) -> (String, String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    /// `--name=value` → ("--name", "value"); `-j4` → ("-j", "4") for a short option that takes a value.
+    private func split(_ argument: String) -> (String, String?) {
+        if argument.hasPrefix("--") {
+            guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+            return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+        }
+        let short = String(argument.prefix(2))
+        guard argument.count > 2, options.contains(where: { $0.short.map { "-\($0)" } == short && $0.valueName != nil }) else {
+            return (argument, nil)
+        }
+        return (short, String(argument.dropFirst(2)))
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import WebParser
 
-/// `webparse eval URL [SCRIPT]`: one page, no config file.
+/// `webparse eval URL [SCRIPT|-]`: one page, no config file.
 struct EvalCommand {
     struct Settings: TalkativeSettings, SessionOptionSettings, JobOptionSettings {
         var url = ""
         var script: String?
+        var scriptFile: String?
         var raw = false
         /// Job field options given, by field key: their values in order.
         var fields: [String: [String]] = [:]
@@ -18,14 +19,16 @@ struct EvalCommand {
     static let loaded = "document.readyState === 'complete'"
 
     static let command = TableCommand<Settings>(
-        name: "eval", operands: "URL [SCRIPT]", summary: "evaluate SCRIPT in one page and print the result",
+        name: "eval", operands: "URL [SCRIPT|-]", summary: "evaluate SCRIPT in one page and print the result",
         details: """
             Loads URL (an http(s) or file URL, a path, or a host name such as example.com/updates, loaded over
-            https) and prints SCRIPT's first non-empty result as JSON. Without SCRIPT, prints the rendered HTML
-            once the page has loaded (add --wait-for to wait for the data too). The options set the job fields
-            of the same name (see 'webparse help run').
+            https) and prints SCRIPT's first non-empty result as JSON; "-" reads SCRIPT from stdin, and
+            --script-file from a file. Without SCRIPT, prints the rendered HTML once the page has loaded (add
+            --wait-for to wait for the data too). The options set the job fields of the same name (see 'webparse
+            help run').
             """,
         options: [
+            .value("script-file", "FILE", "read SCRIPT from FILE") { $0.scriptFile = $1 },
             .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true },
         ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
@@ -35,6 +38,7 @@ struct EvalCommand {
             }
             settings.url = operands[0]
             settings.script = operands.count == 2 ? operands[1] : nil
+            if settings.script != nil && settings.scriptFile != nil { throw UsageError(message: "give SCRIPT or --script-file, not both") }
         },
         run: { await EvalCommand(settings: $0).execute() })
 
@@ -42,14 +46,30 @@ struct EvalCommand {
 
     func execute() async -> ExitCode {
         await SingleJob.run("eval", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(UsageError) in
+            let script = try givenScript()
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values, no script at all.
             let emitted = JobOptions.collectsEmitted(settings.fields)
-            return try JobOptions.job(url: settings.url, script: settings.script ?? (emitted ? nil : Self.renderedHTML),
-                                      waitFor: settings.script == nil && !emitted ? Self.loaded : nil, fields: settings.fields)
+            return try JobOptions.job(url: settings.url, script: script ?? (emitted ? nil : Self.renderedHTML),
+                                      waitFor: script == nil && !emitted ? Self.loaded : nil, fields: settings.fields)
         } use: { result in
             StandardStreams.writeResult(settings.raw ? Self.rawText(result.data) : result.data)
             return .success
         }
+    }
+
+    /// SCRIPT as given: the operand, stdin for "-", or the contents of --script-file; nil for none.
+    /// - Throws: `UsageError` when stdin or the file cannot be read as UTF-8 text.
+    private func givenScript() throws(UsageError) -> String? {
+        if settings.script == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            guard let text = String(data: data, encoding: .utf8) else { throw UsageError(message: "SCRIPT from stdin: not UTF-8 text") }
+            return text
+        }
+        guard let file = settings.scriptFile else { return settings.script }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw UsageError(message: "--script-file: \(file) cannot be read as UTF-8 text")
+        }
+        return text
     }
 
     /// A JSON string's contents; any other JSON as it is.

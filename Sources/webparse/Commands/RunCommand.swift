@@ -36,7 +36,7 @@ struct RunCommand {
             only the items not seen before, and nothing at all when nothing is new: made for cron.
 
             Job fields (every one but name can also be set in "defaults"):
-            \(JobFields.all.map { "  " + $0.key.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+            \(JobFields.all.map { "  " + $0.key.padding(toLength: JobFields.keyWidth, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
             \(ExitCode.help)
             """,
@@ -103,7 +103,7 @@ struct RunCommand {
         do {
             config = try ConfigLoader.load(path: settings.configPath)
         } catch {
-            StandardStreams.tellError(error.description)
+            StandardStreams.tellError(error.isUnreadable ? "webparse run: \(error)" : error.description)
             return .usage
         }
         let names = Set(config.jobs.map(\.name))

@@ -17,7 +17,7 @@ struct ValidateCommand {
                 StandardStreams.writeText("ok\n")
                 return .success
             } catch {
-                StandardStreams.tellError(error.description)
+                StandardStreams.tellError(error.isUnreadable ? "webparse validate: \(error)" : error.description)
                 return .usage
             }
         })

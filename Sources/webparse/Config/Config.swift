@@ -33,6 +33,9 @@ struct ConfigError: Error, CustomStringConvertible {
 
     var file: String
     var problems: [Problem]
+    /// True when the file itself could not be read (missing, a folder, not readable): a command says so as its
+    /// own error, `webparse run: FILE: no such file`, not as a problem inside the file.
+    var isUnreadable = false
 
     /// One line per problem: `file:line:column: path: message`.
     var description: String {

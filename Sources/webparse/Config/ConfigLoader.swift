@@ -46,7 +46,7 @@ enum ConfigLoader {
 
     private static func readBytes(_ path: String, name: String) throws(ConfigError) -> [UInt8] {
         func failure(_ message: String) -> ConfigError {
-            ConfigError(file: name, problems: [.init(path: "", message: message)])
+            ConfigError(file: name, problems: [.init(path: "", message: message)], isUnreadable: true)
         }
         let descriptor: Int32
         if path == standardInput {

@@ -165,24 +165,7 @@ struct ConfigReader {
 
     /// "; did you mean …?" for a near miss, or the list of what may be there.
     static func suggestion(for key: String, among keys: [String]) -> String {
-        let best = keys.min { editDistance(key.lowercased(), $0.lowercased()) < editDistance(key.lowercased(), $1.lowercased()) }
-        guard let best, editDistance(key.lowercased(), best.lowercased()) <= max(2, key.count / 3) else {
-            return "; expected one of " + keys.joined(separator: ", ")
-        }
+        guard let best = Spelling.nearest(to: key, among: keys) else { return "; expected one of " + keys.joined(separator: ", ") }
         return "; did you mean \"\(best)\"?"
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -45,11 +45,11 @@ enum JobFields {
         JobField(key: "scriptFile", summary: "a file holding the script, relative to the config (instead of script)",
                  option: nil) { reader, path, node, draft in draft.script = reader.fileContents(path, node) },
         JobField(key: "waitFor", summary: "JavaScript that must be truthy before the script is evaluated; the script's result is then final, empty included",
-                 option: .text("wait-for", "SCRIPT", "wait until SCRIPT is truthy; the script's result is then final, empty included")) { reader, path, node, draft in
+                 option: .text("wait-for", "SCRIPT", "wait until SCRIPT is truthy before taking the result (then final, empty included)")) { reader, path, node, draft in
             draft.job.waitFor = reader.string(path, node)
         },
         JobField(key: "waitForSelector", summary: "a CSS selector that must match an element before the script is evaluated; the result is then final, empty included",
-                 option: .text("wait-for-selector", "SELECTOR", "wait until an element matches SELECTOR; the script's result is then final, empty included")) { reader, path, node, draft in
+                 option: .text("wait-for-selector", "SELECTOR", "wait until an element matches SELECTOR before taking the result (then final, empty included)")) { reader, path, node, draft in
             draft.job.waitForSelector = reader.string(path, node)
         },
         JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default 30)",
@@ -69,7 +69,7 @@ enum JobFields {
             if let value = reader.seconds(path, node, in: 0...3600) { draft.job.retry.delay = value }
         },
         JobField(key: "retryMissingData", summary: "also retry when the page loaded but the script's data never came (default false)",
-                 option: .flag("retry-missing-data", .bool(true), "also retry when the page loaded but the script's data never came")) { reader, path, node, draft in
+                 option: .flag("retry-missing-data", .bool(true), "also retry when the page loaded but the data never came")) { reader, path, node, draft in
             if let value = reader.bool(path, node) { draft.job.retry.retriesMissingData = value }
         },
         JobField(key: "userAgent", summary: "the user agent the page sees (default: WebKit's)",
@@ -142,10 +142,13 @@ enum JobFields {
             if let value = reader.integer(path, node, in: 1...1_000_000, what: "a number of items") { draft.tracking.remember = value }
         },
         JobField(key: "javaScript", summary: "false stops the page's own scripts; the job's script still runs (default true)",
-                 option: .flag("no-javascript", .bool(false), "stop the page's own scripts; the script still runs")) { reader, path, node, draft in
+                 option: .flag("no-javascript", .bool(false), "stop the page's own scripts (webparse's JavaScript still runs)")) { reader, path, node, draft in
             if let value = reader.bool(path, node) { draft.job.pageScripts = value }
         },
     ]
+
+    /// The width of the key column when fields are listed: the longest key and two spaces.
+    static let keyWidth = (all.map(\.key.count).max() ?? 0) + 2
 
     /// The field named `key`.
     static func field(_ key: String) -> JobField? { all.first { $0.key == key } }
