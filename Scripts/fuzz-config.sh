@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
 # Fuzzes the config loader with libFuzzer for SECONDS (default 300), starting from the bad-config corpus
-# and the examples. The loader's sources are compiled together with WebParser's job types, with coverage
-# and AddressSanitizer; a crash leaves its input in .build/fuzz/ and exits non-zero.
+# and the examples. The WebParser library comes from the package's own release build; the loader's sources
+# are compiled with coverage and AddressSanitizer around the libFuzzer entry point in Tests/Fuzz. A crash
+# leaves its input in .build/fuzz/ and exits non-zero. With --build-only, builds the fuzzer and stops
+# (Scripts/test.sh does this, so that the fuzzer cannot stop compiling unnoticed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=false
+if [ "${1:-}" = "--build-only" ]; then build_only=true; shift; fi
 seconds="${1:-300}"
 out=.build/fuzz
 mkdir -p "$out/corpus"
+swift build -c release --target WebParser 2>&1 | { grep -v "warning: prohibited flag" || true; } >&2
+release="$(swift build -c release --show-bin-path)"
+# The command-line sources the loader needs: the config folder and the small types it uses.
+sources=(Sources/webparse/Config/*.swift Sources/webparse/CommandLine/UsageError.swift Sources/webparse/Spelling.swift)
+# shellcheck disable=SC2046 # pkg-config's flags are words
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -module-name webparse \
+  -I "$release/Modules" -Xcc -fmodule-map-file="$release/CWebKitGTK.build/module.modulemap" \
+  -Xcc -fmodule-map-file=Sources/WebKitGTKSystem/module.modulemap \
+  $(pkg-config --cflags-only-I webkit2gtk-4.1 | sed 's/-I/-Xcc -I/g') \
+  "${sources[@]}" Tests/Fuzz/ConfigFuzzer.swift "$release"/WebParser.build/*.o "$release"/CWebKitGTK.build/*.o \
+  $(pkg-config --libs-only-l webkit2gtk-4.1) -o "$out/config-fuzzer"
+$build_only && exit 0
 cp Tests/webparseTests/BadConfigs/*.json Examples/comics/config.json "$out/corpus/"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
-swiftc "${flags[@]}" -emit-module -emit-library -static -module-name WebParser \
-  -emit-module-path "$out/WebParser.swiftmodule" -o "$out/libWebParser.a" Sources/WebParser/WebParserJob.swift
-swiftc "${flags[@]}" -module-name webparse -I "$out" -L "$out" -lWebParser -o "$out/config-fuzzer" \
-  Sources/webparse/Config/*.swift Sources/webparse/CommandLine/UsageError.swift Tests/Fuzz/ConfigFuzzer.swift
 "$out/config-fuzzer" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$out/" "$out/corpus"

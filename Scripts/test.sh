@@ -15,3 +15,7 @@ swift build --package-path Examples/LibraryUsage 2>&1 | { grep -v "warning: proh
 Examples/LibraryUsage/.build/debug/LibraryUsage 2>/dev/null | diff -u Examples/LibraryUsage/expected-output.txt - \
     || { echo "Examples/LibraryUsage did not print what Examples/LibraryUsage/expected-output.txt holds" >&2; exit 1; }
 echo "Examples/LibraryUsage: built and ran as expected" >&2
+# The config fuzzer is built from the package's sources, so that it cannot stop compiling unnoticed; running it
+# for a while is Scripts/fuzz-config.sh's job.
+Scripts/fuzz-config.sh --build-only
+echo "Scripts/fuzz-config.sh: the fuzzer builds" >&2
