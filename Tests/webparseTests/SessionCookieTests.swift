@@ -94,6 +94,7 @@ import Testing
         let previous = umask(0o022)
         defer { umask(previous) }
         let login = try await webparse.run(["run", "--session", session.path, "--save-cookies", directory.appending(path: "jar.txt").path,
+                                            "--state", directory.appending(path: "login.state").path,
                                             try loginConfig(server, in: directory)], environment: headless)
         #expect(login.status == 0, "\(login.stderr)")
         #expect(!login.stderr.contains("warning"))
@@ -101,6 +102,7 @@ import Testing
         #expect(try mode(session) == 0o700)
         #expect(try mode(session.deletingLastPathComponent()) == 0o700, "a folder webparse made for the session")
         #expect(try mode(directory.appending(path: "jar.txt")) == 0o600)
+        #expect(try mode(directory.appending(path: "login.state")) == 0o600)
         let items = try #require(FileManager.default.enumerator(at: session, includingPropertiesForKeys: nil)?.allObjects as? [URL])
         #expect(items.contains { $0.lastPathComponent == "session-cookies.json" })
         #expect(items.contains { $0.lastPathComponent == "cookies.sqlite" })

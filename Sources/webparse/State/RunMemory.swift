@@ -73,12 +73,13 @@ final class RunMemory {
         return runs
     }
 
-    /// Writes the state if it changed; returns what went wrong, if anything.
+    /// Writes the state if it changed (a new state file readable by its owner only; an existing one keeps its
+    /// permissions); returns what went wrong, if anything.
     func save() -> String? {
         let bytes = state.encoded()
         guard bytes != original else { return nil }
         do {
-            try AtomicFile.write(bytes, to: path)
+            try AtomicFile.write(bytes, to: path, permissions: 0o600)
             return nil
         } catch {
             return "--state: \(error)"
