@@ -452,13 +452,8 @@ static gboolean on_permission_request(WebKitWebView *web_view, WebKitPermissionR
     return TRUE;
 }
 
-WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
-                    void *callback_context) {
-    WKView *view = g_new0(WKView, 1);
-    view->callbacks = callbacks;
-    view->callback_context = callback_context;
-    view->follow_popups = options.follow_popups;
-
+/* A view in context with its own settings and user content, made from options; script messages go to view. */
+static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WKView *view) {
     WebKitSettings *settings = webkit_settings_new();
     webkit_settings_set_hardware_acceleration_policy(settings, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
     webkit_settings_set_enable_write_console_messages_to_stdout(settings, FALSE);
@@ -480,14 +475,33 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
         webkit_user_content_manager_register_script_message_handler_with_reply(content, "webparse", NULL);
         g_signal_connect(content, "script-message-with-reply-received::webparse", G_CALLBACK(on_script_message), view);
     }
-
-    /* A related view takes its web context from the view it is related to. */
-    view->web_view = related ? WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "related-view", related->web_view,
-                                                            "settings", settings, "user-content-manager", content, NULL))
-                             : WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
-                                                            "settings", settings, "user-content-manager", content, NULL));
+    WebKitWebView *web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
+                                                           "settings", settings, "user-content-manager", content, NULL));
     g_object_unref(settings);
     g_object_unref(content);
+    return web_view;
+}
+
+WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
+                    void *callback_context) {
+    WKView *view = g_new0(WKView, 1);
+    view->callbacks = callbacks;
+    view->callback_context = callback_context;
+    view->follow_popups = options.follow_popups;
+
+    if (related) {
+        /* The same settings and user content as the related view: the web process has them already, so the
+         * new page costs no more than a new document. */
+        view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "related-view", related->web_view,
+                                                      "settings", webkit_web_view_get_settings(related->web_view),
+                                                      "user-content-manager",
+                                                      webkit_web_view_get_user_content_manager(related->web_view), NULL));
+        if (options.document_start_script)
+            g_signal_connect(webkit_web_view_get_user_content_manager(view->web_view),
+                             "script-message-with-reply-received::webparse", G_CALLBACK(on_script_message), view);
+    } else {
+        view->web_view = new_web_view(context, options, view);
+    }
 
     g_signal_connect(view->web_view, "load-changed", G_CALLBACK(on_load_changed), view);
     g_signal_connect(view->web_view, "load-failed", G_CALLBACK(on_load_failed), view);
@@ -610,7 +624,10 @@ void wk_view_destroy(WKView *view, bool keep_process) {
     webkit_web_view_stop_loading(view->web_view);
     if (!keep_process)
         webkit_web_view_terminate_web_process(view->web_view);
-    g_idle_add(destroy_window, view->window);
+    /* At the priority of the loop's other work: an idle-priority source starves while pages keep the loop
+     * busy, and every window not yet destroyed keeps its surface and is still painted. */
+    gtk_widget_hide(view->window);
+    g_idle_add_full(G_PRIORITY_DEFAULT, destroy_window, view->window, NULL);
     g_free(view->user);
     if (view->password)
         memset(view->password, 0, strlen(view->password));

@@ -176,7 +176,8 @@ typedef struct {
 
 /* Creates a view of options.width x options.height inside a shown GtkOffscreenWindow, with hardware
  * acceleration off, console output kept off stdout, media that never plays by itself, no second window and
- * script dialogs answered at once. With a related view (or NULL), the new view shares its web process: a
+ * script dialogs answered at once. With a related view (or NULL), the new view shares its web process,
+ * settings and user content (options then give only the size, popups and whether scripts message back): a
  * new tab (its own history, session storage and window name) without starting a process. */
 WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
                     void *callback_context);

@@ -39,11 +39,14 @@ final class BrowsingContext {
             withCStringArray(options.languages) { wk_context_set_preferred_languages(context, $0) }
             languages = options.languages
         }
+        let page: WebKitPage
         if let index = idle.firstIndex(where: { $0.options == options }) {
-            return idle.remove(at: index)
+            page = idle.remove(at: index)
+        } else {
+            page = WebKitPage(context: context, options: options, filter: try await filter(for: options.blocking))
         }
-        let filter = try await filter(for: options.blocking)
-        return WebKitPage(context: context, options: options, filter: filter)
+        page.preparesSuccessor = page.loads + 1 < configuration.recycleAfter
+        return page
     }
 
     /// Takes back a page a job is done with. When `reusable` (its job succeeded) and its web process has

@@ -150,17 +150,29 @@ final class WebKitPage: WebPage {
         close(keepingProcess: false)
     }
 
+    /// The fresh tab prepared for the job after this page's, while this page's job runs.
+    private var next: WebKitPage?
+
+    /// Whether to prepare the fresh tab `successor()` returns once this page's document has arrived: WebKit
+    /// then builds the new page in the web process while this page's job goes on, so that the next job need
+    /// not wait for it.
+    var preparesSuccessor = false
+
     /// A fresh tab for the next job, in this page's web process, which is then closed: the successor has no
     /// history, session storage, window name, timers or workers of this page's documents, and starts no
     /// process.
     func successor() -> WebKitPage {
-        let successor = WebKitPage(context: context, options: options, filter: filter, related: self)
+        let successor = next ?? WebKitPage(context: context, options: options, filter: filter, related: self)
+        next = nil
+        successor.loads = loads
         close(keepingProcess: true)
         return successor
     }
 
     private func close(keepingProcess: Bool) {
         eventHandler = nil
+        next?.close(keepingProcess: keepingProcess)
+        next = nil
         guard let view else { return }
         self.view = nil
         wk_view_destroy(view, keepingProcess)
@@ -172,6 +184,9 @@ final class WebKitPage: WebPage {
 
     fileprivate func deliver(_ event: PageEvent) {
         eventHandler?(event)
+        if case .committed = event, preparesSuccessor, next == nil, view != nil {
+            next = WebKitPage(context: context, options: options, filter: filter, related: self)
+        }
     }
 }
 
