@@ -12,6 +12,9 @@ enum ExitCode: Int32 {
     case stateLocked = 4
     /// Stopped by SIGHUP (the terminal went away).
     case hangUp = 129
+    /// stdout was closed by its reader (`webparse run … | head -1`): the run stopped there and recorded nothing
+    /// in the `--state` file; 128 + SIGPIPE, as a shell reports a program a closed pipe ended.
+    case outputClosed = 141
     /// Interrupted by SIGINT (Ctrl-C).
     case interrupted = 130
     /// Stopped by SIGTERM.
@@ -26,6 +29,7 @@ enum ExitCode: Int32 {
           3    WebKit cannot run here: no display and no Xvfb, or WebKit failed to start
           4    another run is using the --state file
           129  stopped by SIGHUP
+          141  stdout was closed by its reader (such as head); nothing was recorded in the state
           130  interrupted by SIGINT (Ctrl-C)
           143  stopped by SIGTERM
         """

@@ -4,6 +4,8 @@ import Foundation
 @main
 enum WebParseCommand {
     static func main() async {
+        // A closed stdout or stderr is an error a write reports (StandardStreams), not a signal that kills.
+        signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let work = Task { await execute(arguments) }
         let trap = SignalTrap(cancelling: work)

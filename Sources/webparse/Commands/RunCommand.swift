@@ -190,12 +190,14 @@ struct RunCommand {
             StandardStreams.tellError("webparse run: \(problem)")
             return .jobFailed
         }
-        if let memory, let problem = memory.save() {
-            StandardStreams.tellError("webparse run: \(problem)")
+        // Deliver first, then record: the state advances only for what reached stdout or the output file, so
+        // that a full disk or a failed output loses no new item (they are reported again by the next run).
+        if let problem = output.finish() ?? StandardStreams.resultFailure {
+            StandardStreams.tellError("webparse run: \(problem)\(memory == nil ? "" : "; the state was not updated")")
             return .jobFailed
         }
-        if let problem = output.finish() {
-            StandardStreams.tellError("webparse run: \(problem)")
+        if let memory, let problem = memory.save() {
+            StandardStreams.tellError("webparse run: \(problem); the results were delivered and will be reported again next run")
             return .jobFailed
         }
         return reportedFailure ? .jobFailed : .success

@@ -40,6 +40,10 @@ enum SingleJob {
         reporter.warnIfCutShort(command, result)
         let code = use(result)
         guard code == .success else { return code }
+        if let problem = StandardStreams.resultFailure {
+            StandardStreams.tellError("webparse \(command): \(problem)")
+            return .jobFailed
+        }
         if let problem = await setup.save(anySuccess: true) {
             StandardStreams.tellError("webparse \(command): \(problem)")
             return .jobFailed

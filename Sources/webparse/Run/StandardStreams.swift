@@ -1,20 +1,45 @@
 import Foundation
+import Synchronization
 
-/// stdout carries results only; stderr is for people.
+/// stdout carries results only; stderr is for people. Both are written straight to their file descriptors, and
+/// a write that fails never crashes webparse: a stdout whose reader has gone (`| head`) ends the run at once
+/// with `ExitCode.outputClosed`, before anything is recorded in the state; any other failure to write a result
+/// (a full disk) is remembered as `resultFailure`, so that the run ends with an error and records nothing; a
+/// failure to write on stderr costs nothing but the message.
 enum StandardStreams {
+    /// Why a result could not be written to stdout, if one could not.
+    static var resultFailure: String? { failure.withLock { $0 } }
+    private static let failure = Mutex<String?>(nil)
+
     /// Writes `data` and a newline to stdout at once (no buffering, so a pipe sees each line as it comes).
     static func writeResult(_ data: Data) {
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        guard let problem = write(data + Data("\n".utf8), to: STDOUT_FILENO) else { return }
+        guard problem != EPIPE else { ProcessExit.exit(.outputClosed) }
+        failure.withLock { $0 = $0 ?? "cannot write the results to stdout: \(String(cString: strerror(problem)))" }
     }
 
     /// Writes `text` to stdout as it is: help and completion scripts, which are what was asked for.
     static func writeText(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        _ = write(Data(text.utf8), to: STDOUT_FILENO)
     }
 
     /// Writes `line` and a newline to stderr.
     static func tell(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        _ = write(Data((line + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes all of `data` to `descriptor`; the errno of a failure, nil on success.
+    private static func write(_ data: Data, to descriptor: Int32) -> Int32? {
+        data.withUnsafeBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return count < 0 ? errno : EIO }
+                offset += count
+            }
+            return nil
+        }
     }
 
     /// Writes `line`, an error, to stderr: in red on a terminal that wants colour.

@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Results are delivered before anything is recorded: a closed or full stdout loses no new item, crashes
+/// nothing, and leaves no process behind; a closed stderr costs no result.
+@Suite(.serialized) struct OutputFailureTests: CommandLineTest {
+    /// Runs `webparse ARGUMENTS` under bash with `redirection` after it (`| head -c 10`, `> /dev/full`), without
+    /// a display, and returns webparse's own exit status, what reached the end of the pipe, and stderr.
+    func shell(_ arguments: [String], _ redirection: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        let statusFile = try folder().appending(path: "status").path
+        let quoted = ([webparse.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "env -u DISPLAY -u WAYLAND_DISPLAY \(quoted) \(redirection); echo ${PIPESTATUS[0]} > '\(statusFile)'"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let status = try String(contentsOfFile: statusFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (Int32(status) ?? -1, stdout, stderr)
+    }
+
+    func comicsSite() throws -> TestHTTPServer {
+        let items = (1...2000).map { #"{"id": \#($0), "title": "chapter \#($0) \#(String(repeating: "x", count: 80))"}"# }
+        return try TestHTTPServer(routes: ["/": .respond(body: "<title>c</title><script>window.items = [\(items.joined(separator: ","))]</script>")])
+    }
+
+    func config(_ server: TestHTTPServer, in directory: URL) throws -> String {
+        try write(#"{"url": "\#(server.url("/"))", "script": "window.items", "key": "id"}"#, "comics.json", in: directory)
+    }
+
+    @Test func aClosedStdoutEndsTheRunQuietlyAndRecordsNothing() async throws {
+        let server = try comicsSite()
+        let directory = try folder()
+        let state = directory.appending(path: "comics.state").path
+        let before = ProcessTree.snapshot()
+        let closed = try shell(["run", "--state", state, "--new-only", "--emit-initial", "--jsonl", try config(server, in: directory)], "| head -1")
+        #expect(closed.status == 141, "\(closed.stderr)")
+        #expect(closed.stdout.split(separator: "\n").count == 1)
+        #expect(closed.stderr.isEmpty, "no backtrace, no message: \(closed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: state), "the state was not advanced")
+        try await Task.sleep(for: .milliseconds(500))
+        let left = ProcessTree.snapshot().filter { before[$0.key] == nil && ["Xvfb", "WebKitWebProces", "WebKitNetworkPr", "webparse"].contains($0.value.name) }
+        #expect(left.isEmpty, "\(left)")
+
+        let bytes = try shell(["run", try config(server, in: directory)], "| head -c 10")
+        #expect(bytes.status == 141)
+        #expect(bytes.stdout.count == 10)
+        #expect(bytes.stderr.isEmpty)
+    }
+
+    @Test func aFullStdoutFailsTheRunAndLeavesTheStateForTheNextRun() async throws {
+        let server = try comicsSite()
+        let directory = try folder()
+        let state = directory.appending(path: "comics.state").path
+        let config = try config(server, in: directory)
+        let full = try shell(["run", "--state", state, "--new-only", "--emit-initial", config], "> /dev/full")
+        #expect(full.status == 1)
+        #expect(full.stderr.contains("webparse run: cannot write the results to stdout: No space left on device; the state was not updated"), "\(full.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: state))
+        let next = try await webparse.run(["run", "--state", state, "--new-only", "--emit-initial", config], environment: headless)
+        #expect(next.status == 0, "\(next.stderr)")
+        let items = try #require(try JSONSerialization.jsonObject(with: next.stdout) as? [Any])
+        #expect(items.count == 2000, "every item is still new")
+        let again = try await webparse.run(["run", "--state", state, "--new-only", config], environment: headless)
+        #expect(again.stdout.isEmpty, "delivered, then recorded")
+    }
+
+    @Test func aClosedStderrCostsNoResult() async throws {
+        let server = try comicsSite()
+        let directory = try folder()
+        let outcome = try shell(["run", "-v", try config(server, in: directory)], "2>&-")
+        #expect(outcome.status == 0)
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [Any])
+        #expect(items.count == 2000)
+    }
+}
