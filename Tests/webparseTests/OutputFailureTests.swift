@@ -70,6 +70,20 @@ import Testing
         #expect(again.stdout.isEmpty, "delivered, then recorded")
     }
 
+    @Test func outputToSpecialFilesIsWrittenIntoThemNotOverThem() async throws {
+        let server = try comicsSite()
+        let directory = try folder()
+        let config = try config(server, in: directory)
+        let discarded = try await webparse.run(["run", "-o", "/dev/null", config], environment: headless)
+        #expect(discarded.status == 0, "\(discarded.stderr)")
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "/dev/null is still the device")
+        let piped = try shell(["run", "-o", "/dev/stdout", config], "| cat")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [Any])
+        #expect(items.count == 2000)
+    }
+
     @Test func aClosedStderrCostsNoResult() async throws {
         let server = try comicsSite()
         let directory = try folder()

@@ -100,6 +100,19 @@ import Testing
         #expect(afterReset.status == 0 && afterReset.stderr.isEmpty, "the count starts again after a success")
     }
 
+    @Test func aHandEditedStateOutOfRangeIsRefusedNamingTheField() async throws {
+        let (site, config, state) = try setUp([1])
+        site.fail(true)
+        for count in ["9223372036854775807", "-5"] {
+            try #"{"version": 1, "jobs": {"127.0.0.1": {"seen": [], "consecutiveFailures": \#(count)}}}"#
+                .write(toFile: state, atomically: true, encoding: .utf8)
+            let outcome = try await run(config, state, ["--fail-after", "3"])
+            #expect(outcome.status == 2, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("webparse run: --state: \(state): jobs.127.0.0.1.consecutiveFailures: expected a count from 0 to 100000000, got \(count)"),
+                    "\(outcome.stderr)")
+        }
+    }
+
     @Test func aSecondRunOnTheSameStateWaitsOrLeaves() async throws {
         let (site, config, state) = try setUp([1])
         _ = try await run(config, state)

@@ -8,6 +8,13 @@ enum AtomicFile {
     /// file gets `permissions` whatever it had.
     /// - Throws: `AtomicFile.Failure` saying which step failed; the old file is then untouched.
     static func write(_ data: Data, to path: String, permissions: mode_t = 0o666, exactPermissions: Bool = false) throws(Failure) {
+        // Atomic replacement is for regular files: a device, FIFO, socket or /proc/self/fd/N (`-o /dev/stdout`,
+        // `-o /dev/null`) is written in place, never replaced.
+        var special = stat()
+        if stat(path, &special) == 0 && special.st_mode & S_IFMT != S_IFREG && special.st_mode & S_IFMT != S_IFDIR {
+            try writeInPlace(data, to: path)
+            return
+        }
         let path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         var existing = stat()
         let mode = exactPermissions ? permissions
@@ -23,17 +30,7 @@ enum AtomicFile {
             close(descriptor)
             if !renamed { unlink(temporary) }
         }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        guard written, fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
+        guard DescriptorWriter.write(data, to: descriptor) == nil, fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
             throw Failure(path: path, step: "write")
         }
         guard rename(temporary, path) == 0 else { throw Failure(path: path, step: "replace") }
@@ -45,9 +42,21 @@ enum AtomicFile {
         }
     }
 
+    /// Writes `data` into the special file at `path` (a device, FIFO or socket) as a stream.
+    private static func writeInPlace(_ data: Data, to path: String) throws(Failure) {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(path: path, step: "open") }
+        defer { close(descriptor) }
+        guard DescriptorWriter.write(data, to: descriptor) == nil else { throw Failure(path: path, step: "write") }
+    }
+
     /// Why `path` cannot be written atomically (its folder is missing or not writable, or it is a folder),
     /// or nil when it can: for checking an output path before doing the work that fills it.
     static func checkWritable(_ path: String) -> String? {
+        var special = stat()
+        if stat(path, &special) == 0 && special.st_mode & S_IFMT != S_IFREG && special.st_mode & S_IFMT != S_IFDIR {
+            return access(path, W_OK) == 0 ? nil : "cannot write \(path): \(String(cString: strerror(errno)))"
+        }
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {

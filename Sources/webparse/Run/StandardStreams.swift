@@ -13,33 +13,19 @@ enum StandardStreams {
 
     /// Writes `data` and a newline to stdout at once (no buffering, so a pipe sees each line as it comes).
     static func writeResult(_ data: Data) {
-        guard let problem = write(data + Data("\n".utf8), to: STDOUT_FILENO) else { return }
+        guard let problem = DescriptorWriter.write(data + Data("\n".utf8), to: STDOUT_FILENO) else { return }
         guard problem != EPIPE else { ProcessExit.exit(.outputClosed) }
         failure.withLock { $0 = $0 ?? "cannot write the results to stdout: \(String(cString: strerror(problem)))" }
     }
 
     /// Writes `text` to stdout as it is: help and completion scripts, which are what was asked for.
     static func writeText(_ text: String) {
-        _ = write(Data(text.utf8), to: STDOUT_FILENO)
+        _ = DescriptorWriter.write(Data(text.utf8), to: STDOUT_FILENO)
     }
 
     /// Writes `line` and a newline to stderr.
     static func tell(_ line: String) {
-        _ = write(Data((line + "\n").utf8), to: STDERR_FILENO)
-    }
-
-    /// Writes all of `data` to `descriptor`; the errno of a failure, nil on success.
-    private static func write(_ data: Data, to descriptor: Int32) -> Int32? {
-        data.withUnsafeBytes { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return count < 0 ? errno : EIO }
-                offset += count
-            }
-            return nil
-        }
+        _ = DescriptorWriter.write(Data((line + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// Writes `line`, an error, to stderr: in red on a terminal that wants colour.

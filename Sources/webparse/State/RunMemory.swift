@@ -68,7 +68,7 @@ final class RunMemory {
     /// kept in the file only when `keepCount` (with `--fail-after`), so that otherwise a failure leaves the
     /// file as it was.
     func recordFailure(of name: String, keepCount: Bool) -> Int {
-        let runs = (state.jobs[name]?.consecutiveFailures ?? 0) + 1
+        let runs = min((state.jobs[name]?.consecutiveFailures ?? 0) + 1, StateFile.failureLimit)
         if keepCount { state.jobs[name, default: StateFile.Job()].consecutiveFailures = runs }
         return runs
     }

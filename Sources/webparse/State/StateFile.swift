@@ -40,11 +40,28 @@ struct StateFile: Codable, Equatable {
         guard version.version == currentVersion else {
             throw Unreadable(path: path, reason: "has version \(version.version); this webparse reads version \(currentVersion)")
         }
+        let state: StateFile
         do {
-            return (try JSONDecoder().decode(StateFile.self, from: bytes), bytes)
+            state = try JSONDecoder().decode(StateFile.self, from: bytes)
         } catch {
             throw Unreadable(path: path, reason: "is not a webparse state file (\(error))")
         }
+        if let problem = state.outOfRange() { throw Unreadable(path: path, reason: problem) }
+        return (state, bytes)
+    }
+
+    /// The most runs in a row a state file may say failed: far more than a century of runs every minute, and
+    /// far from any arithmetic overflow.
+    static let failureLimit = 100_000_000
+
+    /// What a hand-edited file holds that no run writes, naming the field; nil when every field is in range.
+    private func outOfRange() -> String? {
+        for (name, job) in jobs.sorted(by: { $0.key < $1.key }) {
+            guard (0...Self.failureLimit).contains(job.consecutiveFailures) else {
+                return "jobs.\(name).consecutiveFailures: expected a count from 0 to \(Self.failureLimit), got \(job.consecutiveFailures)"
+            }
+        }
+        return nil
     }
 
     /// The file's text: keys sorted, so that the same state is always the same bytes.
