@@ -306,7 +306,6 @@ struct WKView {
     /* The credentials for the current load, offered once. */
     char *user;
     char *password;
-    bool follow_popups;
 };
 
 static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpointer data) {
@@ -410,8 +409,8 @@ static GtkWidget *on_create(WebKitWebView *web_view, WebKitNavigationAction *act
     WKView *view = data;
     WebKitURIRequest *request = webkit_navigation_action_get_request(action);
     const char *uri = webkit_uri_request_get_uri(request);
-    view->callbacks.popup(view->callback_context, uri ? uri : "", view->follow_popups);
-    if (view->follow_popups && uri && *uri)
+    const char *opener = webkit_web_view_get_uri(web_view);
+    if (view->callbacks.popup(view->callback_context, uri ? uri : "", opener ? opener : "") && uri && *uri)
         webkit_web_view_load_request(web_view, request);
     return NULL; /* never a second window */
 }
@@ -487,7 +486,6 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
     WKView *view = g_new0(WKView, 1);
     view->callbacks = callbacks;
     view->callback_context = callback_context;
-    view->follow_popups = options.follow_popups;
 
     if (related) {
         /* The same settings and user content as the related view: the web process has them already, so the

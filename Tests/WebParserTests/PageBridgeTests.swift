@@ -281,6 +281,21 @@ import WebParser
         #expect(server.requests(for: "/popup").count == 1)
     }
 
+    /// A remote page must not read local files through a followed popup, and a blank popup is nothing.
+    @Test func aWebPageNeverOpensALocalFileOrABlankWindow() async throws {
+        for opening in ["window.open('file:///proc/self/environ')", "window.open()", "window.open('about:blank')"] {
+            let server = try TestHTTPServer(routes: [
+                "/": .respond(body: "<title>main</title><script>\(opening); setTimeout(() => document.title = 'done', 300)</script>"),
+            ])
+            let messages = Messages()
+            let result = try await WebParser().run(try job(server.url("/"), "document.title === 'done' ? document.documentElement.outerHTML : null"),
+                                                   onMessage: messages.handler)
+            #expect(result.finalURL == server.url("/").absoluteString, "\(opening)")
+            #expect(!String(decoding: result.data, as: UTF8.self).contains("PATH="), "\(opening)")
+            #expect(!messages.all.contains { if case .popupOpened(_, true) = $0 { true } else { false } }, "\(opening): \(messages.all)")
+        }
+    }
+
     @Test func otherSchemesAreRefusedAndTheJobGoesOn() async throws {
         let page = """
             <title>before</title><a id=mail href="mailto:someone@example.com">mail</a><script>

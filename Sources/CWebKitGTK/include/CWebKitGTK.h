@@ -146,9 +146,9 @@ typedef struct {
      * window.webkit.messageHandlers.webparse. The Promise postMessage returned resolves once this returns true,
      * and rejects when it returns false. */
     bool (*script_message)(void *context, const char *message);
-    /* The page opened a new window for uri (window.open, a link with a target); followed says whether the view
-     * loads uri in its place (it never opens a second window). */
-    void (*popup)(void *context, const char *uri, bool followed);
+    /* The page at opener_uri opened a new window for uri (window.open, a link with a target); true loads uri in
+     * the view in its place (the view never opens a second window), false ignores it. */
+    bool (*popup)(void *context, const char *uri, const char *opener_uri);
     /* Asked when the certificate of uri's server is not trusted; true trusts it for that host and loads uri
      * again (the first load then ends with WK_LOAD_FINISHED), false lets the load fail with the TLS error. */
     bool (*allow_certificate)(void *context, const char *uri);
@@ -170,14 +170,12 @@ typedef struct {
     /* NULL, or JavaScript run in the main world of the top frame of every document the view loads, before the
      * document's own scripts; window.webkit.messageHandlers.webparse exists only when this is set. */
     const char *document_start_script;
-    /* true loads a new window's URL in the view itself; false ignores new windows. */
-    bool follow_popups;
 } WKViewOptions;
 
 /* Creates a view of options.width x options.height inside a shown GtkOffscreenWindow, with hardware
  * acceleration off, console output kept off stdout, media that never plays by itself, no second window and
  * script dialogs answered at once. With a related view (or NULL), the new view shares its web process,
- * settings and user content (options then give only the size, popups and whether scripts message back): a
+ * settings and user content (options then give only the size and whether scripts message back): a
  * new tab (its own history, session storage and window name) without starting a process. */
 WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
                     void *callback_context);

@@ -67,8 +67,12 @@ final class WebKitPage: WebPage {
             script_message: { context, message in
                 CallbackTarget.receive(String(cString: message!), at: context)
             },
-            popup: { context, uri, followed in
-                CallbackTarget.deliver(.popupOpened(url: String(cString: uri!), followed: followed), to: context)
+            popup: { context, uri, opener in
+                let url = String(cString: uri!)
+                let follows = CallbackTarget.read(context, { $0.options.followsPopups }) == true
+                    && NavigationPolicy.follows(popupTo: url, from: String(cString: opener!))
+                CallbackTarget.deliver(.popupOpened(url: url, followed: follows), to: context)
+                return follows
             },
             allow_certificate: { context, _ in
                 guard CallbackTarget.read(context, { $0.trustsAnyCertificate }) == true else { return false }
@@ -84,8 +88,7 @@ final class WebKitPage: WebPage {
                                                    height: Int32(options.viewport.height),
                                                    user_agent: userAgent, page_scripts: options.pageScripts,
                                                    media: !options.blocking.resources.contains(.media),
-                                                   content_filter: filter?.pointer, document_start_script: startScript,
-                                                   follow_popups: options.followsPopups),
+                                                   content_filter: filter?.pointer, document_start_script: startScript),
                             related?.view, callbacks, target)
             }
         }

@@ -115,8 +115,20 @@ enum NavigationPolicy {
     static let schemes: Set<String> = ["http", "https", "file", "about", "data", "blob"]
 
     static func allows(navigationTo url: String) -> Bool {
-        guard let colon = url.firstIndex(of: ":") else { return false }
-        return schemes.contains(url[..<colon].lowercased())
+        scheme(of: url).map(schemes.contains) ?? false
+    }
+
+    /// Whether a window the page at `opener` opened for `url` is loaded in the page's place (when the job
+    /// follows popups): a web page opens only web pages (http, https), never a local file; a `file:` page may
+    /// also open `file:` pages. `about:blank` and every other scheme are ignored.
+    static func follows(popupTo url: String, from opener: String) -> Bool {
+        guard let target = scheme(of: url) else { return false }
+        if target == "http" || target == "https" { return true }
+        return target == "file" && scheme(of: opener) == "file"
+    }
+
+    private static func scheme(of url: String) -> String? {
+        url.firstIndex(of: ":").map { url[..<$0].lowercased() }
     }
 }
 
