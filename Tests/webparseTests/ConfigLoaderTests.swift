@@ -85,6 +85,25 @@ import Testing
         #expect(!config.isSingleJob)
     }
 
+    /// Thousands of jobs of one host, some named like the generated names: every name is distinct and the
+    /// generated ones count up past the taken ones. (Naming and problem reporting are linear: 20,000 unnamed or
+    /// invalid jobs validate in about a second; they took 43 and 69 s when each step searched all before it.)
+    @Test func manyUnnamedJobsOfOneHostGetDistinctNamesAndEveryProblemOnce() throws {
+        let jobs = (1...5000).map { index in
+            index == 3 ? #"{"name": "example.com-4", "url": "example.com/taken", "script": "1"}"# : #"{"url": "example.com/\#(index)", "script": "1"}"#
+        }
+        let config = try load(#"{"jobs": [\#(jobs.joined(separator: ","))]}"#).get()
+        let names = config.jobs.map(\.name)
+        #expect(Set(names).count == 5000)
+        #expect(Array(names.prefix(5)) == ["example.com", "example.com-2", "example.com-4", "example.com-3", "example.com-5"])
+        #expect(names.last == "example.com-5000")
+
+        let invalid = (1...5000).map { #"{"url": "example.com/\#($0)", "script": "1", "timeout": -1}"# }
+        let problems = try problems(#"{"jobs": [\#(invalid.joined(separator: ","))]}"#)
+        #expect(problems.count == 5000)
+        #expect(problems.last == "jobs[4999].timeout: expected a number of seconds from 0.1 to 86400, got -1")
+    }
+
     @Test func theFileItselfMustBeAJSONObject() throws {
         #expect(try problems("") == [#"is empty; a config is a JSON object such as {"url": "…", "script": "…"}"#])
         #expect(try problems("[]") == [#"expected a JSON object (one job, or {"jobs": […]}), got an array"#])

@@ -23,7 +23,7 @@ struct Config {
 
 /// Everything wrong with a config file, each problem with its place.
 struct ConfigError: Error, CustomStringConvertible {
-    struct Problem: Equatable {
+    struct Problem: Hashable {
         /// The field, such as `jobs[1].timeout`; empty for the file as a whole.
         var path: String
         var message: String

@@ -146,16 +146,19 @@ struct ConfigReader {
     /// Gives unnamed jobs distinct names derived from their URLs: `example.com`, `example.com-2`…
     private func uniquelyNamed(_ jobs: [Config.NamedJob]) -> [Config.NamedJob] {
         var taken = Set(jobs.map(\.name).filter { !$0.isEmpty })
+        // The next number to try for each base, so that many jobs of one host are named in linear time.
+        var nextCounter: [String: Int] = [:]
         return jobs.map { named in
             guard named.name.isEmpty else { return named }
             let base = named.job.url.isFileURL ? named.job.url.deletingPathExtension().lastPathComponent
                 : (named.job.url.host() ?? "job")
             var name = base
-            var counter = 2
+            var counter = nextCounter[base, default: 2]
             while taken.contains(name) {
                 name = "\(base)-\(counter)"
                 counter += 1
             }
+            nextCounter[base] = counter
             taken.insert(name)
             var renamed = named
             renamed.name = name

@@ -7,6 +7,8 @@ struct FieldReader {
     /// Paths in the config are resolved against this folder.
     let directory: URL
     private(set) var problems: [ConfigError.Problem] = []
+    /// The problems already reported, so that one is said once, in constant time.
+    private var reported: Set<ConfigError.Problem> = []
 
     init(directory: URL) {
         self.directory = directory
@@ -16,7 +18,7 @@ struct FieldReader {
     mutating func problem(_ path: String, at node: JSONNode, _ message: String) {
         let place = node.line > 0 ? (node.line, node.column) : nil
         let problem = ConfigError.Problem(path: path, message: message, line: place?.0, column: place?.1)
-        if !problems.contains(problem) { problems.append(problem) }
+        if reported.insert(problem).inserted { problems.append(problem) }
     }
 
     mutating func string(_ path: String, _ node: JSONNode) -> String? {
