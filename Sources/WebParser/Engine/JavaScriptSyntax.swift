@@ -4,13 +4,15 @@ import Foundation
 /// Facts about a piece of a job's JavaScript, checked without a page: whether it parses, whether it looks like
 /// a CSS selector written where JavaScript was expected, and how to write a string in it.
 enum JavaScriptSyntax {
-    /// The syntax error of `source` read as a script on its own, with its line in `source`; nil when it parses.
+    /// The syntax error of `source` read as a script on its own (JavaScriptCore's message, without the
+    /// `SyntaxError:` name), with its line in `source`; nil when it parses. It creates a JavaScriptCore context
+    /// of its own: not on the WebKit thread before WebKit has started.
     static func error(in source: String) -> (line: Int?, message: String)? {
         var line: UInt32 = 0
         var message: UnsafeMutablePointer<CChar>?
         guard !wk_check_script_syntax(source, &line, &message) else { return nil }
         defer { wk_free(message) }
-        return (line > 0 ? Int(line) : nil, message.map { "SyntaxError: " + String(cString: $0) } ?? "SyntaxError")
+        return (line > 0 ? Int(line) : nil, message.map { String(cString: $0) } ?? "invalid JavaScript")
     }
 
     /// True when `text` reads as a CSS selector (`.quote`, `#list li`, `[data-id]`, `div.item > a`) rather

@@ -146,7 +146,7 @@ struct PageScript: Sendable {
         let source = failure.part == .waitFor ? waitFor ?? "" : script
         var failure = failure
         if let own = JavaScriptSyntax.error(in: source) {
-            failure.message = own.message
+            failure.message = "SyntaxError: " + own.message
             failure.line = own.line
         } else {
             failure.message = "SyntaxError: statements where an expression is expected; write them as a function, "

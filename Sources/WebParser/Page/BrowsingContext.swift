@@ -75,9 +75,12 @@ final class BrowsingContext {
         return context
     }
 
-    /// Gives the context those of `cookies` that a page on `host` gets and that were not given before.
-    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit refuses a cookie.
+    /// Gives the context those of `cookies` that a page on `host` gets and that were not given before, after
+    /// the session cookies a persistent session's folder kept (so that the job's own win).
+    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit refuses a cookie or the kept session
+    ///   cookies cannot be read.
     func giveCookies(_ cookies: [WebParserCookie], for host: String) async throws {
+        try await restoreSessionCookies()
         let fresh = cookies.filter { cookie in
             cookie.matches(host: host) && !cookie.hasExpired() && !givenCookies.contains(Self.identity(of: cookie))
         }

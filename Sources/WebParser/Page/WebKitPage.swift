@@ -24,7 +24,6 @@ final class WebKitPage: WebPage {
         self.context = context
         self.options = options
         self.filter = filter
-        self.loads = related?.loads ?? 0
         let bridge = options.makeBridge()
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()

@@ -1,4 +1,3 @@
-import CWebKitGTK
 import Foundation
 
 /// A user script in the Tampermonkey convention: JavaScript with a `// ==UserScript==` header that says
@@ -165,13 +164,10 @@ enum UserScriptBody {
 
     /// Why `source` does not parse as a user script, with the line in `source`; nil when it does.
     static func syntaxProblem(in source: String) -> (line: Int?, message: String)? {
-        var line: UInt32 = 0
-        var message: UnsafeMutablePointer<CChar>?
-        guard !wk_check_script_syntax(wrapped(source), &line, &message) else { return nil }
-        defer { wk_free(message) }
-        let text = message.map { String(cString: $0) } ?? "invalid JavaScript"
+        guard let problem = JavaScriptSyntax.error(in: wrapped(source)) else { return nil }
         // An error at the end of the wrapper (an unclosed bracket) is on the script's last line.
         let lastLine = source.split(separator: "\n", omittingEmptySubsequences: false).count - (source.hasSuffix("\n") ? 1 : 0)
-        return (line > 1 ? min(Int(line) - 1, max(lastLine, 1)) : nil, "JavaScript syntax error: \(text)")
+        let line = problem.line.flatMap { $0 > 1 ? min($0 - 1, max(lastLine, 1)) : nil }
+        return (line, "JavaScript syntax error: \(problem.message)")
     }
 }

@@ -10,8 +10,7 @@ enum AtomicFile {
     static func write(_ data: Data, to path: String, permissions: mode_t = 0o666, exactPermissions: Bool = false) throws(Failure) {
         // Atomic replacement is for regular files: a device, FIFO, socket or /proc/self/fd/N (`-o /dev/stdout`,
         // `-o /dev/null`) is written in place, never replaced.
-        var special = stat()
-        if stat(path, &special) == 0 && special.st_mode & S_IFMT != S_IFREG && special.st_mode & S_IFMT != S_IFDIR {
+        if isSpecialFile(path) {
             try writeInPlace(data, to: path)
             return
         }
@@ -42,6 +41,14 @@ enum AtomicFile {
         }
     }
 
+    /// True when `path` (links followed) is something other than a regular file or a folder: a device, FIFO,
+    /// socket or `/proc/self/fd/N`, which is written into rather than replaced.
+    private static func isSpecialFile(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT != S_IFREG && status.st_mode & S_IFMT != S_IFDIR
+    }
+
     /// Writes `data` into the special file at `path` (a device, FIFO or socket) as a stream.
     private static func writeInPlace(_ data: Data, to path: String) throws(Failure) {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC)
@@ -53,8 +60,7 @@ enum AtomicFile {
     /// Why `path` cannot be written atomically (its folder is missing or not writable, or it is a folder),
     /// or nil when it can: for checking an output path before doing the work that fills it.
     static func checkWritable(_ path: String) -> String? {
-        var special = stat()
-        if stat(path, &special) == 0 && special.st_mode & S_IFMT != S_IFREG && special.st_mode & S_IFMT != S_IFDIR {
+        if isSpecialFile(path) {
             return access(path, W_OK) == 0 ? nil : "cannot write \(path): \(String(cString: strerror(errno)))"
         }
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
