@@ -112,6 +112,20 @@ import Testing
             #expect(try mode(item) == (isFolder.boolValue ? 0o700 : 0o600), "\(item.path)")
         }
 
+        // A run in which every job fails saves nothing, and still leaves what WebKit wrote private.
+        let failedSession = directory.appending(path: "failed")
+        let failed = try await webparse.run(["run", "--session", failedSession.path,
+                                             try write(#"{"url": "\#(server.url("/missing"))", "script": "1", "retries": 0}"#, "missing.json", in: directory)],
+                                            environment: headless)
+        #expect(failed.status == 1)
+        let failedItems = try #require(FileManager.default.enumerator(at: failedSession, includingPropertiesForKeys: nil)?.allObjects as? [URL])
+        #expect(!failedItems.isEmpty)
+        for item in failedItems {
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: item.path, isDirectory: &isFolder)
+            #expect(try mode(item) == (isFolder.boolValue ? 0o700 : 0o600), "\(item.path)")
+        }
+
         let open = directory.appending(path: "open")
         try FileManager.default.createDirectory(at: open, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         let warned = try await webparse.run(["run", "--session", open.path, try membersConfig(server, in: directory)], environment: headless)

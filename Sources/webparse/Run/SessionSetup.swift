@@ -44,6 +44,8 @@ struct SessionSetup {
     let session: WebParserSession
     private let saveCookiesFile: String?
     private let lock: RunLock?
+    /// The session folder, if the run has one.
+    private let directory: URL?
 
     /// The session for `options` over `settings` (the config's), with `run`'s recycling and memory limit.
     static func prepare(_ options: SessionOptions, over settings: SessionSettings, recycleAfter: Int, memoryLimit: Int?)
@@ -99,7 +101,7 @@ struct SessionSetup {
         } catch {
             return .failure(Failure(message: "\(error)", code: .jobFailed))
         }
-        return .success(SessionSetup(session: session, saveCookiesFile: options.saveCookiesFile, lock: lock))
+        return .success(SessionSetup(session: session, saveCookiesFile: options.saveCookiesFile, lock: lock, directory: directory))
     }
 
     /// Once a run has done what it should (`anySuccess`): keeps the session folder's session cookies, and
@@ -107,6 +109,8 @@ struct SessionSetup {
     /// otherwise), atomically and readable by its owner only; returns what went wrong. After a run where every
     /// job failed, nothing is written.
     func save(anySuccess: Bool) async -> String? {
+        // Whatever the run's outcome, what WebKit wrote into the session folder becomes private.
+        defer { directory.map(PrivateFiles.restrictContents) }
         guard anySuccess else { return nil }
         do {
             try await session.save()
