@@ -170,6 +170,76 @@ import WebParser
         #expect(String(decoding: result.data, as: UTF8.self) == #"[{"global":"undefined","forged":"rejected"}]"#)
     }
 
+    /// A page that pollutes every built-in the bridge could touch, then makes the bridge send (console lines, an
+    /// uncaught error, an unhandled rejection, an emitted value) and forges messages with whatever it caught.
+    static let pollutingPage = """
+        <script>
+        window.caught = [];
+        const keep = (value) => { if (typeof value === "string" && /^[0-9a-f]+-[0-9a-f]+$/.test(value)) caught.push(value); };
+        const scan = (object) => { try { for (const key in object) keep(object[key]); keep(object.token); } catch (_) {} };
+        Object.defineProperty(Object.prototype, "token", { configurable: true, get() { return undefined; },
+          set(value) { keep(value); Object.defineProperty(this, "token", { value, enumerable: true, writable: true, configurable: true }); } });
+        Object.defineProperty(Object.prototype, "kind", { configurable: true, get() { return undefined; },
+          set(value) { Object.defineProperty(this, "kind", { value: "emit", enumerable: true, writable: true, configurable: true }); } });
+        Object.prototype.toJSON = function () {
+          scan(this);
+          if (this.kind === "console" || this.kind === "userScriptFailed") return { ...this, kind: "emit", value: '"FORGED"' };
+          return this;
+        };
+        Object.prototype[Symbol.toPrimitive] = function () { scan(this); return "primitive"; };
+        const originalStringify = JSON.stringify;
+        JSON.stringify = function (value, ...rest) { scan(value); return originalStringify.call(this, value, ...rest); };
+        for (const [owner, names] of [[Array.prototype, ["map", "join", "some", "slice"]], [String.prototype, ["slice", "split"]],
+                                      [Function.prototype, ["call", "apply", "bind"]], [Promise.prototype, ["then"]]]) {
+          for (const name of names) {
+            const original = owner[name];
+            owner[name] = function (...values) { scan(this); values.forEach(scan); return Reflect.apply(original, this, values); };
+          }
+        }
+        for (const [owner, names] of [[Object, ["freeze", "assign", "keys", "defineProperty"]], [Array, ["from", "isArray", "of"]]]) {
+          for (const name of names) {
+            const original = owner[name];
+            owner[name] = function (...values) { values.forEach(scan); return Reflect.apply(original, owner, values); };
+          }
+        }
+        window.String = function (value) { scan(value); return { toString() { return "not a string"; } }; };
+        console.log("a line", { with: "an object" });
+        console.error(new Error("an error"));
+        Promise.reject(new Error("nobody listens"));
+        setTimeout(() => { throw new TypeError("uncaught"); }, 0);
+        </script>
+        <script>
+        window.forge = () => {
+          const handler = window.webkit.messageHandlers.webparse;
+          for (const token of [...new Set(caught)]) {
+            handler.postMessage(originalStringify({ token, kind: "emit", value: '"FORGED"' })).catch(() => {});
+          }
+          window.forged = true;
+        };
+        </script>
+        """
+
+    @Test func aPageThatPollutesBuiltInsNeitherStealsTheTokenNorForgesMessages() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: Self.pollutingPage)])
+        let thrower = Self.userScript("// @name thrower\n// @run-at document-end", "throw new Error('a user script fails');")
+        let emitter = Self.userScript("// @name emitter\n// @run-at document-idle", """
+            await webparse.emit({ genuine: 1 });
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            window.forge();
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            await webparse.emit({ caught: window.caught.length });
+            await webparse.done();
+            """)
+        var job = try job(server.url("/"), "", userScripts: [thrower, emitter], collect: .emitted)
+        job.capturesConsole = true
+        let messages = Messages()
+        let result = try await WebParser().run(job, onMessage: messages.handler)
+        #expect(String(decoding: result.data, as: UTF8.self) == #"[{"genuine":1},{"caught":0}]"#)
+        #expect(!messages.emitted.contains { $0.contains("FORGED") })
+        #expect(messages.console.contains { $0.level == .log && $0.text.hasPrefix("a line") })
+        #expect(messages.failures.map(\.script) == ["thrower"])
+    }
+
     @Test func consoleLinesAndUncaughtErrorsAreReportedWithTheirPlace() async throws {
         let page = """
             <title>console</title><script>

@@ -88,6 +88,11 @@ struct PageBridge: Sendable {
 
     /// The channel, `webparse` and the user-script runner. Ends inside the closure that the user scripts and
     /// the console capture go into.
+    ///
+    /// The token goes only into messages built on null-prototype objects whose values are checked primitives,
+    /// serialised with the `JSON.stringify` captured here: no setter, getter, `toJSON` or `Symbol.toPrimitive`
+    /// a page puts on `Object.prototype` is ever called with a message, and every built-in the bridge uses
+    /// after the page's scripts have run is one it captured before they ran.
     private static func prologue(token: String) -> String {
         """
         (() => {
@@ -95,27 +100,38 @@ struct PageBridge: Sendable {
         if (!handler) return;
         const token = "\(token)";
         const post = handler.postMessage.bind(handler);
-        const stringify = JSON.stringify, ErrorType = Error, PromiseType = Promise, RegExpType = RegExp;
-        const setTimer = setTimeout, clearTimer = clearTimeout, freeze = Object.freeze;
-        const send = (message) => { message.token = token; return post(stringify(message)); };
+        const stringify = JSON.stringify, ErrorType = Error, TypeErrorType = TypeError, PromiseType = Promise, RegExpType = RegExp;
+        const StringType = String;
+        const setTimer = setTimeout, clearTimer = clearTimeout, freeze = Object.freeze, apply = Reflect.apply;
+        const uncurry = (method) => (target, ...values) => apply(method, target, values);
+        const then = uncurry(PromiseType.prototype.then), sliceText = uncurry(StringType.prototype.slice);
+        const splitText = uncurry(StringType.prototype.split), exec = uncurry(RegExpType.prototype.exec);
+        const text = (value) => typeof value === "string" ? value : null;
+        const number = (value) => typeof value === "number" ? value : null;
+        const send = (message) => post(stringify(message));
         const ownSource = new ErrorType().sourceURL;
+        const rejected = (error) => new PromiseType((_, reject) => reject(error));
         const emit = (value) => {
         let json;
-        try { json = stringify(value); } catch (error) { return PromiseType.reject(error); }
-        if (json === undefined) return PromiseType.reject(new TypeError("webparse.emit: the value has no JSON form"));
+        try { json = stringify(value); } catch (error) { return rejected(error); }
+        if (json === undefined) return rejected(new TypeErrorType("webparse.emit: the value has no JSON form"));
         return new PromiseType((resolve, reject) => {
         const timer = setTimer(() => reject(new ErrorType("webparse.emit: webparse did not confirm the value in time")), \(emitTimeout.components.seconds * 1000));
-        send({ kind: "emit", value: json }).then(() => { clearTimer(timer); resolve(); }, (error) => { clearTimer(timer); reject(error); });
+        then(send({ __proto__: null, token, kind: "emit", value: json }), () => { clearTimer(timer); resolve(); }, (error) => { clearTimer(timer); reject(error); });
         });
         };
-        const done = () => send({ kind: "done" }).then(() => undefined);
+        const done = () => then(send({ __proto__: null, token, kind: "done" }), () => undefined);
         const webparse = freeze({ emit, done });
+        const describeError = (error) => {
+        try { return text(StringType(error)) ?? "an exception"; } catch (_) { return "an exception"; }
+        };
         const failed = (script, error) => {
-        const own = error !== null && typeof error === "object" && error.sourceURL === ownSource
-        && error.line >= script.offset && error.line < script.offset + script.lines;
-        let message;
-        try { message = String(error); } catch (_) { message = "an exception"; }
-        send({ kind: "userScriptFailed", script: script.name, message, line: own ? error.line - script.offset + 1 : null });
+        let line = null;
+        try {
+        const errorLine = error !== null && typeof error === "object" && error.sourceURL === ownSource ? number(error.line) : null;
+        if (errorLine !== null && errorLine >= script.offset && errorLine < script.offset + script.lines) line = errorLine - script.offset + 1;
+        } catch (_) {}
+        send({ __proto__: null, token, kind: "userScriptFailed", script: script.name, message: describeError(error), line });
         };
         const run = (script, body) => {
         const href = location.href;
@@ -124,8 +140,7 @@ struct PageBridge: Sendable {
         if (script.exclude.some(matches)) return;
         const start = () => {
         try {
-        const result = body.call(window, webparse, window);
-        if (result !== null && typeof result === "object" && typeof result.then === "function") result.then(undefined, (error) => failed(script, error));
+        then(apply(body, window, [webparse, window]), undefined, (error) => failed(script, error));
         } catch (error) {
         failed(script, error);
         }
@@ -143,34 +158,39 @@ struct PageBridge: Sendable {
     private static let consoleCapture = """
         const format = (value) => {
         if (typeof value === "string") return value;
-        if (value instanceof ErrorType) return String(value);
+        if (value instanceof ErrorType) return describeError(value);
         if (value !== null && typeof value === "object") {
         try { const json = stringify(value); if (json !== undefined) return json; } catch (_) {}
         }
-        return String(value);
+        return describeError(value);
         };
         const where = (stack) => {
-        const frames = String(stack || "").split("\\n").slice(1);
-        for (const frame of frames) {
-        const found = /^(?:[^@]*@)?(.+):(\\d+):(\\d+)$/.exec(frame);
-        if (found) return { url: found[1], line: +found[2], column: +found[3] };
+        const frames = splitText(typeof stack === "string" ? stack : "", "\\n");
+        for (let index = 1; index < frames.length; index++) {
+        const found = exec(/^(?:[^@]*@)?(.+):(\\d+):(\\d+)$/, frames[index]);
+        if (found) return { __proto__: null, url: text(found[1]), line: number(+found[2]), column: number(+found[3]) };
         }
         return null;
         };
-        const report = (level, text, source) => {
-        try { send({ kind: "console", level, text: text.slice(0, 4000), source }); } catch (_) {}
+        const place = (url, line, column) =>
+        text(url) ? { __proto__: null, url: text(url), line: number(line), column: number(column) } : null;
+        const report = (level, message, source) => {
+        try { send({ __proto__: null, token, kind: "console", level, text: sliceText(text(message) ?? "", 0, 4000), source }); } catch (_) {}
         };
         for (const level of ["log", "info", "warn", "error", "debug"]) {
         const original = console[level];
         console[level] = function (...values) {
-        report(level, values.map(format).join(" "), where(new ErrorType().stack));
-        return original.apply(this, values);
+        let line = "";
+        for (let index = 0; index < values.length; index++) line += (index > 0 ? " " : "") + format(values[index]);
+        report(level, line, where(new ErrorType().stack));
+        return apply(original, this, values);
         };
         }
         addEventListener("error", (event) => {
         if (!(event instanceof ErrorEvent)) return;
-        const text = event.error !== undefined && event.error !== null ? format(event.error) : event.message;
-        report("error", "Uncaught " + text, event.filename ? { url: event.filename, line: event.lineno, column: event.colno } : null);
+        const error = event.error;
+        const message = error !== undefined && error !== null ? format(error) : text(event.message) ?? "";
+        report("error", "Uncaught " + message, place(event.filename, event.lineno, event.colno));
         }, true);
         addEventListener("unhandledrejection", (event) => report("error", "Unhandled rejection: " + format(event.reason), null));
 
