@@ -11,6 +11,7 @@ packages=(
   xvfb                   # the private display webparse starts when there is none
   jq                     # the README's example pipes webparse's output into it
   python3-jsonschema     # the tests check the example configs against the config's JSON Schema
+  x11-utils              # the tests check with xdpyinfo that no one else can use webparse's private display
 )
 
 missing=()

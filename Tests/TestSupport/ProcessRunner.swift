@@ -23,6 +23,11 @@ public struct ProcessRunner: Sendable {
         executable = testBinary.deletingLastPathComponent().appending(path: name)
     }
 
+    /// The program at `path`, such as a system tool a test uses against webparse.
+    public init(path: String) {
+        executable = URL(fileURLWithPath: path)
+    }
+
     /// Starts the product with `arguments` and `input` on its stdin (nothing when nil); `environment`
     /// entries replace the inherited ones, and a nil value removes one.
     public func start(_ arguments: [String], environment: [String: String?] = [:], input: Data? = nil) throws -> Running {

@@ -117,6 +117,49 @@ import Testing
         #expect(survivors.isEmpty, "left behind: \(survivors.map { "\($0.key) \($0.value.name)" })")
     }
 
+    @Test func noOneButWebparseCanUseItsPrivateDisplay() async throws {
+        let server = try TestHTTPServer(routes: ["/": .hang])
+        defer { server.stop() }
+        let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 60}"#)
+        let running = try webparse.start(["run", config], environment: headless)
+        while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let children = running.descendants()
+        let webProcess = try #require(children.first { $0.name.hasPrefix("WebKitWebProces") })
+        let environment = try Self.environment(of: webProcess.pid)
+        let display = try #require(environment["DISPLAY"])
+        let authority = try #require(environment["XAUTHORITY"])
+        let folder = URL(fileURLWithPath: authority).deletingLastPathComponent().path
+        #expect(try Self.permissions(authority) == 0o600)
+        #expect(try Self.permissions(folder) == 0o700)
+
+        let client = ProcessRunner(path: "/usr/bin/xdpyinfo")
+        let withCookie = try await client.run(["-display", display], environment: ["XAUTHORITY": authority])
+        #expect(withCookie.status == 0, "the display is up and the cookie opens it: \(withCookie.stderr)")
+        let withoutCookie = try await client.run(["-display", display], environment: ["XAUTHORITY": "/nonexistent", "HOME": "/nonexistent"])
+        #expect(withoutCookie.status != 0, "a client without the cookie connected")
+        #expect(withoutCookie.stderr.contains("unable to open display"))
+        if getuid() == 0 {
+            let otherUser = try await ProcessRunner(path: "/usr/bin/setpriv").run(
+                ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/xdpyinfo", "-display", display],
+                environment: ["XAUTHORITY": authority, "HOME": "/nonexistent"])
+            #expect(otherUser.status != 0, "another user connected: \(otherUser.stdoutText.prefix(200))")
+            #expect(otherUser.stderr.contains("unable to open display"))
+        }
+        running.send(SIGTERM)
+        _ = await running.finish()
+        #expect(!FileManager.default.fileExists(atPath: folder), "the cookie's folder is removed at exit")
+    }
+
+    static func environment(of pid: pid_t) throws -> [String: String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+        let pairs = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self).split(separator: "=", maxSplits: 1) }
+        return Dictionary(pairs.filter { $0.count == 2 }.map { (String($0[0]), String($0[1])) }) { $1 }
+    }
+
+    static func permissions(_ path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
     @Test func exitingEarlyLeavesNoXvfbBehind() async throws {
         func xvfbs() -> Set<pid_t> { Set(ProcessTree.snapshot().filter { $0.value.name == "Xvfb" }.map(\.key)) }
         let before = xvfbs()

@@ -62,7 +62,8 @@ enum WebKitRuntime {
         }
     }
 
-    /// Starts Xvfb, waits for it and points `DISPLAY` at it; on the WebKit thread, before GTK starts.
+    /// Starts Xvfb, waits for it and points `DISPLAY` and `XAUTHORITY` at it; on the WebKit thread, before GTK
+    /// starts.
     private static func startOwnDisplay() throws {
         let server = try privateDisplay.withLock { display throws in
             guard !display.shuttingDown else {
@@ -73,5 +74,6 @@ enum WebKitRuntime {
             return server
         }
         setenv("DISPLAY", try server.waitForDisplay(), 1)
+        setenv("XAUTHORITY", server.authorityPath, 1)
     }
 }

@@ -13,19 +13,25 @@ import Glibc
 /// for webparse does not take the display away mid-teardown, and with `-terminate`, so it exits by itself
 /// once its last client (webparse) is gone. It is also killed when the thread that started it ends, so even a
 /// webparse killed before GTK connected leaves no Xvfb behind. It holds no descriptor of webparse's but the
-/// pipe it reports its display on.
+/// pipe it reports its display on. It accepts only clients that present the cookie of its `DisplayAuthority`,
+/// which is removed when the server stops.
 final class XvfbServer: Sendable {
     private struct Child {
         var pid: pid_t
         var displayPipe: Int32
         var log: Int32
+        var authority: DisplayAuthority
     }
 
     /// The running server; nil once stopped.
     private let process: Mutex<Child?>
 
+    /// The authority file clients need to connect, for `XAUTHORITY`.
+    let authorityPath: String
+
     private init(_ process: Child) {
         self.process = Mutex(process)
+        authorityPath = process.authority.path
     }
 
     /// Starts Xvfb; `waitForDisplay()` tells when it is ready. Returns at once, so that the caller can
@@ -38,18 +44,24 @@ final class XvfbServer: Sendable {
                 "no display: neither DISPLAY nor WAYLAND_DISPLAY is set, and Xvfb is not installed "
                     + "(install the Debian package 'xvfb': apt-get install xvfb)"))
         }
+        let authority = try DisplayAuthority.create()
         var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else { throw failure("cannot create a pipe: \(errnoText())") }
+        guard pipe(&pipeFDs) == 0 else {
+            authority.remove()
+            throw failure("cannot create a pipe: \(errnoText())")
+        }
         pipeFDs.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         let log = anonymousLogFile()
         defer { close(pipeFDs[1]) }
-        let arguments = [path, "-displayfd", "1", "-nolisten", "tcp", "-terminate", "-screen", "0", "1280x800x24"]
+        let arguments = [path, "-displayfd", "1", "-auth", authority.path, "-nolisten", "tcp", "-terminate",
+                         "-screen", "0", "1280x800x24"]
         do {
             let pid = try spawn(arguments: arguments, stdoutFD: pipeFDs[1], stderrFD: log)
-            return XvfbServer(Child(pid: pid, displayPipe: pipeFDs[0], log: log))
+            return XvfbServer(Child(pid: pid, displayPipe: pipeFDs[0], log: log, authority: authority))
         } catch {
             close(pipeFDs[0])
             if log >= 0 { close(log) }
+            authority.remove()
             throw error
         }
     }
@@ -79,6 +91,7 @@ final class XvfbServer: Sendable {
         defer {
             close(process.displayPipe)
             if process.log >= 0 { close(process.log) }
+            process.authority.remove()
         }
         kill(process.pid, SIGTERM)
         var status: Int32 = 0
