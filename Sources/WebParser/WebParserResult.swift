@@ -14,6 +14,10 @@ public struct WebParserResult: Sendable, Equatable {
     /// `webparse.done()`: `data` holds the values emitted until then.
     public var isComplete: Bool
 
+    /// The number of elements of `data` when it is a JSON array (a list, or the emitted values); nil for
+    /// another value. Counted by scanning the text, at any depth.
+    public var arrayLength: Int? { JSONTextCheck.arrayLength(of: data) }
+
     /// Creates a result.
     public init(data: Data, finalURL: String, httpStatus: Int?, attempts: Int, isComplete: Bool = true) {
         self.data = data

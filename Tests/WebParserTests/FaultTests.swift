@@ -179,6 +179,18 @@ import Testing
         #expect(result.data.first == UInt8(ascii: "\"") && result.data.last == UInt8(ascii: "\""))
     }
 
+    @Test func loneSurrogatesAndDeepResultsArePassedThrough() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>odd</p>")])
+        let parser = WebParser()
+        let cut = try await parser.run(job(server.url("/"), "['😀 title'.slice(0, 1), '😀'.slice(1), 'fine']"))
+        #expect(cut.data == Data(#"["\ud83d","\ude00","fine"]"#.utf8))
+        let deep = try await parser.run(job(server.url("/"), "(() => { let v = {a: 1}; for (let i = 1; i < 20000; i++) v = [v]; return v; })()"))
+        #expect(deep.data == Data((String(repeating: "[", count: 19_999) + #"{"a":1}"# + String(repeating: "]", count: 19_999)).utf8))
+        #expect(deep.arrayLength == 1)
+        let replaced = await failure(job(server.url("/"), "(JSON.stringify = () => '{broken', ['x'])"), parser: parser)
+        #expect(replaced?.kind == .unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)"))
+    }
+
     @Test func popupsDialogsAndOtherSchemesDoNotStopTheJob() async throws {
         let page = """
             <title>before</title><script>

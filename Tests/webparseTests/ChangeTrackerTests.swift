@@ -26,6 +26,13 @@ import Testing
         #expect(CanonicalJSON.text(a) == #"{"a":{"x":"é","y":null},"b":[1,2]}"#)
     }
 
+    @Test func resultsAreReadWithLoneSurrogatesAndRepeatedKeys() throws {
+        let text = #"["\ud83d", "\ud83d\u0041", "x\udc00", "\ud83d\ude00", {"a": 1, "a": 2}]"#
+        let node = try JSONNode.parse(Array(text.utf8), rules: ChangeTracker.rules)
+        #expect(CanonicalJSON.text(node) == #"["\#u{FFFD}","\#u{FFFD}A","x\#u{FFFD}","😀",{"a":1,"a":2}]"#)
+        #expect(throws: JSONSyntaxError.self) { try JSONNode.parse(Array(#""\ud83d""#.utf8)) }
+    }
+
     @Test func newItemsAreThoseNotSeenAndPrintedAsThePageWroteThem() throws {
         let first = try changes(#"[{"id": 1, "t": "a"}, {"id": 2, "t": "b"}]"#, since: nil, key: "id")
         #expect(first.isFirstRun)

@@ -56,6 +56,51 @@ import Testing
         #expect(lines.stdoutText == #"{"job":"127.0.0.1","item":{"id":"c5","title":"Chapter 5"}}"# + "\n")
     }
 
+    /// A config over `site` whose items carry a title cut inside an emoji (a lone surrogate) and a value nested
+    /// `depth` levels deep.
+    func oddItemsConfig(_ site: Site, depth: Int, key: Bool) throws -> String {
+        let script = "Array.from(document.querySelectorAll('li'), li => { let deep = 'bottom'; "
+            + "for (let i = 1; i < \(depth); i++) deep = [deep]; "
+            + "return {id: li.dataset.id, title: (li.textContent + ' 😀').slice(0, -1), deep}; })"
+        let fields: [String: Any] = ["url": site.server.url("/updates").absoluteString, "retries": 0, "timeout": 10, "script": script]
+        let json = try JSONSerialization.data(withJSONObject: key ? fields.merging(["key": "id"]) { $1 } : fields)
+        return try write(String(decoding: json, as: UTF8.self), "odd-\(depth)-\(key).json", in: try folder())
+    }
+
+    @Test(arguments: [true, false])
+    func deepItemsAndLoneSurrogatesAreTracked(byKey: Bool) async throws {
+        let site = try Site([1, 2])
+        let config = try oddItemsConfig(site, depth: 600, key: byKey)
+        let state = try folder().appending(path: "odd.state").path
+        let first = try await run(config, state)
+        #expect(first.status == 0 && first.stdout.isEmpty, "\(first.stderr)")
+        site.show([1, 2, 3])
+        let second = try await run(config, state)
+        #expect(second.status == 0, "\(second.stderr)")
+        let deep = String(repeating: "[", count: 599) + #""bottom""# + String(repeating: "]", count: 599)
+        #expect(second.stdoutText == #"[{"id":"c3","title":"Chapter 3 \ud83d","deep":"# + deep + "}]\n")
+        let third = try await run(config, state)
+        #expect(third.status == 0 && third.stdout.isEmpty, "nothing new: \(third.stdoutText.prefix(100))")
+    }
+
+    @Test func aResultDeeperThanTheStateTracksFailsTheJobAndLeavesTheStateAlone() async throws {
+        // JavaScriptCore's own JSON.stringify stops near 50,000 levels; a page's replacement goes deeper.
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>deep</p>")])
+        let script = #"(JSON.stringify = () => '[{\"a\":'.repeat(30000) + '1' + '}]'.repeat(30000), [1])"#
+        let config = try write(#"{"url": "\#(server.url("/"))", "script": "\#(script)"}"#, "deep.json", in: try folder())
+        let state = try folder().appending(path: "deep.state").path
+        let plain = try await webparse.run(["run", config], environment: headless)
+        #expect(plain.status == 0, "without --state the result is printed: \(plain.stderr)")
+        #expect(plain.stdout.count == 30_000 * 8 + 2)
+        let tracked = try await run(config, state)
+        #expect(tracked.status == 1)
+        #expect(tracked.stdout.isEmpty)
+        #expect(tracked.stderr.contains("nesting deeper than 50000 levels"), "\(tracked.stderr)")
+        #expect(tracked.stderr.contains("more than --state can track"))
+        let saved = FileManager.default.contents(atPath: state).map { String(decoding: $0, as: UTF8.self) }
+        #expect(saved == nil || saved?.contains("seen") == false, "nothing of the job is recorded: \(saved ?? "")")
+    }
+
     @Test func emitInitialPrintsTheFirstRun() async throws {
         let (site, config, state) = try setUp([1, 2])
         let first = try await run(config, state, ["--emit-initial"])

@@ -68,7 +68,7 @@ struct PageScript: Sendable {
         case .string(let json):
             // The page's scripts can replace JSON.stringify; only JSON may reach the caller, and on one line
             // (in valid JSON a raw line break can only be whitespace between tokens, so it can go).
-            guard (try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed)) != nil else {
+            guard JSONTextCheck.isJSON(json) else {
                 return .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)"))
             }
             return .value(json.contains { $0 == 0x0A || $0 == 0x0D } ? json.filter { $0 != 0x0A && $0 != 0x0D } : json)

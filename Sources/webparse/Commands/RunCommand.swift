@@ -163,10 +163,18 @@ struct RunCommand {
         do throws(JobScheduler.Stop) {
             try await scheduler.run(jobs) { index, outcome in
                 let named = jobs[index]
+                var outcome = outcome
+                var fresh: RunMemory.Fresh?
+                if case .success(let success) = outcome.result, let memory {
+                    do throws(WebParserError) {
+                        fresh = try await memory.remember(success, of: named, emitInitial: settings.emitInitial)
+                    } catch {
+                        outcome.result = .failure(error)
+                    }
+                }
                 switch outcome.result {
-                case .success(let success):
+                case .success:
                     anySuccess = true
-                    let fresh = memory?.remember(success.data, of: named, emitInitial: settings.emitInitial)
                     output.add(outcome, at: index, fresh: fresh, streamed: output.streamsEmittedValues && named.job.collect == .emitted)
                 case .failure(let error):
                     let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.failAfter != nil) ?? 1

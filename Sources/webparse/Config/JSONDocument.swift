@@ -18,10 +18,24 @@ struct JSONNode: Sendable {
     /// The bytes of the parsed text the value spans, so that it can be passed on as it was written.
     var span: Range<Int> = 0..<0
 
-    /// Parses `bytes` as one JSON document.
-    /// - Throws: `JSONSyntaxError` at the first place the text is not JSON.
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONParser(bytes: bytes)
+    /// What a parse accepts beyond strict JSON, and how deep it goes.
+    struct Rules: Sendable {
+        /// The deepest nesting accepted; deeper text is refused with a message that says so.
+        var maximumDepth: Int
+        /// Whether an escaped lone surrogate (`"\ud83d"`, valid JSON text that `JSON.stringify` writes for a
+        /// string cut inside an emoji) becomes U+FFFD, as browsers make it in text, instead of an error.
+        var replacesLoneSurrogates: Bool
+        /// Whether an object may repeat a key (a config may not: the second would silently win).
+        var allowsDuplicateKeys: Bool
+
+        /// For configs: 200 levels, strict Unicode, no repeated keys.
+        static let config = Rules(maximumDepth: 200, replacesLoneSurrogates: false, allowsDuplicateKeys: false)
+    }
+
+    /// Parses `bytes` as one JSON document under `rules`.
+    /// - Throws: `JSONSyntaxError` at the first place the text is not JSON or breaks a rule.
+    static func parse(_ bytes: [UInt8], rules: Rules = .config) throws(JSONSyntaxError) -> JSONNode {
+        var parser = JSONParser(bytes: bytes, rules: rules)
         parser.skipWhitespace()
         let node = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -73,14 +87,14 @@ struct JSONSyntaxError: Error {
 
 private struct JSONParser {
     let bytes: [UInt8]
+    let rules: JSONNode.Rules
     var index = 0
     var line = 1
     var lineStart = 0
 
-    static let maximumDepth = 200
-
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], rules: JSONNode.Rules) {
         self.bytes = bytes
+        self.rules = rules
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3; counted.index = 3 }
     }
 
@@ -118,7 +132,7 @@ private struct JSONParser {
     }
 
     mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
-        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        guard depth < rules.maximumDepth else { throw error("nesting deeper than \(rules.maximumDepth) levels") }
         guard !atEnd else { throw error("unexpected end of file; a value was expected") }
         let (startLine, startColumn, start) = (line, column(), index)
         let value: JSONNode.Value
@@ -170,7 +184,7 @@ private struct JSONParser {
             }
             let keyPlace = error("")
             let key = try parseString()
-            guard seen.insert(key).inserted else {
+            guard seen.insert(key).inserted || rules.allowsDuplicateKeys else {
                 throw JSONSyntaxError(message: "duplicate key \"\(key)\"", line: keyPlace.line, column: keyPlace.column)
             }
             skipWhitespace()
@@ -257,15 +271,23 @@ private struct JSONParser {
     private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> UnicodeScalar {
         let high = try parseHex4()
         if (0xD800..<0xDC00).contains(high) {
-            guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-            else { throw error("unpaired surrogate in a \\u escape") }
-            index += 2
-            let low = try parseHex4()
-            guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in a \\u escape") }
-            return UnicodeScalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+            let escapeStart = index
+            if bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                index += 2
+                let low = try parseHex4()
+                if (0xDC00..<0xE000).contains(low) { return UnicodeScalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))! }
+                // Not a pair: the second escape is read again on its own.
+                index = escapeStart
+            }
+            return try loneSurrogate()
         }
-        guard let scalar = UnicodeScalar(high) else { throw error("unpaired surrogate in a \\u escape") }
+        guard let scalar = UnicodeScalar(high) else { return try loneSurrogate() }
         return scalar
+    }
+
+    private mutating func loneSurrogate() throws(JSONSyntaxError) -> UnicodeScalar {
+        guard rules.replacesLoneSurrogates else { throw error("unpaired surrogate in a \\u escape") }
+        return "\u{FFFD}"
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {

@@ -6,7 +6,7 @@ struct JobOutcome {
     let name: String
     /// The URL the config asked for.
     let url: URL
-    let result: Result<WebParserResult, WebParserError>
+    var result: Result<WebParserResult, WebParserError>
     let elapsed: Duration
     /// Whether the job returns the values its user scripts emit.
     var collectsEmitted = false
@@ -24,7 +24,7 @@ struct JobOutcome {
                         ("attempts", .integer(success.attempts)), ("elapsedMs", .integer(elapsedMilliseconds))]
             if collectsEmitted { members.append(("complete", .bool(success.isComplete))) }
             if streamed {
-                let count = (try? JSONSerialization.jsonObject(with: success.data) as? [Any])?.count ?? 0
+                let count = success.arrayLength ?? 0
                 members.append(("items", .integer(count)))
             } else {
                 members.append(("result", .raw(success.data)))

@@ -19,7 +19,7 @@ struct JobScheduler {
 
     /// Runs `jobs`; `handle` gets each job's index and outcome in the order they finish.
     /// - Throws: `Stop` when the run cannot go on; the jobs still running are cancelled first.
-    func run(_ jobs: [Config.NamedJob], handle: (Int, JobOutcome) -> Void) async throws(Stop) {
+    func run(_ jobs: [Config.NamedJob], handle: (Int, JobOutcome) async -> Void) async throws(Stop) {
         let stop: Stop? = await withTaskGroup(of: (Int, Result<JobOutcome, Stop>).self) { group in
             var running: [Int: [String]] = [:]
             var next = 0
@@ -35,7 +35,7 @@ struct JobScheduler {
                 running[index] = nil
                 switch result {
                 case .success(let outcome):
-                    handle(index, outcome)
+                    await handle(index, outcome)
                 case .failure(let stop):
                     group.cancelAll()
                     return stop

@@ -55,7 +55,7 @@ struct ProgressReporter: Sendable {
     /// Says so when job `name` ran out of time before its user scripts said they were done, and what it kept.
     func warnIfCutShort(_ name: String, _ result: WebParserResult) {
         guard !result.isComplete else { return }
-        let count = (try? JSONSerialization.jsonObject(with: result.data) as? [Any])?.count ?? 0
+        let count = result.arrayLength ?? 0
         StandardStreams.tell("webparse: \(name): warning: timed out before webparse.done(); the result holds the \(count) value\(count == 1 ? "" : "s") emitted until then")
     }
 

@@ -16,13 +16,18 @@ struct Changes {
 }
 
 enum ChangeTracker {
+    /// How results are read: deep (no page nests data this far; the limit keeps the recursive reading within
+    /// a thread's stack), any JSON text `JSON.stringify` writes, an escaped lone surrogate identified as U+FFFD.
+    static let rules = JSONNode.Rules(maximumDepth: 50_000, replacesLoneSurrogates: true, allowsDuplicateKeys: true)
+
     /// Compares `result` (JSON text) with `previous` and says what is new.
-    /// - Throws: `JSONSyntaxError` if `result` is not JSON (it always is, coming from webparse).
+    /// - Throws: `JSONSyntaxError` when `result` breaks `rules` (nests deeper), or is not JSON (which webparse
+    ///   never gives).
     static func changes(in result: Data, since previous: StateFile.Job?, tracking: Tracking, at time: Date) throws(JSONSyntaxError)
         -> Changes
     {
         let bytes = Array(result)
-        let root = try JSONNode.parse(bytes)
+        let root = try JSONNode.parse(bytes, rules: rules)
         let isFirstRun = previous?.lastResult == nil
         var updated = previous ?? StateFile.Job()
         updated.lastResult = SHA256.hex(CanonicalJSON.text(root).utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import WebParser
 
 /// The `--state` file during one run: locked for the run, read once, updated job by job in memory, and
 /// written once at the end, atomically, and only if it changed. A failed job changes nothing in it but,
@@ -53,9 +54,21 @@ final class RunMemory {
 
     /// Records `result`, a successful result of `job`, and returns what is new in it. On the job's first run
     /// everything is recorded and nothing is new, unless `emitInitial`.
-    func remember(_ result: Data, of job: Config.NamedJob, emitInitial: Bool) -> Fresh {
-        guard let changes = try? ChangeTracker.changes(in: result, since: state.jobs[job.name], tracking: job.tracking, at: Date())
-        else { return Fresh(items: [], isList: false) }
+    /// - Throws: `WebParserError` (`.unsupportedResult`) when the result cannot be tracked (nested deeper than
+    ///   `ChangeTracker.rules` allow); the state is left as it was for the job, which must then fail.
+    func remember(_ result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool) async throws(WebParserError) -> Fresh {
+        let (data, previous, tracking, now) = (result.data, state.jobs[job.name], job.tracking, Date())
+        let tracked = await LargeStack.run { () -> Result<Changes, JSONSyntaxError> in
+            Result { () throws(JSONSyntaxError) in try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: now) }
+        }
+        let changes: Changes
+        switch tracked {
+        case .success(let found):
+            changes = found
+        case .failure(let error):
+            throw WebParserError(.unsupportedResult("\(error.message) (line \(error.line), column \(error.column)), "
+                                                    + "more than --state can track"), url: result.finalURL, attempts: result.attempts)
+        }
         state.jobs[job.name] = changes.updated
         if changes.itemsWithoutKey > 0, let key = job.tracking.key {
             StandardStreams.tell("webparse: \(job.name): \(changes.itemsWithoutKey) items have no \"\(key)\"; "
