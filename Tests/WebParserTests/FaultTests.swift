@@ -191,6 +191,39 @@ import Testing
         #expect(replaced?.kind == .unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)"))
     }
 
+    @Test func onlyAJobOnALocalFileNavigatesToLocalFiles() {
+        #expect(!NavigationPolicy.allows(navigationTo: "file:///etc/passwd", localFiles: false))
+        #expect(!NavigationPolicy.allows(navigationTo: "FILE:///etc/passwd", localFiles: false))
+        #expect(NavigationPolicy.allows(navigationTo: "file:///srv/site/page2.html", localFiles: true))
+        #expect(NavigationPolicy.allows(navigationTo: "https://example.com/", localFiles: false))
+        #expect(!NavigationPolicy.allows(navigationTo: "mailto:someone@example.com", localFiles: true))
+    }
+
+    @Test func aRedirectAwayFromTheWebFailsOnceAndSaysWhere() async throws {
+        let secret = FileManager.default.temporaryDirectory.appending(path: "webparse-secret-\(UUID().uuidString).html")
+        try "<title>top secret</title>".write(to: secret, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        func redirect(_ target: String) -> TestHTTPServer.Route { .respond(status: 302, headers: ["Location": target], body: "") }
+        let server = try TestHTTPServer(routes: [
+            "/file": redirect(secret.absoluteString), "/data": redirect("data:text/html,<title>data</title>"),
+            "/javascript": redirect("javascript:document.title='js'"), "/about": redirect("about:blank"),
+        ])
+        let parser = WebParser()
+        for (path, expected) in [("/file", "WebKit ends it when the server redirects to a file: URL"),
+                                 ("/data", "the server redirected to data:text/html,<title>data</title>, which is not a web page"),
+                                 ("/javascript", "the server redirected to javascript:document.title='js', which is not a web page"),
+                                 ("/about", "the server redirected to about:blank, which is not a web page")] {
+            let error = await failure(job(server.url(path), retries: 2), parser: parser)
+            guard case .loadFailed(let message)? = error?.kind else {
+                Issue.record("\(path): got \(String(describing: error))")
+                continue
+            }
+            #expect(message.contains(expected), "\(path): \(message)")
+            #expect(error?.attempts == 1, "\(path) is not retried")
+            #expect(server.requests(for: path).count == 1)
+        }
+    }
+
     @Test func popupsDialogsAndOtherSchemesDoNotStopTheJob() async throws {
         let page = """
             <title>before</title><script>

@@ -11,6 +11,22 @@ enum LoadFailureTriage {
         failure.domain == "WebKitPolicyError" && failure.code == 102
     }
 
+    /// Where a server redirected the failed load, when it failed for going somewhere that is not a web page. A
+    /// main load fails at such a URL only after a redirect: WebKit reports a `data:` or `about:` target as a
+    /// restricted port, and a `javascript:` one as too many redirects.
+    static func redirectTarget(of failure: PageLoadFailure) -> String? {
+        let scheme = failure.url.firstIndex(of: ":").map { failure.url[..<$0].lowercased() }
+        guard let scheme, !["http", "https", "file"].contains(scheme) else { return nil }
+        return failure.url
+    }
+
+    /// The kind of a failed load that `redirectTarget(of:)` found to be redirected to `target`.
+    static func redirected(to target: String) -> WebParserError.Kind {
+        let shown = target.count > 80 ? target.prefix(77) + "..." : target
+        return .loadFailed("the server redirected to \(shown), which is not a web page (webparse follows redirects "
+                           + "to http and https only)")
+    }
+
     /// The kind of error `failure` is.
     static func kind(of failure: PageLoadFailure) -> WebParserError.Kind {
         let message = failure.message

@@ -150,6 +150,10 @@ final class WebParserEngine {
                 supersededLoadFinishing = true
                 return
             }
+            if let target = LoadFailureTriage.redirectTarget(of: failure) {
+                fail(LoadFailureTriage.redirected(to: target))
+                return
+            }
             fail(LoadFailureTriage.kind(of: failure), url: failure.url)
         case .navigationRefused(let url):
             tell(.navigationRefused(url: url))
@@ -165,8 +169,15 @@ final class WebParserEngine {
             supersededLoadFinishing = true
         case .progress(let progress):
             report(.loading(progress: progress))
-        case .processTerminated(let termination):
-            fail(termination == .exceededMemoryLimit ? .memoryLimitExceeded : .webProcessCrashed)
+        case .processTerminated(.exceededMemoryLimit):
+            fail(.memoryLimitExceeded)
+        case .processTerminated(.crashed) where !committed && !job.url.isFileURL:
+            // WebKit's UI process ends a web process whose navigation turns to a local file, and a server's
+            // redirect to file: is the one way a web page's load gets there before its document arrives.
+            fail(.loadFailed("the page's web process ended before the page arrived: WebKit ends it when the server "
+                             + "redirects to a file: URL, which no web page may open"))
+        case .processTerminated(.crashed):
+            fail(.webProcessCrashed)
         }
     }
 

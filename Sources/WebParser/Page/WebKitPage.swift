@@ -11,6 +11,8 @@ final class WebKitPage: WebPage {
     private(set) var loads = 0
     /// Whether the current load accepts an untrusted certificate.
     fileprivate var trustsAnyCertificate = false
+    /// Whether the current job loads a local file, and so may navigate to other local files.
+    fileprivate var opensLocalFiles = false
     private var view: OpaquePointer?
     private let context: OpaquePointer
     /// Held while the view uses it.
@@ -47,7 +49,8 @@ final class WebKitPage: WebPage {
             },
             allow_navigation: { context, uri in
                 let url = String(cString: uri!)
-                guard NavigationPolicy.allows(navigationTo: url) else {
+                let opensLocalFiles = CallbackTarget.read(context, { $0.opensLocalFiles }) == true
+                guard NavigationPolicy.allows(navigationTo: url, localFiles: opensLocalFiles) else {
                     CallbackTarget.deliver(.navigationRefused(url: url), to: context)
                     return false
                 }
@@ -99,6 +102,7 @@ final class WebKitPage: WebPage {
         guard let view else { return }
         loads += 1
         trustsAnyCertificate = request.trustsAnyCertificate
+        opensLocalFiles = request.url.isFileURL
         let headers = request.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
         withCStringArray(headers) { headers in
             wk_view_load_uri(view, request.url.absoluteString, headers, request.credentials?.user, request.credentials?.password)

@@ -114,8 +114,12 @@ enum NavigationPolicy {
     /// The schemes a page may navigate to; others (`mailto:`, `tel:`, `intent:`…) are refused.
     static let schemes: Set<String> = ["http", "https", "file", "about", "data", "blob"]
 
-    static func allows(navigationTo url: String) -> Bool {
-        scheme(of: url).map(schemes.contains) ?? false
+    /// Whether the page may go to `url`, itself or in a frame: to the `schemes`, but to a `file:` URL only in
+    /// a job that loads local files (`localFiles`), so that no web page reaches the machine's files.
+    static func allows(navigationTo url: String, localFiles: Bool) -> Bool {
+        guard let target = scheme(of: url) else { return false }
+        if target == "file" { return localFiles }
+        return schemes.contains(target)
     }
 
     /// Whether a window the page at `opener` opened for `url` is loaded in the page's place (when the job
