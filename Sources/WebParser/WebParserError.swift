@@ -67,6 +67,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidJob(String)
         /// The screenshot could not be taken or written.
         case screenshotFailed(String)
+        /// The session's cookies or stored data could not be read, written, listed or cleared; says which file
+        /// and why.
+        case storageFailed(String)
 
         /// See `WebParserError.isTransient`.
         public var isTransient: Bool {
@@ -102,6 +105,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
             case .invalidJob(let reason): "invalid job: \(reason)"
             case .screenshotFailed(let reason): "screenshot failed: \(reason)"
+            case .storageFailed(let reason): reason
             }
         }
     }

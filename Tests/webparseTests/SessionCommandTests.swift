@@ -23,6 +23,40 @@ import Testing
         try write(#"{"url": "\#(server.url("/members"))", "script": "document.body.textContent", "retries": 0\#(extra)}"#, "members.json", in: directory)
     }
 
+    @Test func aSessionFolderThatCannotBeWrittenCostsNoResultAndSaysWhy() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>chapter 12</title>")])
+        let directory = try folder()
+        let config = try write(#"{"url": "\#(server.url("/"))", "script": "document.title", "retries": 0}"#, "c.json", in: directory)
+        let session = directory.appending(path: "session")
+
+        // Where the session cookies are kept is taken by a folder: they cannot be read, whoever runs webparse.
+        try FileManager.default.createDirectory(at: session.appending(path: "session-cookies.json"), withIntermediateDirectories: true)
+        let blocked = try await webparse.run(["run", "--session", session.path, config], environment: headless)
+        #expect(blocked.status == 1)
+        #expect(blocked.stderr.contains("cannot read the session cookies kept in \(session.path)/session-cookies.json: Is a directory"),
+                "\(blocked.stderr)")
+        #expect(!blocked.stderr.contains("NSCocoaErrorDomain") && !blocked.stderr.contains("load failed"))
+        try FileManager.default.removeItem(at: session.appending(path: "session-cookies.json"))
+
+        // A read-only session folder, as its owner sees it (root ignores permissions: the test runs as nobody).
+        var command = [webparse.executable.path]
+        if getuid() == 0 {
+            let nobody = try await ProcessRunner(path: "/usr/bin/setpriv").run(["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/test", "-x", webparse.executable.path])
+            try #require(nobody.status == 0, "nobody cannot run \(webparse.executable.path): put the checkout where others can read it")
+            chown(directory.path, 65534, 65534)
+            chown(config, 65534, 65534)
+            _ = try await ProcessRunner(path: "/usr/bin/chown").run(["-R", "65534:65534", session.path])
+            command = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+        }
+        chmod(session.path, 0o500)
+        defer { chmod(session.path, 0o700) }
+        let readOnly = try await ProcessRunner(path: command[0]).run(Array(command.dropFirst()) + ["run", "--session", session.path, config],
+                                                                     environment: headless.merging(["HOME": directory.path]) { $1 })
+        #expect(readOnly.status == 1)
+        #expect(readOnly.stdoutText == "\"chapter 12\"\n")
+        #expect(readOnly.stderr.contains("Permission denied (the folder \(session.path) cannot be written)"), "\(readOnly.stderr)")
+    }
+
     @Test func aCookieFileOpensTheMembersPageAndSavedCookiesWork() async throws {
         let server = try membersSite()
         let directory = try folder()

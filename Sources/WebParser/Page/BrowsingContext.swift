@@ -114,7 +114,7 @@ final class BrowsingContext {
                 let box = Unmanaged<CookieListBox>.fromOpaque(context!).takeRetainedValue()
                 guard let cookies else {
                     let reason = message.map { String(cString: $0) } ?? "unknown error"
-                    box.continuation.resume(throwing: WebParserError(.loadFailed("cannot list the cookies: \(reason)")))
+                    box.continuation.resume(throwing: WebParserError(.storageFailed("cannot list the cookies: \(reason)")))
                     return
                 }
                 box.continuation.resume(returning: UnsafeBufferPointer(start: cookies, count: count).map(WebParserCookie.init))
@@ -143,7 +143,7 @@ final class BrowsingContext {
         do {
             try PrivateFiles.write(CookieFile.json(sessionCookies), to: file)
         } catch {
-            throw WebParserError(.loadFailed("cannot keep the session cookies in \(file.path): \(error.localizedDescription)"))
+            throw WebParserError(.storageFailed("cannot keep the session cookies in \(file.path): \(error)"))
         }
         PrivateFiles.restrictContents(of: file.deletingLastPathComponent())
     }
@@ -160,11 +160,17 @@ final class BrowsingContext {
         guard !restoredSessionCookies else { return }
         restoredSessionCookies = true
         guard let file = sessionCookiesURL, FileManager.default.fileExists(atPath: file.path) else { return }
+        let text: String
+        do {
+            text = String(decoding: try PrivateFiles.contents(of: file), as: UTF8.self)
+        } catch {
+            throw WebParserError(.storageFailed("cannot read the session cookies kept in \(file.path): \(error)"))
+        }
         let cookies: [WebParserCookie]
         do {
-            cookies = try CookieFile.parse(try String(contentsOf: file, encoding: .utf8))
+            cookies = try CookieFile.parse(text)
         } catch {
-            throw WebParserError(.loadFailed("cannot read the session cookies kept in \(file.path): \(error); delete the file to start logged out"))
+            throw WebParserError(.storageFailed("cannot read the session cookies kept in \(file.path): \(error); delete the file to start logged out"))
         }
         try await addToContext(cookies)
     }
@@ -190,7 +196,7 @@ final class BrowsingContext {
             start({ context, message in
                 let box = Unmanaged<DoneBox>.fromOpaque(context!).takeRetainedValue()
                 if let message {
-                    box.continuation.resume(throwing: WebParserError(.loadFailed("\(box.failure): \(String(cString: message))")))
+                    box.continuation.resume(throwing: WebParserError(.storageFailed("\(box.failure): \(String(cString: message))")))
                 } else {
                     box.continuation.resume()
                 }

@@ -38,9 +38,52 @@ public enum PrivateFiles {
 
     /// Replaces the file at `url`, in a folder made by `makeFolder(_:)`, with `data`, readable by its owner
     /// only: written beside it and renamed over it, so a reader or a crash sees the old contents or the new.
-    /// - Throws: the file system's error when it cannot be written; the old file is then untouched.
-    public static func write(_ data: Data, to url: URL) throws {
-        try data.write(to: url, options: .atomic)
+    /// - Throws: `Failure`, saying why, when it cannot be written; the old file is then untouched.
+    public static func write(_ data: Data, to url: URL) throws(Failure) {
+        let folder = url.deletingLastPathComponent().path
+        guard access(folder, W_OK) == 0 else {
+            throw Failure(path: url.path, reason: "\(String(cString: strerror(errno))) (the folder \(folder) cannot be written)")
+        }
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw Failure(path: url.path, reason: reason(for: error))
+        }
         chmod(url.path, 0o600)
+    }
+
+    /// Why a file operation failed, in the system's words ("Permission denied", "Is a directory"), rather than
+    /// Foundation's wrapper around them.
+    private static func reason(for error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        return underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
+            ?? error.localizedDescription
+    }
+
+    /// The contents of the file at `url`.
+    /// - Throws: `Failure`, saying why, when it cannot be read (missing, a folder, not permitted).
+    public static func contents(of url: URL) throws(Failure) -> Data {
+        let file = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { throw Failure(path: url.path, reason: String(cString: strerror(errno))) }
+        defer { close(file) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(file, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw Failure(path: url.path, reason: String(cString: strerror(errno))) }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// Why a private file could not be read or written, in the file system's words.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The file.
+        public let path: String
+        /// Why, such as "Permission denied" or "No space left on device".
+        public let reason: String
+        /// "Permission denied (the folder … cannot be written)".
+        public var description: String { reason }
     }
 }

@@ -66,7 +66,7 @@ public final class WebParserSession: Sendable {
 
     /// Adds `cookies` to the session, as a server setting them would; expired ones are dropped.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or
-    ///   `.loadFailed` when WebKit refuses a cookie.
+    ///   `.storageFailed` when WebKit refuses a cookie.
     public func addCookies(_ cookies: [WebParserCookie]) async throws {
         try await WebKitRuntime.start()
         try await browsingContext.add(cookies.filter { !$0.hasExpired() })
@@ -74,7 +74,7 @@ public final class WebParserSession: Sendable {
 
     /// Every cookie the session holds.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or
-    ///   `.loadFailed` when WebKit cannot list them.
+    ///   `.storageFailed` when WebKit cannot list them.
     public func cookies() async throws -> [WebParserCookie] {
         try await WebKitRuntime.start()
         return try await browsingContext.cookies()
@@ -85,7 +85,7 @@ public final class WebParserSession: Sendable {
     /// starts with them, and makes every file there readable by its owner only. Call it when a run has done
     /// what it should (a failed run leaves the kept cookies as they were). Nothing for in-memory storage.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or
-    ///   `.loadFailed` when the cookies cannot be listed or written.
+    ///   `.storageFailed` when the cookies cannot be listed or written.
     public func save() async throws {
         try await WebKitRuntime.start()
         try await browsingContext.save()
@@ -94,7 +94,7 @@ public final class WebParserSession: Sendable {
     /// Removes every cookie, cached response and stored item of the session (on disk too, for persistent
     /// storage).
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or
-    ///   `.loadFailed` when WebKit cannot clear them.
+    ///   `.storageFailed` when WebKit cannot clear them.
     public func clearData() async throws {
         try await WebKitRuntime.start()
         try await browsingContext.clearData()

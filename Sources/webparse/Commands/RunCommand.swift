@@ -194,21 +194,22 @@ struct RunCommand {
                 return .interrupted
             }
         }
-        if let problem = await setup.save(anySuccess: anySuccess) {
-            StandardStreams.tellError("webparse run: \(problem)")
-            return .jobFailed
-        }
         // Deliver first, then record: the state advances only for what reached stdout or the output file, so
-        // that a full disk or a failed output loses no new item (they are reported again by the next run).
-        if let problem = output.finish() ?? StandardStreams.resultFailure {
-            StandardStreams.tellError("webparse run: \(problem)\(memory == nil ? "" : "; the state was not updated")")
+        // that a full disk or a failed output loses no new item (they are reported again by the next run), and
+        // a session folder that cannot be written costs no result.
+        let undelivered = output.finish() ?? StandardStreams.resultFailure
+        let sessionProblem = await setup.save(anySuccess: anySuccess)
+        if let sessionProblem { StandardStreams.tellError("webparse run: \(sessionProblem)") }
+        if let undelivered {
+            StandardStreams.tellError("webparse run: \(undelivered)\(memory == nil ? "" : "; the state was not updated")")
             return .jobFailed
         }
+        var recorded = sessionProblem == nil
         if let memory, let problem = memory.save() {
             StandardStreams.tellError("webparse run: \(problem); the results were delivered and will be reported again next run")
-            return .jobFailed
+            recorded = false
         }
-        return reportedFailure ? .jobFailed : .success
+        return reportedFailure || !recorded ? .jobFailed : .success
     }
 }
 
