@@ -84,6 +84,50 @@ import Testing
         #expect(items.count == 2000)
     }
 
+    @Test func linksAreFollowedToTheFileTheyNameAndTwoNamesShareOneLock() async throws {
+        let server = try comicsSite()
+        let directory = try folder()
+        let config = try config(server, in: directory)
+        let state = directory.appending(path: "real.state").path
+        let link = directory.appending(path: "link.state").path
+        let other = directory.appending(path: "other-name.state").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.state")
+        try FileManager.default.createSymbolicLink(atPath: other, withDestinationPath: link)
+
+        let first = try await webparse.run(["run", "--state", link, "--new-only", config], environment: headless)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.state", "the link is kept")
+        #expect(FileManager.default.contents(atPath: state).map { String(decoding: $0, as: UTF8.self).contains("k:2000") } == true,
+                "the dangling link's target was created")
+        let second = try await webparse.run(["run", "--state", other, "--new-only", config], environment: headless)
+        #expect(second.status == 0 && second.stdout.isEmpty, "the same state, through another name: \(second.stderr)")
+
+        let output = directory.appending(path: "out-link.json").path
+        try FileManager.default.createSymbolicLink(atPath: output, withDestinationPath: "results/out.json")
+        try FileManager.default.createDirectory(at: directory.appending(path: "results"), withIntermediateDirectories: true)
+        let written = try await webparse.run(["run", "-o", output, config], environment: headless)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(FileManager.default.contents(atPath: directory.appending(path: "results/out.json").path)?.count ?? 0 > 100_000)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: output) == "results/out.json")
+
+        let loop = directory.appending(path: "loop.state").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop2.state")
+        try FileManager.default.createSymbolicLink(atPath: directory.appending(path: "loop2.state").path, withDestinationPath: "loop.state")
+        let looping = try await webparse.run(["run", "--state", loop, config], environment: headless)
+        #expect(looping.status == 2)
+        #expect(looping.stderr.contains("too many levels of symbolic links"), "\(looping.stderr)")
+
+        let hanging = try TestHTTPServer(routes: ["/": .hang])
+        defer { hanging.stop() }
+        let slowConfig = try write(#"{"url": "\#(hanging.url("/"))", "script": "1", "timeout": 30, "retries": 0}"#, "slow.json", in: directory)
+        let holder = try webparse.start(["run", "--state", link, slowConfig], environment: headless)
+        while hanging.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let refused = try await webparse.run(["run", "--state", other, config], environment: headless)
+        #expect(refused.status == 4, "one file, one lock: \(refused.stderr)")
+        holder.send(SIGTERM)
+        _ = await holder.finish()
+    }
+
     @Test func aClosedStderrCostsNoResult() async throws {
         let server = try comicsSite()
         let directory = try folder()

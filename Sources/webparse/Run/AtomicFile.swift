@@ -3,7 +3,8 @@ import Foundation
 /// Writes files so that a reader, a crash or a `kill -9` sees the old contents or the new, never a mix: a
 /// temporary file in the same folder, flushed to disk, then renamed over the target.
 enum AtomicFile {
-    /// Replaces the file at `path` (the file a symbolic link there points to) with `data`. The file keeps
+    /// Replaces the file at `path` (the file a symbolic link there finally points to, created if it does not
+    /// exist yet) with `data`. The file keeps
     /// its permissions; a new one gets `permissions` less the umask. With `exactPermissions` (for secrets) the
     /// file gets `permissions` whatever it had.
     /// - Throws: `AtomicFile.Failure` saying which step failed; the old file is then untouched.
@@ -14,7 +15,7 @@ enum AtomicFile {
             try writeInPlace(data, to: path)
             return
         }
-        let path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let path = try finalTarget(of: path)
         var existing = stat()
         let mode = exactPermissions ? permissions
             : stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : permissions & ~currentUmask()
@@ -41,6 +42,30 @@ enum AtomicFile {
         }
     }
 
+    /// The file `path` finally names: symbolic links followed, a dangling one to the file it would create, in
+    /// a folder named without links, so that every name of one file gives one path (to lock it, say).
+    /// - Throws: `AtomicFile.Failure` for a loop of links.
+    static func finalTarget(of path: String) throws(Failure) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                  let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { return inRealFolder(current) }
+            current = destination.hasPrefix("/") ? destination
+                : URL(fileURLWithPath: current).deletingLastPathComponent().appending(path: destination).path
+        }
+        throw Failure(path: path, step: "follow its symbolic links", reason: "too many levels of symbolic links (a loop?)")
+    }
+
+    /// `path` with its folder's links resolved.
+    private static func inRealFolder(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        guard let folder = realpath(url.deletingLastPathComponent().path, nil) else { return url.standardized.path }
+        defer { free(folder) }
+        return URL(fileURLWithPath: String(cString: folder)).appending(path: url.lastPathComponent).path
+    }
+
     /// True when `path` (links followed) is something other than a regular file or a folder: a device, FIFO,
     /// socket or `/proc/self/fd/N`, which is written into rather than replaced.
     private static func isSpecialFile(_ path: String) -> Bool {
@@ -63,7 +88,12 @@ enum AtomicFile {
         if isSpecialFile(path) {
             return access(path, W_OK) == 0 ? nil : "cannot write \(path): \(String(cString: strerror(errno)))"
         }
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let target: URL
+        do {
+            target = URL(fileURLWithPath: try finalTarget(of: path))
+        } catch {
+            return error.description
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
             return "\(path) is a folder"
@@ -88,7 +118,7 @@ enum AtomicFile {
     struct Failure: Error, CustomStringConvertible {
         let path: String
         let step: String
-        let reason = String(cString: strerror(errno))
+        var reason = String(cString: strerror(errno))
 
         var description: String { "cannot write \(path): \(step) failed: \(reason)" }
     }

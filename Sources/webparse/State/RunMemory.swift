@@ -31,13 +31,21 @@ final class RunMemory {
     }
 
     /// Locks and reads the state file at `path`, waiting up to `wait` for another run that holds it.
-    static func open(_ path: String, wait: Duration) async -> Result<RunMemory, OpenFailure> {
-        if let problem = AtomicFile.checkWritable(path) {
+    /// A symbolic link is followed to the file it finally names (a dangling one to the file it creates), and the
+    /// lock is taken beside that file, so that two names for one state share one lock.
+    static func open(_ given: String, wait: Duration) async -> Result<RunMemory, OpenFailure> {
+        if let problem = AtomicFile.checkWritable(given) {
             return .failure(OpenFailure(message: "--state: \(problem)", code: .usage))
+        }
+        let path: String
+        do {
+            path = try AtomicFile.finalTarget(of: given)
+        } catch {
+            return .failure(OpenFailure(message: "--state: \(error)", code: .usage))
         }
         let lock: RunLock
         do {
-            lock = try await RunLock.acquire(path + ".lock", guarding: path, wait: wait,
+            lock = try await RunLock.acquire(path + ".lock", guarding: given, wait: wait,
                                              advice: "try again later, or pass --wait-lock SECONDS")
         } catch let busy as RunLock.Busy {
             return .failure(OpenFailure(message: busy.description, code: .stateLocked))
