@@ -78,6 +78,17 @@ import Testing
         #expect(discarded.status == 0, "\(discarded.stderr)")
         var info = stat()
         #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "/dev/null is still the device")
+        let snapshot = try await webparse.run(["snapshot", server.url("/").absoluteString, "--png", "/dev/null", "--html", "/dev/null"],
+                                              environment: headless)
+        #expect(snapshot.status == 0, "\(snapshot.stderr)")
+        #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "/dev/null is still the device after snapshot")
+        let link = directory.appending(path: "shot.png").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "shots/page.png")
+        try FileManager.default.createDirectory(at: directory.appending(path: "shots"), withIntermediateDirectories: true)
+        let linked = try await webparse.run(["snapshot", server.url("/").absoluteString, "--png", link], environment: headless)
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect(FileManager.default.contents(atPath: directory.appending(path: "shots/page.png").path)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "shots/page.png")
         let piped = try shell(["run", "-o", "/dev/stdout", config], "| cat")
         #expect(piped.status == 0, "\(piped.stderr)")
         let items = try #require(try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [Any])

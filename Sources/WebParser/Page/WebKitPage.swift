@@ -129,21 +129,27 @@ final class WebKitPage: WebPage {
 
     func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void) {
         guard let view else { return }
-        // Written beside the file, then moved over it: a reader never sees half a PNG.
-        let partial = file.deletingLastPathComponent().appending(path: ".\(file.lastPathComponent).\(UUID().uuidString).part")
+        // WebKit writes the PNG to a temporary file; it then goes to `file` as every output does: atomically over
+        // a regular file (a reader never sees half a PNG), into a device or FIFO, through links.
+        // The temporary file is in a folder of its own that only webparse's user can read: a logged-in page's
+        // screenshot is no one else's business.
+        let folder = FileManager.default.temporaryDirectory.appending(path: "webparse-snapshot-\(UUID().uuidString)")
+        let partial = folder.appending(path: "page.png")
+        _ = try? PrivateFiles.makeFolder(folder)
         let pending = Unmanaged.passRetained(PendingSnapshot { error in
+            defer { try? FileManager.default.removeItem(at: folder) }
             if let error {
-                try? FileManager.default.removeItem(at: partial)
                 completion("cannot write \(file.path): \(error)")
                 return
             }
-            guard rename(partial.path, file.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(at: partial)
-                completion("cannot write \(file.path): \(reason)")
-                return
+            do {
+                try AtomicFile.write(try PrivateFiles.contents(of: partial), to: file.path)
+                completion(nil)
+            } catch let failure as AtomicFile.Failure {
+                completion(failure.description)
+            } catch {
+                completion("cannot write \(file.path): \(error)")
             }
-            completion(nil)
         }).toOpaque()
         wk_view_snapshot(view, fullPage, partial.path, { context, message in
             let snapshot = Unmanaged<PendingSnapshot>.fromOpaque(context!).takeRetainedValue()

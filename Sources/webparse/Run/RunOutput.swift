@@ -1,4 +1,5 @@
 import Foundation
+import WebParser
 import Synchronization
 
 /// What a run prints, job by job: whole results, JSON Lines records, or only what is new; on stdout as jobs

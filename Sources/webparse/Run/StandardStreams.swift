@@ -1,4 +1,5 @@
 import Foundation
+import WebParser
 import Synchronization
 
 /// stdout carries results only; stderr is for people. Both are written straight to their file descriptors, and

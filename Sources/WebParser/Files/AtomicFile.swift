@@ -2,13 +2,13 @@ import Foundation
 
 /// Writes files so that a reader, a crash or a `kill -9` sees the old contents or the new, never a mix: a
 /// temporary file in the same folder, flushed to disk, then renamed over the target.
-enum AtomicFile {
+package enum AtomicFile {
     /// Replaces the file at `path` (the file a symbolic link there finally points to, created if it does not
     /// exist yet) with `data`. The file keeps
     /// its permissions; a new one gets `permissions` less the umask. With `exactPermissions` (for secrets) the
     /// file gets `permissions` whatever it had.
     /// - Throws: `AtomicFile.Failure` saying which step failed; the old file is then untouched.
-    static func write(_ data: Data, to path: String, permissions: mode_t = 0o666, exactPermissions: Bool = false) throws(Failure) {
+    package static func write(_ data: Data, to path: String, permissions: mode_t = 0o666, exactPermissions: Bool = false) throws(Failure) {
         // Atomic replacement is for regular files: a device, FIFO, socket or /proc/self/fd/N (`-o /dev/stdout`,
         // `-o /dev/null`) is written in place, never replaced.
         if isSpecialFile(path) {
@@ -45,7 +45,7 @@ enum AtomicFile {
     /// The file `path` finally names: symbolic links followed, a dangling one to the file it would create, in
     /// a folder named without links, so that every name of one file gives one path (to lock it, say).
     /// - Throws: `AtomicFile.Failure` for a loop of links.
-    static func finalTarget(of path: String) throws(Failure) -> String {
+    package static func finalTarget(of path: String) throws(Failure) -> String {
         var current = path
         for _ in 0..<40 {
             var status = stat()
@@ -84,7 +84,7 @@ enum AtomicFile {
 
     /// Why `path` cannot be written atomically (its folder is missing or not writable, or it is a folder),
     /// or nil when it can: for checking an output path before doing the work that fills it.
-    static func checkWritable(_ path: String) -> String? {
+    package static func checkWritable(_ path: String) -> String? {
         if isSpecialFile(path) {
             return access(path, W_OK) == 0 ? nil : "cannot write \(path): \(String(cString: strerror(errno)))"
         }
@@ -115,11 +115,11 @@ enum AtomicFile {
     }
 
     /// Which step of an atomic write failed, and why.
-    struct Failure: Error, CustomStringConvertible {
-        let path: String
-        let step: String
-        var reason = String(cString: strerror(errno))
+    package struct Failure: Error, CustomStringConvertible {
+        package let path: String
+        package let step: String
+        package var reason = String(cString: strerror(errno))
 
-        var description: String { "cannot write \(path): \(step) failed: \(reason)" }
+        package var description: String { "cannot write \(path): \(step) failed: \(reason)" }
     }
 }

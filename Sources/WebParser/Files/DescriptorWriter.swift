@@ -1,9 +1,9 @@
 import Foundation
 
 /// Writes bytes to a file descriptor whole, through short writes and interruptions.
-enum DescriptorWriter {
+package enum DescriptorWriter {
     /// Writes all of `data` to `descriptor`; the errno of the write that failed, nil when all went out.
-    static func write(_ data: Data, to descriptor: Int32) -> Int32? {
+    package static func write(_ data: Data, to descriptor: Int32) -> Int32? {
         data.withUnsafeBytes { buffer -> Int32? in
             var offset = 0
             while offset < buffer.count {
