@@ -107,6 +107,15 @@ struct WKContext {
 
 WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, double poll_interval) {
     WKContext *context = g_new0(WKContext, 1);
+    WebKitMemoryPressureSettings *memory = NULL;
+    if (memory_limit_mb) {
+        memory = webkit_memory_pressure_settings_new();
+        webkit_memory_pressure_settings_set_memory_limit(memory, memory_limit_mb);
+        webkit_memory_pressure_settings_set_poll_interval(memory, poll_interval);
+        webkit_memory_pressure_settings_set_kill_threshold(memory, 1.0);
+        /* The network process too: it buffers what pages have not read yet (an endless response). */
+        webkit_website_data_manager_set_memory_pressure_settings(memory);
+    }
     WebKitWebsiteDataManager *data;
     if (data_directory) {
         char *cache = g_build_filename(data_directory, "cache", NULL);
@@ -118,13 +127,6 @@ WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, 
         g_free(cache);
     } else {
         data = webkit_website_data_manager_new_ephemeral();
-    }
-    WebKitMemoryPressureSettings *memory = NULL;
-    if (memory_limit_mb) {
-        memory = webkit_memory_pressure_settings_new();
-        webkit_memory_pressure_settings_set_memory_limit(memory, memory_limit_mb);
-        webkit_memory_pressure_settings_set_poll_interval(memory, poll_interval);
-        webkit_memory_pressure_settings_set_kill_threshold(memory, 1.0);
     }
     context->web_context = WEBKIT_WEB_CONTEXT(g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", data,
                                                            "memory-pressure-settings", memory, NULL));

@@ -135,6 +135,18 @@ public enum ProcessTree {
         return found
     }
 
+    /// The resident memory of `root` and its descendants together, in MiB (pages shared between them, such as
+    /// libraries, counted once per process: an upper bound).
+    public static func residentMegabytes(ofTreeAt root: pid_t) -> Int {
+        let pids = [root] + descendants(of: root).map(\.pid)
+        let kilobytes = pids.reduce(0) { total, pid in
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+            return total + (line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0)
+        }
+        return kilobytes / 1024
+    }
+
     /// True when one of `pids` is still alive (zombies count as gone).
     public static func anyAlive(_ pids: [pid_t]) -> Bool {
         let processes = snapshot()

@@ -28,6 +28,10 @@ public final class TestHTTPServer: Sendable {
         case stallMidBody(body: String)
         /// Sends the headers for `body` and its first half, then resets the connection.
         case resetMidBody(body: String)
+        /// Sends `head`, then `chunk` again and again, without a length, until the client goes away.
+        case endless(contentType: String = "text/html; charset=utf-8", head: String, chunk: String)
+        /// Sends `body`, bytes as they are, with extra `headers` (such as a `Content-Encoding`).
+        case bytes(contentType: String = "text/html; charset=utf-8", headers: [String: String], body: [UInt8])
     }
 
     /// A request the server received.
@@ -220,6 +224,14 @@ private final class Core: Sendable {
             } else {
                 waitForClose(connection)
             }
+        case .endless(let contentType, let head, let chunk):
+            writeAll(connection, Array("HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nConnection: close\r\n\r\n\(head)".utf8))
+            let bytes = Array(chunk.utf8)
+            while send(connection, bytes, bytes.count, Int32(MSG_NOSIGNAL)) > 0 {}
+        case .bytes(let contentType, let headers, let body):
+            var head = "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            writeAll(connection, Array((head + "\r\n").utf8) + body)
         case .sequence, .delayed, .dynamic, .handle:
             preconditionFailure("resolved before serving")
         }

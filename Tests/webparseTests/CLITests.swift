@@ -54,6 +54,27 @@ import Testing
         #expect(severalOutcome.stderr.contains(#"jobs[1].timeout: expected a number of seconds from 0.1 to 86400, got "abc""#))
     }
 
+    @Test func endlessOrHugeInputIsRefusedNotReadIntoMemory() async throws {
+        let zero = try await webparse.run(["run", "/dev/zero"])
+        #expect(zero.status == 2)
+        #expect(zero.stderr == "webparse run: /dev/zero: is larger than 64 MiB, the most webparse reads from one file\n")
+        let refused = try await ProcessRunner(path: "/bin/sh").run(["-c", "yes | exec \"$0\" validate -", webparse.executable.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("<stdin>: is larger than 64 MiB"), "\(refused.stderr)")
+        let script = try await webparse.run(["eval", "file:///dev/null", "--script-file", "/dev/zero"])
+        #expect(script.status == 2)
+        #expect(script.stderr.contains("--script-file: /dev/zero is larger than 64 MiB"), "\(script.stderr)")
+
+        let directory = try folder()
+        let state = directory.appending(path: "huge.state").path
+        #expect(FileManager.default.createFile(atPath: state, contents: nil))
+        #expect(truncate(state, 300 << 20) == 0, "a sparse file of 300 MiB")
+        let config = try writeConfig(#"{"url": "https://example.com", "script": "1"}"#)
+        let huge = try await webparse.run(["run", "--state", state, config], environment: headless)
+        #expect(huge.status == 2)
+        #expect(huge.stderr.contains("\(state): is larger than 256 MiB, the most webparse reads from one file"), "\(huge.stderr)")
+    }
+
     @Test func theBundledExamplePrintsOnlyJSON() async throws {
         let config = Self.packageRoot.appending(path: "Examples/comics/config.json").path
         let outcome = try await webparse.run(["run", config], environment: headless)

@@ -342,6 +342,33 @@ import Testing
         #expect(server.mostConcurrentRequests == 1)
     }
 
+    /// An endless document, a gzip bomb (1 MB that inflates to 1 GiB) and an endless response a page fetches:
+    /// with `--memory-limit 300` each job ends within its timeout and webparse's whole process tree stays
+    /// within twice the limit and 1000 MiB (what the README promises, measured as resident memory).
+    @Test func oversizedResponsesAreStoppedWithinTheMemoryLimit() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/endless": .endless(head: "<title>endless</title>", chunk: "<p>" + String(repeating: "x", count: 65_000) + "</p>"),
+            "/bomb": .bytes(headers: ["Content-Encoding": "gzip"], body: GzipBomb.make(head: "<title>bomb</title><!--", megabytes: 1024)),
+            "/fetches": .respond(body: "<title>fetches</title><script>fetch('/endless').then(r => r.text()).then(t => document.title = t.length)</script>"),
+        ])
+        let directory = try folder()
+        for path in ["/endless", "/bomb", "/fetches"] {
+            let config = try write(#"{"url": "\#(server.url(path))", "script": "/^[0-9]+$/.test(document.title) ? document.title : null", "timeout": 15, "retries": 0}"#,
+                                   "big.json", in: directory)
+            let running = try webparse.start(["run", "--memory-limit", "300", config], environment: headless)
+            var peak = 0
+            while ProcessTree.anyAlive([running.pid]) {
+                peak = max(peak, ProcessTree.residentMegabytes(ofTreeAt: running.pid))
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let outcome = await running.finish()
+            #expect(outcome.status == 1, "\(path): \(outcome.stderr)")
+            #expect(outcome.stdout.isEmpty, "\(path)")
+            #expect(outcome.stderr.contains("too much memory") || outcome.stderr.contains("timed out"), "\(path): \(outcome.stderr)")
+            #expect(peak < 2 * 300 + 1000, "\(path): the process tree reached \(peak) MiB")
+        }
+    }
+
     @Test func aRunawayPageIsKilledWhileTheOthersSucceed() async throws {
         let hog = "<script>const keep = []; setInterval(() => { for (let i = 0; i < 20; i++) keep.push(new Array(1 << 20).fill(i)) }, 20)</script>"
         let server = try TestHTTPServer(routes: ["/hog": .respond(body: hog), "/fine": .respond(body: "<title>fine</title>")])

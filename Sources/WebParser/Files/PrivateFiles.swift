@@ -60,24 +60,7 @@ public enum PrivateFiles {
             ?? error.localizedDescription
     }
 
-    /// The contents of the file at `url`.
-    /// - Throws: `Failure`, saying why, when it cannot be read (missing, a folder, not permitted).
-    public static func contents(of url: URL) throws(Failure) -> Data {
-        let file = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { throw Failure(path: url.path, reason: String(cString: strerror(errno))) }
-        defer { close(file) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(file, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw Failure(path: url.path, reason: String(cString: strerror(errno))) }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
-        }
-    }
-
-    /// Why a private file could not be read or written, in the file system's words.
+    /// Why a private file could not be written, in the file system's words.
     public struct Failure: Error, CustomStringConvertible {
         /// The file.
         public let path: String

@@ -67,7 +67,7 @@ final class BrowsingContext {
         if let context { return context }
         var directory: String?
         if case .persistent(let url) = configuration.storage { directory = url.path }
-        let context = wk_context_new(directory, UInt32(configuration.memoryLimit ?? 0), 1)!
+        let context = wk_context_new(directory, UInt32(configuration.memoryLimit ?? 0), 0.2)!
         if let proxy = configuration.proxy {
             withCStringArray(proxy.bypass) { wk_context_set_proxy(context, proxy.url.absoluteString, $0) }
         }
@@ -162,7 +162,7 @@ final class BrowsingContext {
         guard let file = sessionCookiesURL, FileManager.default.fileExists(atPath: file.path) else { return }
         let text: String
         do {
-            text = String(decoding: try PrivateFiles.contents(of: file), as: UTF8.self)
+            text = String(decoding: try InputFile.read(file.path), as: UTF8.self)
         } catch {
             throw WebParserError(.storageFailed("cannot read the session cookies kept in \(file.path): \(error)"))
         }

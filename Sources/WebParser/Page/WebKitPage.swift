@@ -143,10 +143,12 @@ final class WebKitPage: WebPage {
                 return
             }
             do {
-                try AtomicFile.write(try PrivateFiles.contents(of: partial), to: file.path)
+                try AtomicFile.write(try InputFile.read(partial.path, limit: .max), to: file.path)
                 completion(nil)
             } catch let failure as AtomicFile.Failure {
                 completion(failure.description)
+            } catch let failure as InputFile.Failure {
+                completion("cannot write \(file.path): WebKit's PNG \(failure)")
             } catch {
                 completion("cannot write \(file.path): \(error)")
             }

@@ -58,11 +58,14 @@ public struct UserScript: Sendable, Equatable {
     /// Reads the file at `url` and its header.
     /// - Throws: `UserScriptError` when the file cannot be read as UTF-8, and what `init(source:fileName:)` throws.
     public init(contentsOf url: URL) throws(UserScriptError) {
-        let source: String
+        let bytes: Data
         do {
-            source = try String(contentsOf: url, encoding: .utf8)
+            bytes = try InputFile.read(url.path)
         } catch {
-            throw UserScriptError(fileName: url.path, line: nil, message: "cannot read the file as UTF-8 text (\(error.localizedDescription))")
+            throw UserScriptError(fileName: url.path, line: nil, message: "the file \(error)")
+        }
+        guard let source = String(data: bytes, encoding: .utf8) else {
+            throw UserScriptError(fileName: url.path, line: nil, message: "the file is not UTF-8 text")
         }
         try self.init(source: source, fileName: url.path)
     }

@@ -60,15 +60,16 @@ struct EvalCommand {
     /// SCRIPT as given: the operand, stdin for "-", or the contents of --script-file; nil for none.
     /// - Throws: `UsageError` when stdin or the file cannot be read as UTF-8 text.
     private func givenScript() throws(UsageError) -> String? {
-        if settings.script == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            guard let text = String(data: data, encoding: .utf8) else { throw UsageError(message: "SCRIPT from stdin: not UTF-8 text") }
-            return text
+        let file = settings.script == "-" ? nil : settings.scriptFile
+        guard settings.script == "-" || file != nil else { return settings.script }
+        let name = file.map { "--script-file: \($0)" } ?? "SCRIPT from stdin"
+        let data: Data
+        do {
+            data = try file.map { path throws(InputFile.Failure) in try InputFile.read(path) } ?? InputFile.read(descriptor: STDIN_FILENO)
+        } catch {
+            throw UsageError(message: "\(name) \(error)")
         }
-        guard let file = settings.scriptFile else { return settings.script }
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw UsageError(message: "--script-file: \(file) cannot be read as UTF-8 text")
-        }
+        guard let text = String(data: data, encoding: .utf8) else { throw UsageError(message: "\(name): not UTF-8 text") }
         return text
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import WebParser
 
 /// Reads a config file (or stdin) and checks every field, reporting all problems at once.
 enum ConfigLoader {
@@ -48,27 +49,11 @@ enum ConfigLoader {
         func failure(_ message: String) -> ConfigError {
             ConfigError(file: name, problems: [.init(path: "", message: message)], isUnreadable: true)
         }
-        let descriptor: Int32
-        if path == standardInput {
-            descriptor = STDIN_FILENO
-        } else {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw failure("no such file")
-            }
-            guard !isDirectory.boolValue else { throw failure("is a directory, not a config file") }
-            descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else { throw failure("cannot be read: \(String(cString: strerror(errno)))") }
-        }
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw failure("cannot be read: \(String(cString: strerror(errno)))") }
-            guard count > 0 else { return bytes }
-            bytes.append(contentsOf: buffer[0..<count])
+        do {
+            return [UInt8](path == standardInput ? try InputFile.read(descriptor: STDIN_FILENO)
+                           : try InputFile.read(path, what: "config file"))
+        } catch {
+            throw failure(error.reason)
         }
     }
 }

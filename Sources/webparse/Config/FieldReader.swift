@@ -288,8 +288,15 @@ struct FieldReader {
     /// The contents of the file named by `node`, relative to the config's folder.
     mutating func fileContents(_ path: String, _ node: JSONNode) -> String? {
         guard let name = string(path, node), let file = existingFile(name, path, node, what: "a file") else { return nil }
-        guard let contents = try? String(contentsOf: file, encoding: .utf8) else {
-            problem(path, at: node, "cannot be read as UTF-8 text: \(file.path)")
+        let contents: String
+        do {
+            guard let text = String(data: try InputFile.read(file.path), encoding: .utf8) else {
+                problem(path, at: node, "is not UTF-8 text: \(file.path)")
+                return nil
+            }
+            contents = text
+        } catch {
+            problem(path, at: node, "\(error): \(file.path)")
             return nil
         }
         guard !contents.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {

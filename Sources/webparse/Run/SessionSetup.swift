@@ -54,11 +54,11 @@ struct SessionSetup {
         var cookies = settings.cookies ?? []
         if let file = options.cookiesFile {
             do {
-                cookies = try CookieFile.parse(try String(contentsOfFile: file, encoding: .utf8))
+                cookies = try CookieFile.parse(String(decoding: try InputFile.read(file), as: UTF8.self))
             } catch let problem as CookieFile.Problem {
                 return .failure(Failure(message: "--cookies \(file): \(problem)", code: .usage))
             } catch {
-                return .failure(Failure(message: "--cookies \(file): cannot be read", code: .usage))
+                return .failure(Failure(message: "--cookies \(file): \(error)", code: .usage))
             }
         }
         var proxy = settings.proxy

@@ -1,4 +1,5 @@
 import Foundation
+import WebParser
 
 /// What `--state FILE` remembers between runs, per job. A JSON file, versioned, written atomically:
 ///
@@ -30,8 +31,11 @@ struct StateFile: Codable, Equatable {
     /// - Throws: `StateFile.Unreadable` for a file that is not a webparse state file of this version.
     static func load(path: String) throws(Unreadable) -> (state: StateFile, bytes: Data?) {
         guard FileManager.default.fileExists(atPath: path) else { return (StateFile(), nil) }
-        guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw Unreadable(path: path, reason: "cannot be read")
+        let bytes: Data
+        do {
+            bytes = try InputFile.read(path, what: "state file", limit: maximumSize)
+        } catch {
+            throw Unreadable(path: path, reason: error.reason)
         }
         struct Version: Decodable { var version: Int }
         guard let version = try? JSONDecoder().decode(Version.self, from: bytes) else {
@@ -49,6 +53,9 @@ struct StateFile: Codable, Equatable {
         if let problem = state.outOfRange() { throw Unreadable(path: path, reason: problem) }
         return (state, bytes)
     }
+
+    /// The largest state file read: 256 MiB, what about 700 jobs remembering 5,000 items each take.
+    static let maximumSize = 256 << 20
 
     /// The most runs in a row a state file may say failed: far more than a century of runs every minute, and
     /// far from any arithmetic overflow.

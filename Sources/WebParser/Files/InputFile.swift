@@ -1,0 +1,43 @@
+import Foundation
+
+/// Reads what webparse is given in files (configs, scripts, user scripts, cookie files, states) whole, up to a
+/// size: a larger file, or an endless stream such as `/dev/zero` or `yes |`, is refused with a message instead
+/// of filling the memory.
+package enum InputFile {
+    /// The most a config, script or cookie file may hold: 64 MiB, thousands of times a real one.
+    package static let limit = 64 << 20
+
+    /// The contents of the file at `path` (`what` it should be, for messages), of at most `limit` bytes.
+    /// - Throws: `Failure` saying why it cannot be read, or that it is larger than `limit`.
+    package static func read(_ path: String, what: String = "file", limit: Int = limit) throws(Failure) -> Data {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw Failure(reason: "is a directory, not a \(what)") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(reason: errno == ENOENT ? "no such file" : "cannot be read: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        return try read(descriptor: descriptor, limit: limit)
+    }
+
+    /// What `descriptor` (stdin, say) holds until its end, of at most `limit` bytes.
+    /// - Throws: `Failure` saying why it cannot be read, or that it is larger than `limit`.
+    package static func read(descriptor: Int32, limit: Int = limit) throws(Failure) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw Failure(reason: "cannot be read: \(String(cString: strerror(errno)))") }
+            if count == 0 { return data }
+            guard data.count + count <= limit else {
+                throw Failure(reason: "is larger than \(limit >> 20) MiB, the most webparse reads from one file")
+            }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// Why a file was not read: "no such file", "cannot be read: Permission denied", "is larger than 64 MiB…".
+    package struct Failure: Error, CustomStringConvertible {
+        package let reason: String
+        package var description: String { reason }
+    }
+}
