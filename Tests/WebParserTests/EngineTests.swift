@@ -29,6 +29,18 @@ import Testing
         #expect(log.states.last == .completed)
     }
 
+    @Test func aLargeScriptIsSentOncePerDocumentAndAgainWhenTheWindowLostIt() async throws {
+        let notInstalled = json(#"{"notInstalled":true}"#)
+        let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [.null, .null, notInstalled, .null, self.string("[1]")]) }
+        var job = job()
+        job.script = "'" + String(repeating: "x", count: 1_000_000) + "'.length > 0 ? [1] : null"
+        let data = try await browser.parser().run(job).data
+        #expect(String(decoding: data, as: UTF8.self) == "[1]")
+        let sizes = try #require(await browser.pages.first?.bodySizes)
+        #expect(sizes.count == 5)
+        #expect(sizes.map { $0 > 1_000_000 } == [true, false, false, true, false], "\(sizes)")
+    }
+
     @Test func aScriptExceptionFailsAtOnceWithoutRetrying() async throws {
         let exception = json(#"{"error":{"message":"TypeError: x is undefined","line":3,"column":9}}"#)
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [exception]) }

@@ -24,6 +24,8 @@ final class FakePage: WebPage {
     private var replies: [JavaScriptReply?]
     private(set) var loadedURLs: [URL] = []
     private(set) var evaluationCount = 0
+    /// The size in bytes of each function body it was asked to call, in order.
+    private(set) var bodySizes: [Int] = []
     private(set) var closeCount = 0
 
     /// A page that loads as `behavior` says and answers its n-th JavaScript call with `replies[n]` (the last
@@ -57,6 +59,7 @@ final class FakePage: WebPage {
     func callAsyncFunction(_ body: String, sourceName: String,
                            completion: @escaping @WebKitActor (JavaScriptReply) -> Void) {
         evaluationCount += 1
+        bodySizes.append(body.utf8.count)
         let reply = replies.count > 1 ? replies.removeFirst() : replies.first ?? nil
         guard let reply else { return }
         Task { completion(reply) }

@@ -172,6 +172,20 @@ import Testing
         }
     }
 
+    @Test func theTimeoutHoldsWhateverTheScriptsSize() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>page</p>")])
+        let parser = WebParser()
+        func timedOut(_ script: String) async -> Duration {
+            let start = ContinuousClock.now
+            let error = await failure(job(server.url("/"), script, timeout: .seconds(3)), parser: parser)
+            #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(3)))
+            return ContinuousClock.now - start
+        }
+        let small = await timedOut("('x', null)")
+        let large = await timedOut("('" + String(repeating: "x", count: 20 * 1024 * 1024) + "', null)")
+        #expect(large - small < .seconds(1), "a 20 MB script is sent once, not every slice: \(large) against \(small)")
+    }
+
     @Test func aFiftyMegabyteResultArrivesWhole() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>big</p>")])
         let result = try await WebParser().run(job(server.url("/"), "'x'.repeat(50 * 1024 * 1024)", timeout: .seconds(60)))

@@ -46,6 +46,13 @@ import Testing
                 == .value(Data("[1,  {\"a\": \"b\\nc\"}]".utf8)))
     }
 
+    @Test func linesAreCountedAsJavaScriptCountsThem() {
+        let script = PageScript("a\r\nb\rc\u{2028}d\u{2029}e\u{85}f")
+        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E","line":6,"column":1}}"#.utf8)))
+                == .failure(.scriptFailed(ScriptFailure(message: "E", line: 5, column: 1))))
+        #expect(PageScript(" \n x ;\u{3000};; ").functionBody.hasPrefix("const script = () => (\nx\n);"))
+    }
+
     @Test func linesCountEveryKindOfLineBreak() {
         let script = PageScript("a\r\nb\r\nc")
         #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E","line":4,"column":1}}"#.utf8)))

@@ -18,8 +18,13 @@ struct PageScript: Sendable {
     /// How long one call waits inside the page for data before it returns empty.
     static let slice: Duration = .milliseconds(500)
 
-    /// The body of the async function that evaluates the job's script for one slice.
+    /// The body of the async function that evaluates the job's script for one slice, and keeps that slice's
+    /// function in the document (under a name of its own, not enumerable) for `repeatingBody`.
     let functionBody: String
+    /// What evaluates the job's script for one more slice in a document where `functionBody` ran: a few
+    /// bytes, whatever the script's size, so that a large script is sent and compiled once per document, not
+    /// once per slice. It answers `{"notInstalled": true}` in another document.
+    let repeatingBody: String
     private let scriptLineCount: Int
     private let waitForLineCount: Int
 
@@ -34,9 +39,11 @@ struct PageScript: Sendable {
         self.waitFor = waitFor.map(Self.trimmed)
         let waitForCode = self.waitFor ?? "true"
         let selector = waitForSelector.map(JavaScriptSyntax.literal) ?? "null"
+        let key = JavaScriptSyntax.literal("webparse-slice-" + UUID().uuidString)
         let settings = "const sliceMs = \(Self.milliseconds(Self.slice)), pollMs = \(Self.milliseconds(pollInterval));\n"
-            + "const waitForSelector = \(selector), final = \(waitFor != nil || waitForSelector != nil);\n"
+            + "const waitForSelector = \(selector), final = \(waitFor != nil || waitForSelector != nil), key = \(key);\n"
         functionBody = "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n" + settings + Self.rest
+        repeatingBody = "const slice = window[\(key)];\nreturn typeof slice === \"function\" ? await slice() : { notInstalled: true };\n"
         scriptLineCount = Self.lineCount(self.script)
         waitForLineCount = Self.lineCount(waitForCode)
     }
@@ -58,6 +65,8 @@ struct PageScript: Sendable {
         case syntaxError(ScriptFailure)
         /// The evaluation could not run (the page was replaced or is going away); evaluate again later.
         case interrupted
+        /// `repeatingBody` ran in a document where `functionBody` did not: send `functionBody`.
+        case notInstalled
     }
 
     /// What `reply`, the page's answer to `functionBody`, means.
@@ -77,6 +86,7 @@ struct PageScript: Sendable {
                 return .failure(.unsupportedResult("an unexpected value"))
             }
             if let pending = report.pending { return .empty(lastAnswer: pending) }
+            if report.notInstalled == true { return .notInstalled }
             if let unsupported = report.unsupported { return .failure(.unsupportedResult(unsupported)) }
             let error = report.error
             if error?.part == "waitForSelector" {
@@ -94,18 +104,35 @@ struct PageScript: Sendable {
         }
     }
 
-    /// The script without surrounding blanks and trailing semicolons, which cannot end an expression.
+    /// The script without surrounding blanks and trailing semicolons, which cannot end an expression. Scans
+    /// from both ends only, so that a script of many megabytes costs one copy.
     private static func trimmed(_ script: String) -> String {
-        var script = script.trimmingCharacters(in: .whitespacesAndNewlines)
-        while script.hasSuffix(";") {
-            script.removeLast()
-            script = script.trimmingCharacters(in: .whitespacesAndNewlines)
+        let scalars = script.unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, scalars[start].properties.isWhitespace { scalars.formIndex(after: &start) }
+        while start < end {
+            let last = scalars[scalars.index(before: end)]
+            guard last.properties.isWhitespace || last == ";" else { break }
+            scalars.formIndex(before: &end)
         }
-        return script
+        return String(scalars[start..<end])
     }
 
+    /// How many lines `text` has, as JavaScript counts them: a line ends at LF, CR, CR LF, U+2028 or U+2029.
     private static func lineCount(_ text: String) -> Int {
-        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
+        var lines = 1
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in text.utf8 {
+            switch byte {
+            case 0x0A where previous != 0x0D, 0x0D: lines += 1
+            case 0xA8...0xA9 where previous == 0x80 && beforePrevious == 0xE2: lines += 1
+            default: break
+            }
+            (beforePrevious, previous) = (previous, byte)
+        }
+        return lines
     }
 
     /// `location`, a place in the code webparse runs, as a place in the job's own code (`script:1:13`,
@@ -174,10 +201,12 @@ struct PageScript: Sendable {
         var error: Exception?
         var unsupported: String?
         var pending: String?
+        var notInstalled: Bool?
     }
 
     /// The wrapper after the two parts: `attempt` settles `waitFor`, then the script, then checks and serialises
-    /// the result; the loop at the end repeats it on DOM changes and every `pollMs` until `sliceMs` is over.
+    /// the result; `slice` repeats it on DOM changes and every `pollMs` until `sliceMs` is over, and is kept on
+    /// the window under `key` for the next slices.
     private static let rest = """
         const settle = async (part) => {
         let value = part();
@@ -250,6 +279,7 @@ struct PageScript: Sendable {
         if (json === "null" || json === '""' || json === "[]" || json === "{}") return empty(json);
         return json;
         };
+        const slice = async () => {
         const sliceEnd = performance.now() + sliceMs;
         for (;;) {
         const reply = await attempt();
@@ -262,5 +292,8 @@ struct PageScript: Sendable {
         observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
         });
         }
+        };
+        Object.defineProperty(window, key, { value: slice, configurable: true, writable: true, enumerable: false });
+        return await slice();
         """
 }

@@ -228,10 +228,15 @@ final class WebParserEngine {
         evaluate()
     }
 
+    /// The document whose window keeps the script's slice function, if one does.
+    private var installedIn: Int?
+
     private func evaluate() {
         guard !ended, !finishing else { return }
         let document = self.document
-        page.callAsyncFunction(script.functionBody, sourceName: PageScript.sourceName) { [weak self] reply in
+        let body = installedIn == document ? script.repeatingBody : script.functionBody
+        installedIn = document
+        page.callAsyncFunction(body, sourceName: PageScript.sourceName) { [weak self] reply in
             self?.received(reply, in: document)
         }
     }
@@ -253,7 +258,11 @@ final class WebParserEngine {
             lastAnswer = answer ?? lastAnswer
             // The page waited a whole slice for data already: ask again at once.
             evaluate()
+        case .notInstalled:
+            installedIn = nil
+            evaluate()
         case .interrupted:
+            installedIn = nil
             let interval = job.pollInterval
             nextEvaluation = Task { [weak self] in
                 guard (try? await Task.sleep(for: interval)) != nil else { return }

@@ -22,7 +22,7 @@ struct FieldReader {
     }
 
     mutating func string(_ path: String, _ node: JSONNode) -> String? {
-        guard case .string(let text) = node.value, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard case .string(let text) = node.value, !text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else {
             problem(path, at: node, "expected a non-empty string, got \(node.excerpt)")
             return nil
         }

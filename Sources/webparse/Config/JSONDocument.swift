@@ -226,11 +226,12 @@ private struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        var output = ""
         var raw: [UInt8] = []
         func flush() throws(JSONSyntaxError) {
+            guard !raw.isEmpty else { return }
             guard let text = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8 inside a string") }
-            scalars.append(contentsOf: text.unicodeScalars)
+            output += text
             raw.removeAll(keepingCapacity: true)
         }
         while true {
@@ -240,7 +241,7 @@ private struct JSONParser {
             case UInt8(ascii: "\""):
                 try flush()
                 index += 1
-                return String(scalars)
+                return output
             case UInt8(ascii: "\\"):
                 try flush()
                 index += 1
@@ -248,15 +249,15 @@ private struct JSONParser {
                 let escape = bytes[index]
                 index += 1
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape())
+                case UInt8(ascii: "\""): output.unicodeScalars.append("\"")
+                case UInt8(ascii: "\\"): output.unicodeScalars.append("\\")
+                case UInt8(ascii: "/"): output.unicodeScalars.append("/")
+                case UInt8(ascii: "b"): output.unicodeScalars.append("\u{8}")
+                case UInt8(ascii: "f"): output.unicodeScalars.append("\u{C}")
+                case UInt8(ascii: "n"): output.unicodeScalars.append("\n")
+                case UInt8(ascii: "r"): output.unicodeScalars.append("\r")
+                case UInt8(ascii: "t"): output.unicodeScalars.append("\t")
+                case UInt8(ascii: "u"): output.unicodeScalars.append(try parseUnicodeEscape())
                 default: index -= 1; throw error("invalid escape '\\\(Character(UnicodeScalar(escape)))' in a string")
                 }
             case 0..<0x20:
