@@ -293,6 +293,36 @@ import Testing
         #expect(result.data == Data(#"["blocked","blocked"]"#.utf8))
     }
 
+    @Test func aWebPageReachesNoLocalFileByNavigationFormOrFrame() async throws {
+        let secret = FileManager.default.temporaryDirectory.appending(path: "webparse-secret-\(UUID().uuidString).html")
+        try "<title>top secret</title><p id=s>top secret</p>".write(to: secret, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let page = """
+            <title>remote</title>
+            <iframe id=frame src="\(secret.absoluteString)"></iframe>
+            <form id=form action="\(secret.absoluteString)" target=named></form><iframe name=named id=named></iframe>
+            <a id=link href="\(secret.absoluteString)" target=_top>local</a>
+            <script>
+            window.addEventListener("load", () => {
+              document.getElementById("form").submit();
+              document.getElementById("link").click();
+              setTimeout(() => { location.href = "\(secret.absoluteString)"; }, 50);
+              setTimeout(() => { window.settled = true; }, 1000);
+            });
+            </script>
+            """
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
+        let script = """
+            window.settled ? [document.title, location.protocol, ...["frame", "named"].map(id => {
+              try { return document.getElementById(id).contentDocument?.body?.textContent ?? "no access"; } catch { return "no access"; }
+            })] : null
+            """
+        let result = try await WebParser().run(job(server.url("/"), script))
+        let text = String(decoding: result.data, as: UTF8.self)
+        #expect(!text.contains("top secret"), "\(text)")
+        #expect(text.hasPrefix(#"["remote","http:""#), "\(text)")
+    }
+
     @Test func aHostilePageFindsNoWayToTheNativeSide() async throws {
         let hostile = """
             <title>real</title><script>
