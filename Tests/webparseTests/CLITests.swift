@@ -113,13 +113,20 @@ import Testing
         #expect(badDisplay.stderr.contains("X display :4242"))
     }
 
-    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130)), (SIGHUP, Int32(129))])
-    func aSignalStopsTheRunAndLeavesNoProcessBehind(signal: Int32, status: Int32) async throws {
+    /// A headless run whose only job waits on a server that never answers, once its request has arrived: Xvfb
+    /// and WebKit's processes are up.
+    func startRunOnAHangingServer() async throws -> (TestHTTPServer, ProcessRunner.Running) {
         let server = try TestHTTPServer(routes: ["/": .hang])
-        defer { server.stop() }
         let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 60}"#)
         let running = try webparse.start(["run", config], environment: headless)
         while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        return (server, running)
+    }
+
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130)), (SIGHUP, Int32(129))])
+    func aSignalStopsTheRunAndLeavesNoProcessBehind(signal: Int32, status: Int32) async throws {
+        let (server, running) = try await startRunOnAHangingServer()
+        defer { server.stop() }
         let children = running.descendants()
         #expect(children.contains { $0.name == "Xvfb" })
         #expect(children.contains { $0.name.hasPrefix("WebKitWebProces") })
@@ -139,11 +146,8 @@ import Testing
     }
 
     @Test func noOneButWebparseCanUseItsPrivateDisplay() async throws {
-        let server = try TestHTTPServer(routes: ["/": .hang])
+        let (server, running) = try await startRunOnAHangingServer()
         defer { server.stop() }
-        let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 60}"#)
-        let running = try webparse.start(["run", config], environment: headless)
-        while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         let children = running.descendants()
         let webProcess = try #require(children.first { $0.name.hasPrefix("WebKitWebProces") })
         let environment = try Self.environment(of: webProcess.pid)
