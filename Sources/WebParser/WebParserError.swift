@@ -174,12 +174,3 @@ public struct ScriptFailure: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-extension Duration {
-    /// "1.5 s", "30 s", "250 ms".
-    var secondsText: String {
-        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-        if milliseconds < 1000 { return "\(milliseconds) ms" }
-        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
-        return "\(Double(milliseconds) / 1000) s"
-    }
-}

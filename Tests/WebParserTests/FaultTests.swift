@@ -71,6 +71,10 @@ import Testing
         #expect(RetryAfter.parse("120") == .seconds(120))
         #expect(RetryAfter.parse("Wed, 21 Oct 2015 07:28:00 GMT") == .zero)
         #expect(RetryAfter.parse("soon") == nil)
+        let thirtySecondsBefore = Date(timeIntervalSince1970: 784_111_777 - 30)
+        for date in ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"] {
+            #expect(RetryAfter.parse(date, now: thirtySecondsBefore) == .seconds(30), "\(date)")
+        }
     }
 
     @Test(arguments: [500, 502, 503, 429])

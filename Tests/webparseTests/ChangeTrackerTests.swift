@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebParser
 @testable import webparse
 
 /// Item identities, what counts as new, and the bounded memory of seen items.

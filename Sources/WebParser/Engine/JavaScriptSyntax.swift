@@ -1,4 +1,4 @@
-import CWebKitGTK
+internal import CWebKitGTK
 import Foundation
 
 /// Facts about a piece of a job's JavaScript, checked without a page: whether it parses, whether it looks like

@@ -40,16 +40,12 @@ struct PageScript: Sendable {
         let waitForCode = self.waitFor ?? "true"
         let selector = waitForSelector.map(JavaScriptSyntax.literal) ?? "null"
         let key = JavaScriptSyntax.literal("webparse-slice-" + UUID().uuidString)
-        let settings = "const sliceMs = \(Self.milliseconds(Self.slice)), pollMs = \(Self.milliseconds(pollInterval));\n"
+        let settings = "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds);\n"
             + "const waitForSelector = \(selector), final = \(waitFor != nil || waitForSelector != nil), key = \(key);\n"
         functionBody = "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n" + settings + Self.rest
         repeatingBody = "const slice = window[\(key)];\nreturn typeof slice === \"function\" ? await slice() : { notInstalled: true };\n"
         scriptLineCount = Self.lineCount(self.script)
         waitForLineCount = Self.lineCount(waitForCode)
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// What one evaluation found.

@@ -111,7 +111,7 @@ final class WebParserEngine {
             committed = true
             if httpStatus >= 400 {
                 var error = WebParserError(.httpStatus(httpStatus), url: url)
-                error.retryAfter = retryAfter.flatMap(RetryAfter.parse)
+                error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
                 end(with: .failure(error))
                 return
             }

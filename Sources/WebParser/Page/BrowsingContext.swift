@@ -1,4 +1,4 @@
-import CWebKitGTK
+internal import CWebKitGTK
 import Foundation
 
 /// The WebKit web context behind a session: one network process, one cookie jar and cache for its pages,
@@ -109,15 +109,15 @@ final class BrowsingContext {
     func cookies() async throws -> [WebParserCookie] {
         try await restoreSessionCookies()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[WebParserCookie], Error>) in
-            let box = Unmanaged.passRetained(CookieListBox(continuation)).toOpaque()
+            let box = CallbackBox.retained(continuation)
             wk_context_get_cookies(webContext, { context, cookies, count, message in
-                let box = Unmanaged<CookieListBox>.fromOpaque(context!).takeRetainedValue()
+                let continuation = CallbackBox<CheckedContinuation<[WebParserCookie], Error>>.take(context)
                 guard let cookies else {
                     let reason = message.map { String(cString: $0) } ?? "unknown error"
-                    box.continuation.resume(throwing: WebParserError(.storageFailed("cannot list the cookies: \(reason)")))
+                    continuation.resume(throwing: WebParserError(.storageFailed("cannot list the cookies: \(reason)")))
                     return
                 }
-                box.continuation.resume(returning: UnsafeBufferPointer(start: cookies, count: count).map(WebParserCookie.init))
+                continuation.resume(returning: UnsafeBufferPointer(start: cookies, count: count).map(WebParserCookie.init))
             }, box)
         }
     }
@@ -192,13 +192,13 @@ final class BrowsingContext {
         async throws
     {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            let box = Unmanaged.passRetained(DoneBox(continuation, failure: failure)).toOpaque()
+            let box = CallbackBox.retained((continuation, failure))
             start({ context, message in
-                let box = Unmanaged<DoneBox>.fromOpaque(context!).takeRetainedValue()
+                let (continuation, failure) = CallbackBox<(CheckedContinuation<Void, Error>, String)>.take(context)
                 if let message {
-                    box.continuation.resume(throwing: WebParserError(.storageFailed("\(box.failure): \(String(cString: message))")))
+                    continuation.resume(throwing: WebParserError(.storageFailed("\(failure): \(String(cString: message))")))
                 } else {
-                    box.continuation.resume()
+                    continuation.resume()
                 }
             }, box)
         }
@@ -216,20 +216,6 @@ final class BrowsingContext {
         idle.forEach { $0.close() }
         if let context { wk_context_free(context) }
     }
-}
-
-private final class DoneBox {
-    let continuation: CheckedContinuation<Void, Error>
-    let failure: String
-    init(_ continuation: CheckedContinuation<Void, Error>, failure: String) {
-        self.continuation = continuation
-        self.failure = failure
-    }
-}
-
-private final class CookieListBox {
-    let continuation: CheckedContinuation<[WebParserCookie], Error>
-    init(_ continuation: CheckedContinuation<[WebParserCookie], Error>) { self.continuation = continuation }
 }
 
 private extension WebParserCookie {

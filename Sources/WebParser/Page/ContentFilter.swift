@@ -1,4 +1,4 @@
-import CWebKitGTK
+internal import CWebKitGTK
 import Foundation
 
 /// A compiled WebKit content filter that stops kinds of subresources before they reach the network.
@@ -42,14 +42,14 @@ final class ContentFilter {
         let identifier = "filter"
         let rules = rules(blocking)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ContentFilter, Error>) in
-            let box = Unmanaged.passRetained(CompilationBox(continuation)).toOpaque()
+            let box = CallbackBox.retained(continuation)
             wk_content_filter_compile(directory.path, identifier, rules, { context, filter, message in
-                let box = Unmanaged<CompilationBox>.fromOpaque(context!).takeRetainedValue()
+                let continuation = CallbackBox<CheckedContinuation<ContentFilter, Error>>.take(context)
                 if let filter {
-                    box.continuation.resume(returning: WebKitActor.assumeIsolated { ContentFilter(pointer: filter) })
+                    continuation.resume(returning: WebKitActor.assumeIsolated { ContentFilter(pointer: filter) })
                 } else {
                     let reason = message.map { String(cString: $0) } ?? "unknown error"
-                    box.continuation.resume(throwing: WebParserError(.environmentUnavailable("cannot compile the content filter: \(reason)")))
+                    continuation.resume(throwing: WebParserError(.environmentUnavailable("cannot compile the content filter: \(reason)")))
                 }
             }, box)
         }
@@ -69,10 +69,6 @@ private extension JSONEncoder {
     static func quoted(_ text: String) -> Data { (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8) }
 }
 
-private final class CompilationBox {
-    let continuation: CheckedContinuation<ContentFilter, Error>
-    init(_ continuation: CheckedContinuation<ContentFilter, Error>) { self.continuation = continuation }
-}
 
 private extension WebParserJob.Resource {
     /// The names WebKit's content blockers use for this kind of resource.

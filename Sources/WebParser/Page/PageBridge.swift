@@ -116,7 +116,7 @@ struct PageBridge: Sendable {
         try { json = stringify(value); } catch (error) { return rejected(error); }
         if (json === undefined) return rejected(new TypeErrorType("webparse.emit: the value has no JSON form"));
         return new PromiseType((resolve, reject) => {
-        const timer = setTimer(() => reject(new ErrorType("webparse.emit: webparse did not confirm the value in time")), \(emitTimeout.components.seconds * 1000));
+        const timer = setTimer(() => reject(new ErrorType("webparse.emit: webparse did not confirm the value in time")), \(emitTimeout.milliseconds));
         then(send({ __proto__: null, token, kind: "emit", value: json }), () => { clearTimer(timer); resolve(); }, (error) => { clearTimer(timer); reject(error); });
         });
         };

@@ -1,4 +1,4 @@
-import CWebKitGTK
+internal import CWebKitGTK
 import Foundation
 
 /// A `WebPage` backed by an offscreen WebKitWebView from the C shim.
@@ -112,9 +112,8 @@ final class WebKitPage: WebPage {
     func callAsyncFunction(_ body: String, sourceName: String,
                            completion: @escaping @WebKitActor (JavaScriptReply) -> Void) {
         guard let view else { return }
-        let pending = Unmanaged.passRetained(PendingCall(completion)).toOpaque()
         wk_view_call_async_function(view, body, sourceName, { context, kind, text, domain, code, message in
-            let call = Unmanaged<PendingCall>.fromOpaque(context!).takeRetainedValue()
+            let complete = CallbackBox<@WebKitActor (JavaScriptReply) -> Void>.take(context)
             let reply: JavaScriptReply = switch kind {
             case WK_JS_UNDEFINED: .undefined
             case WK_JS_NULL: .null
@@ -123,8 +122,8 @@ final class WebKitPage: WebPage {
             case WK_JS_UNSERIALIZABLE: .unserializable
             default: .failed(domain: String(cString: domain!), code: Int(code), message: String(cString: message!))
             }
-            WebKitActor.assumeIsolated { call.complete(reply) }
-        }, pending)
+            WebKitActor.assumeIsolated { complete(reply) }
+        }, CallbackBox.retained(completion))
     }
 
     func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void) {
@@ -136,7 +135,7 @@ final class WebKitPage: WebPage {
         let folder = FileManager.default.temporaryDirectory.appending(path: "webparse-snapshot-\(UUID().uuidString)")
         let partial = folder.appending(path: "page.png")
         _ = try? PrivateFiles.makeFolder(folder)
-        let pending = Unmanaged.passRetained(PendingSnapshot { error in
+        let written: @WebKitActor (String?) -> Void = { error in
             defer { try? FileManager.default.removeItem(at: folder) }
             if let error {
                 completion("cannot write \(file.path): \(error)")
@@ -152,12 +151,12 @@ final class WebKitPage: WebPage {
             } catch {
                 completion("cannot write \(file.path): \(error)")
             }
-        }).toOpaque()
+        }
         wk_view_snapshot(view, fullPage, partial.path, { context, message in
-            let snapshot = Unmanaged<PendingSnapshot>.fromOpaque(context!).takeRetainedValue()
+            let written = CallbackBox<@WebKitActor (String?) -> Void>.take(context)
             let error = message.map { String(cString: $0) }
-            WebKitActor.assumeIsolated { snapshot.complete(error) }
-        }, pending)
+            WebKitActor.assumeIsolated { written(error) }
+        }, CallbackBox.retained(written))
     }
 
     func close() {
@@ -233,18 +232,6 @@ private final class CallbackTarget {
         let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
         return WebKitActor.assumeIsolated { target.page.map(value) }
     }
-}
-
-/// A snapshot's completion, held by the C shim until the PNG is written.
-private final class PendingSnapshot {
-    let complete: @WebKitActor (String?) -> Void
-    init(_ complete: @escaping @WebKitActor (String?) -> Void) { self.complete = complete }
-}
-
-/// A JavaScript call's completion, held by the C shim until the call ends.
-private final class PendingCall {
-    let complete: @WebKitActor (JavaScriptReply) -> Void
-    init(_ complete: @escaping @WebKitActor (JavaScriptReply) -> Void) { self.complete = complete }
 }
 
 private extension PageEvent {

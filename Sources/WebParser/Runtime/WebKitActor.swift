@@ -1,4 +1,4 @@
-import CWebKitGTK
+internal import CWebKitGTK
 
 /// The global actor for everything that touches WebKit: its executor is the WebKit thread's GLib main loop.
 ///
@@ -29,11 +29,9 @@ final class WebKitExecutor: SerialExecutor {
     static let shared = WebKitExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let box = Unmanaged.passRetained(JobBox(UnownedJob(job))).toOpaque()
         wk_main_invoke({ context in
-            let box = Unmanaged<JobBox>.fromOpaque(context!).takeRetainedValue()
-            box.job.runSynchronously(on: WebKitExecutor.shared.asUnownedSerialExecutor())
-        }, box)
+            CallbackBox<UnownedJob>.take(context).runSynchronously(on: WebKitExecutor.shared.asUnownedSerialExecutor())
+        }, CallbackBox.retained(UnownedJob(job)))
     }
 
     func checkIsolated() {
@@ -41,7 +39,3 @@ final class WebKitExecutor: SerialExecutor {
     }
 }
 
-private final class JobBox {
-    let job: UnownedJob
-    init(_ job: UnownedJob) { self.job = job }
-}

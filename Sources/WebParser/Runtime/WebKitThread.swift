@@ -1,4 +1,4 @@
-import CWebKitGTK
+internal import CWebKitGTK
 import Foundation
 import Synchronization
 
@@ -47,7 +47,7 @@ enum WebKitThread {
         guard wasRunning else { return }
         // Through the loop itself: a quit asked for before the loop runs would be lost.
         wk_main_invoke({ _ in wk_main_quit() }, nil)
-        _ = finished.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000)))
+        _ = finished.wait(timeout: .now() + .milliseconds(Int(timeout.milliseconds)))
     }
 
     /// Why GTK could not start on the WebKit thread.

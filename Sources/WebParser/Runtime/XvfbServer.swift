@@ -1,4 +1,4 @@
-import CWebKitGTK
+internal import CWebKitGTK
 import Foundation
 import Synchronization
 
@@ -133,7 +133,7 @@ final class XvfbServer: Sendable {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return nil }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(remaining.components.seconds * 1000 + 1))
+            let ready = poll(&poller, 1, Int32(remaining.milliseconds + 1))
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0, read(fd, &byte, 1) == 1 else { return nil }
             text.append(Character(UnicodeScalar(byte)))

@@ -40,6 +40,6 @@ struct JobOutcome {
     }
 
     private var elapsedMilliseconds: Int {
-        Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        Int(elapsed.milliseconds)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebParser
 
 /// What a successful result holds that the state did not: the new items of an array result, or a changed
 /// non-array result.

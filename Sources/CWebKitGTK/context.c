@@ -1,0 +1,153 @@
+/* CWebKitGTK: The web context: its website data, proxy, cookies and languages. */
+#include "CWebKitGTK.h"
+
+#include "objects.h"
+
+WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, double poll_interval) {
+    WKContext *context = g_new0(WKContext, 1);
+    WebKitMemoryPressureSettings *memory = NULL;
+    if (memory_limit_mb) {
+        memory = webkit_memory_pressure_settings_new();
+        webkit_memory_pressure_settings_set_memory_limit(memory, memory_limit_mb);
+        webkit_memory_pressure_settings_set_poll_interval(memory, poll_interval);
+        webkit_memory_pressure_settings_set_kill_threshold(memory, 1.0);
+        /* The network process too: it buffers what pages have not read yet (an endless response). */
+        webkit_website_data_manager_set_memory_pressure_settings(memory);
+    }
+    WebKitWebsiteDataManager *data;
+    if (data_directory) {
+        char *cache = g_build_filename(data_directory, "cache", NULL);
+        data = webkit_website_data_manager_new("base-data-directory", data_directory, "base-cache-directory", cache, NULL);
+        char *cookies = g_build_filename(data_directory, "cookies.sqlite", NULL);
+        webkit_cookie_manager_set_persistent_storage(webkit_website_data_manager_get_cookie_manager(data), cookies,
+                                                     WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE);
+        g_free(cookies);
+        g_free(cache);
+    } else {
+        data = webkit_website_data_manager_new_ephemeral();
+    }
+    context->web_context = WEBKIT_WEB_CONTEXT(g_object_new(WEBKIT_TYPE_WEB_CONTEXT, "website-data-manager", data,
+                                                           "memory-pressure-settings", memory, NULL));
+    g_object_unref(data);
+    if (memory)
+        webkit_memory_pressure_settings_free(memory);
+    webkit_web_context_set_cache_model(context->web_context, WEBKIT_CACHE_MODEL_DOCUMENT_BROWSER);
+    return context;
+}
+
+void wk_context_set_proxy(WKContext *context, const char *proxy_uri, const char *const *no_proxy) {
+    WebKitWebsiteDataManager *data = webkit_web_context_get_website_data_manager(context->web_context);
+    if (!proxy_uri) {
+        webkit_website_data_manager_set_network_proxy_settings(data, WEBKIT_NETWORK_PROXY_MODE_NO_PROXY, NULL);
+        return;
+    }
+    WebKitNetworkProxySettings *settings = webkit_network_proxy_settings_new(proxy_uri, no_proxy);
+    webkit_website_data_manager_set_network_proxy_settings(data, WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings);
+    webkit_network_proxy_settings_free(settings);
+}
+
+static WebKitCookieManager *cookie_manager(WKContext *context) {
+    return webkit_website_data_manager_get_cookie_manager(webkit_web_context_get_website_data_manager(context->web_context));
+}
+
+typedef struct {
+    WKDoneCallback done;
+    WKCookiesCallback cookies;
+    void *context;
+} Operation;
+
+static Operation *operation_new(WKDoneCallback done, WKCookiesCallback cookies, void *context) {
+    Operation *operation = g_new(Operation, 1);
+    operation->done = done;
+    operation->cookies = cookies;
+    operation->context = context;
+    return operation;
+}
+
+static void finish_operation(Operation *operation, GError *error) {
+    operation->done(operation->context, error ? error->message : NULL);
+    if (error)
+        g_error_free(error);
+    g_free(operation);
+}
+
+static void on_cookie_added(GObject *manager, GAsyncResult *result, gpointer data) {
+    GError *error = NULL;
+    webkit_cookie_manager_add_cookie_finish(WEBKIT_COOKIE_MANAGER(manager), result, &error);
+    finish_operation(data, error);
+}
+
+void wk_context_add_cookie(WKContext *context, WKCookie cookie, WKDoneCallback callback, void *callback_context) {
+    SoupCookie *soup = soup_cookie_new(cookie.name, cookie.value, cookie.domain, cookie.path ? cookie.path : "/", -1);
+    if (cookie.expires >= 0) {
+        GDateTime *expires = g_date_time_new_from_unix_utc(cookie.expires);
+        soup_cookie_set_expires(soup, expires);
+        g_date_time_unref(expires);
+    }
+    soup_cookie_set_secure(soup, cookie.secure);
+    soup_cookie_set_http_only(soup, cookie.http_only);
+    soup_cookie_set_same_site_policy(soup, cookie.same_site == WK_SAME_SITE_STRICT ? SOUP_SAME_SITE_POLICY_STRICT
+                                           : cookie.same_site == WK_SAME_SITE_LAX ? SOUP_SAME_SITE_POLICY_LAX
+                                                                                  : SOUP_SAME_SITE_POLICY_NONE);
+    webkit_cookie_manager_add_cookie(cookie_manager(context), soup, NULL, on_cookie_added,
+                                     operation_new(callback, NULL, callback_context));
+    soup_cookie_free(soup);
+}
+
+static void on_cookies(GObject *manager, GAsyncResult *result, gpointer data) {
+    Operation *operation = data;
+    GError *error = NULL;
+    GList *list = webkit_cookie_manager_get_all_cookies_finish(WEBKIT_COOKIE_MANAGER(manager), result, &error);
+    if (error) {
+        operation->cookies(operation->context, NULL, 0, error->message);
+        g_error_free(error);
+        g_free(operation);
+        return;
+    }
+    guint count = g_list_length(list);
+    WKCookie *cookies = g_new0(WKCookie, count ? count : 1);
+    guint index = 0;
+    for (GList *item = list; item; item = item->next, index++) {
+        SoupCookie *soup = item->data;
+        GDateTime *expires = soup_cookie_get_expires(soup);
+        SoupSameSitePolicy same_site = soup_cookie_get_same_site_policy(soup);
+        cookies[index] = (WKCookie){soup_cookie_get_name(soup), soup_cookie_get_value(soup),
+                                    soup_cookie_get_domain(soup), soup_cookie_get_path(soup),
+                                    expires ? g_date_time_to_unix(expires) : -1, soup_cookie_get_secure(soup),
+                                    soup_cookie_get_http_only(soup),
+                                    same_site == SOUP_SAME_SITE_POLICY_STRICT ? WK_SAME_SITE_STRICT
+                                    : same_site == SOUP_SAME_SITE_POLICY_LAX ? WK_SAME_SITE_LAX : WK_SAME_SITE_NONE};
+    }
+    operation->cookies(operation->context, cookies, count, NULL);
+    g_free(cookies);
+    g_list_free_full(list, (GDestroyNotify)soup_cookie_free);
+    g_free(operation);
+}
+
+void wk_context_get_cookies(WKContext *context, WKCookiesCallback callback, void *callback_context) {
+    webkit_cookie_manager_get_all_cookies(cookie_manager(context), NULL, on_cookies,
+                                          operation_new(NULL, callback, callback_context));
+}
+
+static void on_cleared(GObject *manager, GAsyncResult *result, gpointer data) {
+    GError *error = NULL;
+    webkit_website_data_manager_clear_finish(WEBKIT_WEBSITE_DATA_MANAGER(manager), result, &error);
+    finish_operation(data, error);
+}
+
+void wk_context_clear_data(WKContext *context, bool only_cache, WKDoneCallback callback, void *callback_context) {
+    WebKitWebsiteDataTypes types = only_cache ? WEBKIT_WEBSITE_DATA_MEMORY_CACHE | WEBKIT_WEBSITE_DATA_DISK_CACHE
+                                              : WEBKIT_WEBSITE_DATA_ALL;
+    webkit_website_data_manager_clear(webkit_web_context_get_website_data_manager(context->web_context), types, 0,
+                                      NULL, on_cleared,
+                                      operation_new(callback, NULL, callback_context));
+}
+
+void wk_context_free(WKContext *context) {
+    g_object_unref(context->web_context);
+    g_free(context);
+}
+
+void wk_context_set_preferred_languages(WKContext *context, const char *const *languages) {
+    webkit_web_context_set_preferred_languages(context->web_context, languages);
+}

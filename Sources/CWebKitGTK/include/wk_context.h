@@ -1,0 +1,54 @@
+/* CWebKitGTK: The web context: one network process, its cookies, cache and languages. */
+#ifndef WK_CONTEXT_H
+#define WK_CONTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct WKContext WKContext;
+
+/* A web context. Its data (cookies, local storage, HTTP cache) lives in data_directory, or in memory only when
+ * that is NULL. When memory_limit_mb is not 0, a web process that uses more than that many MiB is killed (its
+ * view reports WK_PROCESS_EXCEEDED_MEMORY_LIMIT); WebKit checks every poll_interval seconds. */
+WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, double poll_interval);
+
+/* Sends every request through proxy_uri (http, https or socks), except to the hosts in no_proxy (a
+ * NULL-terminated list, or NULL); a NULL proxy_uri means no proxy at all. */
+void wk_context_set_proxy(WKContext *context, const char *proxy_uri, const char *const *no_proxy);
+
+/* A cookie as plain data. expires is in seconds since 1970, or negative for a session cookie; a domain that
+ * starts with a dot also covers its subdomains. */
+typedef enum { WK_SAME_SITE_NONE, WK_SAME_SITE_LAX, WK_SAME_SITE_STRICT } WKSameSite;
+
+typedef struct {
+    const char *name;
+    const char *value;
+    const char *domain;
+    const char *path;
+    long long expires;
+    bool secure;
+    bool http_only;
+    WKSameSite same_site;
+} WKCookie;
+
+/* Called once, on the WebKit thread, when an operation has ended; error_message is NULL on success. */
+typedef void (*WKDoneCallback)(void *context, const char *error_message);
+
+/* Called once with every cookie of the context (valid during the call only), or with an error. */
+typedef void (*WKCookiesCallback)(void *context, const WKCookie *cookies, size_t count, const char *error_message);
+
+void wk_context_add_cookie(WKContext *context, WKCookie cookie, WKDoneCallback callback, void *callback_context);
+
+void wk_context_get_cookies(WKContext *context, WKCookiesCallback callback, void *callback_context);
+
+/* Removes the context's cached responses, and unless only_cache its cookies and stored items too. */
+void wk_context_clear_data(WKContext *context, bool only_cache, WKDoneCallback callback, void *callback_context);
+
+void wk_context_free(WKContext *context);
+
+/* Sets the languages pages ask for (Accept-Language, navigator.language, the Intl locale), best first;
+ * NULL restores the default. WebKit applies this to every context of the process and to pages created
+ * after the call. */
+void wk_context_set_preferred_languages(WKContext *context, const char *const *languages);
+
+#endif

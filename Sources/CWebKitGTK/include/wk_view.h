@@ -1,0 +1,122 @@
+/* CWebKitGTK: Views: an offscreen WebKitWebView, its loads, its JavaScript calls and its snapshots. */
+#ifndef WK_VIEW_H
+#define WK_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "wk_context.h"
+#include "wk_content_filter.h"
+
+typedef struct WKView WKView;
+
+typedef enum {
+    WK_LOAD_STARTED,
+    WK_LOAD_REDIRECTED,
+    WK_LOAD_COMMITTED,
+    WK_LOAD_FINISHED
+} WKLoadEvent;
+
+typedef enum {
+    WK_PROCESS_CRASHED,
+    WK_PROCESS_EXCEEDED_MEMORY_LIMIT
+} WKProcessTermination;
+
+/* What a view reports. All are called on the WebKit thread with the view's callback context. */
+typedef struct {
+    /* A load event. uri is the view's current URI. At WK_LOAD_COMMITTED, http_status is the main resource's
+     * HTTP status (0 when there is none, as for file: URIs) and retry_after its Retry-After header (NULL when
+     * absent); for the other events they are 0 and NULL. */
+    void (*load_changed)(void *context, WKLoadEvent event, const char *uri, int http_status, const char *retry_after);
+    /* The main load failed; WK_LOAD_FINISHED follows. error_domain is the GError domain's name. */
+    void (*load_failed)(void *context, const char *failing_uri, const char *error_domain, int error_code,
+                        const char *error_message);
+    /* The estimated load progress, from 0 to 1. */
+    void (*progress_changed)(void *context, double progress);
+    /* The view's web process ended without being asked to. */
+    void (*process_terminated)(void *context, WKProcessTermination reason);
+    /* Asked before the main frame or a subframe navigates to uri (not for new windows); false refuses it. */
+    bool (*allow_navigation)(void *context, const char *uri);
+    /* Asked when the main document's response arrives, with its MIME type and whether WebKit can show it;
+     * false refuses it, and the load fails. */
+    bool (*allow_response)(void *context, const char *mime_type, bool displayable);
+    /* The view's URI changed without a load: the page called history.pushState or changed location.hash. */
+    void (*uri_changed)(void *context, const char *uri);
+    /* The page posted message (as text: a string's contents, any other value as JSON) to
+     * window.webkit.messageHandlers.webparse. The Promise postMessage returned resolves once this returns true,
+     * and rejects when it returns false. */
+    bool (*script_message)(void *context, const char *message);
+    /* The page at opener_uri opened a new window for uri (window.open, a link with a target); true loads uri in
+     * the view in its place (the view never opens a second window), false ignores it. */
+    bool (*popup)(void *context, const char *uri, const char *opener_uri);
+    /* Asked when the certificate of uri's server is not trusted; true trusts it for that host and loads uri
+     * again (the first load then ends with WK_LOAD_FINISHED), false lets the load fail with the TLS error. */
+    bool (*allow_certificate)(void *context, const char *uri);
+    /* Called once, when the view is destroyed, to release the callback context. */
+    void (*release)(void *context);
+} WKViewCallbacks;
+
+typedef struct {
+    int width;
+    int height;
+    /* NULL keeps WebKit's default user agent. */
+    const char *user_agent;
+    /* false removes the page's own scripts; JavaScript called through the view still runs. */
+    bool page_scripts;
+    /* false turns audio and video elements off: they load and play nothing. */
+    bool media;
+    /* NULL blocks nothing. The view keeps its own reference. */
+    WKContentFilter *content_filter;
+    /* NULL, or JavaScript run in the main world of the top frame of every document the view loads, before the
+     * document's own scripts; window.webkit.messageHandlers.webparse exists only when this is set. */
+    const char *document_start_script;
+} WKViewOptions;
+
+/* Creates a view of options.width x options.height inside a shown GtkOffscreenWindow, with hardware
+ * acceleration off, console output kept off stdout, media that never plays by itself, no second window and
+ * script dialogs answered at once. With a related view (or NULL), the new view shares its web process,
+ * settings and user content (options then give only the size and whether scripts message back): a
+ * new tab (its own history, session storage and window name) without starting a process. */
+WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
+                    void *callback_context);
+
+/* Loads uri; headers is NULL or a NULL-terminated list of name, value, name, value… added to the main
+ * document's request. When a server asks for HTTP authentication during this load, user and password (if not
+ * NULL) are given once; otherwise, or when they were refused, the load goes on without, to the server's
+ * answer (a 401 page). */
+void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers, const char *user,
+                      const char *password);
+
+typedef enum {
+    WK_JS_UNDEFINED,
+    WK_JS_NULL,
+    /* text is the string's contents. */
+    WK_JS_STRING,
+    /* text is the value as JSON. */
+    WK_JS_JSON,
+    /* The value has no JSON form; text is NULL. */
+    WK_JS_UNSERIALIZABLE,
+    /* The call failed; the error fields are set and text is NULL. */
+    WK_JS_ERROR
+} WKJavaScriptResultKind;
+
+/* Called exactly once per wk_view_call_async_function, on the WebKit thread. */
+typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind, const char *text,
+                                     const char *error_domain, int error_code, const char *error_message);
+
+/* Calls body as the body of an async function in the page's main world and awaits a returned Promise.
+ * source_uri names the code in error messages. */
+void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
+                                 WKJavaScriptCallback callback, void *context);
+
+/* Writes a PNG of what the view shows (its visible area, or with full_document the whole document) to
+ * png_path, then calls callback once. */
+void wk_view_snapshot(WKView *view, bool full_document, const char *png_path, WKDoneCallback callback,
+                      void *context);
+
+/* Disconnects the view's callbacks (releasing their context), stops its load and destroys it. Unless
+ * keep_process (its web process serves a related view), its web process is ended too, even one stuck in
+ * JavaScript. The widgets go on the next main-loop iteration, so this may be called from inside one of the
+ * view's own callbacks. A pending wk_view_call_async_function still calls back, with an error. */
+void wk_view_destroy(WKView *view, bool keep_process);
+
+#endif

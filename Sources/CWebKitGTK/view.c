@@ -1,0 +1,258 @@
+/* CWebKitGTK: Views: an offscreen WebKitWebView, the signals it reports, its loads and its end. */
+#include "CWebKitGTK.h"
+
+#include "objects.h"
+
+#include <string.h>
+
+static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpointer data) {
+    WKView *view = data;
+    int http_status = 0;
+    const char *retry_after = NULL;
+    if (event == WEBKIT_LOAD_COMMITTED) {
+        WebKitWebResource *resource = webkit_web_view_get_main_resource(web_view);
+        WebKitURIResponse *response = resource ? webkit_web_resource_get_response(resource) : NULL;
+        if (response) {
+            http_status = (int)webkit_uri_response_get_status_code(response);
+            SoupMessageHeaders *headers = webkit_uri_response_get_http_headers(response);
+            retry_after = headers ? soup_message_headers_get_one(headers, "Retry-After") : NULL;
+        }
+    }
+    const char *uri = webkit_web_view_get_uri(web_view);
+    view->callbacks.load_changed(view->callback_context, (WKLoadEvent)event, uri ? uri : "", http_status, retry_after);
+}
+
+static gboolean on_load_failed(WebKitWebView *web_view, WebKitLoadEvent event, const char *failing_uri,
+                               GError *error, gpointer data) {
+    WKView *view = data;
+    view->callbacks.load_failed(view->callback_context, failing_uri ? failing_uri : "",
+                                g_quark_to_string(error->domain), error->code, error->message);
+    return TRUE; /* handled: WebKit must not load its own error page */
+}
+
+static void on_progress(GObject *object, GParamSpec *spec, gpointer data) {
+    WKView *view = data;
+    view->callbacks.progress_changed(view->callback_context,
+                                     webkit_web_view_get_estimated_load_progress(WEBKIT_WEB_VIEW(object)));
+}
+
+static void on_process_terminated(WebKitWebView *web_view, WebKitWebProcessTerminationReason reason,
+                                  gpointer data) {
+    WKView *view = data;
+    if (reason == WEBKIT_WEB_PROCESS_TERMINATED_BY_API)
+        return; /* asked for: not news */
+    view->callbacks.process_terminated(view->callback_context, reason == WEBKIT_WEB_PROCESS_CRASHED
+                                                                   ? WK_PROCESS_CRASHED
+                                                                   : WK_PROCESS_EXCEEDED_MEMORY_LIMIT);
+}
+
+static gboolean on_decide_policy(WebKitWebView *web_view, WebKitPolicyDecision *decision, WebKitPolicyDecisionType type,
+                                 gpointer data) {
+    WKView *view = data;
+    gboolean allowed = TRUE;
+    if (type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION) {
+        WebKitNavigationAction *action =
+            webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
+        const char *uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
+        allowed = view->callbacks.allow_navigation(view->callback_context, uri ? uri : "");
+    } else if (type == WEBKIT_POLICY_DECISION_TYPE_RESPONSE) {
+        WebKitResponsePolicyDecision *response_decision = WEBKIT_RESPONSE_POLICY_DECISION(decision);
+        if (!webkit_response_policy_decision_is_main_frame_main_resource(response_decision))
+            return FALSE;
+        WebKitURIResponse *response = webkit_response_policy_decision_get_response(response_decision);
+        const char *mime_type = webkit_uri_response_get_mime_type(response);
+        allowed = view->callbacks.allow_response(view->callback_context, mime_type ? mime_type : "",
+                                                 webkit_response_policy_decision_is_mime_type_supported(response_decision));
+    } else {
+        return FALSE;
+    }
+    if (allowed)
+        webkit_policy_decision_use(decision);
+    else
+        webkit_policy_decision_ignore(decision);
+    return TRUE;
+}
+
+static gboolean on_tls_errors(WebKitWebView *web_view, const char *failing_uri, GTlsCertificate *certificate,
+                              GTlsCertificateFlags errors, gpointer data) {
+    WKView *view = data;
+    if (!view->callbacks.allow_certificate(view->callback_context, failing_uri))
+        return FALSE;
+    GUri *uri = g_uri_parse(failing_uri, G_URI_FLAGS_NONE, NULL);
+    if (!uri)
+        return FALSE;
+    webkit_web_context_allow_tls_certificate_for_host(webkit_web_view_get_context(web_view), certificate,
+                                                      g_uri_get_host(uri));
+    g_uri_unref(uri);
+    webkit_web_view_load_uri(web_view, failing_uri);
+    return TRUE;
+}
+
+static gboolean on_authenticate(WebKitWebView *web_view, WebKitAuthenticationRequest *request, gpointer data) {
+    WKView *view = data;
+    if (!view->user || webkit_authentication_request_is_retry(request)) {
+        /* Go on without credentials: the server's 401 page loads, and says what happened. */
+        webkit_authentication_request_authenticate(request, NULL);
+        return TRUE;
+    }
+    WebKitCredential *credential = webkit_credential_new(view->user, view->password ? view->password : "",
+                                                         WEBKIT_CREDENTIAL_PERSISTENCE_NONE);
+    webkit_authentication_request_authenticate(request, credential);
+    webkit_credential_free(credential);
+    return TRUE;
+}
+
+static GtkWidget *on_create(WebKitWebView *web_view, WebKitNavigationAction *action, gpointer data) {
+    WKView *view = data;
+    WebKitURIRequest *request = webkit_navigation_action_get_request(action);
+    const char *uri = webkit_uri_request_get_uri(request);
+    const char *opener = webkit_web_view_get_uri(web_view);
+    if (view->callbacks.popup(view->callback_context, uri ? uri : "", opener ? opener : "") && uri && *uri)
+        webkit_web_view_load_request(web_view, request);
+    return NULL; /* never a second window */
+}
+
+static void on_uri_changed(GObject *object, GParamSpec *spec, gpointer data) {
+    WKView *view = data;
+    const char *uri = webkit_web_view_get_uri(WEBKIT_WEB_VIEW(object));
+    view->callbacks.uri_changed(view->callback_context, uri ? uri : "");
+}
+
+static gboolean on_script_message(WebKitUserContentManager *manager, JSCValue *value, WebKitScriptMessageReply *reply,
+                                  gpointer data) {
+    WKView *view = data;
+    char *text = jsc_value_is_string(value) ? jsc_value_to_string(value) : jsc_value_to_json(value, 0);
+    bool accepted = view->callbacks.script_message(view->callback_context, text ? text : "null");
+    g_free(text);
+    if (accepted) {
+        JSCValue *received = jsc_value_new_boolean(jsc_value_get_context(value), TRUE);
+        webkit_script_message_reply_return_value(reply, received);
+        g_object_unref(received);
+    } else {
+        webkit_script_message_reply_return_error_message(reply, "webparse did not accept the message");
+    }
+    return TRUE;
+}
+
+static gboolean on_script_dialog(WebKitWebView *web_view, WebKitScriptDialog *dialog, gpointer data) {
+    return TRUE; /* answered: alert returns, confirm is false, prompt is null */
+}
+
+static gboolean on_print(WebKitWebView *web_view, WebKitPrintOperation *operation, gpointer data) {
+    return TRUE; /* handled: nothing is printed */
+}
+
+static gboolean on_permission_request(WebKitWebView *web_view, WebKitPermissionRequest *request,
+                                      gpointer data) {
+    webkit_permission_request_deny(request);
+    return TRUE;
+}
+
+/* A view in context with its own settings and user content, made from options; script messages go to view. */
+static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WKView *view) {
+    WebKitSettings *settings = webkit_settings_new();
+    webkit_settings_set_hardware_acceleration_policy(settings, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
+    webkit_settings_set_enable_write_console_messages_to_stdout(settings, FALSE);
+    webkit_settings_set_media_playback_requires_user_gesture(settings, TRUE);
+    /* Every window.open reaches on_create, which follows or ignores it: a popup blocker would hide it. */
+    webkit_settings_set_javascript_can_open_windows_automatically(settings, TRUE);
+    webkit_settings_set_enable_javascript_markup(settings, options.page_scripts);
+    webkit_settings_set_enable_media(settings, options.media);
+    if (options.user_agent)
+        webkit_settings_set_user_agent(settings, options.user_agent);
+    WebKitUserContentManager *content = webkit_user_content_manager_new();
+    if (options.content_filter)
+        webkit_user_content_manager_add_filter(content, options.content_filter->filter);
+    if (options.document_start_script) {
+        WebKitUserScript *script = webkit_user_script_new(options.document_start_script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                                          WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+        webkit_user_content_manager_add_script(content, script);
+        webkit_user_script_unref(script);
+        webkit_user_content_manager_register_script_message_handler_with_reply(content, "webparse", NULL);
+        g_signal_connect(content, "script-message-with-reply-received::webparse", G_CALLBACK(on_script_message), view);
+    }
+    WebKitWebView *web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
+                                                           "settings", settings, "user-content-manager", content, NULL));
+    g_object_unref(settings);
+    g_object_unref(content);
+    return web_view;
+}
+
+WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
+                    void *callback_context) {
+    WKView *view = g_new0(WKView, 1);
+    view->callbacks = callbacks;
+    view->callback_context = callback_context;
+
+    if (related) {
+        /* The same settings and user content as the related view: the web process has them already, so the
+         * new page costs no more than a new document. */
+        view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "related-view", related->web_view,
+                                                      "settings", webkit_web_view_get_settings(related->web_view),
+                                                      "user-content-manager",
+                                                      webkit_web_view_get_user_content_manager(related->web_view), NULL));
+        if (options.document_start_script)
+            g_signal_connect(webkit_web_view_get_user_content_manager(view->web_view),
+                             "script-message-with-reply-received::webparse", G_CALLBACK(on_script_message), view);
+    } else {
+        view->web_view = new_web_view(context, options, view);
+    }
+
+    g_signal_connect(view->web_view, "load-changed", G_CALLBACK(on_load_changed), view);
+    g_signal_connect(view->web_view, "load-failed", G_CALLBACK(on_load_failed), view);
+    g_signal_connect(view->web_view, "notify::estimated-load-progress", G_CALLBACK(on_progress), view);
+    g_signal_connect(view->web_view, "web-process-terminated", G_CALLBACK(on_process_terminated), view);
+    g_signal_connect(view->web_view, "decide-policy", G_CALLBACK(on_decide_policy), view);
+    g_signal_connect(view->web_view, "load-failed-with-tls-errors", G_CALLBACK(on_tls_errors), view);
+    g_signal_connect(view->web_view, "authenticate", G_CALLBACK(on_authenticate), view);
+    g_signal_connect(view->web_view, "create", G_CALLBACK(on_create), view);
+    g_signal_connect(view->web_view, "notify::uri", G_CALLBACK(on_uri_changed), view);
+    g_signal_connect(view->web_view, "script-dialog", G_CALLBACK(on_script_dialog), view);
+    g_signal_connect(view->web_view, "print", G_CALLBACK(on_print), view);
+    g_signal_connect(view->web_view, "permission-request", G_CALLBACK(on_permission_request), view);
+
+    view->window = gtk_offscreen_window_new();
+    gtk_window_set_default_size(GTK_WINDOW(view->window), options.width, options.height);
+    gtk_container_add(GTK_CONTAINER(view->window), GTK_WIDGET(view->web_view));
+    gtk_widget_show_all(view->window);
+    return view;
+}
+
+void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers, const char *user,
+                      const char *password) {
+    g_free(view->user);
+    g_free(view->password);
+    view->user = g_strdup(user);
+    view->password = g_strdup(password);
+    WebKitURIRequest *request = webkit_uri_request_new(uri);
+    SoupMessageHeaders *request_headers = webkit_uri_request_get_http_headers(request);
+    for (size_t index = 0; headers && headers[index] && headers[index + 1]; index += 2) {
+        if (request_headers)
+            soup_message_headers_replace(request_headers, headers[index], headers[index + 1]);
+    }
+    webkit_web_view_load_request(view->web_view, request);
+    g_object_unref(request);
+}
+
+static gboolean destroy_window(gpointer window) {
+    gtk_widget_destroy(window);
+    return G_SOURCE_REMOVE;
+}
+
+void wk_view_destroy(WKView *view, bool keep_process) {
+    g_signal_handlers_disconnect_by_data(view->web_view, view);
+    g_signal_handlers_disconnect_by_data(webkit_web_view_get_user_content_manager(view->web_view), view);
+    view->callbacks.release(view->callback_context);
+    webkit_web_view_stop_loading(view->web_view);
+    if (!keep_process)
+        webkit_web_view_terminate_web_process(view->web_view);
+    /* At the priority of the loop's other work: an idle-priority source starves while pages keep the loop
+     * busy, and every window not yet destroyed keeps its surface and is still painted. */
+    gtk_widget_hide(view->window);
+    g_idle_add_full(G_PRIORITY_DEFAULT, destroy_window, view->window, NULL);
+    g_free(view->user);
+    if (view->password)
+        memset(view->password, 0, strlen(view->password));
+    g_free(view->password);
+    g_free(view);
+}
