@@ -135,13 +135,13 @@ public enum ProcessTree {
         return found
     }
 
-    /// The resident memory of `root` and its descendants together, in MiB (pages shared between them, such as
-    /// libraries, counted once per process: an upper bound).
-    public static func residentMegabytes(ofTreeAt root: pid_t) -> Int {
+    /// The proportional set size (PSS) of `root` and its descendants together, in MiB: their resident memory
+    /// with each page they share (libraries, shared memory) divided among the processes that share it.
+    public static func proportionalMegabytes(ofTreeAt root: pid_t) -> Int {
         let pids = [root] + descendants(of: root).map(\.pid)
         let kilobytes = pids.reduce(0) { total, pid in
-            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+            let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+            let line = rollup.split(separator: "\n").first { $0.hasPrefix("Pss:") }
             return total + (line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0)
         }
         return kilobytes / 1024

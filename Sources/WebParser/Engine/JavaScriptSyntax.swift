@@ -28,8 +28,22 @@ enum JavaScriptSyntax {
 
     /// `text` as a JavaScript string literal.
     static func literal(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return String(decoding: (try? encoder.encode(text)) ?? Data(#""""#.utf8), as: UTF8.self)
+        JSONText.text(.string(text))
+    }
+
+    /// How many lines `text` has, as JavaScript counts them: a line ends at LF, CR, CR LF, U+2028 or U+2029.
+    static func lineCount(_ text: String) -> Int {
+        var lines = 1
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in text.utf8 {
+            switch byte {
+            case 0x0A where previous != 0x0D, 0x0D: lines += 1
+            case 0xA8...0xA9 where previous == 0x80 && beforePrevious == 0xE2: lines += 1
+            default: break
+            }
+            (beforePrevious, previous) = (previous, byte)
+        }
+        return lines
     }
 }

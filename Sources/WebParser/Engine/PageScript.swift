@@ -44,8 +44,8 @@ struct PageScript: Sendable {
             + "const waitForSelector = \(selector), final = \(waitFor != nil || waitForSelector != nil), key = \(key);\n"
         functionBody = "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n" + settings + Self.rest
         repeatingBody = "const slice = window[\(key)];\nreturn typeof slice === \"function\" ? await slice() : { notInstalled: true };\n"
-        scriptLineCount = Self.lineCount(self.script)
-        waitForLineCount = Self.lineCount(waitForCode)
+        scriptLineCount = JavaScriptSyntax.lineCount(self.script)
+        waitForLineCount = JavaScriptSyntax.lineCount(waitForCode)
     }
 
     /// What one evaluation found.
@@ -113,22 +113,6 @@ struct PageScript: Sendable {
             scalars.formIndex(before: &end)
         }
         return String(scalars[start..<end])
-    }
-
-    /// How many lines `text` has, as JavaScript counts them: a line ends at LF, CR, CR LF, U+2028 or U+2029.
-    private static func lineCount(_ text: String) -> Int {
-        var lines = 1
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in text.utf8 {
-            switch byte {
-            case 0x0A where previous != 0x0D, 0x0D: lines += 1
-            case 0xA8...0xA9 where previous == 0x80 && beforePrevious == 0xE2: lines += 1
-            default: break
-            }
-            (beforePrevious, previous) = (previous, byte)
-        }
-        return lines
     }
 
     /// `location`, a place in the code webparse runs, as a place in the job's own code (`script:1:13`,

@@ -17,7 +17,7 @@ final class ContentFilter {
     /// The WebKit content-blocker rules for `blocking`: one rule for the kinds of resource, on every URL, and
     /// one per URL pattern, on every kind of subresource (never the page itself).
     static func rules(_ blocking: ContentBlocking) -> String {
-        func list(_ names: [String]) -> String { names.map { String(decoding: JSONEncoder.quoted($0), as: UTF8.self) }.joined(separator: ",") }
+        func list(_ names: [String]) -> String { names.map { JSONText.text(.string($0)) }.joined(separator: ",") }
         var rules: [String] = []
         if !blocking.resources.isEmpty {
             let types = list(blocking.resources.sorted().flatMap(\.contentBlockerTypes))
@@ -25,7 +25,7 @@ final class ContentFilter {
         }
         let subresources = list(WebParserJob.Resource.allCases.flatMap(\.contentBlockerTypes))
         for pattern in blocking.urlPatterns {
-            let filter = String(decoding: JSONEncoder.quoted(pattern), as: UTF8.self)
+            let filter = JSONText.text(.string(pattern))
             rules.append(#"{"trigger":{"url-filter":\#(filter),"resource-type":[\#(subresources)]},"action":{"type":"block"}}"#)
         }
         return "[" + rules.joined(separator: ",") + "]"
@@ -62,11 +62,6 @@ struct ContentBlocking: Sendable, Hashable {
     var urlPatterns: [String]
 
     var isEmpty: Bool { resources.isEmpty && urlPatterns.isEmpty }
-}
-
-private extension JSONEncoder {
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> Data { (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8) }
 }
 
 

@@ -22,13 +22,13 @@ struct PageBridge: Sendable {
         var source = Self.prologue(token: token) + (capturesConsole ? Self.consoleCapture : "")
         for script in userScripts {
             // The settings' line, then the wrapper's first line, then the script's first line.
-            let offset = Self.lineCount(source) + 2
-            let settings = Self.json([
-                "name": script.name, "runAt": script.runAt.rawValue, "offset": offset,
-                "lines": Self.lineCount(script.source),
-                "include": (script.matches.compactMap(URLPattern.match) + script.includes.compactMap(URLPattern.include)).map(\.asJSON),
-                "exclude": script.excludes.compactMap(URLPattern.include).map(\.asJSON),
-            ])
+            let offset = JavaScriptSyntax.lineCount(source) + 2
+            let settings = JSONText.text(.object([
+                ("name", .string(script.name)), ("runAt", .string(script.runAt.rawValue)), ("offset", .integer(offset)),
+                ("lines", .integer(JavaScriptSyntax.lineCount(script.source))),
+                ("include", .array((script.matches.compactMap(URLPattern.match) + script.includes.compactMap(URLPattern.include)).map(\.asJSON))),
+                ("exclude", .array(script.excludes.compactMap(URLPattern.include).map(\.asJSON))),
+            ]))
             source += "run(\(settings),\n" + UserScriptBody.wrapped(script.source) + ");\n"
         }
         self.source = source + "})();\n"
@@ -76,14 +76,6 @@ struct PageBridge: Sendable {
         var script: String?
         var message: String?
         var line: Int?
-    }
-
-    private static func lineCount(_ text: String) -> Int {
-        text.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-    }
-
-    private static func json(_ object: [String: Any]) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
     }
 
     /// The channel, `webparse` and the user-script runner. Ends inside the closure that the user scripts and
@@ -208,5 +200,5 @@ enum PageMessage: Sendable, Equatable {
 }
 
 private extension URLPattern.Expression {
-    var asJSON: [String: String] { ["source": source, "flags": flags] }
+    var asJSON: JSONText.Value { .object([("source", .string(source)), ("flags", .string(flags))]) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebParser
 
 /// One way of writing each JSON value, whatever the page's key order or number spelling: object keys
 /// sorted by their UTF-8 bytes, no whitespace, numbers in their shortest form. Equal values, equal text.
