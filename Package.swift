@@ -5,6 +5,7 @@ let package = Package(
     name: "webparse",
     products: [
         .library(name: "WebParser", targets: ["WebParser"]),
+        .library(name: "WebParseCore", targets: ["WebParseCore"]),
         .executable(name: "webparse", targets: ["webparse"]),
     ],
     targets: [
@@ -15,10 +16,11 @@ let package = Package(
         ),
         .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem"]),
         .target(name: "WebParser", dependencies: ["CWebKitGTK"]),
-        .executableTarget(name: "webparse", dependencies: ["WebParser"]),
+        .target(name: "WebParseCore", dependencies: ["WebParser"]),
+        .executableTarget(name: "webparse", dependencies: ["WebParser", "WebParseCore"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WebParserTests", dependencies: ["WebParser", "TestSupport"]),
         // The bad-config corpus is read from the source tree by its test, not bundled.
-        .testTarget(name: "webparseTests", dependencies: ["webparse", "TestSupport"], exclude: ["BadConfigs"]),
+        .testTarget(name: "webparseTests", dependencies: ["webparse", "WebParseCore", "TestSupport"], exclude: ["BadConfigs"]),
     ]
 )

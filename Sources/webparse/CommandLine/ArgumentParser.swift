@@ -1,3 +1,4 @@
+import WebParseCore
 /// One option of a command: one line in the command's table.
 struct CommandOption<Settings>: Sendable {
     /// The long name, without dashes: `timeout` for `--timeout`.

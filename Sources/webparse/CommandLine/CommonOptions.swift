@@ -1,3 +1,4 @@
+import WebParseCore
 /// Settings of commands that talk on stderr.
 protocol TalkativeSettings: Sendable {
     var verbosity: Verbosity { get set }

@@ -1,4 +1,5 @@
 import Foundation
+import WebParseCore
 import WebParser
 
 /// Settings of commands that describe one job on the command line (`eval`, `snapshot`): the job-field

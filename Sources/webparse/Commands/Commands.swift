@@ -1,3 +1,4 @@
+import WebParseCore
 /// Every command of `webparse`.
 enum Commands {
     static let all: [any Command] = [

@@ -1,3 +1,4 @@
+import WebParseCore
 /// `webparse completions SHELL`: a completion script for bash, zsh or fish, made from the command tables.
 struct CompletionsCommand {
     struct Settings: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import WebParseCore
 import WebParser
 
 /// `webparse eval URL [SCRIPT|-]`: one page, no config file.

@@ -1,3 +1,4 @@
+import WebParseCore
 /// `webparse help [COMMAND]`, and the text of `webparse --help`.
 struct HelpCommand {
     struct Settings: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import WebParseCore
 import WebParser
 
 /// `webparse run CONFIG`: runs the config's jobs one after another and prints their results, or, with

@@ -1,3 +1,4 @@
+import WebParseCore
 /// `webparse validate CONFIG`: checks a config without loading anything.
 struct ValidateCommand {
     struct Settings: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import WebParseCore
 import WebParser
 
 /// Runs a run's jobs up to `concurrency` at a time on one parser, and hands each outcome over as it comes.

@@ -1,4 +1,5 @@
 import Foundation
+import WebParseCore
 import WebParser
 import Synchronization
 

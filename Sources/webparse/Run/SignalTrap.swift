@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import WebParseCore
 import Synchronization
 
 /// Turns SIGINT, SIGTERM and SIGHUP into task cancellation, so jobs stop through the same path as any cancellation,

@@ -1,4 +1,5 @@
 import Foundation
+import WebParseCore
 import WebParser
 
 /// One job given on the command line (`eval`, `snapshot`): built from its options, run in the session they

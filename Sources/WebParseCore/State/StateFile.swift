@@ -7,12 +7,12 @@ import WebParser
 /// {"version": 1, "jobs": {"comics": {"seen": ["k:\"c-112\"", "h:3f2a…"], "lastResult": "5d41…",
 ///   "lastSuccess": "2026-11-30T10:00:00Z", "consecutiveFailures": 0}}}
 /// ```
-struct StateFile: Codable, Equatable {
+package struct StateFile: Codable, Equatable {
     /// The format's version; a file of another version is not read.
     static let currentVersion = 1
 
     /// One job's memory.
-    struct Job: Codable, Equatable {
+    package struct Job: Codable, Equatable {
         /// The identities of the items seen, oldest first: `k:` and the item's key as canonical JSON, or `h:` and
         /// the SHA-256 of the whole item's canonical JSON.
         var seen: [String] = []
@@ -21,15 +21,17 @@ struct StateFile: Codable, Equatable {
         /// When the last successful run ended, in ISO 8601.
         var lastSuccess: String?
         /// Runs in a row that failed (kept up to date with `--fail-after`).
-        var consecutiveFailures = 0
+        package var consecutiveFailures = 0
+
+        package init() {}
     }
 
     var version = currentVersion
-    var jobs: [String: Job] = [:]
+    package var jobs: [String: Job] = [:]
 
     /// Reads the state at `path`; a missing file is an empty state.
     /// - Throws: `StateFile.Unreadable` for a file that is not a webparse state file of this version.
-    static func load(path: String) throws(Unreadable) -> (state: StateFile, bytes: Data?) {
+    package static func load(path: String) throws(Unreadable) -> (state: StateFile, bytes: Data?) {
         guard FileManager.default.fileExists(atPath: path) else { return (StateFile(), nil) }
         let bytes: Data
         do {
@@ -59,7 +61,7 @@ struct StateFile: Codable, Equatable {
 
     /// The most runs in a row a state file may say failed: far more than a century of runs every minute, and
     /// far from any arithmetic overflow.
-    static let failureLimit = 100_000_000
+    package static let failureLimit = 100_000_000
 
     /// What a hand-edited file holds that no run writes, naming the field; nil when every field is in range.
     private func outOfRange() -> String? {
@@ -72,16 +74,16 @@ struct StateFile: Codable, Equatable {
     }
 
     /// The file's text: keys sorted, so that the same state is always the same bytes.
-    func encoded() -> Data {
+    package func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { $0 + Data("\n".utf8) } ?? Data()
     }
 
     /// A state file that cannot be used, and why.
-    struct Unreadable: Error, CustomStringConvertible {
+    package struct Unreadable: Error, CustomStringConvertible {
         let path: String
         let reason: String
-        var description: String { "\(path): \(reason); move it away to start afresh" }
+        package var description: String { "\(path): \(reason); move it away to start afresh" }
     }
 }

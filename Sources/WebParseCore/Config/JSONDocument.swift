@@ -1,8 +1,9 @@
+import WebParser
 /// A JSON parser that keeps what a config's error messages need: the line and column of every value, the
 /// order of object keys, and duplicate keys. Strict RFC 8259: no comments, no trailing commas.
-struct JSONNode: Sendable {
+package struct JSONNode: Sendable {
     /// A JSON value; objects keep their members in file order.
-    indirect enum Value: Sendable {
+    package indirect enum Value: Sendable {
         case null
         case bool(Bool)
         case number(Double)
@@ -17,6 +18,13 @@ struct JSONNode: Sendable {
     var column: Int
     /// The bytes of the parsed text the value spans, so that it can be passed on as it was written.
     var span: Range<Int> = 0..<0
+
+    package init(value: Value, line: Int, column: Int, span: Range<Int> = 0..<0) {
+        self.value = value
+        self.line = line
+        self.column = column
+        self.span = span
+    }
 
     /// What a parse accepts beyond strict JSON, and how deep it goes.
     struct Rules: Sendable {
@@ -79,10 +87,10 @@ struct JSONNode: Sendable {
 }
 
 /// Where and why a text is not valid JSON.
-struct JSONSyntaxError: Error {
-    var message: String
-    var line: Int
-    var column: Int
+package struct JSONSyntaxError: Error {
+    package var message: String
+    package var line: Int
+    package var column: Int
 }
 
 private struct JSONParser {

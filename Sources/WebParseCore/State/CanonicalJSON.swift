@@ -3,7 +3,7 @@ import WebParser
 
 /// One way of writing each JSON value, whatever the page's key order or number spelling: object keys
 /// sorted by their UTF-8 bytes, no whitespace, numbers in their shortest form. Equal values, equal text.
-enum CanonicalJSON {
+package enum CanonicalJSON {
     static func text(_ node: JSONNode) -> String {
         var output = ""
         write(node, to: &output)

@@ -2,14 +2,14 @@ import Foundation
 import WebParser
 
 /// Reads a config file (or stdin) and checks every field, reporting all problems at once.
-enum ConfigLoader {
+package enum ConfigLoader {
     /// The path that means "read the config from stdin".
     static let standardInput = "-"
 
     /// Loads the config at `path`, or from stdin when `path` is "-"; paths in a config from stdin are
     /// relative to the current folder.
     /// - Throws: `ConfigError` naming the file and every problem in it.
-    static func load(path: String) throws(ConfigError) -> Config {
+    package static func load(path: String) throws(ConfigError) -> Config {
         let name = path == standardInput ? "<stdin>" : path
         let bytes = try readBytes(path, name: name)
         let directory = path == standardInput ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

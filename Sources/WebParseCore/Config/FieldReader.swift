@@ -3,14 +3,14 @@ import WebParser
 
 /// Reads typed values out of config nodes, recording a problem (with its place) for every value that is not
 /// what the field needs.
-struct FieldReader {
+package struct FieldReader {
     /// Paths in the config are resolved against this folder.
     let directory: URL
-    private(set) var problems: [ConfigError.Problem] = []
+    package private(set) var problems: [ConfigError.Problem] = []
     /// The problems already reported, so that one is said once, in constant time.
     private var reported: Set<ConfigError.Problem> = []
 
-    init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
@@ -190,7 +190,7 @@ struct FieldReader {
     }
 
     /// A proxy: `"http://host:port"` (also https, socks, socks4, socks5), or `{"url": …, "noProxy": [hosts]}`.
-    mutating func proxy(_ path: String, _ node: JSONNode) -> WebParserSession.Proxy? {
+    package mutating func proxy(_ path: String, _ node: JSONNode) -> WebParserSession.Proxy? {
         var urlNode = node
         var bypass: [String] = []
         if case .object(let members) = node.value {

@@ -3,20 +3,20 @@ import WebParser
 
 /// What a successful result holds that the state did not: the new items of an array result, or a changed
 /// non-array result.
-struct Changes {
+package struct Changes {
     /// The new items, or the changed value, as the page wrote them.
-    var fresh: [Data]
+    package var fresh: [Data]
     /// False when the result is not an array: `fresh` is then the whole value, if it changed.
-    var isList: Bool
+    package var isList: Bool
     /// True when the state held no successful result of the job yet.
-    var isFirstRun: Bool
+    package var isFirstRun: Bool
     /// The job's state after this result.
-    var updated: StateFile.Job
+    package var updated: StateFile.Job
     /// Items that lack the tracking key (identified by all of their content instead).
-    var itemsWithoutKey: Int
+    package var itemsWithoutKey: Int
 }
 
-enum ChangeTracker {
+package enum ChangeTracker {
     /// How results are read: deep (no page nests data this far; the limit keeps the recursive reading within
     /// a thread's stack), any JSON text `JSON.stringify` writes, an escaped lone surrogate identified as U+FFFD.
     static let rules = JSONNode.Rules(maximumDepth: 50_000, replacesLoneSurrogates: true, allowsDuplicateKeys: true)
@@ -24,7 +24,7 @@ enum ChangeTracker {
     /// Compares `result` (JSON text) with `previous` and says what is new.
     /// - Throws: `JSONSyntaxError` when `result` breaks `rules` (nests deeper), or is not JSON (which webparse
     ///   never gives).
-    static func changes(in result: Data, since previous: StateFile.Job?, tracking: Tracking, at time: Date) throws(JSONSyntaxError)
+    package static func changes(in result: Data, since previous: StateFile.Job?, tracking: Tracking, at time: Date) throws(JSONSyntaxError)
         -> Changes
     {
         let bytes = Array(result)

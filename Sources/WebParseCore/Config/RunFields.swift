@@ -2,14 +2,14 @@ import Foundation
 import WebParser
 
 /// Settings of a whole run: a config may give them at its top level, and `run`'s options override them.
-struct RunSettings: Equatable {
-    var concurrency: Int?
-    var recycleAfter: Int?
-    var memoryLimit: Int?
+package struct RunSettings: Equatable {
+    package var concurrency: Int?
+    package var recycleAfter: Int?
+    package var memoryLimit: Int?
 }
 
 /// The run settings' keys, ranges and command-line spellings, in one place.
-enum RunSettingsField: String, CaseIterable {
+package enum RunSettingsField: String, CaseIterable {
     case concurrency, recycleAfter, memoryLimit
 
     var range: ClosedRange<Int> {
@@ -37,7 +37,7 @@ enum RunSettingsField: String, CaseIterable {
     }
 
     /// The value of the option, checked like the config field.
-    func parse(_ text: String) throws(UsageError) -> Int {
+    package func parse(_ text: String) throws(UsageError) -> Int {
         guard let value = Int(text), range.contains(value) else {
             throw UsageError(message: "\(option): expected \(what) from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
@@ -56,16 +56,22 @@ enum RunSettingsField: String, CaseIterable {
 }
 
 /// What a config may say about the run's session, at its top level; `run` and `eval` options override it.
-struct SessionSettings: Equatable {
+package struct SessionSettings: Equatable {
     /// The folder of a persistent session.
-    var directory: URL?
+    package var directory: URL?
     /// Cookies every job starts with (those for its host).
-    var cookies: [WebParserCookie]?
-    var proxy: WebParserSession.Proxy?
+    package var cookies: [WebParserCookie]?
+    package var proxy: WebParserSession.Proxy?
+
+    package init(directory: URL? = nil, cookies: [WebParserCookie]? = nil, proxy: WebParserSession.Proxy? = nil) {
+        self.directory = directory
+        self.cookies = cookies
+        self.proxy = proxy
+    }
 }
 
 /// The session settings' keys and how a config gives them.
-enum SessionField: String, CaseIterable {
+package enum SessionField: String, CaseIterable {
     case session, cookies, proxy
 
     /// Reads the field from a config node into `settings`; paths are relative to the config's folder.

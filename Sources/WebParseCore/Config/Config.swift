@@ -2,31 +2,31 @@ import Foundation
 import WebParser
 
 /// A loaded, valid config: the jobs to run, in file order.
-struct Config {
+package struct Config {
     /// A job and the name its result is printed under.
-    struct NamedJob {
-        var name: String
-        var job: WebParserJob
+    package struct NamedJob {
+        package var name: String
+        package var job: WebParserJob
         /// How `--state` tells the job's items apart.
-        var tracking = Tracking()
+        package var tracking = Tracking()
     }
 
-    var jobs: [NamedJob]
+    package var jobs: [NamedJob]
     /// True when the file holds one job (`{"url": …}`) rather than a `jobs` list: its result is printed
     /// alone, not keyed by name.
-    var isSingleJob: Bool
+    package var isSingleJob: Bool
     /// What the config says about the whole run.
-    var run = RunSettings()
+    package var run = RunSettings()
     /// What the config says about the run's session.
-    var session = SessionSettings()
+    package var session = SessionSettings()
 }
 
 /// Everything wrong with a config file, each problem with its place.
-struct ConfigError: Error, CustomStringConvertible {
-    struct Problem: Hashable {
+package struct ConfigError: Error, CustomStringConvertible {
+    package struct Problem: Hashable {
         /// The field, such as `jobs[1].timeout`; empty for the file as a whole.
-        var path: String
-        var message: String
+        package var path: String
+        package var message: String
         var line: Int?
         var column: Int?
     }
@@ -35,10 +35,10 @@ struct ConfigError: Error, CustomStringConvertible {
     var problems: [Problem]
     /// True when the file itself could not be read (missing, a folder, not readable): a command says so as its
     /// own error, `webparse run: FILE: no such file`, not as a problem inside the file.
-    var isUnreadable = false
+    package var isUnreadable = false
 
     /// One line per problem: `file:line:column: path: message`.
-    var description: String {
+    package var description: String {
         problems.map { problem in
             var place = file
             if let line = problem.line { place += ":\(line)" + (problem.column.map { ":\($0)" } ?? "") }

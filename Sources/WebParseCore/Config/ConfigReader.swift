@@ -6,23 +6,29 @@ import WebParser
 /// A config is one job (`{"url": …, "script": …}`) or `{"defaults": {…}, "jobs": [{…}, …]}`, where every
 /// job field but `name` can be given in `defaults` and overridden by a job. `"$schema"` may name the JSON
 /// Schema for editors.
-struct ConfigReader {
+package struct ConfigReader {
     /// A job field as given: its key, its value, and the path that names it in messages.
-    struct Member {
+    package struct Member {
         var key: String
         var node: JSONNode
         var path: String
+
+        package init(key: String, node: JSONNode, path: String) {
+            self.key = key
+            self.node = node
+            self.path = path
+        }
     }
 
     private(set) var fields: FieldReader
-    var problems: [ConfigError.Problem] { fields.problems }
+    package var problems: [ConfigError.Problem] { fields.problems }
 
-    init(directory: URL) {
+    package init(directory: URL) {
         fields = FieldReader(directory: directory)
     }
 
     /// The fields `defaults` gives every job: read once, and which keys it set.
-    struct Defaults {
+    package struct Defaults {
         var draft = JobDraft()
         var keys: Set<String> = []
     }
@@ -78,7 +84,7 @@ struct ConfigReader {
 
     /// Reads one job from `members` on top of `defaults`; `node` is where missing fields are reported, `path`
     /// names the job. A job's own `script` or `scriptFile` replaces either from `defaults`.
-    mutating func job(from members: [Member], defaults: Defaults = Defaults(), at node: JSONNode, path: String)
+    package mutating func job(from members: [Member], defaults: Defaults = Defaults(), at node: JSONNode, path: String)
         -> Config.NamedJob?
     {
         var draft = defaults.draft

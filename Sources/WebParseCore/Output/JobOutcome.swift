@@ -2,20 +2,28 @@ import Foundation
 import WebParser
 
 /// How one job of a run ended, and how that is written out.
-struct JobOutcome {
-    let name: String
+package struct JobOutcome {
+    package let name: String
     /// The URL the config asked for.
     let url: URL
-    var result: Result<WebParserResult, WebParserError>
+    package var result: Result<WebParserResult, WebParserError>
     let elapsed: Duration
     /// Whether the job returns the values its user scripts emit.
     var collectsEmitted = false
+
+    package init(name: String, url: URL, result: Result<WebParserResult, WebParserError>, elapsed: Duration, collectsEmitted: Bool = false) {
+        self.name = name
+        self.url = url
+        self.result = result
+        self.elapsed = elapsed
+        self.collectsEmitted = collectsEmitted
+    }
 
     /// The job's JSON Lines record: `{"job", "url", "finalURL", "status", "httpStatus", "attempts",
     /// "elapsedMs", "result" | "error"}`. A job that collects emitted values also has `"complete"` (false when
     /// it ran out of time before `webparse.done()`), and with `streamed` (its values went out as lines of
     /// their own) `"items"`, their number, in place of `"result"`.
-    func jsonLine(streamed: Bool = false) -> Data {
+    package func jsonLine(streamed: Bool = false) -> Data {
         var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(URLRedaction.redact(url.absoluteString)))]
         switch result {
         case .success(let success):

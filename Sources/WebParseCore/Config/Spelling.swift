@@ -1,7 +1,8 @@
+import WebParser
 /// Near misses: the name someone probably meant when they mistyped one (a config key, an option).
-enum Spelling {
+package enum Spelling {
     /// The one of `names` closest to `name`, ignoring case, when it is close enough to be a typing slip.
-    static func nearest(to name: String, among names: [String]) -> String? {
+    package static func nearest(to name: String, among names: [String]) -> String? {
         let name = name.lowercased()
         let best = names.min { editDistance(name, $0.lowercased()) < editDistance(name, $1.lowercased()) }
         guard let best, editDistance(name, best.lowercased()) <= max(2, name.count / 3) else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 import WebParser
 
 /// A job as its config fields are read.
-struct JobDraft {
+package struct JobDraft {
     var job = WebParserJob(url: URL(fileURLWithPath: "/"), script: "")
     var name: String?
     var url: URL?
@@ -12,30 +12,30 @@ struct JobDraft {
 
 /// One field a job can have: its key, what it means, how `webparse eval` spells it, and how it is read.
 /// Config files, `defaults`, `eval`'s options and the JSON Schema all follow this table.
-struct JobField: Sendable {
+package struct JobField: Sendable {
     /// How the command line gives a field: `--timeout 5`, `--header 'A: b'` (repeatable), `--no-javascript`.
-    struct Option: Sendable {
-        let name: String
+    package struct Option: Sendable {
+        package let name: String
         /// The value's placeholder in help; nil for a flag.
-        let valueName: String?
+        package let valueName: String?
         /// Whether the option may be given more than once, each adding a value.
-        let repeatable: Bool
+        package let repeatable: Bool
         /// What the option does, in its own terms, for `webparse help eval`.
-        let help: String
+        package let help: String
         /// Turns the option's values (one per use; empty for a flag) into the field's config value.
-        let node: @Sendable ([String]) throws(UsageError) -> JSONNode.Value
+        package let node: @Sendable ([String]) throws(UsageError) -> JSONNode.Value
     }
 
-    let key: String
+    package let key: String
     /// What the field does, for `webparse help`.
-    let summary: String
-    let option: Option?
+    package let summary: String
+    package let option: Option?
     let read: @Sendable (inout FieldReader, String, JSONNode, inout JobDraft) -> Void
 }
 
-enum JobFields {
+package enum JobFields {
     /// Every job field, in the order help lists them.
-    static let all: [JobField] = [
+    package static let all: [JobField] = [
         JobField(key: "name", summary: "the key of the job's result in a \"jobs\" config; unique (default: from the URL)",
                  option: nil) { reader, path, node, draft in draft.name = reader.string(path, node) },
         JobField(key: "url", summary: "the page: an http(s) or file URL, a path relative to the config, or a host name",
@@ -148,7 +148,7 @@ enum JobFields {
     ]
 
     /// The width of the key column when fields are listed: the longest key and two spaces.
-    static let keyWidth = (all.map(\.key.count).max() ?? 0) + 2
+    package static let keyWidth = (all.map(\.key.count).max() ?? 0) + 2
 
     /// The field named `key`.
     static func field(_ key: String) -> JobField? { all.first { $0.key == key } }
