@@ -6,6 +6,9 @@ let package = Package(
     name: "LibraryUsage",
     dependencies: [.package(name: "webparse", path: "../..")],
     targets: [
-        .executableTarget(name: "LibraryUsage", dependencies: [.product(name: "WebParser", package: "webparse")]),
+        .executableTarget(name: "LibraryUsage", dependencies: [
+            .product(name: "WebParser", package: "webparse"),
+            .product(name: "WebParseCore", package: "webparse"),
+        ]),
     ]
 )

@@ -2,16 +2,19 @@ import Foundation
 import WebParser
 
 /// A loaded, valid config: the jobs to run, in file order.
-package struct Config {
+public struct Config: Sendable {
     /// A job and the name its result is printed under.
-    package struct NamedJob {
-        package var name: String
-        package var job: WebParserJob
+    public struct NamedJob: Sendable {
+        /// The job's name: its key in a `jobs` config's output and in the state file.
+        public var name: String
+        /// What to load and evaluate, for `WebParser.run(_:)`.
+        public var job: WebParserJob
         /// How `--state` tells the job's items apart.
-        package var tracking = Tracking()
+        public var tracking = Tracking()
     }
 
-    package var jobs: [NamedJob]
+    /// The jobs, in file order.
+    public var jobs: [NamedJob]
     /// True when the file holds one job (`{"url": …}`) rather than a `jobs` list: its result is printed
     /// alone, not keyed by name.
     package var isSingleJob: Bool
@@ -22,23 +25,28 @@ package struct Config {
 }
 
 /// Everything wrong with a config file, each problem with its place.
-package struct ConfigError: Error, CustomStringConvertible {
-    package struct Problem: Hashable {
+public struct ConfigError: Error, CustomStringConvertible {
+    /// One thing wrong, and where.
+    public struct Problem: Hashable, Sendable {
         /// The field, such as `jobs[1].timeout`; empty for the file as a whole.
-        package var path: String
-        package var message: String
-        var line: Int?
-        var column: Int?
+        public var path: String
+        /// What is wrong and what was expected, such as `expected a number of seconds from 0.1 to 86400, got "abc"`.
+        public var message: String
+        /// Where the field is in the file, from 1, when known.
+        public var line: Int?
+        public var column: Int?
     }
 
-    var file: String
-    var problems: [Problem]
+    /// The file as named to the loader (`<stdin>` for standard input).
+    public var file: String
+    /// Every problem found, in file order.
+    public var problems: [Problem]
     /// True when the file itself could not be read (missing, a folder, not readable): a command says so as its
     /// own error, `webparse run: FILE: no such file`, not as a problem inside the file.
     package var isUnreadable = false
 
     /// One line per problem: `file:line:column: path: message`.
-    package var description: String {
+    public var description: String {
         problems.map { problem in
             var place = file
             if let line = problem.line { place += ":\(line)" + (problem.column.map { ":\($0)" } ?? "") }

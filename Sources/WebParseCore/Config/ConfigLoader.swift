@@ -1,15 +1,16 @@
 import Foundation
 import WebParser
 
-/// Reads a config file (or stdin) and checks every field, reporting all problems at once.
-package enum ConfigLoader {
+/// Reads a webparse config file (or stdin) and checks every field, reporting all problems at once: what
+/// `webparse run` and `webparse validate` do with a config, for a Swift app.
+public enum ConfigLoader {
     /// The path that means "read the config from stdin".
     static let standardInput = "-"
 
     /// Loads the config at `path`, or from stdin when `path` is "-"; paths in a config from stdin are
     /// relative to the current folder.
     /// - Throws: `ConfigError` naming the file and every problem in it.
-    package static func load(path: String) throws(ConfigError) -> Config {
+    public static func load(path: String) throws(ConfigError) -> Config {
         let name = path == standardInput ? "<stdin>" : path
         let bytes = try readBytes(path, name: name)
         let directory = path == standardInput ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -19,7 +20,7 @@ package enum ConfigLoader {
 
     /// Checks `bytes` as the config named `name`, whose paths are relative to `directory`.
     /// - Throws: `ConfigError` naming `name` and every problem.
-    static func parse(_ bytes: [UInt8], name: String, directory: URL) throws(ConfigError) -> Config {
+    public static func parse(_ bytes: [UInt8], name: String, directory: URL) throws(ConfigError) -> Config {
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         guard !content.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw ConfigError(file: name, problems: [.init(

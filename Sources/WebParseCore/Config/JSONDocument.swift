@@ -87,10 +87,12 @@ package struct JSONNode: Sendable {
 }
 
 /// Where and why a text is not valid JSON.
-package struct JSONSyntaxError: Error {
-    package var message: String
-    package var line: Int
-    package var column: Int
+public struct JSONSyntaxError: Error, Sendable {
+    /// What is wrong, such as "duplicate key \"url\"".
+    public var message: String
+    /// Where, from 1.
+    public var line: Int
+    public var column: Int
 }
 
 private struct JSONParser {

@@ -3,20 +3,22 @@ import WebParser
 
 /// What a successful result holds that the state did not: the new items of an array result, or a changed
 /// non-array result.
-package struct Changes {
+public struct Changes: Sendable {
     /// The new items, or the changed value, as the page wrote them.
-    package var fresh: [Data]
+    public var fresh: [Data]
     /// False when the result is not an array: `fresh` is then the whole value, if it changed.
-    package var isList: Bool
+    public var isList: Bool
     /// True when the state held no successful result of the job yet.
-    package var isFirstRun: Bool
+    public var isFirstRun: Bool
     /// The job's state after this result.
-    package var updated: StateFile.Job
+    public var updated: StateFile.Job
     /// Items that lack the tracking key (identified by all of their content instead).
-    package var itemsWithoutKey: Int
+    public var itemsWithoutKey: Int
 }
 
-package enum ChangeTracker {
+/// How `--state` decides what is new in a job's result: items identified by their key or their whole content
+/// in canonical JSON, compared with the identities a job's state remembers.
+public enum ChangeTracker {
     /// How results are read: deep (no page nests data this far; the limit keeps the recursive reading within
     /// a thread's stack), any JSON text `JSON.stringify` writes, an escaped lone surrogate identified as U+FFFD.
     static let rules = JSONNode.Rules(maximumDepth: 50_000, replacesLoneSurrogates: true, allowsDuplicateKeys: true)
@@ -24,7 +26,7 @@ package enum ChangeTracker {
     /// Compares `result` (JSON text) with `previous` and says what is new.
     /// - Throws: `JSONSyntaxError` when `result` breaks `rules` (nests deeper), or is not JSON (which webparse
     ///   never gives).
-    package static func changes(in result: Data, since previous: StateFile.Job?, tracking: Tracking, at time: Date) throws(JSONSyntaxError)
+    public static func changes(in result: Data, since previous: StateFile.Job?, tracking: Tracking, at time: Date) throws(JSONSyntaxError)
         -> Changes
     {
         let bytes = Array(result)

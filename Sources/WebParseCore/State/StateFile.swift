@@ -7,31 +7,36 @@ import WebParser
 /// {"version": 1, "jobs": {"comics": {"seen": ["k:\"c-112\"", "h:3f2a…"], "lastResult": "5d41…",
 ///   "lastSuccess": "2026-11-30T10:00:00Z", "consecutiveFailures": 0}}}
 /// ```
-package struct StateFile: Codable, Equatable {
+public struct StateFile: Codable, Equatable, Sendable {
     /// The format's version; a file of another version is not read.
     static let currentVersion = 1
 
     /// One job's memory.
-    package struct Job: Codable, Equatable {
+    public struct Job: Codable, Equatable, Sendable {
         /// The identities of the items seen, oldest first: `k:` and the item's key as canonical JSON, or `h:` and
         /// the SHA-256 of the whole item's canonical JSON.
-        var seen: [String] = []
+        public var seen: [String] = []
         /// The SHA-256 of the last successful result's canonical JSON.
-        var lastResult: String?
+        public var lastResult: String?
         /// When the last successful run ended, in ISO 8601.
-        var lastSuccess: String?
+        public var lastSuccess: String?
         /// Runs in a row that failed (kept up to date with `--fail-after`).
-        package var consecutiveFailures = 0
+        public var consecutiveFailures = 0
 
-        package init() {}
+        /// A job with no memory yet.
+        public init() {}
     }
 
     var version = currentVersion
-    package var jobs: [String: Job] = [:]
+    /// Each job's memory, by job name.
+    public var jobs: [String: Job] = [:]
+
+    /// An empty state.
+    public init() {}
 
     /// Reads the state at `path`; a missing file is an empty state.
     /// - Throws: `StateFile.Unreadable` for a file that is not a webparse state file of this version.
-    package static func load(path: String) throws(Unreadable) -> (state: StateFile, bytes: Data?) {
+    public static func load(path: String) throws(Unreadable) -> (state: StateFile, bytes: Data?) {
         guard FileManager.default.fileExists(atPath: path) else { return (StateFile(), nil) }
         let bytes: Data
         do {
@@ -74,16 +79,19 @@ package struct StateFile: Codable, Equatable {
     }
 
     /// The file's text: keys sorted, so that the same state is always the same bytes.
-    package func encoded() -> Data {
+    public func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { $0 + Data("\n".utf8) } ?? Data()
     }
 
     /// A state file that cannot be used, and why.
-    package struct Unreadable: Error, CustomStringConvertible {
-        let path: String
-        let reason: String
-        package var description: String { "\(path): \(reason); move it away to start afresh" }
+    public struct Unreadable: Error, CustomStringConvertible {
+        /// The state file.
+        public let path: String
+        /// Why it cannot be used, such as "is not a webparse state file".
+        public let reason: String
+        /// "FILE: REASON; move it away to start afresh".
+        public var description: String { "\(path): \(reason); move it away to start afresh" }
     }
 }

@@ -1,9 +1,11 @@
 // Uses WebParser the way a Swift program embeds it: scrape the bundled comic site (Examples/comics/site)
 // into a Decodable model, map a result with a closure, show progress from the job's states, collect values
-// a user script emits, and cancel a parse that would wait for a long time.
+// a user script emits, cancel a parse that would wait for a long time, and (with WebParseCore) load a
+// webparse config and tell what is new in its results as `webparse run --state` does.
 //
 // stdout gets one line per step, for people and for Scripts/test.sh; progress goes to stderr.
 import Foundation
+import WebParseCore
 import WebParser
 
 /// One comic of the site's list.
@@ -71,6 +73,18 @@ do {
         print("the endless parse was not cancelled")
     } catch is CancellationError {
         print("cancelled in under a second: \(ContinuousClock.now - cancelledAt < .seconds(1))")
+    }
+
+    // 5. Load the bundled config and track its items across two runs, as `webparse run --state` does.
+    let config = try ConfigLoader.load(path: examples.appending(path: "comics/config.json").path)
+    var state = StateFile()
+    for named in config.jobs {
+        for run in 1...2 {
+            let result = try await parser.run(named.job)
+            let changes = try ChangeTracker.changes(in: result.data, since: state.jobs[named.name], tracking: named.tracking, at: Date())
+            state.jobs[named.name] = changes.updated
+            print("\(named.name), run \(run): \(changes.isFirstRun ? "first run" : "\(changes.fresh.count) new"), \(changes.updated.seen.count) items remembered")
+        }
     }
 } catch {
     FileHandle.standardError.write(Data("LibraryUsage: \(error)\n".utf8))
