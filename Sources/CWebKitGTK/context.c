@@ -50,31 +50,10 @@ static WebKitCookieManager *cookie_manager(WKContext *context) {
     return webkit_website_data_manager_get_cookie_manager(webkit_web_context_get_website_data_manager(context->web_context));
 }
 
-typedef struct {
-    WKDoneCallback done;
-    WKCookiesCallback cookies;
-    void *context;
-} Operation;
-
-static Operation *operation_new(WKDoneCallback done, WKCookiesCallback cookies, void *context) {
-    Operation *operation = g_new(Operation, 1);
-    operation->done = done;
-    operation->cookies = cookies;
-    operation->context = context;
-    return operation;
-}
-
-static void finish_operation(Operation *operation, GError *error) {
-    operation->done(operation->context, error ? error->message : NULL);
-    if (error)
-        g_error_free(error);
-    g_free(operation);
-}
-
 static void on_cookie_added(GObject *manager, GAsyncResult *result, gpointer data) {
     GError *error = NULL;
     webkit_cookie_manager_add_cookie_finish(WEBKIT_COOKIE_MANAGER(manager), result, &error);
-    finish_operation(data, error);
+    pending_done(data, error);
 }
 
 void wk_context_add_cookie(WKContext *context, WKCookie cookie, WKDoneCallback callback, void *callback_context) {
@@ -90,18 +69,19 @@ void wk_context_add_cookie(WKContext *context, WKCookie cookie, WKDoneCallback c
                                            : cookie.same_site == WK_SAME_SITE_LAX ? SOUP_SAME_SITE_POLICY_LAX
                                                                                   : SOUP_SAME_SITE_POLICY_NONE);
     webkit_cookie_manager_add_cookie(cookie_manager(context), soup, NULL, on_cookie_added,
-                                     operation_new(callback, NULL, callback_context));
+                                     pending_new((void (*)(void))callback, callback_context, NULL));
     soup_cookie_free(soup);
 }
 
 static void on_cookies(GObject *manager, GAsyncResult *result, gpointer data) {
-    Operation *operation = data;
+    Pending *pending = data;
+    WKCookiesCallback callback = (WKCookiesCallback)pending->callback;
     GError *error = NULL;
     GList *list = webkit_cookie_manager_get_all_cookies_finish(WEBKIT_COOKIE_MANAGER(manager), result, &error);
     if (error) {
-        operation->cookies(operation->context, NULL, 0, error->message);
+        callback(pending->context, NULL, 0, error->message);
         g_error_free(error);
-        g_free(operation);
+        pending_free(pending);
         return;
     }
     guint count = g_list_length(list);
@@ -118,21 +98,21 @@ static void on_cookies(GObject *manager, GAsyncResult *result, gpointer data) {
                                     same_site == SOUP_SAME_SITE_POLICY_STRICT ? WK_SAME_SITE_STRICT
                                     : same_site == SOUP_SAME_SITE_POLICY_LAX ? WK_SAME_SITE_LAX : WK_SAME_SITE_NONE};
     }
-    operation->cookies(operation->context, cookies, count, NULL);
+    callback(pending->context, cookies, count, NULL);
     g_free(cookies);
     g_list_free_full(list, (GDestroyNotify)soup_cookie_free);
-    g_free(operation);
+    pending_free(pending);
 }
 
 void wk_context_get_cookies(WKContext *context, WKCookiesCallback callback, void *callback_context) {
     webkit_cookie_manager_get_all_cookies(cookie_manager(context), NULL, on_cookies,
-                                          operation_new(NULL, callback, callback_context));
+                                          pending_new((void (*)(void))callback, callback_context, NULL));
 }
 
 static void on_cleared(GObject *manager, GAsyncResult *result, gpointer data) {
     GError *error = NULL;
     webkit_website_data_manager_clear_finish(WEBKIT_WEBSITE_DATA_MANAGER(manager), result, &error);
-    finish_operation(data, error);
+    pending_done(data, error);
 }
 
 void wk_context_clear_data(WKContext *context, bool only_cache, WKDoneCallback callback, void *callback_context) {
@@ -140,7 +120,7 @@ void wk_context_clear_data(WKContext *context, bool only_cache, WKDoneCallback c
                                               : WEBKIT_WEBSITE_DATA_ALL;
     webkit_website_data_manager_clear(webkit_web_context_get_website_data_manager(context->web_context), types, 0,
                                       NULL, on_cleared,
-                                      operation_new(callback, NULL, callback_context));
+                                      pending_new((void (*)(void))callback, callback_context, NULL));
 }
 
 void wk_context_free(WKContext *context) {

@@ -25,4 +25,20 @@ struct WKView {
     char *password;
 };
 
+/* A request that answers later: the caller's callback (cast back to its own type by the file that made the
+ * request), the callback's context, and a path the request writes to, if any. One record for every request. */
+typedef struct {
+    void (*callback)(void);
+    void *context;
+    char *path;
+} Pending;
+
+Pending *pending_new(void (*callback)(void), void *context, const char *path);
+
+/* Frees the record (not its context, which belongs to the caller). */
+void pending_free(Pending *pending);
+
+/* Answers a request whose callback is a WKDoneCallback, with error's message (NULL: done), and frees both. */
+void pending_done(Pending *pending, GError *error);
+
 #endif

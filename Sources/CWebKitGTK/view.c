@@ -198,18 +198,25 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
         view->web_view = new_web_view(context, options, view);
     }
 
-    g_signal_connect(view->web_view, "load-changed", G_CALLBACK(on_load_changed), view);
-    g_signal_connect(view->web_view, "load-failed", G_CALLBACK(on_load_failed), view);
-    g_signal_connect(view->web_view, "notify::estimated-load-progress", G_CALLBACK(on_progress), view);
-    g_signal_connect(view->web_view, "web-process-terminated", G_CALLBACK(on_process_terminated), view);
-    g_signal_connect(view->web_view, "decide-policy", G_CALLBACK(on_decide_policy), view);
-    g_signal_connect(view->web_view, "load-failed-with-tls-errors", G_CALLBACK(on_tls_errors), view);
-    g_signal_connect(view->web_view, "authenticate", G_CALLBACK(on_authenticate), view);
-    g_signal_connect(view->web_view, "create", G_CALLBACK(on_create), view);
-    g_signal_connect(view->web_view, "notify::uri", G_CALLBACK(on_uri_changed), view);
-    g_signal_connect(view->web_view, "script-dialog", G_CALLBACK(on_script_dialog), view);
-    g_signal_connect(view->web_view, "print", G_CALLBACK(on_print), view);
-    g_signal_connect(view->web_view, "permission-request", G_CALLBACK(on_permission_request), view);
+    static const struct {
+        const char *signal;
+        GCallback handler;
+    } handlers[] = {
+        {"load-changed", G_CALLBACK(on_load_changed)},
+        {"load-failed", G_CALLBACK(on_load_failed)},
+        {"notify::estimated-load-progress", G_CALLBACK(on_progress)},
+        {"web-process-terminated", G_CALLBACK(on_process_terminated)},
+        {"decide-policy", G_CALLBACK(on_decide_policy)},
+        {"load-failed-with-tls-errors", G_CALLBACK(on_tls_errors)},
+        {"authenticate", G_CALLBACK(on_authenticate)},
+        {"create", G_CALLBACK(on_create)},
+        {"notify::uri", G_CALLBACK(on_uri_changed)},
+        {"script-dialog", G_CALLBACK(on_script_dialog)},
+        {"print", G_CALLBACK(on_print)},
+        {"permission-request", G_CALLBACK(on_permission_request)},
+    };
+    for (size_t index = 0; index < G_N_ELEMENTS(handlers); index++)
+        g_signal_connect(view->web_view, handlers[index].signal, handlers[index].handler, view);
 
     view->window = gtk_offscreen_window_new();
     gtk_window_set_default_size(GTK_WINDOW(view->window), options.width, options.height);
