@@ -222,6 +222,23 @@ import WebParser
         #expect(server.requests(for: "/").last?.headers["accept-language"]?.hasPrefix("de") == true)
     }
 
+    @Test func jobsOfOtherLanguagesNeverShareTheContextAtOnce() async throws {
+        let server = try TestHTTPServer(routes: ["*": .respond(body: "<p>hi</p>")])
+        let parser = WebParser()
+        // Each page reads its language, waits, and reads it again: a job of another language running
+        // meanwhile would change it under the first.
+        let script = "new Promise(r => { const first = navigator.language; setTimeout(() => r([first, navigator.language]), 400); })"
+        var french = job(server.url("/fr"), script)
+        french.languages = ["fr-FR"]
+        var german = job(server.url("/de"), script)
+        german.languages = ["de"]
+        async let fromFrench = parser.run(french)
+        async let fromGerman = parser.run(german)
+        let (frenchResult, germanResult) = try await (fromFrench, fromGerman)
+        #expect(text(frenchResult) == #"["fr-FR","fr-FR"]"#)
+        #expect(text(germanResult) == #"["de","de"]"#)
+    }
+
     @Test func headersGoWithThePagesOwnRequest() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         var withHeaders = job(server.url("/"), "document.body.textContent")

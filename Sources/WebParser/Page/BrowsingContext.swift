@@ -12,7 +12,13 @@ final class BrowsingContext {
     private let configuration: WebParserSession.Configuration
     private var context: OpaquePointer?
     private var filters: [ContentBlocking: ContentFilter] = [:]
+    /// The languages the context's pages use now: WebKit applies them to the whole web context, so a page for
+    /// other languages waits until every page checked out for these is back.
     private var languages: [String] = []
+    /// Pages checked out and not yet checked in.
+    private var inUse = 0
+    /// Check-outs waiting for the pages in use to come back, to change the languages.
+    private var waitingForLanguages: [CheckedContinuation<Void, Never>] = []
     /// Fresh tabs, never loaded, each in the web process of a page whose job succeeded.
     private var idle: [WebKitPage] = []
     /// The jobs' cookies already given to the context, by name, domain and path: each is given once, so that a
@@ -29,11 +35,17 @@ final class BrowsingContext {
         self.configuration = configuration
     }
 
-    /// A page for `options`: an idle one made with the same options, or a fresh one.
+    /// A page for `options`: an idle one made with the same options, or a fresh one. When pages for other
+    /// languages are in use, it waits until they are all checked in (jobs of one language run together).
+    /// Every page checked out must be checked in.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled.
     func checkOut(options: PageOptions) async throws -> any WebPage {
         try await restoreSessionCookies()
+        while inUse > 0 && options.languages != languages {
+            await withCheckedContinuation { waitingForLanguages.append($0) }
+        }
+        inUse += 1
         let context = webContext
         if options.languages != languages {
             withCStringArray(options.languages) { wk_context_set_preferred_languages(context, $0) }
@@ -43,10 +55,24 @@ final class BrowsingContext {
         if let index = idle.firstIndex(where: { $0.options == options }) {
             page = idle.remove(at: index)
         } else {
-            page = WebKitPage(context: context, options: options, filter: try await filter(for: options.blocking))
+            do {
+                page = WebKitPage(context: context, options: options, filter: try await filter(for: options.blocking))
+            } catch {
+                returned()
+                throw error
+            }
         }
         page.preparesSuccessor = page.loads + 1 < configuration.recycleAfter
         return page
+    }
+
+    /// Counts a page back; when none is in use, wakes the check-outs waiting to change the languages.
+    private func returned() {
+        inUse -= 1
+        guard inUse == 0 else { return }
+        let waiting = waitingForLanguages
+        waitingForLanguages = []
+        waiting.forEach { $0.resume() }
     }
 
     /// Takes back a page a job is done with. When `reusable` (its job succeeded) and its web process has
@@ -54,6 +80,7 @@ final class BrowsingContext {
     /// for the next job: nothing of the page's documents (history, session storage, window name, timers,
     /// workers, a load still going on) reaches that job. Otherwise the page and its web process end.
     func checkIn(_ page: any WebPage, reusable: Bool) {
+        returned()
         guard reusable, let page = page as? WebKitPage, page.loads < configuration.recycleAfter,
               idle.count < Self.idleLimit else {
             page.close()

@@ -3,7 +3,7 @@ import WebParseCore
 import WebParser
 
 /// Runs a run's jobs up to `concurrency` at a time on one parser, and hands each outcome over as it comes.
-/// Jobs with different languages never overlap, because WebKit applies languages to the whole process.
+/// (Jobs with different languages never overlap: the library's session sees to that.)
 struct JobScheduler {
     let parser: WebParser
     let concurrency: Int
@@ -22,18 +22,17 @@ struct JobScheduler {
     /// - Throws: `Stop` when the run cannot go on; the jobs still running are cancelled first.
     func run(_ jobs: [Config.NamedJob], handle: (Int, JobOutcome) async -> Void) async throws(Stop) {
         let stop: Stop? = await withTaskGroup(of: (Int, Result<JobOutcome, Stop>).self) { group in
-            var running: [Int: [String]] = [:]
+            var running = 0
             var next = 0
-            while next < jobs.count || !running.isEmpty {
-                while next < jobs.count, running.count < concurrency,
-                      running.values.allSatisfy({ $0 == jobs[next].job.languages }) {
+            while next < jobs.count || running > 0 {
+                while next < jobs.count, running < concurrency {
                     let index = next
-                    running[index] = jobs[index].job.languages
+                    running += 1
                     group.addTask { (index, await runJob(jobs[index])) }
                     next += 1
                 }
                 guard let (index, result) = await group.next() else { break }
-                running[index] = nil
+                running -= 1
                 switch result {
                 case .success(let outcome):
                     await handle(index, outcome)
