@@ -108,7 +108,7 @@ public struct WebParser: Sendable {
 
     @WebKitActor
     private func runAttempt(of job: WebParserJob, report: @escaping @Sendable (WebParserState) -> Void,
-                            tell: @escaping @Sendable (WebParserMessage) -> Void) async throws -> WebParserEngine.Result
+                            tell: @escaping @Sendable (WebParserMessage) -> Void) async throws -> AttemptResult
     {
         try await WebParserEngine(job: job, page: try await makePage(job), report: report, tell: tell, release: releasePage).run()
     }

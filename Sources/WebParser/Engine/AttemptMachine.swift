@@ -1,0 +1,313 @@
+import Foundation
+
+/// The decisions of one attempt of a job, made without WebKit, a page or a clock: the attempt's state, and a
+/// function from (state, event) to the actions `WebParserEngine` performs (load, call the script, report, end).
+///
+/// The page's events, the script's replies, the watchdog and the screenshot all arrive as `Event`s, one at a
+/// time on the WebKit thread. Once the attempt has ended every event is ignored, so it ends once.
+struct AttemptMachine {
+    /// Where the attempt is.
+    enum Stage: Equatable {
+        /// The page has not been asked to load yet.
+        case idle
+        /// The page is loading, or has loaded and the script's result is awaited (`phase` says which).
+        case running
+        /// The result is there; the screenshot the job asks for is being written.
+        case finishing(AttemptResult)
+        /// The attempt is over.
+        case ended
+    }
+
+    /// What happened.
+    enum Event {
+        /// The attempt begins.
+        case start
+        case page(PageEvent)
+        /// The page answered an evaluation made in `document`.
+        case reply(JavaScriptReply, document: Int)
+        /// The wait after an interrupted evaluation is over.
+        case evaluationDue
+        /// The job's timeout is over.
+        case timedOut
+        /// A syntax error of the script, explained in the terms of its own code.
+        case explained(ScriptFailure)
+        /// The screenshot was written, or why it was not.
+        case snapshotWritten(error: String?)
+        /// The task running the attempt was cancelled.
+        case cancelled
+    }
+
+    /// What the engine does.
+    enum Action {
+        /// Starts the watchdog that sends `.timedOut` after the duration.
+        case watch(Duration)
+        case load
+        /// Calls `body` in the page's current document, number `document`; its reply comes as `.reply`.
+        case evaluate(body: String, document: Int)
+        /// Sends `.evaluationDue` after the duration.
+        case evaluateLater(Duration)
+        case cancelLaterEvaluation
+        case report(WebParserState)
+        case tell(WebParserMessage)
+        /// Explains a syntax error off the WebKit thread (which must not make a JavaScriptCore context of its
+        /// own), then sends `.explained`.
+        case explain(ScriptFailure)
+        /// Writes the screenshot, then sends `.snapshotWritten`.
+        case snapshot(WebParserJob.Screenshot)
+        /// Ends the attempt with `outcome` (nil when cancellation already gave it): stop the timers, detach from
+        /// the page and hand it back, reusable when the attempt succeeded.
+        case end(Swift.Result<AttemptResult, WebParserError>?)
+    }
+
+    private(set) var stage = Stage.idle
+    private let job: WebParserJob
+    let script: PageScript
+
+    /// Where the page is: its URL, the main document's status, the load's phase.
+    private var url: String
+    private var httpStatus = 0
+    private var phase = LoadPhase.waitingForServer
+    private var committed = false
+    /// The failure and the end of a load that a newer navigation (or a trusted certificate's reload) replaced
+    /// are not the attempt's.
+    private var supersededLoadFinishing = false
+    /// The main document WebKit could not show, if the load was refused for that.
+    private var refusedMIMEType: String?
+    /// Whether the script is being evaluated, in which document (a reply from an earlier one is stale), and
+    /// in which document the script's slice function is installed.
+    private var evaluating = false
+    private var document = 0
+    private var installedIn: Int?
+    /// What the script or its wait last answered while the result was empty.
+    private var lastAnswer: String?
+    /// The values user scripts emitted, in order, as JSON text.
+    private var emitted: [Data] = []
+
+    /// The machine of an attempt of `job`.
+    init(job: WebParserJob) {
+        self.job = job
+        self.url = job.url.absoluteString
+        self.script = PageScript(job.script, waitFor: job.waitFor, waitForSelector: job.waitForSelector,
+                                 pollInterval: job.pollInterval)
+    }
+
+    /// Takes `event` and says what to do.
+    mutating func handle(_ event: Event) -> [Action] {
+        guard stage != .ended else { return [] }
+        switch event {
+        case .start:
+            return start()
+        case .page(let pageEvent):
+            return handle(pageEvent)
+        case .reply(let reply, let document):
+            guard stage == .running, document == self.document else { return [] }
+            return received(reply)
+        case .evaluationDue:
+            return evaluate()
+        case .timedOut:
+            return timedOut()
+        case .explained(let failure):
+            return fail(.scriptFailed(failure))
+        case .snapshotWritten(let error):
+            guard case .finishing(let result) = stage else { return [] }
+            return error.map { fail(.screenshotFailed($0)) } ?? end(.success(result))
+        case .cancelled:
+            stage = .ended
+            return [.end(nil)]
+        }
+    }
+
+    private mutating func start() -> [Action] {
+        guard stage == .idle else { return [] }
+        guard let scheme = job.url.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme) else {
+            return fail(.unsupportedURL("only http, https and file URLs can be loaded"))
+        }
+        if job.collect == .emitted && job.userScripts.isEmpty {
+            return fail(.invalidJob("collecting emitted values needs a user script that calls webparse.emit"))
+        }
+        stage = .running
+        return [.watch(job.timeout), .load]
+    }
+
+    private mutating func handle(_ event: PageEvent) -> [Action] {
+        switch event {
+        case .started(let url):
+            self.url = url
+            phase = .waitingForServer
+            committed = false
+            return []
+        case .redirected(let url):
+            self.url = url
+            return []
+        case .committed(let url, let httpStatus, let retryAfter):
+            self.url = url
+            self.httpStatus = httpStatus
+            committed = true
+            if httpStatus >= 400 {
+                var error = WebParserError(.httpStatus(httpStatus), url: url)
+                error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
+                return end(.failure(error))
+            }
+            if url == "about:blank" {
+                return fail(.unsupportedURL("WebKit refused to load it (WebKit blocks some ports, such as 1 and 6000)"),
+                            url: job.url.absoluteString)
+            }
+            phase = .loading
+            guard evaluating else { return startEvaluating() }
+            document += 1
+            return [.cancelLaterEvaluation] + evaluate()
+        case .finished:
+            guard !supersededLoadFinishing else {
+                supersededLoadFinishing = false
+                return []
+            }
+            guard committed else {
+                return fail(.loadFailed(refusedMIMEType.map(Self.download) ?? "WebKit did not load the page"))
+            }
+            phase = .waitingForResult
+            return startEvaluating()
+        case .failed(let failure):
+            return failed(failure)
+        case .navigationRefused(let url):
+            return [.tell(.navigationRefused(url: url))]
+        case .urlChanged(let url):
+            if committed { self.url = url }
+            return []
+        case .popupOpened(let url, let followed):
+            return [.tell(.popupOpened(url: url, followed: followed))]
+        case .message(let message):
+            return received(message)
+        case .responseRefused(let mimeType):
+            refusedMIMEType = mimeType
+            return []
+        case .certificateTrusted:
+            supersededLoadFinishing = true
+            return []
+        case .progress(let progress):
+            return [.report(.loading(progress: progress))]
+        case .processTerminated(.exceededMemoryLimit):
+            return fail(.memoryLimitExceeded)
+        case .processTerminated(.crashed) where !committed && !job.url.isFileURL:
+            // WebKit's UI process ends a web process whose navigation turns to a local file, and a server's
+            // redirect to file: is the one way a web page's load gets there before its document arrives.
+            return fail(.loadFailed("the page's web process ended before the page arrived: WebKit ends it when the server "
+                                    + "redirects to a file: URL, which no web page may open"))
+        case .processTerminated(.crashed):
+            return fail(.webProcessCrashed)
+        }
+    }
+
+    private mutating func failed(_ failure: PageLoadFailure) -> [Action] {
+        if let mimeType = refusedMIMEType, LoadFailureTriage.isPolicyInterruption(failure) {
+            return fail(.loadFailed(Self.download(mimeType)), url: failure.url)
+        }
+        // A newer navigation replaced the load, or a navigation webparse refused was stopped: the page goes
+        // on, as in a browser.
+        if LoadFailureTriage.isSuperseded(failure) || LoadFailureTriage.isPolicyInterruption(failure) {
+            supersededLoadFinishing = true
+            return []
+        }
+        if let target = LoadFailureTriage.redirectTarget(of: failure) {
+            return fail(LoadFailureTriage.redirected(to: target))
+        }
+        return fail(LoadFailureTriage.kind(of: failure), url: failure.url)
+    }
+
+    private mutating func received(_ message: PageMessage) -> [Action] {
+        switch message {
+        case .emitted(let json):
+            if job.collect == .emitted && stage == .running { emitted.append(json) }
+            return [.tell(.emitted(json: json))]
+        case .done:
+            return job.collect == .emitted ? succeed(with: Self.array(emitted)) : []
+        case .console(var line):
+            line.source = line.source.map(script.ownPlace)
+            return [.tell(.console(line))]
+        case .userScriptFailed(let failure):
+            return [.tell(.userScriptFailed(failure))]
+        }
+    }
+
+    private mutating func startEvaluating() -> [Action] {
+        guard !evaluating, stage == .running else { return [] }
+        if job.collect == .emitted && job.script.allSatisfy(\.isWhitespace) { return [] }
+        evaluating = true
+        return [.report(.executingJavaScript)] + evaluate()
+    }
+
+    /// Evaluates the script in the current document: the whole of it once per document, a few bytes after.
+    private mutating func evaluate() -> [Action] {
+        guard stage == .running else { return [] }
+        let body = installedIn == document ? script.repeatingBody : script.functionBody
+        installedIn = document
+        return [.evaluate(body: body, document: document)]
+    }
+
+    private mutating func received(_ reply: JavaScriptReply) -> [Action] {
+        switch script.outcome(of: reply) {
+        case .value(let data):
+            return succeed(with: job.collect == .emitted ? Self.array(emitted) : data)
+        case .failure(let kind):
+            return fail(kind)
+        case .syntaxError(let failure):
+            return [.explain(failure)]
+        case .empty(let answer):
+            lastAnswer = answer ?? lastAnswer
+            // The page waited a whole slice for data already: ask again at once.
+            return evaluate()
+        case .notInstalled:
+            installedIn = nil
+            return evaluate()
+        case .interrupted:
+            installedIn = nil
+            return [.evaluateLater(job.pollInterval)]
+        }
+    }
+
+    /// Ends the attempt with `data`, once the screenshot (if the job asks for one) is written.
+    private mutating func succeed(with data: Data, isComplete: Bool = true) -> [Action] {
+        guard stage == .running else { return [] }
+        let result = AttemptResult(data: data, url: url, httpStatus: httpStatus, isComplete: isComplete)
+        guard let screenshot = job.screenshot else { return end(.success(result)) }
+        stage = .finishing(result)
+        return [.cancelLaterEvaluation, .snapshot(screenshot)]
+    }
+
+    private mutating func timedOut() -> [Action] {
+        if job.collect == .emitted && !emitted.isEmpty && stage == .running {
+            return succeed(with: Self.array(emitted), isComplete: false)
+        }
+        var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
+        if phase == .waitingForResult { error.lastAnswer = lastAnswer }
+        return end(.failure(error))
+    }
+
+    private mutating func fail(_ kind: WebParserError.Kind, url: String? = nil) -> [Action] {
+        end(.failure(WebParserError(kind, url: url ?? self.url)))
+    }
+
+    private mutating func end(_ outcome: Swift.Result<AttemptResult, WebParserError>) -> [Action] {
+        stage = .ended
+        return [.end(outcome)]
+    }
+
+    private static func array(_ items: [Data]) -> Data {
+        Data("[".utf8) + items.joined(separator: Data(",".utf8)) + Data("]".utf8)
+    }
+
+    private static func download(_ mimeType: String) -> String {
+        "the server sent a download (\(mimeType.isEmpty ? "no content type" : mimeType)), not a page"
+    }
+}
+
+/// What a successful attempt produced.
+struct AttemptResult: Sendable, Equatable {
+    /// The script's first non-empty result, or the array of emitted values, as JSON text.
+    var data: Data
+    /// The page's URL when the result came.
+    var url: String
+    /// The main document's HTTP status; 0 when there is none (a `file:` URL).
+    var httpStatus: Int
+    /// False when the emitted values were cut short by the timeout.
+    var isComplete = true
+}
