@@ -19,13 +19,10 @@ public struct WebParser: Sendable {
     public init(session: WebParserSession = WebParserSession()) {
         self.session = session
         self.makePage = { job in
-            if let host = job.url.host(), !job.cookies.isEmpty {
-                try await session.browsingContext.giveCookies(job.cookies, for: host)
-            }
-            if job.cachePolicy == .reload {
+            if job.load.cachePolicy == .reload {
                 try await session.browsingContext.clearCache()
             }
-            return try await session.browsingContext.checkOut(options: PageOptions(for: job))
+            return try await session.browsingContext.checkOut(options: job.page)
         }
         self.releasePage = { page, reusable in session.browsingContext.checkIn(page, reusable: reusable) }
         self.startRuntime = { try await WebKitRuntime.start() }

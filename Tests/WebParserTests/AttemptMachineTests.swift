@@ -7,7 +7,7 @@ import Testing
     let url = URL(string: "http://example.test/list")!
 
     func machine(_ configure: (inout WebParserJob) -> Void = { _ in }) -> AttemptMachine {
-        var job = WebParserJob(url: url, script: "document.title", timeout: .seconds(5), pollInterval: .milliseconds(50))
+        var job = WebParserJob(url: url, evaluation: Evaluation(script: "document.title", pollInterval: .milliseconds(50)), timeout: .seconds(5))
         configure(&job)
         return AttemptMachine(job: job)
     }
@@ -89,19 +89,19 @@ import Testing
 
     @Test func emittedValuesAreCollectedUntilDoneOrTheTimeout() {
         let script = try! UserScript(source: "// ==UserScript==\n// @name s\n// ==/UserScript==\nwebparse.emit(1)", fileName: "s.user.js")
-        var done = machine { $0.script = ""; $0.userScripts = [script]; $0.collect = .emitted }
+        var done = machine { $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted }
         _ = done.handle(.start)
         #expect(words(done.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == [], "no script to evaluate")
         #expect(words(done.handle(.page(.message(.emitted(Data("1".utf8)))))) == ["tell emitted(json: 1 bytes)"])
         #expect(words(done.handle(.page(.message(.done)))) == ["succeed [1] at \(url.absoluteString)"])
-        var cut = machine { $0.script = ""; $0.userScripts = [script]; $0.collect = .emitted }
+        var cut = machine { $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted }
         _ = cut.handle(.start)
         _ = cut.handle(.page(.message(.emitted(Data("2".utf8)))))
         #expect(words(cut.handle(.timedOut)) == ["succeed [2] at \(url.absoluteString)"])
     }
 
     @Test func aScreenshotIsWrittenBeforeTheAttemptSucceeds() {
-        var attempt = machine { $0.screenshot = .init(file: URL(fileURLWithPath: "/tmp/shot.png")) }
+        var attempt = machine { $0.evaluation.screenshot = .init(file: URL(fileURLWithPath: "/tmp/shot.png")) }
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         #expect(words(attempt.handle(.reply(string("1"), document: 0))) == ["cancel later evaluation", "snapshot"])

@@ -7,7 +7,7 @@ import Testing
     let url = URL(string: "http://example.test/updates")!
 
     func job(timeout: Duration = .seconds(5), retries: Int = 2) -> WebParserJob {
-        WebParserJob(url: url, script: "document.title", timeout: timeout, pollInterval: .milliseconds(5),
+        WebParserJob(url: url, evaluation: Evaluation(script: "document.title", pollInterval: .milliseconds(5)), timeout: timeout,
                      retry: RetryPolicy(retries: retries, delay: .milliseconds(5), maxDelay: .milliseconds(20)))
     }
 
@@ -33,7 +33,7 @@ import Testing
         let notInstalled = json(#"{"notInstalled":true}"#)
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [.null, .null, notInstalled, .null, self.string("[1]")]) }
         var job = job()
-        job.script = "'" + String(repeating: "x", count: 1_000_000) + "'.length > 0 ? [1] : null"
+        job.evaluation.script = "'" + String(repeating: "x", count: 1_000_000) + "'.length > 0 ? [1] : null"
         let data = try await browser.parser().run(job).data
         #expect(String(decoding: data, as: UTF8.self) == "[1]")
         let sizes = try #require(await browser.pages.first?.bodySizes)
@@ -45,7 +45,7 @@ import Testing
         let exception = json(#"{"error":{"message":"TypeError: x is undefined","line":3,"column":9}}"#)
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [exception]) }
         var threeLines = job(retries: 3)
-        threeLines.script = "(() => {\n  return x.y;\n})()"
+        threeLines.evaluation.script = "(() => {\n  return x.y;\n})()"
         let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(threeLines) }
         #expect(error?.kind == .scriptFailed(ScriptFailure(message: "TypeError: x is undefined", line: 2, column: 9)))
         #expect(error?.attempts == 1)
@@ -57,7 +57,7 @@ import Testing
                                             message: "webparse-script:2: SyntaxError: Unexpected token '*'")
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [syntax]) }
         var broken = job()
-        broken.script = "document.title * * 2"
+        broken.evaluation.script = "document.title * * 2"
         let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(broken) }
         #expect(error?.kind == .scriptFailed(ScriptFailure(message: "SyntaxError: Unexpected token '*'", line: 1)))
         #expect(await browser.pages.count == 1)

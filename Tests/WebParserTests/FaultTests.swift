@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized) struct FaultTests {
     func job(_ url: URL, _ script: String = "document.title", timeout: Duration = .seconds(15), retries: Int = 0,
              retryDelay: Duration = .milliseconds(50), maxDelay: Duration = .seconds(30)) -> WebParserJob {
-        WebParserJob(url: url, script: script, timeout: timeout, pollInterval: .milliseconds(20),
+        WebParserJob(url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: timeout,
                      retry: RetryPolicy(retries: retries, delay: retryDelay, maxDelay: maxDelay))
     }
 
@@ -253,7 +253,7 @@ import Testing
             """
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
         var ignoringPopups = job(server.url("/"), "document.title === 'after' ? document.title : null", timeout: .seconds(10))
-        ignoringPopups.popups = .ignore
+        ignoringPopups.page.popups = .ignore
         let result = try await WebParser().run(ignoringPopups)
         #expect(result.data == Data(#""after""#.utf8))
         #expect(result.finalURL == server.url("/").absoluteString)

@@ -20,7 +20,7 @@ import Testing
         """
 
     func job(_ url: URL) -> WebParserJob {
-        WebParserJob(url: url, script: "window.seen", timeout: .seconds(15), pollInterval: .milliseconds(20))
+        WebParserJob(url: url, evaluation: Evaluation(script: "window.seen", pollInterval: .milliseconds(20)), timeout: .seconds(15))
     }
 
     @Test func aReusedPageStartsEachJobAsAFreshTab() async throws {
@@ -100,6 +100,6 @@ import Testing
     }
 
     func job(_ url: URL, script: String) -> WebParserJob {
-        WebParserJob(url: url, script: script, timeout: .seconds(15), pollInterval: .milliseconds(20))
+        WebParserJob(url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: .seconds(15))
     }
 }

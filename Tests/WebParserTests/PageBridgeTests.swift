@@ -10,8 +10,8 @@ import WebParser
         let scripts = try userScripts.enumerated().map { index, source in
             try UserScript(source: source, fileName: "script\(index).user.js")
         }
-        return WebParserJob(url: url, script: script, timeout: timeout, pollInterval: .milliseconds(20),
-                            retry: RetryPolicy(retries: 0), userScripts: scripts, collect: collect)
+        return WebParserJob(url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20), collect: collect),
+                            timeout: timeout, retry: RetryPolicy(retries: 0), page: PageSettings(userScripts: scripts))
     }
 
     static func userScript(_ header: String, _ body: String) -> String {
@@ -231,7 +231,7 @@ import WebParser
             await webparse.done();
             """)
         var job = try job(server.url("/"), "", userScripts: [thrower, emitter], collect: .emitted)
-        job.capturesConsole = true
+        job.page.capturesConsole = true
         let messages = Messages()
         let result = try await WebParser().run(job, onMessage: messages.handler)
         #expect(String(decoding: result.data, as: UTF8.self) == #"[{"genuine":1},{"caught":0}]"#)
@@ -253,7 +253,7 @@ import WebParser
             """
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
         var job = try job(server.url("/"), "document.readyState === 'complete' ? document.title : null")
-        job.capturesConsole = true
+        job.page.capturesConsole = true
         let messages = Messages()
         _ = try await WebParser().run(job, onMessage: messages.handler)
         let url = server.url("/").absoluteString
@@ -267,7 +267,7 @@ import WebParser
     @Test func consoleLinesOfTheJobsScriptArePlacedInItsOwnLines() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>t</title>")])
         var job = try job(server.url("/"), "(console.info('from the script'), document.title)")
-        job.capturesConsole = true
+        job.page.capturesConsole = true
         let messages = Messages()
         _ = try await WebParser().run(job, onMessage: messages.handler)
         #expect(messages.console.first { $0.text == "from the script" }?.source == SourceLocation(url: "script", line: 1, column: 14),
@@ -306,22 +306,22 @@ import WebParser
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var job = try job(server.url("/"), "document.readyState === 'complete'")
-        job.viewport = Viewport(width: 320, height: 240)
-        job.screenshot = .init(file: directory.appending(path: "page.png"))
+        job.page.viewport = Viewport(width: 320, height: 240)
+        job.evaluation.screenshot = .init(file: directory.appending(path: "page.png"))
         _ = try await WebParser().run(job)
         let image = try PNGImage(contentsOf: directory.appending(path: "page.png"))
         #expect(image.width == 320 && image.height == 240)
         #expect(image.pixel(x: 10, y: 10) == [0, 0, 255, 255])
         #expect(image.pixel(x: 200, y: 200) == [255, 0, 0, 255])
 
-        job.screenshot = .init(file: directory.appending(path: "full.png"), fullPage: true)
+        job.evaluation.screenshot = .init(file: directory.appending(path: "full.png"), fullPage: true)
         _ = try await WebParser().run(job)
         let full = try PNGImage(contentsOf: directory.appending(path: "full.png"))
         #expect(full.width == 320 && full.height == 900)
         #expect(full.pixel(x: 10, y: 890) == [255, 0, 0, 255])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["full.png", "page.png"])
 
-        job.screenshot = .init(file: directory.appending(path: "missing/page.png"))
+        job.evaluation.screenshot = .init(file: directory.appending(path: "missing/page.png"))
         await #expect {
             try await WebParser().run(job)
         } throws: { error in
@@ -343,7 +343,7 @@ import WebParser
         #expect(messages.all.contains(.popupOpened(url: server.url("/popup").absoluteString, followed: true)))
 
         var ignoring = try job(server.url("/"), "document.readyState === 'complete' ? document.title : null")
-        ignoring.popups = .ignore
+        ignoring.page.popups = .ignore
         let ignoredMessages = Messages()
         let ignored = try await WebParser().run(ignoring, onMessage: ignoredMessages.handler)
         #expect(ignored.data == Data(#""main""#.utf8))

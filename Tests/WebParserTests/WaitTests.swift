@@ -38,8 +38,9 @@ import Testing
 
     func job(_ url: URL, waitFor: String? = nil, waitForSelector: String? = nil, timeout: Duration = .seconds(10),
              retries: Int = 2, retriesMissingData: Bool = false) -> WebParserJob {
-        WebParserJob(url: url, script: Self.hitsScript, waitFor: waitFor, waitForSelector: waitForSelector, timeout: timeout,
-                     pollInterval: .milliseconds(20),
+        WebParserJob(url: url, evaluation: Evaluation(script: Self.hitsScript, waitFor: waitFor, waitForSelector: waitForSelector,
+                                                      pollInterval: .milliseconds(20)),
+                     timeout: timeout,
                      retry: RetryPolicy(retries: retries, delay: .milliseconds(50), retriesMissingData: retriesMissingData))
     }
 
@@ -52,7 +53,7 @@ import Testing
         let two = try await WebParser().run(job(server.url("/?q=two"), waitFor: "window.searched"))
         #expect(two.data == Data(#"["to be","or not"]"#.utf8))
         var nothing = job(server.url("/?q=none"), waitFor: "document.body.dataset.state === 'done'")
-        nothing.script = "document.querySelector('.quote')?.textContent"
+        nothing.evaluation.script = "document.querySelector('.quote')?.textContent"
         #expect(try await WebParser().run(nothing).data == Data("null".utf8), "undefined after waitFor is null")
     }
 
@@ -138,7 +139,7 @@ import Testing
     @Test func aSelectorWrittenAsTheScriptGetsAHint() async throws {
         let server = try server()
         var selector = job(server.url("/?q=two"))
-        selector.script = "#hits .quote"
+        selector.evaluation.script = "#hits .quote"
         let error = await #expect(throws: WebParserError.self) { try await WebParser().run(selector) }
         #expect(error?.description.contains(##"looks like a CSS selector: the script is JavaScript, such as Array.from(document.querySelectorAll("#hits .quote")"##) == true,
                 "\(String(describing: error))")
@@ -153,7 +154,7 @@ import Testing
         ])
         let log = StateLog()
         var wait = job(server.url("/"))
-        wait.script = "window.slow ? document.title : null"
+        wait.evaluation.script = "window.slow ? document.title : null"
         _ = try await WebParser().run(wait, onStateChange: log.record)
         let progress = log.states.compactMap { if case .loading(let progress) = $0 { progress } else { nil } }
         #expect(progress == progress.sorted() && Set(progress).count == progress.count, "\(log.states)")
@@ -166,7 +167,7 @@ import Testing
     @Test func aSyntaxErrorIsToldInTheScriptsOwnTerms() async throws {
         let server = try server()
         var unclosed = job(server.url("/?q=two"))
-        unclosed.script = "Array.from(document.querySelectorAll('li'), e => e.textContent"
+        unclosed.evaluation.script = "Array.from(document.querySelectorAll('li'), e => e.textContent"
         let error = await #expect(throws: WebParserError.self) { try await WebParser().run(unclosed) }
         guard case .scriptFailed(let failure)? = error?.kind else {
             Issue.record("expected a script failure, got \(String(describing: error))")
@@ -176,7 +177,7 @@ import Testing
         #expect(failure.line == 1)
 
         var statements = job(server.url("/?q=two"))
-        statements.script = "const hits = document.querySelectorAll('li'); hits.length"
+        statements.evaluation.script = "const hits = document.querySelectorAll('li'); hits.length"
         let statementsError = await #expect(throws: WebParserError.self) { try await WebParser().run(statements) }
         #expect(statementsError?.description.contains("statements where an expression is expected") == true)
     }

@@ -21,7 +21,7 @@ import WebParser
     static let listScript = "Array.from(document.querySelectorAll('.comic'), e => ({title: e.textContent, chapter: Number(e.dataset.chapter)}))"
 
     func job(_ url: URL, _ script: String, timeout: Duration = .seconds(20), retries: Int = 0) -> WebParserJob {
-        WebParserJob(url: url, script: script, timeout: timeout, pollInterval: .milliseconds(20),
+        WebParserJob(url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: timeout,
                      retry: RetryPolicy(retries: retries, delay: .milliseconds(50)))
     }
 
@@ -202,7 +202,7 @@ import WebParser
 /// The job fields that shape the page: languages, headers, blocked resources, page scripts, waitFor.
 @Suite struct PageOptionsTests {
     func job(_ url: URL, _ script: String) -> WebParserJob {
-        WebParserJob(url: url, script: script, timeout: .seconds(20), pollInterval: .milliseconds(20),
+        WebParserJob(url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: .seconds(20),
                      retry: RetryPolicy(retries: 0))
     }
 
@@ -212,12 +212,12 @@ import WebParser
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         let parser = WebParser()
         var french = job(server.url("/"), "[navigator.language, navigator.languages.join()]")
-        french.languages = ["fr-FR", "fr"]
+        french.page.languages = ["fr-FR", "fr"]
         #expect(text(try await parser.run(french)) == #"["fr-FR","fr-FR"]"#)
         let accepted = server.requests(for: "/").last?.headers["accept-language"] ?? ""
         #expect(accepted.hasPrefix("fr-FR") && accepted.contains("fr;"), "\(accepted)")
         var german = french
-        german.languages = ["de"]
+        german.page.languages = ["de"]
         #expect(text(try await parser.run(german)) == #"["de","de"]"#)
         #expect(server.requests(for: "/").last?.headers["accept-language"]?.hasPrefix("de") == true)
     }
@@ -229,9 +229,9 @@ import WebParser
         // meanwhile would change it under the first.
         let script = "new Promise(r => { const first = navigator.language; setTimeout(() => r([first, navigator.language]), 400); })"
         var french = job(server.url("/fr"), script)
-        french.languages = ["fr-FR"]
+        french.page.languages = ["fr-FR"]
         var german = job(server.url("/de"), script)
-        german.languages = ["de"]
+        german.page.languages = ["de"]
         async let fromFrench = parser.run(french)
         async let fromGerman = parser.run(german)
         let (frenchResult, germanResult) = try await (fromFrench, fromGerman)
@@ -242,7 +242,7 @@ import WebParser
     @Test func headersGoWithThePagesOwnRequest() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         var withHeaders = job(server.url("/"), "document.body.textContent")
-        withHeaders.headers = ["X-Token": "secret-1", "Referer": "https://example.com/"]
+        withHeaders.load.headers = ["X-Token": "secret-1", "Referer": "https://example.com/"]
         _ = try await WebParser().run(withHeaders)
         let request = try #require(server.requests(for: "/").first)
         #expect(request.headers["x-token"] == "secret-1")
@@ -268,7 +268,7 @@ import WebParser
         #expect(server.requests(for: "/data.json").count == 1)
 
         var open = blocked
-        open.blockedResources = []
+        open.page.blockedResources = []
         _ = try await WebParser().run(open)
         let deadline = ContinuousClock.now + .seconds(5)
         while server.requests(for: "/picture.png").isEmpty && ContinuousClock.now < deadline {
@@ -280,9 +280,9 @@ import WebParser
     @Test func pageScriptsCanBeTurnedOffWhileTheJobsScriptRuns() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>static</title><script>document.title = 'scripted'</script>")])
         var quiet = job(server.url("/"), "document.title")
-        quiet.pageScripts = false
+        quiet.page.pageScripts = false
         #expect(text(try await WebParser().run(quiet)) == #""static""#)
-        quiet.pageScripts = true
+        quiet.page.pageScripts = true
         #expect(text(try await WebParser().run(quiet)) == #""scripted""#)
     }
 
@@ -290,7 +290,7 @@ import WebParser
         let page = "<p id=n>0</p><script>setTimeout(() => { document.getElementById('n').textContent = '7'; document.body.dataset.ready = 1 }, 300)</script>"
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
         var waiting = job(server.url("/"), "(window.evaluations = (window.evaluations || 0) + 1, [window.evaluations, document.getElementById('n').textContent])")
-        waiting.waitFor = "document.body.dataset.ready"
+        waiting.evaluation.waitFor = "document.body.dataset.ready"
         let result = try await WebParser().run(waiting)
         #expect(text(result) == #"[1,"7"]"#, "evaluated once, after waitFor")
         #expect(result.httpStatus == 200)
@@ -301,7 +301,7 @@ import WebParser
     @Test func aFailingWaitForNamesItself() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         var broken = job(server.url("/"), "document.title")
-        broken.waitFor = "(() => {\n  return missing.thing;\n})()"
+        broken.evaluation.waitFor = "(() => {\n  return missing.thing;\n})()"
         let error = await #expect(throws: WebParserError.self) { try await WebParser().run(broken) }
         guard case .scriptFailed(let failure)? = error?.kind else {
             Issue.record("expected a script failure, got \(String(describing: error))")
@@ -328,9 +328,9 @@ import WebParser
             "/": .respond(body: page),
             "/data": .delayed(.milliseconds(600), .respond(contentType: "text/plain", body: "ready")),
         ])
-        let job = WebParserJob(url: server.url("/"), script: """
+        let job = WebParserJob(url: server.url("/"), evaluation: Evaluation(script: """
             document.getElementById('app').textContent ? [document.getElementById('app').textContent, performance.now() - window.renderedAt] : null
-            """, timeout: .seconds(25), pollInterval: .seconds(20), retry: RetryPolicy(retries: 0))
+            """, pollInterval: .seconds(20)), timeout: .seconds(25), retry: RetryPolicy(retries: 0))
         let start = ContinuousClock.now
         let result = try await WebParser().run(job)
         let elapsed = ContinuousClock.now - start
@@ -394,7 +394,7 @@ import WebParser
             "/ads/track.js": .respond(contentType: "text/javascript", body: "document.title = 'tracked'"),
         ])
         var blocking = job(server.url("/ads-page"), "document.readyState === 'complete' ? document.title : null")
-        blocking.blockedURLs = ["/ads/"]
+        blocking.page.blockedURLs = ["/ads/"]
         #expect(try await WebParser().run(blocking).data == Data(#""app""#.utf8))
         #expect(server.requests(for: "/ads/track.js").isEmpty)
         #expect(server.requests(for: "/ads-page").count == 1)

@@ -58,7 +58,7 @@ import Testing
             do {
                 let config = try ConfigLoader.parse(input, name: "fuzz.json", directory: directory)
                 accepted += 1
-                #expect(config.jobs.allSatisfy { !$0.name.isEmpty && !$0.job.script.isEmpty }, "iteration \(iteration)")
+                #expect(config.jobs.allSatisfy { !$0.name.isEmpty && !$0.job.evaluation.script.isEmpty }, "iteration \(iteration)")
                 #expect(Set(config.jobs.map(\.name)).count == config.jobs.count, "iteration \(iteration)")
             } catch {
                 #expect(!error.problems.isEmpty && error.problems.allSatisfy { !$0.message.isEmpty }, "iteration \(iteration)")

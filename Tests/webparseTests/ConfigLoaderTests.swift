@@ -56,7 +56,7 @@ import Testing
         let job = try load(#"{"url": "example.com", "script": "1", "timeout": 2.5, "retries": 0, "viewport": {"width": 800, "height": 600}}"#).get().jobs[0].job
         #expect(job.timeout == .milliseconds(2500))
         #expect(job.retry.retries == 0)
-        #expect(job.viewport == .init(width: 800, height: 600))
+        #expect(job.page.viewport == .init(width: 800, height: 600))
     }
 
     @Test func everyProblemIsReportedWithItsPlace() throws {

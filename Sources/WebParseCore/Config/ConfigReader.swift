@@ -92,16 +92,16 @@ package struct ConfigReader {
         let own = Set(members.map(\.key))
         let prefix = path.isEmpty ? "" : path + "."
         if !own.union(defaults.keys).contains("url") { fields.problem(prefix + "url", at: node, "required; the page to load") }
-        let collectsEmitted = draft.job.collect == .emitted
+        let collectsEmitted = draft.job.evaluation.collect == .emitted
         if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) && !collectsEmitted {
             fields.problem(prefix + "script", at: node, "required (or scriptFile); the JavaScript that returns the data")
         }
-        if collectsEmitted && draft.job.userScripts.isEmpty && !own.union(defaults.keys).contains("userScripts") {
+        if collectsEmitted && draft.job.page.userScripts.isEmpty && !own.union(defaults.keys).contains("userScripts") {
             fields.problem(prefix + "collect", at: node, "\"emitted\" needs userScripts that call webparse.emit")
         }
         guard let url = draft.url, let script = draft.script ?? (collectsEmitted ? "" : nil) else { return nil }
         draft.job.url = url
-        draft.job.script = script
+        draft.job.evaluation.script = script
         return Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking)
     }
 

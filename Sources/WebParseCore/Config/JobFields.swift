@@ -46,11 +46,11 @@ package enum JobFields {
                  option: nil) { reader, path, node, draft in draft.script = reader.fileContents(path, node) },
         JobField(key: "waitFor", summary: "JavaScript that must be truthy before the script is evaluated; the script's result is then final, empty included",
                  option: .text("wait-for", "SCRIPT", "wait until SCRIPT is truthy before taking the result (then final, empty included)")) { reader, path, node, draft in
-            draft.job.waitFor = reader.string(path, node)
+            draft.job.evaluation.waitFor = reader.string(path, node)
         },
         JobField(key: "waitForSelector", summary: "a CSS selector that must match an element before the script is evaluated; the result is then final, empty included",
                  option: .text("wait-for-selector", "SELECTOR", "wait until an element matches SELECTOR before taking the result (then final, empty included)")) { reader, path, node, draft in
-            draft.job.waitForSelector = reader.string(path, node)
+            draft.job.evaluation.waitForSelector = reader.string(path, node)
         },
         JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default 30)",
                  option: .number("timeout", "SECONDS", "the limit for loading and waiting together (default 30)")) { reader, path, node, draft in
@@ -58,7 +58,7 @@ package enum JobFields {
         },
         JobField(key: "pollInterval", summary: "seconds between evaluations while the result is empty (default 0.1)",
                  option: .number("poll-interval", "SECONDS", "time between evaluations while the result is empty (default 0.1)")) { reader, path, node, draft in
-            if let value = reader.seconds(path, node, in: 0.01...3600) { draft.job.pollInterval = value }
+            if let value = reader.seconds(path, node, in: 0.01...3600) { draft.job.evaluation.pollInterval = value }
         },
         JobField(key: "retries", summary: "attempts after a transient failure, 0 to 10 (default 2)",
                  option: .number("retries", "COUNT", "attempts after a transient failure, 0 to 10 (default 2)")) { reader, path, node, draft in
@@ -74,35 +74,35 @@ package enum JobFields {
         },
         JobField(key: "userAgent", summary: "the user agent the page sees (default: WebKit's)",
                  option: .text("user-agent", "TEXT", "the user agent the page sees")) { reader, path, node, draft in
-            draft.job.userAgent = reader.string(path, node)
+            draft.job.page.userAgent = reader.string(path, node)
         },
         JobField(key: "viewport", summary: "the window size, {\"width\": 1280, \"height\": 800} or \"1280x800\"",
                  option: .text("viewport", "WIDTHxHEIGHT", "the window size (default 1280x800)")) { reader, path, node, draft in
-            if let value = reader.viewport(path, node) { draft.job.viewport = value }
+            if let value = reader.viewport(path, node) { draft.job.page.viewport = value }
         },
         JobField(key: "language", summary: "languages to ask for, best first: \"fr-FR\" or [\"fr-FR\", \"fr\"]",
                  option: .text("language", "LANGUAGES", "languages to ask for, best first: fr-FR,fr")) { reader, path, node, draft in
-            if let value = reader.stringList(path, node, what: "language tags") { draft.job.languages = value }
+            if let value = reader.stringList(path, node, what: "language tags") { draft.job.page.languages = value }
         },
         JobField(key: "headers", summary: "extra HTTP headers for the page's own request, {\"Name\": \"value\"}",
                  option: .headers) { reader, path, node, draft in
-            if let value = reader.headers(path, node) { draft.job.headers = value }
+            if let value = reader.headers(path, node) { draft.job.load.headers = value }
         },
         JobField(key: "block", summary: "resource kinds never requested (default [\"image\", \"media\", \"font\"]; [] for none)",
                  option: .list("block", "KINDS", "resource kinds never requested, comma-separated, or none (default image,media,font)")) { reader, path, node, draft in
-            if let value = reader.resources(path, node) { draft.job.blockedResources = value }
+            if let value = reader.resources(path, node) { draft.job.page.blockedResources = value }
         },
         JobField(key: "blockURLs", summary: "URL patterns (WebKit URL filters, regular expressions) whose requests are never made",
                  option: .patterns) { reader, path, node, draft in
-            if let value = reader.urlPatterns(path, node) { draft.job.blockedURLs = value }
+            if let value = reader.urlPatterns(path, node) { draft.job.page.blockedURLs = value }
         },
         JobField(key: "auth", summary: "HTTP authentication: {\"user\": …, \"password\": …} or {\"user\": …, \"passwordEnv\": \"VARIABLE\"}",
                  option: .user) { reader, path, node, draft in
-            draft.job.credentials = reader.credentials(path, node)
+            draft.job.load.credentials = reader.credentials(path, node)
         },
         JobField(key: "ignoreTLSErrors", summary: "accept the server's untrusted certificate (default false: fail at once)",
                  option: .flag("ignore-tls-errors", .bool(true), "accept the server's untrusted certificate")) { reader, path, node, draft in
-            if let value = reader.bool(path, node) { draft.job.ignoresTLSErrors = value }
+            if let value = reader.bool(path, node) { draft.job.load.ignoresTLSErrors = value }
         },
         JobField(key: "cache", summary: "\"reload\" fetches the page and all it loads from the server; \"default\" uses the HTTP cache",
                  option: .text("cache", "POLICY", "reload: fetch everything from the server; default: use the HTTP cache")) { reader, path, node, draft in
@@ -111,27 +111,27 @@ package enum JobFields {
                 reader.problem(path, at: node, "expected \"default\" or \"reload\", got \(node.excerpt)")
                 return
             }
-            draft.job.cachePolicy = policy
+            draft.job.load.cachePolicy = policy
         },
         JobField(key: "userScripts", summary: "user scripts (.user.js, Tampermonkey headers) to run in the page, relative to the config",
                  option: .repeated("user-script", "FILE", "run the user script FILE (a .user.js) in the page; repeatable")) { reader, path, node, draft in
-            if let value = reader.userScripts(path, node) { draft.job.userScripts = value }
+            if let value = reader.userScripts(path, node) { draft.job.page.userScripts = value }
         },
         JobField(key: "collect", summary: "\"result\": the script's result (default); \"emitted\": what user scripts pass to webparse.emit",
                  option: .text("collect", "WHAT", "result (default), or emitted: the values user scripts pass to webparse.emit")) { reader, path, node, draft in
-            if let value = reader.choice(path, node, WebParserJob.Collect.self) { draft.job.collect = value }
+            if let value = reader.choice(path, node, WebParserJob.Collect.self) { draft.job.evaluation.collect = value }
         },
         JobField(key: "logConsole", summary: "print the page's console lines and uncaught errors on stderr (default false)",
                  option: .flag("log-console", .bool(true), "print the page's console lines and uncaught errors on stderr")) { reader, path, node, draft in
-            if let value = reader.bool(path, node) { draft.job.capturesConsole = value }
+            if let value = reader.bool(path, node) { draft.job.page.capturesConsole = value }
         },
         JobField(key: "popups", summary: "\"follow\" loads a window the page opens in its place (default); \"ignore\" does not",
                  option: .text("popups", "POLICY", "follow (default): load a window the page opens in its place; ignore")) { reader, path, node, draft in
-            if let value = reader.choice(path, node, WebParserJob.PopupPolicy.self) { draft.job.popups = value }
+            if let value = reader.choice(path, node, WebParserJob.PopupPolicy.self) { draft.job.page.popups = value }
         },
         JobField(key: "screenshot", summary: "a PNG of the page once the result is ready: \"out.png\" or {\"file\": …, \"fullPage\": true}",
                  option: .text("screenshot", "FILE", "write a PNG of the page to FILE once the result is ready")) { reader, path, node, draft in
-            draft.job.screenshot = reader.screenshot(path, node)
+            draft.job.evaluation.screenshot = reader.screenshot(path, node)
         },
         JobField(key: "key", summary: "with --state: the field that identifies an item of a list result, such as \"id\" or \"link.href\"",
                  option: nil) { reader, path, node, draft in
@@ -143,7 +143,7 @@ package enum JobFields {
         },
         JobField(key: "javaScript", summary: "false stops the page's own scripts; the job's script still runs (default true)",
                  option: .flag("no-javascript", .bool(false), "stop the page's own scripts (webparse's JavaScript still runs)")) { reader, path, node, draft in
-            if let value = reader.bool(path, node) { draft.job.pageScripts = value }
+            if let value = reader.bool(path, node) { draft.job.page.pageScripts = value }
         },
     ]
 

@@ -87,8 +87,8 @@ struct AttemptMachine {
     init(job: WebParserJob) {
         self.job = job
         self.url = job.url.absoluteString
-        self.script = PageScript(job.script, waitFor: job.waitFor, waitForSelector: job.waitForSelector,
-                                 pollInterval: job.pollInterval)
+        self.script = PageScript(job.evaluation.script, waitFor: job.evaluation.waitFor, waitForSelector: job.evaluation.waitForSelector,
+                                 pollInterval: job.evaluation.pollInterval)
     }
 
     /// Takes `event` and says what to do.
@@ -122,7 +122,7 @@ struct AttemptMachine {
         guard let scheme = job.url.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme) else {
             return fail(.unsupportedURL("only http, https and file URLs can be loaded"))
         }
-        if job.collect == .emitted && job.userScripts.isEmpty {
+        if job.evaluation.collect == .emitted && job.page.userScripts.isEmpty {
             return fail(.invalidJob("collecting emitted values needs a user script that calls webparse.emit"))
         }
         stage = .running
@@ -216,10 +216,10 @@ struct AttemptMachine {
     private mutating func received(_ message: PageMessage) -> [Action] {
         switch message {
         case .emitted(let json):
-            if job.collect == .emitted && stage == .running { emitted.append(json) }
+            if job.evaluation.collect == .emitted && stage == .running { emitted.append(json) }
             return [.tell(.emitted(json: json))]
         case .done:
-            return job.collect == .emitted ? succeed(with: Self.array(emitted)) : []
+            return job.evaluation.collect == .emitted ? succeed(with: Self.array(emitted)) : []
         case .console(var line):
             line.source = line.source.map(script.ownPlace)
             return [.tell(.console(line))]
@@ -230,7 +230,7 @@ struct AttemptMachine {
 
     private mutating func startEvaluating() -> [Action] {
         guard !evaluating, stage == .running else { return [] }
-        if job.collect == .emitted && job.script.allSatisfy(\.isWhitespace) { return [] }
+        if job.evaluation.collect == .emitted && job.evaluation.script.allSatisfy(\.isWhitespace) { return [] }
         evaluating = true
         return [.report(.executingJavaScript)] + evaluate()
     }
@@ -246,7 +246,7 @@ struct AttemptMachine {
     private mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch script.outcome(of: reply) {
         case .value(let data):
-            return succeed(with: job.collect == .emitted ? Self.array(emitted) : data)
+            return succeed(with: job.evaluation.collect == .emitted ? Self.array(emitted) : data)
         case .failure(let kind):
             return fail(kind)
         case .syntaxError(let failure):
@@ -260,7 +260,7 @@ struct AttemptMachine {
             return evaluate()
         case .interrupted:
             installedIn = nil
-            return [.evaluateLater(job.pollInterval)]
+            return [.evaluateLater(job.evaluation.pollInterval)]
         }
     }
 
@@ -268,13 +268,13 @@ struct AttemptMachine {
     private mutating func succeed(with data: Data, isComplete: Bool = true) -> [Action] {
         guard stage == .running else { return [] }
         let result = AttemptResult(data: data, url: url, httpStatus: httpStatus, isComplete: isComplete)
-        guard let screenshot = job.screenshot else { return end(.success(result)) }
+        guard let screenshot = job.evaluation.screenshot else { return end(.success(result)) }
         stage = .finishing(result)
         return [.cancelLaterEvaluation, .snapshot(screenshot)]
     }
 
     private mutating func timedOut() -> [Action] {
-        if job.collect == .emitted && !emitted.isEmpty && stage == .running {
+        if job.evaluation.collect == .emitted && !emitted.isEmpty && stage == .running {
             return succeed(with: Self.array(emitted), isComplete: false)
         }
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)

@@ -21,9 +21,6 @@ final class BrowsingContext {
     private var waitingForLanguages: [CheckedContinuation<Void, Never>] = []
     /// Fresh tabs, never loaded, each in the web process of a page whose job succeeded.
     private var idle: [WebKitPage] = []
-    /// The jobs' cookies already given to the context, by name, domain and path: each is given once, so that a
-    /// value the site changed later is not put back.
-    private var givenCookies: Set<String> = []
     /// Whether the session cookies a persistent session's folder kept have been given back to the context.
     private var restoredSessionCookies = false
 
@@ -40,7 +37,7 @@ final class BrowsingContext {
     /// Every page checked out must be checked in.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled.
-    func checkOut(options: PageOptions) async throws -> any WebPage {
+    func checkOut(options: PageSettings) async throws -> any WebPage {
         try await restoreSessionCookies()
         while inUse > 0 && options.languages != languages {
             await withCheckedContinuation { waitingForLanguages.append($0) }
@@ -102,21 +99,8 @@ final class BrowsingContext {
         return context
     }
 
-    /// Gives the context those of `cookies` that a page on `host` gets and that were not given before, after
-    /// the session cookies a persistent session's folder kept (so that the job's own win).
-    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit refuses a cookie or the kept session
-    ///   cookies cannot be read.
-    func giveCookies(_ cookies: [WebParserCookie], for host: String) async throws {
-        try await restoreSessionCookies()
-        let fresh = cookies.filter { cookie in
-            cookie.matches(host: host) && !cookie.hasExpired() && !givenCookies.contains(Self.identity(of: cookie))
-        }
-        try await addToContext(fresh)
-        fresh.forEach { givenCookies.insert(Self.identity(of: $0)) }
-    }
-
     /// Adds `cookies` to the context.
-    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit refuses one, or when the session cookies
+    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit refuses one, or when the session cookies
     ///   kept in a persistent session's folder cannot be read.
     func add(_ cookies: [WebParserCookie]) async throws {
         try await restoreSessionCookies()
@@ -132,7 +116,7 @@ final class BrowsingContext {
     }
 
     /// Every cookie of the context.
-    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot list them.
+    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit cannot list them.
     func cookies() async throws -> [WebParserCookie] {
         try await restoreSessionCookies()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[WebParserCookie], Error>) in
@@ -150,19 +134,18 @@ final class BrowsingContext {
     }
 
     /// Removes every cookie, cached response and stored item of the context.
-    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot.
+    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit cannot.
     func clearData() async throws {
         restoredSessionCookies = true
         try await Self.operation("cannot clear the session's data") { callback, box in
             wk_context_clear_data(webContext, false, callback, box)
         }
-        givenCookies.removeAll()
         if let file = sessionCookiesURL { try? FileManager.default.removeItem(at: file) }
     }
 
     /// Writes the context's session cookies into a persistent session's folder, and makes every file there
     /// private; nothing for an in-memory session.
-    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot list the cookies or the file
+    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit cannot list the cookies or the file
     ///   cannot be written.
     func save() async throws {
         guard let file = sessionCookiesURL else { return }
@@ -182,7 +165,7 @@ final class BrowsingContext {
 
     /// Gives the context, once, the session cookies its folder kept from the last run, as a browser restoring
     /// its last session does.
-    /// - Throws: `WebParserError` with kind `.loadFailed` when the file cannot be read or WebKit refuses a cookie.
+    /// - Throws: `WebParserError` with kind `.storageFailed` when the file cannot be read or WebKit refuses a cookie.
     private func restoreSessionCookies() async throws {
         guard !restoredSessionCookies else { return }
         restoredSessionCookies = true
@@ -203,15 +186,11 @@ final class BrowsingContext {
     }
 
     /// Removes the context's cached responses, so that the next loads ask the servers.
-    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit cannot.
+    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit cannot.
     func clearCache() async throws {
         try await Self.operation("cannot clear the HTTP cache") { callback, box in
             wk_context_clear_data(webContext, true, callback, box)
         }
-    }
-
-    private static func identity(of cookie: WebParserCookie) -> String {
-        "\(cookie.name)\u{0}\(cookie.domain.lowercased())\u{0}\(cookie.path)"
     }
 
     /// Runs a shim operation that reports through a `WKDoneCallback`, and awaits it.

@@ -6,7 +6,7 @@ import Foundation
 final class WebKitPage: WebPage {
     var eventHandler: ((PageEvent) -> Void)?
     /// What the page was made with.
-    let options: PageOptions
+    let options: PageSettings
     /// How many loads the page and the pages it succeeded have started in their web process.
     private(set) var loads = 0
     /// Whether the current load accepts an untrusted certificate.
@@ -22,7 +22,7 @@ final class WebKitPage: WebPage {
 
     /// Creates the view in `context` (a `WKContext`), blocking what `filter` blocks; with a `related` page,
     /// in that page's web process.
-    init(context: OpaquePointer, options: PageOptions, filter: ContentFilter?, related: WebKitPage? = nil) {
+    init(context: OpaquePointer, options: PageSettings, filter: ContentFilter?, related: WebKitPage? = nil) {
         self.context = context
         self.options = options
         self.filter = filter

@@ -44,32 +44,17 @@ struct PageRequest: Sendable, Equatable {
 
     /// The request for `job`'s page.
     init(for job: WebParserJob) {
-        self.init(url: job.url, headers: job.headers, credentials: job.credentials, trustsAnyCertificate: job.ignoresTLSErrors)
+        self.init(url: job.url, headers: job.load.headers, credentials: job.load.credentials,
+                  trustsAnyCertificate: job.load.ignoresTLSErrors)
     }
 }
 
-/// The options a page is created with: the parts of a job that shape the page rather than the script. Pages
-/// with equal options serve each other's jobs.
-struct PageOptions: Sendable, Equatable {
-    var viewport: Viewport
-    var userAgent: String?
-    var languages: [String]
-    var blocking: ContentBlocking
-    var pageScripts: Bool
-    var userScripts: [UserScript]
-    var capturesConsole: Bool
-    var followsPopups: Bool
+extension PageSettings {
+    /// What the page's content filter blocks.
+    var blocking: ContentBlocking { ContentBlocking(resources: blockedResources, urlPatterns: blockedURLs) }
 
-    init(for job: WebParserJob) {
-        viewport = job.viewport
-        userAgent = job.userAgent
-        languages = job.languages
-        blocking = ContentBlocking(resources: job.blockedResources, urlPatterns: job.blockedURLs)
-        pageScripts = job.pageScripts
-        userScripts = job.userScripts
-        capturesConsole = job.capturesConsole
-        followsPopups = job.popups == .follow
-    }
+    /// Whether a window the page opens is loaded in the page itself.
+    var followsPopups: Bool { popups == .follow }
 
     /// The bridge a page with these options runs at the start of its documents; nil when it needs none.
     func makeBridge() -> PageBridge? {

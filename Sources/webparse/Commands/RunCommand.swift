@@ -133,7 +133,7 @@ struct RunCommand {
             (only.isEmpty || only.contains(job.name)) && (settings.shard?.contains(job.name) ?? true)
         }.map { named in
             var named = named
-            if settings.logConsole { named.job.capturesConsole = true }
+            if settings.logConsole { named.job.page.capturesConsole = true }
             return named
         }
         var memory: RunMemory?
@@ -153,7 +153,7 @@ struct RunCommand {
                                      reporter: reporter)
         if output.streamsEmittedValues {
             scheduler.onMessage = { named in
-                guard named.job.collect == .emitted else { return nil }
+                guard named.job.evaluation.collect == .emitted else { return nil }
                 return { message in
                     if case .emitted(let json) = message { output.stream(json, of: named.name) }
                 }
@@ -176,7 +176,7 @@ struct RunCommand {
                 switch outcome.result {
                 case .success:
                     anySuccess = true
-                    output.add(outcome, at: index, fresh: fresh, streamed: output.streamsEmittedValues && named.job.collect == .emitted)
+                    output.add(outcome, at: index, fresh: fresh, streamed: output.streamsEmittedValues && named.job.evaluation.collect == .emitted)
                 case .failure(let error):
                     let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.failAfter != nil) ?? 1
                     if runsInARow >= (settings.failAfter ?? 1) {

@@ -44,7 +44,7 @@ struct SnapshotCommand {
         await SingleJob.run("snapshot", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(UsageError) in
             var job = try JobOptions.job(url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
                                          waitFor: EvalCommand.loaded, fields: settings.fields)
-            job.screenshot = try settings.png.map { path throws(UsageError) in
+            job.evaluation.screenshot = try settings.png.map { path throws(UsageError) in
                 WebParserJob.Screenshot(file: try Self.writableFile(path, option: "--png"), fullPage: settings.fullPage)
             }
             if let html = settings.html { _ = try Self.writableFile(html, option: "--html") }

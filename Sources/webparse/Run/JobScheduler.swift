@@ -64,6 +64,6 @@ struct JobScheduler {
         }
         if case .success(let success) = result { reporter.warnIfCutShort(named.name, success) }
         return .success(JobOutcome(name: named.name, url: named.job.url, result: result, elapsed: ContinuousClock.now - start,
-                                   collectsEmitted: named.job.collect == .emitted))
+                                   collectsEmitted: named.job.evaluation.collect == .emitted))
     }
 }

@@ -58,7 +58,8 @@ do {
 
     // 3. Collect the values a user script emits as the page decodes its data.
     let capture = try UserScript(contentsOf: examples.appending(path: "comics/capture.user.js"))
-    let emitted = WebParserJob(url: site, script: "", timeout: .seconds(15), userScripts: [capture], collect: .emitted)
+    let emitted = WebParserJob(url: site, evaluation: Evaluation(script: "", collect: .emitted), timeout: .seconds(15),
+                               page: PageSettings(userScripts: [capture]))
     let captured = try await parser.parse(emitted, mapper: JSONMapper([Comic].self))
     print("captured \(captured.count) comics from the page's own decoding")
 

@@ -1,0 +1,36 @@
+import Foundation
+
+/// What a job evaluates in its page and when it is done (Playwright's `evaluate` and `wait_for_function`).
+public struct Evaluation: Sendable, Equatable {
+    /// The JavaScript that extracts the data: an expression (`document.title`), an IIFE, or a function
+    /// (`() => …`, `async () => …`) that webparse calls. A returned Promise is awaited. `null`, `undefined`,
+    /// `""`, `[]` and `{}` mean "not there yet"; anything else, `0` and `false` included, is the result. Once
+    /// `waitFor` or `waitForSelector` holds, the script's result is final, empty included (a search without
+    /// hits, no new chapters).
+    public var script: String
+    /// A JavaScript expression (or function) that must be truthy, and not an empty array, before `script` is
+    /// evaluated; nil evaluates `script` at once.
+    public var waitFor: String?
+    /// A CSS selector that must match an element before `script` is evaluated (with `waitFor`, both must
+    /// hold); nil waits for no element.
+    public var waitForSelector: String?
+    /// How often the script is evaluated again while its result is empty.
+    public var pollInterval: Duration
+    /// What the job returns: the script's result, or the values its user scripts emit.
+    public var collect: WebParserJob.Collect
+    /// A PNG of the page to write once the result is ready; nil takes none.
+    public var screenshot: WebParserJob.Screenshot?
+
+    /// An evaluation of `script`; by default it runs at once, again every 100 ms while its result is empty,
+    /// returns the script's result and takes no screenshot.
+    public init(script: String, waitFor: String? = nil, waitForSelector: String? = nil,
+                pollInterval: Duration = .milliseconds(100), collect: WebParserJob.Collect = .result,
+                screenshot: WebParserJob.Screenshot? = nil) {
+        self.script = script
+        self.waitFor = waitFor
+        self.waitForSelector = waitForSelector
+        self.pollInterval = pollInterval
+        self.collect = collect
+        self.screenshot = screenshot
+    }
+}

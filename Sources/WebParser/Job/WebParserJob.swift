@@ -1,0 +1,125 @@
+import Foundation
+
+/// One scraping job: a page to load, how, and the JavaScript to evaluate in it until it yields data.
+public struct WebParserJob: Sendable, Equatable {
+    /// The URL schemes a job can load.
+    public static let supportedSchemes: Set<String> = ["http", "https", "file"]
+
+    /// The page to load (one of `supportedSchemes`).
+    public var url: URL
+    /// What is evaluated in the page, and when the job is done.
+    public var evaluation: Evaluation
+    /// The limit for one attempt: loading the page and waiting for the script's result together.
+    public var timeout: Duration
+    /// How transient failures are retried.
+    public var retry: RetryPolicy
+    /// How the page is made.
+    public var page: PageSettings
+    /// How the URL is requested.
+    public var load: LoadSettings
+
+    /// A job that loads `url` and evaluates `evaluation` there, each attempt within `timeout` (30 s by default),
+    /// with `retry` (2 retries starting 1 s apart by default), on a page made with `page` and loaded with `load`.
+    public init(url: URL, evaluation: Evaluation, timeout: Duration = .seconds(30), retry: RetryPolicy = RetryPolicy(),
+                page: PageSettings = PageSettings(), load: LoadSettings = LoadSettings()) {
+        self.url = url
+        self.evaluation = evaluation
+        self.timeout = timeout
+        self.retry = retry
+        self.page = page
+        self.load = load
+    }
+
+    /// A job that loads `url` and evaluates `script` there with the defaults of `Evaluation`, `PageSettings` and
+    /// `LoadSettings`.
+    public init(url: URL, script: String, timeout: Duration = .seconds(30), retry: RetryPolicy = RetryPolicy()) {
+        self.init(url: url, evaluation: Evaluation(script: script), timeout: timeout, retry: retry)
+    }
+
+    /// What a job returns.
+    public enum Collect: String, Sendable, Equatable, CaseIterable {
+        /// The script's first non-empty result.
+        case result
+        /// A JSON array of the values the job's user scripts pass to `webparse.emit`, in order. The job ends
+        /// when a user script calls `webparse.done()`, when the script (if not empty) yields a non-empty result,
+        /// or at the timeout with the values emitted so far (`WebParserResult.isComplete` is then false; with
+        /// none, the job times out). Needs at least one user script.
+        case emitted
+    }
+
+    /// What a page does when it opens a window.
+    public enum PopupPolicy: String, Sendable, Equatable, CaseIterable {
+        /// The window's URL loads in the page itself, and the job goes on there.
+        case follow
+        /// The window is not opened; the page stays as it is.
+        case ignore
+    }
+
+    /// A PNG of the page as WebKit rendered it.
+    public struct Screenshot: Sendable, Equatable {
+        /// The file to write (replaced atomically).
+        public var file: URL
+        /// Whether the whole document is taken rather than the viewport only.
+        public var fullPage: Bool
+
+        /// A screenshot written to `file`, of the viewport only unless `fullPage`.
+        public init(file: URL, fullPage: Bool = false) {
+            self.file = file
+            self.fullPage = fullPage
+        }
+    }
+
+    /// A user name and password for HTTP authentication. Its description never shows the password.
+    public struct Credentials: Sendable, Equatable, CustomStringConvertible {
+        /// The user name.
+        public var user: String
+        /// The password; never shown in webparse's messages.
+        public var password: String
+
+        /// Credentials of `user` with `password`.
+        public init(user: String, password: String) {
+            self.user = user
+            self.password = password
+        }
+
+        /// `user:***`.
+        public var description: String { "\(user):***" }
+    }
+
+    /// How a job's page is fetched.
+    public enum CachePolicy: String, Sendable, Equatable {
+        /// As the HTTP cache allows (of a persistent session, across runs).
+        case `default`
+        /// Fetched from the server, with everything it loads: the session's HTTP cache is emptied before the
+        /// page loads. The freshest content, for update checks.
+        case reload
+    }
+
+    /// A kind of subresource a page may request.
+    public enum Resource: String, Sendable, CaseIterable, Comparable {
+        /// Images, CSS images included.
+        case image
+        /// Audio and video.
+        case media
+        /// Web fonts.
+        case font
+        /// Style sheets.
+        case stylesheet
+        /// Scripts the page loads (not the job's own script).
+        case script
+        /// `fetch` and `XMLHttpRequest` requests.
+        case fetch
+        /// WebSocket connections.
+        case websocket
+        /// Pings and beacons (`navigator.sendBeacon`, `<a ping>`).
+        case ping
+        /// Whatever WebKit files under none of the other kinds.
+        case other
+
+        /// What a scraper rarely needs and a page spends most of its bytes on.
+        public static let defaultBlocked: Set<Resource> = [.image, .media, .font]
+
+        /// Orders kinds by name, for stable lists in messages.
+        public static func < (lhs: Resource, rhs: Resource) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+}
