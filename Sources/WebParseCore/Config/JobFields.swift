@@ -52,20 +52,20 @@ package enum JobFields {
                  option: .text("wait-for-selector", "SELECTOR", "wait until an element matches SELECTOR before taking the result (then final, empty included)")) { reader, path, node, draft in
             draft.job.evaluation.waitForSelector = reader.string(path, node)
         },
-        JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default 30)",
-                 option: .number("timeout", "SECONDS", "the limit for loading and waiting together (default 30)")) { reader, path, node, draft in
+        JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))",
+                 option: .number("timeout", "SECONDS", "the limit for loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))")) { reader, path, node, draft in
             if let value = reader.seconds(path, node, in: 0.1...86_400) { draft.job.timeout = value }
         },
-        JobField(key: "pollInterval", summary: "seconds between evaluations while the result is empty (default 0.1)",
-                 option: .number("poll-interval", "SECONDS", "time between evaluations while the result is empty (default 0.1)")) { reader, path, node, draft in
+        JobField(key: "pollInterval", summary: "seconds between evaluations while the result is empty (default \(seconds(Evaluation.defaultPollInterval)))",
+                 option: .number("poll-interval", "SECONDS", "time between evaluations while the result is empty (default \(seconds(Evaluation.defaultPollInterval)))")) { reader, path, node, draft in
             if let value = reader.seconds(path, node, in: 0.01...3600) { draft.job.evaluation.pollInterval = value }
         },
-        JobField(key: "retries", summary: "attempts after a transient failure, 0 to 10 (default 2)",
-                 option: .number("retries", "COUNT", "attempts after a transient failure, 0 to 10 (default 2)")) { reader, path, node, draft in
+        JobField(key: "retries", summary: "attempts after a transient failure, 0 to 10 (default \(RetryPolicy.defaultRetries))",
+                 option: .number("retries", "COUNT", "attempts after a transient failure, 0 to 10 (default \(RetryPolicy.defaultRetries))")) { reader, path, node, draft in
             if let value = reader.integer(path, node, in: 0...10, what: "a number of retries") { draft.job.retry.retries = value }
         },
-        JobField(key: "retryDelay", summary: "seconds before the first retry, doubling for each next one (default 1)",
-                 option: .number("retry-delay", "SECONDS", "wait before the first retry, doubling after (default 1)")) { reader, path, node, draft in
+        JobField(key: "retryDelay", summary: "seconds before the first retry, doubling for each next one (default \(seconds(RetryPolicy.defaultDelay)))",
+                 option: .number("retry-delay", "SECONDS", "wait before the first retry, doubling after (default \(seconds(RetryPolicy.defaultDelay)))")) { reader, path, node, draft in
             if let value = reader.seconds(path, node, in: 0...3600) { draft.job.retry.delay = value }
         },
         JobField(key: "retryMissingData", summary: "also retry when the page loaded but the script's data never came (default false)",
@@ -137,7 +137,7 @@ package enum JobFields {
                  option: nil) { reader, path, node, draft in
             draft.tracking.key = reader.string(path, node)
         },
-        JobField(key: "remember", summary: "with --state: how many items to remember, oldest forgotten first (default 5000)",
+        JobField(key: "remember", summary: "with --state: how many items to remember, oldest forgotten first (default \(Tracking.defaultRemember))",
                  option: nil) { reader, path, node, draft in
             if let value = reader.integer(path, node, in: 1...1_000_000, what: "a number of items") { draft.tracking.remember = value }
         },
@@ -215,4 +215,10 @@ private extension JobField.Option {
         }
         return .object(members)
     }
+}
+
+/// `duration` in seconds as help writes it: "30", "0.1".
+private func seconds(_ duration: Duration) -> String {
+    let value = Double(duration.milliseconds) / 1000
+    return value == value.rounded() ? String(Int(value)) : String(value)
 }

@@ -4,11 +4,14 @@ public struct Tracking: Sendable, Equatable {
     /// A dot-separated path to the field that identifies an item of an array result (`id`, `link.href`); nil
     /// identifies an item by all of it.
     public var key: String?
+    /// How many item identities a job remembers unless it says otherwise.
+    public static let defaultRemember = 5000
+
     /// How many item identities a job remembers; the oldest are forgotten first.
-    public var remember = 5000
+    public var remember = defaultRemember
 
     /// Tracking by `key` (nil: by all of an item), remembering the newest `remember` items.
-    public init(key: String? = nil, remember: Int = 5000) {
+    public init(key: String? = nil, remember: Int = defaultRemember) {
         self.key = key
         self.remember = remember
     }

@@ -16,6 +16,9 @@ public struct Evaluation: Sendable, Equatable {
     public var waitForSelector: String?
     /// How often the script is evaluated again while its result is empty.
     public var pollInterval: Duration
+    /// How often a script is evaluated again unless an evaluation says otherwise.
+    public static let defaultPollInterval: Duration = .milliseconds(100)
+
     /// What the job returns: the script's result, or the values its user scripts emit.
     public var collect: WebParserJob.Collect
     /// A PNG of the page to write once the result is ready; nil takes none.
@@ -24,7 +27,7 @@ public struct Evaluation: Sendable, Equatable {
     /// An evaluation of `script`; by default it runs at once, again every 100 ms while its result is empty,
     /// returns the script's result and takes no screenshot.
     public init(script: String, waitFor: String? = nil, waitForSelector: String? = nil,
-                pollInterval: Duration = .milliseconds(100), collect: WebParserJob.Collect = .result,
+                pollInterval: Duration = defaultPollInterval, collect: WebParserJob.Collect = .result,
                 screenshot: WebParserJob.Screenshot? = nil) {
         self.script = script
         self.waitFor = waitFor

@@ -10,9 +10,14 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether a time-out on a page that loaded, while only the script's data was missing, is retried too.
     public var retriesMissingData: Bool
 
+    /// Retries unless a policy says otherwise.
+    public static let defaultRetries = 2
+    /// The wait before the first retry unless a policy says otherwise.
+    public static let defaultDelay: Duration = .seconds(1)
+
     /// Creates a policy; by default 2 retries, 1 s then 2 s apart, never more than 30 s, and a page that
     /// loaded without the script's data not retried.
-    public init(retries: Int = 2, delay: Duration = .seconds(1), maxDelay: Duration = .seconds(30),
+    public init(retries: Int = defaultRetries, delay: Duration = defaultDelay, maxDelay: Duration = .seconds(30),
                 retriesMissingData: Bool = false) {
         self.retries = retries
         self.delay = delay

@@ -5,6 +5,9 @@ public struct WebParserJob: Sendable, Equatable {
     /// The URL schemes a job can load.
     public static let supportedSchemes: Set<String> = ["http", "https", "file"]
 
+    /// An attempt's limit unless a job says otherwise.
+    public static let defaultTimeout: Duration = .seconds(30)
+
     /// The page to load (one of `supportedSchemes`).
     public var url: URL
     /// What is evaluated in the page, and when the job is done.
@@ -20,7 +23,7 @@ public struct WebParserJob: Sendable, Equatable {
 
     /// A job that loads `url` and evaluates `evaluation` there, each attempt within `timeout` (30 s by default),
     /// with `retry` (2 retries starting 1 s apart by default), on a page made with `page` and loaded with `load`.
-    public init(url: URL, evaluation: Evaluation, timeout: Duration = .seconds(30), retry: RetryPolicy = RetryPolicy(),
+    public init(url: URL, evaluation: Evaluation, timeout: Duration = defaultTimeout, retry: RetryPolicy = RetryPolicy(),
                 page: PageSettings = PageSettings(), load: LoadSettings = LoadSettings()) {
         self.url = url
         self.evaluation = evaluation
@@ -32,7 +35,7 @@ public struct WebParserJob: Sendable, Equatable {
 
     /// A job that loads `url` and evaluates `script` there with the defaults of `Evaluation`, `PageSettings` and
     /// `LoadSettings`.
-    public init(url: URL, script: String, timeout: Duration = .seconds(30), retry: RetryPolicy = RetryPolicy()) {
+    public init(url: URL, script: String, timeout: Duration = defaultTimeout, retry: RetryPolicy = RetryPolicy()) {
         self.init(url: url, evaluation: Evaluation(script: script), timeout: timeout, retry: retry)
     }
 

@@ -44,9 +44,15 @@ public final class WebParserSession: Sendable {
         /// with `.memoryLimitExceeded`; nil for no limit.
         public var memoryLimit: Int?
 
+        /// How many loads a page serves unless a configuration says otherwise.
+        public static let defaultRecycleAfter = 50
+        /// The memory limit of a page's web process, in MiB, unless a configuration says otherwise.
+        public static let defaultMemoryLimit = 2048
+
         /// A configuration; by default in memory, without a proxy, pages recycled after 50 loads and limited
         /// to 2048 MiB each.
-        public init(storage: Storage = .ephemeral, proxy: Proxy? = nil, recycleAfter: Int = 50, memoryLimit: Int? = 2048) {
+        public init(storage: Storage = .ephemeral, proxy: Proxy? = nil, recycleAfter: Int = defaultRecycleAfter,
+                    memoryLimit: Int? = defaultMemoryLimit) {
             self.storage = storage
             self.proxy = proxy
             self.recycleAfter = recycleAfter

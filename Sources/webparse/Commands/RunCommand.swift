@@ -71,10 +71,10 @@ struct RunCommand {
             .value("concurrency", short: "j", "N", "pages at once (default: twice the cores, at most 8)") { settings, text throws(UsageError) in
                 settings.concurrency = try RunSettingsField.concurrency.parse(text)
             },
-            .value("recycle-after", "LOADS", "replace a page by a fresh one after this many loads (default 50)") { settings, text throws(UsageError) in
+            .value("recycle-after", "LOADS", "replace a page by a fresh one after this many loads (default \(WebParserSession.Configuration.defaultRecycleAfter))") { settings, text throws(UsageError) in
                 settings.recycleAfter = try RunSettingsField.recycleAfter.parse(text)
             },
-            .value("memory-limit", "MIB", "kill a page whose web process uses more memory (default 2048; 0: no limit)") { settings, text throws(UsageError) in
+            .value("memory-limit", "MIB", "kill a page whose web process uses more memory (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)") { settings, text throws(UsageError) in
                 settings.memoryLimit = try RunSettingsField.memoryLimit.parse(text)
             },
             .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true },
@@ -122,8 +122,8 @@ struct RunCommand {
         }
         let setup: SessionSetup
         switch await SessionSetup.prepare(settings.session, over: config.session,
-                                          recycleAfter: settings.recycleAfter ?? config.run.recycleAfter ?? 50,
-                                          memoryLimit: (settings.memoryLimit ?? config.run.memoryLimit).map { $0 == 0 ? nil : $0 } ?? 2048) {
+                                          recycleAfter: settings.recycleAfter ?? config.run.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter,
+                                          memoryLimit: (settings.memoryLimit ?? config.run.memoryLimit).map { $0 == 0 ? nil : $0 } ?? WebParserSession.Configuration.defaultMemoryLimit) {
         case .success(let prepared): setup = prepared
         case .failure(let failure):
             StandardStreams.tellError("webparse run: \(failure.message)")

@@ -20,7 +20,8 @@ enum SingleJob {
             return .usage
         }
         let setup: SessionSetup
-        switch await SessionSetup.prepare(session, over: SessionSettings(), recycleAfter: 50, memoryLimit: 2048) {
+        switch await SessionSetup.prepare(session, over: SessionSettings(), recycleAfter: WebParserSession.Configuration.defaultRecycleAfter,
+                                                memoryLimit: WebParserSession.Configuration.defaultMemoryLimit) {
         case .success(let prepared): setup = prepared
         case .failure(let failure):
             StandardStreams.tellError("webparse \(command): \(failure.message)")
