@@ -121,13 +121,20 @@ struct RunCommand {
             return .usage
         }
         let setup: SessionSetup
-        switch await SessionSetup.prepare(settings.session, over: config.session,
-                                          recycleAfter: settings.recycleAfter ?? config.run.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter,
-                                          memoryLimit: (settings.memoryLimit ?? config.run.memoryLimit).map { $0 == 0 ? nil : $0 } ?? WebParserSession.Configuration.defaultMemoryLimit) {
-        case .success(let prepared): setup = prepared
-        case .failure(let failure):
-            StandardStreams.tellError("webparse run: \(failure.message)")
-            return failure.code
+        var memory: RunMemory?
+        do throws(CommandFailure) {
+            let recycleAfter = settings.recycleAfter ?? config.run.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
+            let memoryLimit: Int? = switch settings.memoryLimit ?? config.run.memoryLimit {
+            case 0?: nil
+            case let limit?: limit
+            case nil: WebParserSession.Configuration.defaultMemoryLimit
+            }
+            setup = try await SessionSetup.prepare(settings.session, over: config.session, recycleAfter: recycleAfter,
+                                                   memoryLimit: memoryLimit)
+            if let statePath = settings.statePath { memory = try await RunMemory.open(statePath, wait: settings.waitLock) }
+        } catch {
+            StandardStreams.tellError("webparse run: \(error.message)")
+            return error.code
         }
         let jobs = config.jobs.filter { job in
             (only.isEmpty || only.contains(job.name)) && (settings.shard?.contains(job.name) ?? true)
@@ -135,15 +142,6 @@ struct RunCommand {
             var named = named
             if settings.logConsole { named.job.page.capturesConsole = true }
             return named
-        }
-        var memory: RunMemory?
-        if let statePath = settings.statePath {
-            switch await RunMemory.open(statePath, wait: settings.waitLock) {
-            case .success(let opened): memory = opened
-            case .failure(let failure):
-                StandardStreams.tellError("webparse run: \(failure.message)")
-                return failure.code
-            }
         }
 
         let reporter = ProgressReporter(verbosity: settings.verbosity)
@@ -198,16 +196,24 @@ struct RunCommand {
         // Deliver first, then record: the state advances only for what reached stdout or the output file, so
         // that a full disk or a failed output loses no new item (they are reported again by the next run), and
         // a session folder that cannot be written costs no result.
-        let undelivered = output.finish() ?? StandardStreams.resultFailure
-        let sessionProblem = await setup.save(anySuccess: anySuccess)
-        if let sessionProblem { StandardStreams.tellError("webparse run: \(sessionProblem)") }
+        var undelivered: String?
+        do throws(CommandFailure) { try output.finish() } catch { undelivered = error.message }
+        undelivered = undelivered ?? StandardStreams.resultFailure
+        var recorded = true
+        do throws(CommandFailure) {
+            try await setup.save(anySuccess: anySuccess)
+        } catch {
+            StandardStreams.tellError("webparse run: \(error.message)")
+            recorded = false
+        }
         if let undelivered {
             StandardStreams.tellError("webparse run: \(undelivered)\(memory == nil ? "" : "; the state was not updated")")
             return .jobFailed
         }
-        var recorded = sessionProblem == nil
-        if let memory, let problem = memory.save() {
-            StandardStreams.tellError("webparse run: \(problem); the results were delivered and will be reported again next run")
+        do throws(CommandFailure) {
+            try memory?.save()
+        } catch {
+            StandardStreams.tellError("webparse run: \(error.message); the results were delivered and will be reported again next run")
             recorded = false
         }
         return reportedFailure || !recorded ? .jobFailed : .success

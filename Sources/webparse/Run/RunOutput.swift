@@ -61,8 +61,13 @@ final class RunOutput: Sendable {
         }
     }
 
-    /// Writes the JSON document, and `--output`; returns what went wrong, if anything.
-    func finish() -> String? {
+    /// Writes the JSON document, and `--output`.
+    /// - Throws: `CommandFailure` (exit 1) when `--output` cannot be written.
+    func finish() throws(CommandFailure) {
+        if let problem = writeOutput() { throw CommandFailure(message: problem, code: .jobFailed) }
+    }
+
+    private func writeOutput() -> String? {
         state.withLock { state in
             if !settings.jsonLines, let document = document(of: state) {
                 emit(document, into: &state)

@@ -33,12 +33,6 @@ extension CommandOption where Settings: SessionOptionSettings {
 /// The session of one run: built from the config and the options, its folder private and locked for the run,
 /// the cookies it starts with given to it, and what it keeps saved at the end.
 struct SessionSetup {
-    /// Why a run cannot have its session, and the exit code that says so.
-    struct Failure: Error {
-        let message: String
-        let code: ExitCode
-    }
-
     /// How long a run waits for another that uses the same session folder.
     static let lockWait: Duration = .seconds(10)
 
@@ -49,17 +43,18 @@ struct SessionSetup {
     private let directory: URL?
 
     /// The session for `options` over `settings` (the config's), with `run`'s recycling and memory limit.
+    /// - Throws: `CommandFailure` when a cookie file, the proxy or the session folder cannot be used.
     static func prepare(_ options: SessionOptions, over settings: SessionSettings, recycleAfter: Int, memoryLimit: Int?)
-        async -> Result<SessionSetup, Failure>
+        async throws(CommandFailure) -> SessionSetup
     {
         var cookies = settings.cookies ?? []
         if let file = options.cookiesFile {
             do {
                 cookies = try CookieFile.parse(String(decoding: try InputFile.read(file), as: UTF8.self))
             } catch let problem as CookieFile.Problem {
-                return .failure(Failure(message: "--cookies \(file): \(problem)", code: .usage))
+                throw CommandFailure(message: "--cookies \(file): \(problem)", code: .usage)
             } catch {
-                return .failure(Failure(message: "--cookies \(file): \(error)", code: .usage))
+                throw CommandFailure(message: "--cookies \(file): \(error)", code: .usage)
             }
         }
         var proxy = settings.proxy
@@ -67,13 +62,13 @@ struct SessionSetup {
             var reader = FieldReader(directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             let node = JSONNode(value: .string(text), line: 0, column: 0)
             guard let parsed = reader.proxy("--proxy", node) else {
-                return .failure(Failure(message: reader.problems.map { "\($0.path): \($0.message)" }.joined(separator: "\n"), code: .usage))
+                throw CommandFailure(message: reader.problems.map { "\($0.path): \($0.message)" }.joined(separator: "\n"), code: .usage)
             }
             proxy = parsed
         }
         if !options.noProxy.isEmpty { proxy?.bypass += options.noProxy }
         if let file = options.saveCookiesFile, let problem = AtomicFile.checkWritable(file) {
-            return .failure(Failure(message: "--save-cookies: \(problem)", code: .usage))
+            throw CommandFailure(message: "--save-cookies: \(problem)", code: .usage)
         }
         let directory = options.directory.map { URL(fileURLWithPath: $0) } ?? settings.directory
         var lock: RunLock?
@@ -84,9 +79,9 @@ struct SessionSetup {
                                                  guarding: "the session folder \(directory.path)", wait: lockWait,
                                                  advice: "try again when it has finished")
             } catch let busy as RunLock.Busy {
-                return .failure(Failure(message: busy.description, code: .stateLocked))
+                throw CommandFailure(message: busy.description, code: .stateLocked)
             } catch {
-                return .failure(Failure(message: "--session \(directory.path): \(error)", code: .usage))
+                throw CommandFailure(message: "--session \(directory.path): \(error)", code: .usage)
             }
         }
         let configuration = WebParserSession.Configuration(storage: directory.map { .persistent($0) } ?? .ephemeral,
@@ -97,35 +92,35 @@ struct SessionSetup {
         do {
             try await session.addCookies(cookies)
         } catch let error as WebParserError {
-            if case .environmentUnavailable = error.kind { return .failure(Failure(message: error.description, code: .environment)) }
-            return .failure(Failure(message: error.description, code: .jobFailed))
+            if case .environmentUnavailable = error.kind { throw CommandFailure(message: error.description, code: .environment) }
+            throw CommandFailure(message: error.description, code: .jobFailed)
         } catch {
-            return .failure(Failure(message: "\(error)", code: .jobFailed))
+            throw CommandFailure(message: "\(error)", code: .jobFailed)
         }
-        return .success(SessionSetup(session: session, saveCookiesFile: options.saveCookiesFile, lock: lock, directory: directory))
+        return SessionSetup(session: session, saveCookiesFile: options.saveCookiesFile, lock: lock, directory: directory)
     }
 
     /// Once a run has done what it should (`anySuccess`): keeps the session folder's session cookies, and
     /// writes the session's cookies to the `--save-cookies` file (JSON when it ends in .json, cookies.txt
-    /// otherwise), atomically and readable by its owner only; returns what went wrong. After a run where every
-    /// job failed, nothing is written.
-    func save(anySuccess: Bool) async -> String? {
+    /// otherwise), atomically and readable by its owner only. After a run where every job failed, nothing is
+    /// written.
+    /// - Throws: `CommandFailure` (exit 1) saying what could not be saved.
+    func save(anySuccess: Bool) async throws(CommandFailure) {
         // Whatever the run's outcome, what WebKit wrote into the session folder becomes private.
         defer { directory.map(PrivateFiles.restrictContents) }
-        guard anySuccess else { return nil }
+        guard anySuccess else { return }
         do {
             try await session.save()
         } catch {
-            return "--session: \(error)"
+            throw CommandFailure(message: "--session: \(error)", code: .jobFailed)
         }
-        guard let file = saveCookiesFile else { return nil }
+        guard let file = saveCookiesFile else { return }
         do {
             let cookies = try await session.cookies()
             let data = file.hasSuffix(".json") ? CookieFile.json(cookies) : Data(CookieFile.netscape(cookies).utf8)
             try AtomicFile.write(data, to: file, permissions: 0o600, exactPermissions: true)
-            return nil
         } catch {
-            return "--save-cookies: \(error)"
+            throw CommandFailure(message: "--save-cookies: \(error)", code: .jobFailed)
         }
     }
 }

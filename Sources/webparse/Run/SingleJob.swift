@@ -20,12 +20,13 @@ enum SingleJob {
             return .usage
         }
         let setup: SessionSetup
-        switch await SessionSetup.prepare(session, over: SessionSettings(), recycleAfter: WebParserSession.Configuration.defaultRecycleAfter,
-                                                memoryLimit: WebParserSession.Configuration.defaultMemoryLimit) {
-        case .success(let prepared): setup = prepared
-        case .failure(let failure):
-            StandardStreams.tellError("webparse \(command): \(failure.message)")
-            return failure.code
+        do throws(CommandFailure) {
+            setup = try await SessionSetup.prepare(session, over: SessionSettings(),
+                                                   recycleAfter: WebParserSession.Configuration.defaultRecycleAfter,
+                                                   memoryLimit: WebParserSession.Configuration.defaultMemoryLimit)
+        } catch {
+            StandardStreams.tellError("webparse \(command): \(error.message)")
+            return error.code
         }
         let reporter = ProgressReporter(verbosity: verbosity)
         let result: WebParserResult
@@ -46,9 +47,11 @@ enum SingleJob {
             StandardStreams.tellError("webparse \(command): \(problem)")
             return .jobFailed
         }
-        if let problem = await setup.save(anySuccess: true) {
-            StandardStreams.tellError("webparse \(command): \(problem)")
-            return .jobFailed
+        do throws(CommandFailure) {
+            try await setup.save(anySuccess: true)
+        } catch {
+            StandardStreams.tellError("webparse \(command): \(error.message)")
+            return error.code
         }
         return .success
     }

@@ -6,12 +6,6 @@ import WebParser
 /// written once at the end, atomically, and only if it changed. A failed job changes nothing in it but,
 /// with `--fail-after`, its count of failed runs in a row.
 final class RunMemory {
-    /// What keeps a run from using its state file, and the exit code that says so.
-    struct OpenFailure: Error {
-        let message: String
-        let code: ExitCode
-    }
-
     /// What a successful job brought that the state did not hold.
     struct Fresh {
         /// New items of a list result, or the changed value of another result, as the page wrote them.
@@ -34,30 +28,31 @@ final class RunMemory {
     /// Locks and reads the state file at `path`, waiting up to `wait` for another run that holds it.
     /// A symbolic link is followed to the file it finally names (a dangling one to the file it creates), and the
     /// lock is taken beside that file, so that two names for one state share one lock.
-    static func open(_ given: String, wait: Duration) async -> Result<RunMemory, OpenFailure> {
+    /// - Throws: `CommandFailure` (exit 2 for an unusable file, 4 when another run holds it).
+    static func open(_ given: String, wait: Duration) async throws(CommandFailure) -> RunMemory {
         if let problem = AtomicFile.checkWritable(given) {
-            return .failure(OpenFailure(message: "--state: \(problem)", code: .usage))
+            throw CommandFailure(message: "--state: \(problem)", code: .usage)
         }
         let path: String
         do {
             path = try AtomicFile.finalTarget(of: given)
         } catch {
-            return .failure(OpenFailure(message: "--state: \(error)", code: .usage))
+            throw CommandFailure(message: "--state: \(error)", code: .usage)
         }
         let lock: RunLock
         do {
             lock = try await RunLock.acquire(path + ".lock", guarding: given, wait: wait,
                                              advice: "try again later, or pass --wait-lock SECONDS")
         } catch let busy as RunLock.Busy {
-            return .failure(OpenFailure(message: busy.description, code: .stateLocked))
+            throw CommandFailure(message: busy.description, code: .stateLocked)
         } catch {
-            return .failure(OpenFailure(message: "--state: \(error)", code: .usage))
+            throw CommandFailure(message: "--state: \(error)", code: .usage)
         }
         do throws(StateFile.Unreadable) {
             let (state, bytes) = try StateFile.load(path: path)
-            return .success(RunMemory(path: path, lock: lock, state: state, original: bytes))
+            return RunMemory(path: path, lock: lock, state: state, original: bytes)
         } catch {
-            return .failure(OpenFailure(message: "--state: \(error)", code: .usage))
+            throw CommandFailure(message: "--state: \(error)", code: .usage)
         }
     }
 
@@ -96,15 +91,15 @@ final class RunMemory {
     }
 
     /// Writes the state if it changed (a new state file readable by its owner only; an existing one keeps its
-    /// permissions); returns what went wrong, if anything.
-    func save() -> String? {
+    /// permissions).
+    /// - Throws: `CommandFailure` (exit 1) when it cannot be written.
+    func save() throws(CommandFailure) {
         let bytes = state.encoded()
-        guard bytes != original else { return nil }
+        guard bytes != original else { return }
         do {
             try AtomicFile.write(bytes, to: path, permissions: 0o600)
-            return nil
         } catch {
-            return "--state: \(error)"
+            throw CommandFailure(message: "--state: \(error)", code: .jobFailed)
         }
     }
 }
