@@ -41,6 +41,14 @@ import Testing
                 == .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)")))
     }
 
+    @Test func syntaxChecksWorkFromTheWebKitThreadToo() async throws {
+        try await WebParser.prepare()
+        let problem = await Task { @WebKitActor in JavaScriptSyntax.error(in: "1 +\n") }.value
+        #expect(problem?.message.isEmpty == false)
+        let none = await Task { @WebKitActor in JavaScriptSyntax.error(in: "[1, 2]") }.value
+        #expect(none == nil)
+    }
+
     @Test func resultsComeOnOneLine() {
         #expect(PageScript("x").outcome(of: .string(Data("[1,\n  {\"a\": \"b\\nc\"}\r\n]".utf8)))
                 == .value(Data("[1,  {\"a\": \"b\\nc\"}]".utf8)))

@@ -5,9 +5,17 @@ import Foundation
 /// a CSS selector written where JavaScript was expected, and how to write a string in it.
 enum JavaScriptSyntax {
     /// The syntax error of `source` read as a script on its own (JavaScriptCore's message, without the
-    /// `SyntaxError:` name), with its line in `source`; nil when it parses. It creates a JavaScriptCore context
-    /// of its own: not on the WebKit thread before WebKit has started.
+    /// `SyntaxError:` name), with its line in `source`; nil when it parses. Safe from any thread: the check makes
+    /// a JavaScriptCore context of its own, which must not be made on the WebKit thread (before WebKit has
+    /// started, it hangs WebKit's start), so there it runs on another thread while the caller waits.
     static func error(in source: String) -> (line: Int?, message: String)? {
+        guard !wk_main_is_current_thread() else {
+            return DispatchQueue.global().sync { check(source) }
+        }
+        return check(source)
+    }
+
+    private static func check(_ source: String) -> (line: Int?, message: String)? {
         var line: UInt32 = 0
         var message: UnsafeMutablePointer<CChar>?
         guard !wk_check_script_syntax(source, &line, &message) else { return nil }

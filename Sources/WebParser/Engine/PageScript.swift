@@ -147,8 +147,9 @@ struct PageScript: Sendable {
 
     /// `failure`, a syntax error of the wrapped code, said in the terms of the part's own code: its own parse
     /// error when it is not JavaScript at all (not a token of the wrapper), that it holds statements when it
-    /// parses only as those, and a hint when it looks like a CSS selector. It parses the code with a
-    /// JavaScriptCore context of its own: call it off the WebKit thread, which must not create one.
+    /// parses only as those, and a hint when it looks like a CSS selector. It parses the code again
+    /// (`JavaScriptSyntax`, safe from any thread), which for a large script takes a while: the engine calls it
+    /// off the WebKit thread.
     func explained(_ failure: ScriptFailure) -> ScriptFailure {
         let source = failure.part == .waitFor ? waitFor ?? "" : script
         var failure = failure
