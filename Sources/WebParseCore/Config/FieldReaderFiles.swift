@@ -1,0 +1,151 @@
+import Foundation
+import WebParser
+
+/// How a config's fields that name pages and files are read: URLs, paths relative to the config's folder, the
+/// files they name.
+extension FieldReader {
+    /// A page to load. `http(s)` URLs stay as they are; `file` URLs and paths are resolved against the
+    /// config's folder and must exist; a bare host name (`example.com/update`) is loaded over `https`, and
+    /// `localhost` or an IP address over `http`.
+    mutating func url(_ path: String, _ node: JSONNode) -> URL? {
+        guard let text = string(path, node)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let scheme = Self.scheme(of: text)?.lowercased() {
+            guard WebParserJob.supportedSchemes.contains(scheme) else {
+                problem(path, at: node, "unsupported scheme \"\(scheme):\"; use http, https or file")
+                return nil
+            }
+            guard let url = URL(string: text), scheme == "file" || url.host() != nil else {
+                problem(path, at: node, "not a valid URL: \(node.excerpt)")
+                return nil
+            }
+            return scheme == "file" ? existingFile(url.path(percentEncoded: false), path, node, what: "a page") : url
+        }
+        let host = text.prefix { $0 != "/" && $0 != ":" }
+        if Self.looksLikeFile(text, host: host) || FileManager.default.fileExists(atPath: directory.appending(path: text).path) {
+            return existingFile(text, path, node, what: "a page")
+        }
+        let isLocal = host == "localhost" || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
+        guard isLocal || host.contains("."), let url = URL(string: (isLocal ? "http://" : "https://") + text),
+              url.host() != nil else {
+            problem(path, at: node, "neither a URL, nor a host name, nor a file next to the config: \(node.excerpt)")
+            return nil
+        }
+        return url
+    }
+
+    /// The contents of the file named by `node`, relative to the config's folder.
+    mutating func fileContents(_ path: String, _ node: JSONNode) -> String? {
+        guard let name = string(path, node), let file = existingFile(name, path, node, what: "a file") else { return nil }
+        let contents: String
+        do {
+            guard let text = String(data: try InputFile.read(file.path), encoding: .utf8) else {
+                problem(path, at: node, "is not UTF-8 text: \(file.path)")
+                return nil
+            }
+            contents = text
+        } catch {
+            problem(path, at: node, "\(error): \(file.path)")
+            return nil
+        }
+        guard !contents.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            problem(path, at: node, "is empty: \(file.path)")
+            return nil
+        }
+        return contents
+    }
+
+    /// The user scripts named by `node` (a path, or an array of paths, relative to the config's folder), each
+    /// read and checked; a bad one is reported with its file and line.
+    mutating func userScripts(_ path: String, _ node: JSONNode) -> [UserScript]? {
+        let elements: [(path: String, node: JSONNode)]
+        switch node.value {
+        case .string: elements = [(path, node)]
+        case .array(let items) where !items.isEmpty: elements = items.enumerated().map { ("\(path)[\($0.offset)]", $0.element) }
+        default:
+            problem(path, at: node, "expected a .user.js file or an array of them, got \(node.excerpt)")
+            return nil
+        }
+        var scripts: [UserScript] = []
+        for (elementPath, element) in elements {
+            guard let name = string(elementPath, element), let file = existingFile(name, elementPath, element, what: "a user script") else { continue }
+            do throws(UserScriptError) {
+                scripts.append(try UserScript(contentsOf: file))
+            } catch {
+                problem(elementPath, at: element, "\(error)")
+            }
+        }
+        return scripts.count == elements.count ? scripts : nil
+    }
+
+    /// A screenshot to take: a PNG file's path, or `{"file": path, "fullPage": true}`; relative paths are
+    /// relative to the config's folder, which must hold the file's folder.
+    mutating func screenshot(_ path: String, _ node: JSONNode) -> WebParserJob.Screenshot? {
+        var fileNode = node
+        var fullPage = false
+        if case .object(let members) = node.value {
+            guard let file = members.first(where: { $0.key == "file" })?.value else {
+                problem(path + ".file", at: node, "required; the PNG file to write")
+                return nil
+            }
+            fileNode = file
+            for (key, value) in members where key != "file" {
+                guard key == "fullPage" else {
+                    problem("\(path).\(key)", at: value, "unknown key; expected file or fullPage")
+                    continue
+                }
+                fullPage = bool("\(path).\(key)", value) ?? false
+            }
+        } else if case .string = node.value {
+        } else {
+            problem(path, at: node, "expected a PNG file's path, or {\"file\": …, \"fullPage\": true}, got \(node.excerpt)")
+            return nil
+        }
+        guard let name = string(path, fileNode) else { return nil }
+        let file = (name.hasPrefix("/") ? URL(fileURLWithPath: name) : directory.appending(path: name)).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path, isDirectory: &isDirectory),
+              isDirectory.boolValue else {
+            problem(path, at: fileNode, "no such folder for the screenshot: \(file.deletingLastPathComponent().path)")
+            return nil
+        }
+        return WebParserJob.Screenshot(file: file, fullPage: fullPage)
+    }
+
+    /// True for paths (`/…`, `./…`, `../…`) and for names of web files (`updates.html`), which are not host
+    /// names.
+    fileprivate static func looksLikeFile(_ text: String, host: Substring) -> Bool {
+        let fileExtensions: Set<String> = ["html", "htm", "xhtml", "shtml", "svg", "xml", "json", "txt", "php", "js"]
+        return text.hasPrefix("/") || text.hasPrefix(".")
+            || host.split(separator: ".").last.map { fileExtensions.contains($0.lowercased()) } == true
+    }
+
+    /// The file at `filePath`, relative to the config's folder, if it exists and is not a folder.
+    mutating func existingFile(_ filePath: String, _ path: String, _ node: JSONNode, what: String) -> URL? {
+        let file = (filePath.hasPrefix("/") ? URL(fileURLWithPath: filePath) : directory.appending(path: filePath))
+            .standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+            problem(path, at: node, "no such file: \(file.path)")
+            return nil
+        }
+        guard !isDirectory.boolValue else {
+            problem(path, at: node, "is a folder, not \(what): \(file.path)")
+            return nil
+        }
+        return file
+    }
+
+    /// The scheme of `text` if it starts with one (`https:`, `javascript:`), not counting a host's port
+    /// (`localhost:8080`).
+    fileprivate static func scheme(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isLetter,
+              scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
+        let rest = text[text.index(after: colon)...]
+        let port = rest.prefix { $0 != "/" }
+        let isHost = scheme.contains(".") || scheme.lowercased() == "localhost"
+        if isHost && !rest.hasPrefix("//") && !port.isEmpty && port.allSatisfy(\.isNumber) { return nil }
+        return String(scheme)
+    }
+}
