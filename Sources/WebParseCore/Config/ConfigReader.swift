@@ -96,7 +96,7 @@ package struct ConfigReader {
         if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) && !collectsEmitted {
             fields.problem(prefix + "script", at: node, "required (or scriptFile); the JavaScript that returns the data")
         }
-        if collectsEmitted && draft.job.page.userScripts.isEmpty && !own.union(defaults.keys).contains("userScripts") {
+        if draft.job.collectsWithoutEmitters && !own.union(defaults.keys).contains("userScripts") {
             fields.problem(prefix + "collect", at: node, "\"emitted\" needs userScripts that call webparse.emit")
         }
         guard let url = draft.url, let script = draft.script ?? (collectsEmitted ? "" : nil) else { return nil }

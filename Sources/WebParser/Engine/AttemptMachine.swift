@@ -122,7 +122,7 @@ struct AttemptMachine {
         guard let scheme = job.url.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme) else {
             return fail(.unsupportedURL("only http, https and file URLs can be loaded"))
         }
-        if job.evaluation.collect == .emitted && job.page.userScripts.isEmpty {
+        if job.collectsWithoutEmitters {
             return fail(.invalidJob("collecting emitted values needs a user script that calls webparse.emit"))
         }
         stage = .running

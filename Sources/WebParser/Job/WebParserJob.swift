@@ -33,6 +33,11 @@ public struct WebParserJob: Sendable, Equatable {
         self.load = load
     }
 
+    /// True when the job collects emitted values but has no user script to emit them: it cannot run.
+    public var collectsWithoutEmitters: Bool {
+        evaluation.collect == .emitted && page.userScripts.isEmpty
+    }
+
     /// A job that loads `url` and evaluates `script` there with the defaults of `Evaluation`, `PageSettings` and
     /// `LoadSettings`.
     public init(url: URL, script: String, timeout: Duration = defaultTimeout, retry: RetryPolicy = RetryPolicy()) {
