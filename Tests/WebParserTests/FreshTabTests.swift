@@ -40,6 +40,24 @@ import Testing
         #expect(ticksLater == ticksAfterRun, "a pooled page still runs the timers or workers of its last job")
     }
 
+    @Test func aReusedPagesUserScriptsAndConsoleStillReachWebparse() async throws {
+        let server = try TestHTTPServer(routes: ["*": .respond(body: "<title>t</title><script>console.log('from ' + location.pathname)</script>")])
+        let emitter = try UserScript(source: "// ==UserScript==\n// @name e\n// ==/UserScript==\nwebparse.emit(location.pathname).then(() => webparse.done());",
+                                     fileName: "e.user.js")
+        let parser = WebParser()
+        for path in ["/one", "/two", "/three"] {
+            var job = WebParserJob(url: server.url(path), evaluation: Evaluation(script: "", collect: .emitted), timeout: .seconds(10),
+                                   retry: RetryPolicy(retries: 0), page: PageSettings(userScripts: [emitter], capturesConsole: true))
+            job.evaluation.pollInterval = .milliseconds(20)
+            let lines = Shared<[String]>([])
+            let result = try await parser.run(job, onMessage: { message in
+                if case .console(let line) = message { lines.value.append(line.text) }
+            })
+            #expect(String(decoding: result.data, as: UTF8.self) == "[\"\(path)\"]", "the tab for \(path) was reused")
+            #expect(lines.value == ["from \(path)"])
+        }
+    }
+
     @Test func concurrentJobsSeeTheSameFreshTabs() async throws {
         let paths = (1...16).map { "/page\($0)" }
         let server = try TestHTTPServer(routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .respond(body: Self.marker)) })

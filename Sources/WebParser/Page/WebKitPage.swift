@@ -26,7 +26,9 @@ final class WebKitPage: WebPage {
         self.context = context
         self.options = options
         self.filter = filter
-        let bridge = options.makeBridge()
+        // A related page shares its predecessor's user content manager, and with it the document-start script
+        // and the token in it.
+        let bridge = related.map(\.bridge) ?? options.makeBridge()
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
         let callbacks = WKViewCallbacks(
