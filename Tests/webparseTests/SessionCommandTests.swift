@@ -59,6 +59,16 @@ import Testing
         #expect(readOnly.stderr.contains("Permission denied (the folder \(session.path) cannot be written)"), "\(readOnly.stderr)")
     }
 
+    @Test func aCookieFileThatIsNotTextIsRefused() async throws {
+        let directory = try folder()
+        let cookies = directory.appending(path: "cookies.txt")
+        try Data([0x23, 0x20, 0xFF, 0xFE, 0x0A]).write(to: cookies)
+        let config = try write(#"{"url": "https://example.com", "script": "1"}"#, "c.json", in: directory)
+        let outcome = try await webparse.run(["run", "--cookies", cookies.path, config], environment: headless)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("--cookies \(cookies.path): not UTF-8 text"), "\(outcome.stderr)")
+    }
+
     @Test func aCookieFileOpensTheMembersPageAndSavedCookiesWork() async throws {
         let server = try membersSite()
         let directory = try folder()

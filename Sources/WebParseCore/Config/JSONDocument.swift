@@ -31,7 +31,9 @@ package struct JSONNode: Sendable {
         /// The deepest nesting accepted; deeper text is refused with a message that says so.
         var maximumDepth: Int
         /// Whether an escaped lone surrogate (`"\ud83d"`, valid JSON text that `JSON.stringify` writes for a
-        /// string cut inside an emoji) becomes U+FFFD, as browsers make it in text, instead of an error.
+        /// string cut inside an emoji) is read instead of refused: as a character of Supplementary Private Use
+        /// Area-A of its own (U+F0000 + the code unit − U+D800), so that strings with different lone surrogates
+        /// stay different.
         var replacesLoneSurrogates: Bool
         /// Whether an object may repeat a key (a config may not: the second would silently win).
         var allowsDuplicateKeys: Bool
@@ -290,15 +292,15 @@ private struct JSONParser {
                 // Not a pair: the second escape is read again on its own.
                 index = escapeStart
             }
-            return try loneSurrogate()
+            return try loneSurrogate(high)
         }
-        guard let scalar = UnicodeScalar(high) else { return try loneSurrogate() }
+        guard let scalar = UnicodeScalar(high) else { return try loneSurrogate(high) }
         return scalar
     }
 
-    private mutating func loneSurrogate() throws(JSONSyntaxError) -> UnicodeScalar {
+    private mutating func loneSurrogate(_ unit: UInt32) throws(JSONSyntaxError) -> UnicodeScalar {
         guard rules.replacesLoneSurrogates else { throw error("unpaired surrogate in a \\u escape") }
-        return "\u{FFFD}"
+        return UnicodeScalar(0xF0000 + unit - 0xD800)!
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {

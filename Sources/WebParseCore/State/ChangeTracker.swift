@@ -20,7 +20,8 @@ public struct Changes: Sendable {
 /// in canonical JSON, compared with the identities a job's state remembers.
 public enum ChangeTracker {
     /// How results are read: deep (no page nests data this far; the limit keeps the recursive reading within
-    /// a thread's stack), any JSON text `JSON.stringify` writes, an escaped lone surrogate identified as U+FFFD.
+    /// a thread's stack), any JSON text `JSON.stringify` writes, an escaped lone surrogate identified by a
+    /// private-use character of its own.
     static let rules = JSONNode.Rules(maximumDepth: 50_000, replacesLoneSurrogates: true, allowsDuplicateKeys: true)
 
     /// Compares `result` (JSON text) with `previous` and says what is new.

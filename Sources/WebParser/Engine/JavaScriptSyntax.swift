@@ -1,5 +1,6 @@
 internal import CWebKitGTK
 import Foundation
+import Synchronization
 
 /// Facts about a piece of a job's JavaScript, checked without a page: whether it parses, whether it looks like
 /// a CSS selector written where JavaScript was expected, and how to write a string in it.
@@ -9,10 +10,16 @@ enum JavaScriptSyntax {
     /// a JavaScriptCore context of its own, which must not be made on the WebKit thread (before WebKit has
     /// started, it hangs WebKit's start), so there it runs on another thread while the caller waits.
     static func error(in source: String) -> (line: Int?, message: String)? {
-        guard !wk_main_is_current_thread() else {
-            return DispatchQueue.global().sync { check(source) }
-        }
-        return check(source)
+        guard wk_main_is_current_thread() else { return check(source) }
+        // A thread of its own: a global queue's `sync` would run the check on the calling thread.
+        let outcome = Mutex<(line: Int?, message: String)??>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            outcome.withLock { $0 = .some(check(source)) }
+            finished.signal()
+        }.start()
+        finished.wait()
+        return outcome.withLock { $0 } ?? nil
     }
 
     private static func check(_ source: String) -> (line: Int?, message: String)? {

@@ -170,11 +170,14 @@ final class BrowsingContext {
         guard !restoredSessionCookies else { return }
         restoredSessionCookies = true
         guard let file = sessionCookiesURL, FileManager.default.fileExists(atPath: file.path) else { return }
-        let text: String
+        let bytes: Data
         do {
-            text = String(decoding: try InputFile.read(file.path), as: UTF8.self)
+            bytes = try InputFile.read(file.path)
         } catch {
             throw WebParserError(.storageFailed("cannot read the session cookies kept in \(file.path): \(error)"))
+        }
+        guard let text = String(data: bytes, encoding: .utf8) else {
+            throw WebParserError(.storageFailed("cannot read the session cookies kept in \(file.path): not UTF-8 text; delete the file to start logged out"))
         }
         let cookies: [WebParserCookie]
         do {

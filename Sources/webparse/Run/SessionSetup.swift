@@ -49,10 +49,17 @@ struct SessionSetup {
     {
         var cookies = settings.cookies ?? []
         if let file = options.cookiesFile {
+            let bytes: Data
             do {
-                cookies = try CookieFile.parse(String(decoding: try InputFile.read(file), as: UTF8.self))
-            } catch let problem as CookieFile.Problem {
-                throw CommandFailure(message: "--cookies \(file): \(problem)", code: .usage)
+                bytes = try InputFile.read(file)
+            } catch {
+                throw CommandFailure(message: "--cookies \(file): \(error)", code: .usage)
+            }
+            guard let text = String(data: bytes, encoding: .utf8) else {
+                throw CommandFailure(message: "--cookies \(file): not UTF-8 text", code: .usage)
+            }
+            do {
+                cookies = try CookieFile.parse(text)
             } catch {
                 throw CommandFailure(message: "--cookies \(file): \(error)", code: .usage)
             }
