@@ -59,6 +59,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case unsupportedResult(String)
         /// The page's web process crashed.
         case webProcessCrashed
+        /// The page's web process ended before the page's document arrived: it crashed, or WebKit ended it
+        /// because the server redirected the page to a `file:` URL (WebKit gives no other sign of that).
+        case webProcessEndedBeforePage
         /// The page's web process used more memory than allowed and was killed.
         case memoryLimitExceeded
         /// WebKit cannot run here: no display, or GTK failed to start.
@@ -75,7 +78,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         public var isTransient: Bool {
             switch self {
             case .timedOut: !isMissingData
-            case .connectionRefused, .connectionLost, .webProcessCrashed: true
+            case .connectionRefused, .connectionLost, .webProcessCrashed, .webProcessEndedBeforePage: true
             case .httpStatus(let status): status == 429 || status >= 500
             default: false
             }
@@ -101,6 +104,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             case .scriptFailed(let failure): "script failed: \(failure)"
             case .unsupportedResult(let what): "the script's result is not data: \(what)"
             case .webProcessCrashed: "the page's web process crashed"
+            case .webProcessEndedBeforePage:
+                "the page's web process ended before the page arrived: it crashed, or WebKit ended it because the server "
+                    + "redirected to a file: URL, which no web page may open"
             case .memoryLimitExceeded: "the page used too much memory and was stopped"
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
             case .invalidJob(let reason): "invalid job: \(reason)"

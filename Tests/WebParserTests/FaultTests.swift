@@ -217,7 +217,7 @@ import Testing
         #expect(!NavigationPolicy.allows(navigationTo: "mailto:someone@example.com", localFiles: true))
     }
 
-    @Test func aRedirectAwayFromTheWebFailsOnceAndSaysWhere() async throws {
+    @Test func aRedirectAwayFromTheWebSaysWhere() async throws {
         let secret = FileManager.default.temporaryDirectory.appending(path: "webparse-secret-\(UUID().uuidString).html")
         try "<title>top secret</title>".write(to: secret, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: secret) }
@@ -227,8 +227,10 @@ import Testing
             "/javascript": redirect("javascript:document.title='js'"), "/about": redirect("about:blank"),
         ])
         let parser = WebParser()
-        for (path, expected) in [("/file", "WebKit ends it when the server redirects to a file: URL"),
-                                 ("/data", "the server redirected to data:text/html,<title>data</title>, which is not a web page"),
+        let local = await failure(job(server.url("/file"), retries: 1), parser: parser)
+        #expect(local?.kind == .webProcessEndedBeforePage, "\(String(describing: local))")
+        #expect(local?.description.contains("redirected to a file: URL") == true)
+        for (path, expected) in [("/data", "the server redirected to data:text/html,<title>data</title>, which is not a web page"),
                                  ("/javascript", "the server redirected to javascript:document.title='js', which is not a web page"),
                                  ("/about", "the server redirected to about:blank, which is not a web page")] {
             let error = await failure(job(server.url(path), retries: 2), parser: parser)

@@ -189,9 +189,9 @@ struct AttemptMachine {
             return fail(.memoryLimitExceeded)
         case .processTerminated(.crashed) where !committed && !job.url.isFileURL:
             // WebKit's UI process ends a web process whose navigation turns to a local file, and a server's
-            // redirect to file: is the one way a web page's load gets there before its document arrives.
-            return fail(.loadFailed("the page's web process ended before the page arrived: WebKit ends it when the server "
-                                    + "redirects to a file: URL, which no web page may open"))
+            // redirect to file: is the one way a web page's load gets there before its document arrives; but a
+            // crash looks the same, so it is retried like one.
+            return fail(.webProcessEndedBeforePage)
         case .processTerminated(.crashed):
             return fail(.webProcessCrashed)
         }
