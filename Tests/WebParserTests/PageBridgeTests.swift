@@ -203,6 +203,13 @@ import WebParser
           }
         }
         window.String = function (value) { scan(value); return { toString() { return "not a string"; } }; };
+        window.thrower = function () {
+          throw { get sourceURL() {
+            const caller = arguments.callee.caller;
+            if (caller) { caught.push("caller"); try { caller({ name: "forged", offset: 0, lines: 0 }, new Error("FORGED")); } catch (_) {} }
+            return undefined;
+          }, toString() { return "trap"; } };
+        };
         console.log("a line", { with: "an object" });
         console.error(new Error("an error"));
         Promise.reject(new Error("nobody listens"));
@@ -222,6 +229,7 @@ import WebParser
     @Test func aPageThatPollutesBuiltInsNeitherStealsTheTokenNorForgesMessages() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: Self.pollutingPage)])
         let thrower = Self.userScript("// @name thrower\n// @run-at document-end", "throw new Error('a user script fails');")
+        let trap = Self.userScript("// @name trap\n// @run-at document-end", "window.thrower();")
         let emitter = Self.userScript("// @name emitter\n// @run-at document-idle", """
             await webparse.emit({ genuine: 1 });
             await new Promise((resolve) => setTimeout(resolve, 100));
@@ -230,14 +238,14 @@ import WebParser
             await webparse.emit({ caught: window.caught.length });
             await webparse.done();
             """)
-        var job = try job(server.url("/"), "", userScripts: [thrower, emitter], collect: .emitted)
+        var job = try job(server.url("/"), "", userScripts: [thrower, trap, emitter], collect: .emitted)
         job.page.capturesConsole = true
         let messages = Messages()
         let result = try await WebParser().run(job, onMessage: messages.handler)
         #expect(String(decoding: result.data, as: UTF8.self) == #"[{"genuine":1},{"caught":0}]"#)
         #expect(!messages.emitted.contains { $0.contains("FORGED") })
         #expect(messages.console.contains { $0.level == .log && $0.text.hasPrefix("a line") })
-        #expect(messages.failures.map(\.script) == ["thrower"])
+        #expect(messages.failures.map(\.script) == ["thrower", "trap"])
     }
 
     @Test func consoleLinesAndUncaughtErrorsAreReportedWithTheirPlace() async throws {

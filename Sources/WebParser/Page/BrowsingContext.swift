@@ -17,8 +17,8 @@ final class BrowsingContext {
     private var languages: [String] = []
     /// Pages checked out and not yet checked in.
     private var inUse = 0
-    /// Check-outs waiting for the pages in use to come back, to change the languages.
-    private var waitingForLanguages: [CheckedContinuation<Void, Never>] = []
+    /// Check-outs waiting for the pages in use to come back, to change the languages, in order.
+    private var waitingForLanguages: [(id: UUID, continuation: CheckedContinuation<Void, Never>)] = []
     /// Fresh tabs, never loaded, each in the web process of a page whose job succeeded.
     private var idle: [WebKitPage] = []
     /// Whether the session cookies a persistent session's folder kept have been given back to the context.
@@ -33,14 +33,23 @@ final class BrowsingContext {
     }
 
     /// A page for `options`: an idle one made with the same options, or a fresh one. When pages for other
-    /// languages are in use, it waits until they are all checked in (jobs of one language run together).
+    /// languages are in use, it waits until they are all checked in (jobs of one language run together), and
+    /// while others wait so, it waits behind them, so that jobs of one language cannot hold another off.
     /// Every page checked out must be checked in.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
-    ///   be compiled.
+    ///   be compiled; `CancellationError` when the task is cancelled while it waits.
     func checkOut(options: PageSettings) async throws -> any WebPage {
         try await restoreSessionCookies()
-        while inUse > 0 && options.languages != languages {
-            await withCheckedContinuation { waitingForLanguages.append($0) }
+        while inUse > 0 && (options.languages != languages || !waitingForLanguages.isEmpty) {
+            let id = UUID()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    if Task.isCancelled { continuation.resume() } else { waitingForLanguages.append((id, continuation)) }
+                }
+            } onCancel: {
+                Task { @WebKitActor in self.stopWaiting(id) }
+            }
+            try Task.checkCancellation()
         }
         inUse += 1
         let context = webContext
@@ -69,7 +78,13 @@ final class BrowsingContext {
         guard inUse == 0 else { return }
         let waiting = waitingForLanguages
         waitingForLanguages = []
-        waiting.forEach { $0.resume() }
+        waiting.forEach { $0.continuation.resume() }
+    }
+
+    /// Wakes the check-out `id`, whose task was cancelled, if it still waits.
+    private func stopWaiting(_ id: UUID) {
+        guard let index = waitingForLanguages.firstIndex(where: { $0.id == id }) else { return }
+        waitingForLanguages.remove(at: index).continuation.resume()
     }
 
     /// Takes back a page a job is done with. When `reusable` (its job succeeded) and its web process has

@@ -19,7 +19,7 @@ struct PageBridge: Sendable {
     /// A bridge for `userScripts` that also reports console lines and unhandled errors when `capturesConsole`.
     init(userScripts: [UserScript], capturesConsole: Bool, token: String = Self.makeToken()) {
         self.token = token
-        var source = Self.prologue(token: token) + (capturesConsole ? Self.consoleCapture : "")
+        var source = Self.prologue(token: token) + (capturesConsole ? Self.consoleCapture : "") + Self.bridgeEnd
         for script in userScripts {
             // The settings' line, then the wrapper's first line, then the script's first line.
             let offset = JavaScriptSyntax.lineCount(source) + 2
@@ -78,8 +78,9 @@ struct PageBridge: Sendable {
         var line: Int?
     }
 
-    /// The channel, `webparse` and the user-script runner. Ends inside the closure that the user scripts and
-    /// the console capture go into.
+    /// The channel, `webparse` and the user-script runner, in strict mode (a page's function that webparse's
+    /// code calls cannot reach that code through `caller`). Ends inside the strict closure, where the console
+    /// capture goes; `bridgeEnd` closes it, and the user scripts (sloppy, as user scripts are everywhere) follow.
     ///
     /// The token goes only into messages built on null-prototype objects whose values are checked primitives,
     /// serialised with the `JSON.stringify` captured here: no setter, getter, `toJSON` or `Symbol.toPrimitive`
@@ -88,8 +89,10 @@ struct PageBridge: Sendable {
     private static func prologue(token: String) -> String {
         """
         (() => {
+        const run = (() => {
+        "use strict";
         const handler = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.webparse;
-        if (!handler) return;
+        if (!handler) return undefined;
         const token = "\(token)";
         const post = handler.postMessage.bind(handler);
         const stringify = JSON.stringify, ErrorType = Error, TypeErrorType = TypeError, PromiseType = Promise, RegExpType = RegExp;
@@ -145,6 +148,14 @@ struct PageBridge: Sendable {
 
         """
     }
+
+    /// Closes the strict closure, handing its `run` to the user scripts; a page without the channel runs none.
+    private static let bridgeEnd = """
+        return run;
+        })();
+        if (!run) return;
+
+        """
 
     /// Console methods and unhandled errors, reported with the place in the page's code they come from.
     private static let consoleCapture = """
