@@ -99,7 +99,7 @@ import WebParser
 
     @Test func shardsAreCheckedWhenGiven() {
         for bad in ["0/3", "4/3", "1/0", "a/b", "1", "1/2/3", "1/1001"] {
-            #expect(throws: UsageError.self, "\(bad)") { try Shard(parsing: bad) }
+            #expect(throws: CommandFailure.self, "\(bad)") { try Shard(parsing: bad) }
         }
     }
 }

@@ -59,6 +59,33 @@ import Testing
         #expect(job.page.viewport == .init(width: 800, height: 600))
     }
 
+    /// A field's option is read by the field's own reader: the same checks and messages as its config value,
+    /// numbers only as JSON writes them, and nothing turned into JSON on the way.
+    @Test func optionsAreReadByTheirFieldsReaders() throws {
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        func optionProblems<Draft>(_ field: String, in table: [ConfigField<Draft>], _ values: [String], into draft: Draft) -> [String] {
+            var draft = draft
+            guard let field = table.first(where: { $0.key == field }) else { return ["no field \(field)"] }
+            return field.readOption(values, into: &draft, directory: here).map { "\($0.path): \($0.message)" }
+        }
+        let job = JobDraft()
+        #expect(optionProblems("timeout", in: JobFields.all, ["abc"], into: job) == [#"--timeout: expected a number of seconds from 0.1 to 86400, got "abc""#])
+        #expect(try problems(#"{"url": "https://example.com", "script": "1", "timeout": "abc"}"#)
+                == [#"timeout: expected a number of seconds from 0.1 to 86400, got "abc""#])
+        for notANumber in ["0x3", "inf", " 5", "5 ", "1.", "+1", "05"] {
+            #expect(optionProblems("retries", in: JobFields.all, [notANumber], into: job).count == 1, "\(notANumber)")
+        }
+        #expect(optionProblems("retries", in: JobFields.all, ["1e1"], into: job).isEmpty)
+        #expect(optionProblems("retries", in: JobFields.all, ["11"], into: job) == ["--retries: expected a number of retries from 0 to 10, got 11"])
+        #expect(optionProblems("headers", in: JobFields.all, ["A: 1", "a: 2"], into: job) == ["--header.a: header given twice"])
+        #expect(optionProblems("concurrency", in: RunFields.all, ["0"], into: RunSettings()) == ["--concurrency: expected a number of pages from 1 to 64, got 0"])
+        var run = RunSettings()
+        #expect(RunFields.all[0].readOption(["3"], into: &run, directory: here).isEmpty && run.concurrency == 3)
+        var session = SessionSettings()
+        #expect(SessionFields.all.first { $0.key == "proxy" }!.readOption(["socks5://127.0.0.1:1080"], into: &session, directory: here).isEmpty)
+        #expect(session.proxy?.url.absoluteString == "socks5://127.0.0.1:1080")
+    }
+
     @Test func everyProblemIsReportedWithItsPlace() throws {
         let text = """
             {"jobs": [

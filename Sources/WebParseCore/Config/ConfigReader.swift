@@ -7,15 +7,16 @@ import WebParser
 /// job field but `name` can be given in `defaults` and overridden by a job. `"$schema"` may name the JSON
 /// Schema for editors.
 package struct ConfigReader {
-    /// A job field as given: its key, its value, and the path that names it in messages.
+    /// A job field as given: its key, its value (a config's node or an option's values), and the path that
+    /// names it in messages.
     package struct Member {
         var key: String
-        var node: JSONNode
+        var input: FieldInput
         var path: String
 
-        package init(key: String, node: JSONNode, path: String) {
+        package init(key: String, input: FieldInput, path: String) {
             self.key = key
-            self.node = node
+            self.input = input
             self.path = path
         }
     }
@@ -35,69 +36,69 @@ package struct ConfigReader {
 
     mutating func config(from root: JSONNode) -> Config? {
         guard case .object(let members) = root.value else {
-            fields.problem("", at: root, "expected a JSON object (one job, or {\"jobs\": […]}), got \(root.kindDescription)")
+            fields.problem("", at: .node(root), "expected a JSON object (one job, or {\"jobs\": […]}), got \(root.kindDescription)")
             return nil
         }
         for (key, node) in members where key == "$schema" {
             if case .string = node.value { continue }
-            fields.problem(key, at: node, "expected the schema's path or URL as a string, got \(node.excerpt)")
+            fields.problem(key, at: .node(node), "expected the schema's path or URL as a string, got \(node.excerpt)")
         }
         // Settings of the run and its session sit at the top level of either form.
         var run = RunSettings()
         var session = SessionSettings()
         for (key, node) in members {
-            RunSettingsField(rawValue: key)?.read(node, with: &fields, into: &run)
-            SessionField(rawValue: key)?.read(node, with: &fields, into: &session)
+            RunFields.all.first { $0.key == key }?.read(&fields, key, .node(node), &run)
+            SessionFields.all.first { $0.key == key }?.read(&fields, key, .node(node), &session)
         }
-        let runKeys = RunSettingsField.allCases.map(\.rawValue) + SessionField.allCases.map(\.rawValue)
+        let runKeys = RunFields.all.map(\.key) + SessionFields.all.map(\.key)
         guard let jobsNode = members.first(where: { $0.key == "jobs" })?.value else {
             for (key, node) in members where key == "defaults" {
-                fields.problem(key, at: node, "\"defaults\" goes with a \"jobs\" list")
+                fields.problem(key, at: .node(node), "\"defaults\" goes with a \"jobs\" list")
             }
             let jobMembers = members.filter { !["$schema", "defaults"].contains($0.key) && !runKeys.contains($0.key) }
-            let job = self.job(from: jobMembers.map { Member(key: $0.key, node: $0.value, path: $0.key) }, at: root, path: "")
+            let job = self.job(from: jobMembers.map { Member(key: $0.key, input: .node($0.value), path: $0.key) }, at: .node(root), path: "")
             return job.map { Config(jobs: uniquelyNamed([$0]), isSingleJob: true, run: run, session: session) }
         }
         let topKeys = ["jobs", "defaults", "$schema"] + runKeys
         for (key, node) in members where !topKeys.contains(key) {
-            fields.problem(key, at: node, "unknown key" + Self.suggestion(for: key, among: topKeys))
+            fields.problem(key, at: .node(node), "unknown key" + Self.suggestion(for: key, among: topKeys))
         }
         let defaults = self.defaults(members.first { $0.key == "defaults" }?.value)
         guard case .array(let elements) = jobsNode.value, !elements.isEmpty else {
-            fields.problem("jobs", at: jobsNode, "expected a non-empty array of jobs, got \(jobsNode.excerpt)")
+            fields.problem("jobs", at: .node(jobsNode), "expected a non-empty array of jobs, got \(jobsNode.excerpt)")
             return nil
         }
         var jobs: [Config.NamedJob] = []
         for (index, node) in elements.enumerated() {
             let path = "jobs[\(index)]"
             guard case .object(let own) = node.value else {
-                fields.problem(path, at: node, "expected a job object, got \(node.kindDescription)")
+                fields.problem(path, at: .node(node), "expected a job object, got \(node.kindDescription)")
                 continue
             }
-            let members = own.map { Member(key: $0.key, node: $0.value, path: path + "." + $0.key) }
-            if let job = job(from: members, defaults: defaults, at: node, path: path) { jobs.append(job) }
+            let members = own.map { Member(key: $0.key, input: .node($0.value), path: path + "." + $0.key) }
+            if let job = job(from: members, defaults: defaults, at: .node(node), path: path) { jobs.append(job) }
         }
         checkUniqueNames(elements)
         guard jobs.count == elements.count else { return nil }
         return Config(jobs: uniquelyNamed(jobs), isSingleJob: false, run: run, session: session)
     }
 
-    /// Reads one job from `members` on top of `defaults`; `node` is where missing fields are reported, `path`
+    /// Reads one job from `members` on top of `defaults`; `place` is where missing fields are reported, `path`
     /// names the job. A job's own `script` or `scriptFile` replaces either from `defaults`.
-    package mutating func job(from members: [Member], defaults: Defaults = Defaults(), at node: JSONNode, path: String)
+    package mutating func job(from members: [Member], defaults: Defaults = Defaults(), at place: FieldInput, path: String)
         -> Config.NamedJob?
     {
         var draft = defaults.draft
         read(members, into: &draft, keys: JobFields.all.map(\.key))
         let own = Set(members.map(\.key))
         let prefix = path.isEmpty ? "" : path + "."
-        if !own.union(defaults.keys).contains("url") { fields.problem(prefix + "url", at: node, "required; the page to load") }
+        if !own.union(defaults.keys).contains("url") { fields.problem(prefix + "url", at: place, "required; the page to load") }
         let collectsEmitted = draft.job.evaluation.collect == .emitted
         if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) && !collectsEmitted {
-            fields.problem(prefix + "script", at: node, "required (or scriptFile); the JavaScript that returns the data")
+            fields.problem(prefix + "script", at: place, "required (or scriptFile); the JavaScript that returns the data")
         }
         if draft.job.collectsWithoutEmitters && !own.union(defaults.keys).contains("userScripts") {
-            fields.problem(prefix + "collect", at: node, "\"emitted\" needs userScripts that call webparse.emit")
+            fields.problem(prefix + "collect", at: place, "\"emitted\" needs userScripts that call webparse.emit")
         }
         guard let url = draft.url, let script = draft.script ?? (collectsEmitted ? "" : nil) else { return nil }
         draft.job.url = url
@@ -113,13 +114,13 @@ package struct ConfigReader {
             guard keys.contains(member.key), let field = JobFields.field(member.key) else {
                 let message = member.key == "name" ? "job names must be unique; give each job its own"
                     : "unknown key" + Self.suggestion(for: member.key, among: keys)
-                fields.problem(member.path, at: member.node, message)
+                fields.problem(member.path, at: member.input, message)
                 continue
             }
-            field.read(&fields, member.path, member.node, &draft)
+            field.read(&fields, member.path, member.input, &draft)
         }
         if let both = members.last(where: { $0.key == "scriptFile" }), members.contains(where: { $0.key == "script" }) {
-            fields.problem(both.path, at: both.node, "give script or scriptFile, not both")
+            fields.problem(both.path, at: both.input, "give script or scriptFile, not both")
         }
     }
 
@@ -127,11 +128,11 @@ package struct ConfigReader {
     private mutating func defaults(_ node: JSONNode?) -> Defaults {
         guard let node else { return Defaults() }
         guard case .object(let members) = node.value else {
-            fields.problem("defaults", at: node, "expected an object of job fields, got \(node.excerpt)")
+            fields.problem("defaults", at: .node(node), "expected an object of job fields, got \(node.excerpt)")
             return Defaults()
         }
         var defaults = Defaults(keys: Set(members.map(\.key)))
-        read(members.map { Member(key: $0.key, node: $0.value, path: "defaults." + $0.key) }, into: &defaults.draft,
+        read(members.map { Member(key: $0.key, input: .node($0.value), path: "defaults." + $0.key) }, into: &defaults.draft,
              keys: JobFields.all.map(\.key).filter { $0 != "name" })
         return defaults
     }
@@ -142,7 +143,7 @@ package struct ConfigReader {
             guard case .object(let members) = node.value, let name = members.first(where: { $0.key == "name" })?.value,
                   case .string(let text) = name.value else { continue }
             if let first = seen[text] {
-                fields.problem("jobs[\(index)].name", at: name, "duplicate job name \"\(text)\" (also jobs[\(first)])")
+                fields.problem("jobs[\(index)].name", at: .node(name), "duplicate job name \"\(text)\" (also jobs[\(first)])")
             } else {
                 seen[text] = index
             }

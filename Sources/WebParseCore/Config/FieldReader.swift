@@ -14,118 +14,129 @@ package struct FieldReader {
         self.directory = directory
     }
 
-    /// Records that `node`, at `path`, is wrong; the same problem is recorded once.
-    mutating func problem(_ path: String, at node: JSONNode, _ message: String) {
-        let place = node.line > 0 ? (node.line, node.column) : nil
-        let problem = ConfigError.Problem(path: path, message: message, line: place?.0, column: place?.1)
+    /// Records that `input`, at `path`, is wrong; the same problem is recorded once.
+    mutating func problem(_ path: String, at input: FieldInput, _ message: String) {
+        let problem = ConfigError.Problem(path: path, message: message, line: input.place?.line, column: input.place?.column)
         if reported.insert(problem).inserted { problems.append(problem) }
     }
 
-    mutating func string(_ path: String, _ node: JSONNode) -> String? {
-        guard case .string(let text) = node.value, !text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else {
-            problem(path, at: node, "expected a non-empty string, got \(node.excerpt)")
+    mutating func string(_ path: String, _ input: FieldInput) -> String? {
+        guard let text = input.text, !text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else {
+            problem(path, at: input, "expected a non-empty string, got \(input.excerpt)")
             return nil
         }
         return text
     }
 
-    mutating func bool(_ path: String, _ node: JSONNode) -> Bool? {
-        guard case .bool(let flag) = node.value else {
-            problem(path, at: node, "expected true or false, got \(node.excerpt)")
+    mutating func bool(_ path: String, _ input: FieldInput) -> Bool? {
+        guard let flag = input.flag else {
+            problem(path, at: input, "expected true or false, got \(input.excerpt)")
             return nil
         }
         return flag
     }
 
-    mutating func seconds(_ path: String, _ node: JSONNode, in range: ClosedRange<Double>) -> Duration? {
-        guard case .number(let number) = node.value, range.contains(number) else {
+    mutating func seconds(_ path: String, _ input: FieldInput, in range: ClosedRange<Double>) -> Duration? {
+        guard let number = input.number, range.contains(number) else {
             let bounds = "from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))"
-            problem(path, at: node, "expected a number of seconds \(bounds), got \(node.excerpt)")
+            problem(path, at: input, "expected a number of seconds \(bounds), got \(input.excerpt)")
             return nil
         }
         return .milliseconds(Int64((number * 1000).rounded()))
     }
 
-    mutating func integer(_ path: String, _ node: JSONNode, in range: ClosedRange<Int>, what: String) -> Int? {
-        guard case .number(let number) = node.value, number == number.rounded(),
+    mutating func integer(_ path: String, _ input: FieldInput, in range: ClosedRange<Int>, what: String) -> Int? {
+        guard let number = input.number, number == number.rounded(),
               number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
-            problem(path, at: node, "expected \(what) from \(range.lowerBound) to \(range.upperBound), got \(node.excerpt)")
+            problem(path, at: input, "expected \(what) from \(range.lowerBound) to \(range.upperBound), got \(input.excerpt)")
             return nil
         }
         return Int(number)
     }
 
-    /// A list of strings, written as a JSON array or as one comma-separated string.
-    mutating func stringList(_ path: String, _ node: JSONNode, what: String) -> [String]? {
+    /// A list of strings, written as a JSON array or as one comma-separated string (an option's value is one).
+    mutating func stringList(_ path: String, _ input: FieldInput, what: String) -> [String]? {
         let items: [String]
-        switch node.value {
-        case .string(let text):
-            items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        case .array(let elements):
+        if let elements = input.elements {
             var strings: [String] = []
             for (index, element) in elements.enumerated() {
-                guard let text = string("\(path)[\(index)]", element) else { continue }
+                guard let text = string("\(path)[\(index)]", .node(element)) else { continue }
                 strings.append(text)
             }
             guard strings.count == elements.count else { return nil }
             items = strings
-        default:
-            problem(path, at: node, "expected \(what) as an array of strings or a comma-separated string, got \(node.excerpt)")
+        } else if let text = input.text {
+            items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        } else {
+            problem(path, at: input, "expected \(what) as an array of strings or a comma-separated string, got \(input.excerpt)")
             return nil
         }
         guard !items.isEmpty, !items.contains(where: \.isEmpty) else {
-            problem(path, at: node, "expected \(what), at least one and none empty, got \(node.excerpt)")
+            problem(path, at: input, "expected \(what), at least one and none empty, got \(input.excerpt)")
             return nil
         }
         return items
     }
 
     /// `{"width": 1280, "height": 800}` or `"1280x800"`.
-    mutating func viewport(_ path: String, _ node: JSONNode) -> Viewport? {
+    mutating func viewport(_ path: String, _ input: FieldInput) -> Viewport? {
         let expected = "{\"width\": …, \"height\": …} or \"WIDTHxHEIGHT\""
-        switch node.value {
-        case .string(let text):
+        if let text = input.text {
             let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             let sides = parts.compactMap { part in part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) ? Int(part) : nil }
             guard parts.count == 2, sides.count == 2, sides.allSatisfy({ (1...16_384).contains($0) }) else {
-                problem(path, at: node, "expected \(expected) with sides from 1 to 16384, got \(node.excerpt)")
+                problem(path, at: input, "expected \(expected) with sides from 1 to 16384, got \(input.excerpt)")
                 return nil
             }
             return Viewport(width: sides[0], height: sides[1])
-        case .object(let members):
-            var size: [String: Int] = [:]
-            for (key, value) in members {
-                guard key == "width" || key == "height" else {
-                    problem(path + "." + key, at: value, "unknown key; a viewport has \"width\" and \"height\"")
-                    continue
-                }
-                size[key] = integer(path + "." + key, value, in: 1...16_384, what: "a number of pixels")
-            }
-            for key in ["width", "height"] where !members.contains(where: { $0.key == key }) {
-                problem(path + "." + key, at: node, "required")
-            }
-            guard let width = size["width"], let height = size["height"] else { return nil }
-            return Viewport(width: width, height: height)
-        default:
-            problem(path, at: node, "expected \(expected), got \(node.excerpt)")
+        }
+        guard let members = input.members else {
+            problem(path, at: input, "expected \(expected), got \(input.excerpt)")
             return nil
         }
+        var size: [String: Int] = [:]
+        for (key, value) in members {
+            guard key == "width" || key == "height" else {
+                problem(path + "." + key, at: .node(value), "unknown key; a viewport has \"width\" and \"height\"")
+                continue
+            }
+            size[key] = integer(path + "." + key, .node(value), in: 1...16_384, what: "a number of pixels")
+        }
+        for key in ["width", "height"] where !members.contains(where: { $0.key == key }) {
+            problem(path + "." + key, at: input, "required")
+        }
+        guard let width = size["width"], let height = size["height"] else { return nil }
+        return Viewport(width: width, height: height)
     }
 
-    /// HTTP header names to values.
-    mutating func headers(_ path: String, _ node: JSONNode) -> [String: String]? {
-        guard case .object(let members) = node.value else {
-            problem(path, at: node, "expected an object of header names to values, got \(node.excerpt)")
-            return nil
+    /// HTTP header names to values: a config's object, or an option's `Name: value` per use.
+    mutating func headers(_ path: String, _ input: FieldInput) -> [String: String]? {
+        var given: [(name: String, value: FieldInput)] = []
+        switch input {
+        case .node:
+            guard let members = input.members else {
+                problem(path, at: input, "expected an object of header names to values, got \(input.excerpt)")
+                return nil
+            }
+            given = members.map { ($0.key, .node($0.value)) }
+        case .arguments(let values):
+            for value in values {
+                guard let colon = value.firstIndex(of: ":") else {
+                    problem(path, at: input, "expected 'Name: value', got '\(value)'")
+                    return nil
+                }
+                let text = value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                given.append((String(value[..<colon]).trimmingCharacters(in: .whitespaces), .arguments([text])))
+            }
         }
         let tokenCharacters = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
         var headers: [String: String] = [:]
-        for (name, value) in members {
+        for (name, value) in given {
             guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && tokenCharacters.contains($0) }) else {
                 problem(path + "." + name, at: value, "not a valid header name")
                 continue
             }
-            guard case .string(let text) = value.value, !text.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+            guard let text = value.text, !text.contains(where: { $0 == "\r" || $0 == "\n" }) else {
                 problem(path + "." + name, at: value, "expected a header value on one line, got \(value.excerpt)")
                 continue
             }
@@ -135,20 +146,29 @@ package struct FieldReader {
             }
             headers[name] = text
         }
-        return headers.count == members.count ? headers : nil
+        return headers.count == given.count ? headers : nil
     }
 
-    /// Resource kinds to block: names from `WebParserJob.Resource`; an empty list blocks nothing.
-    mutating func resources(_ path: String, _ node: JSONNode) -> Set<WebParserJob.Resource>? {
+    /// Resource kinds to block: names from `WebParserJob.Resource`, as a config's array or an option's
+    /// comma-separated list (`none` for an empty one); an empty list blocks nothing.
+    mutating func resources(_ path: String, _ input: FieldInput) -> Set<WebParserJob.Resource>? {
         let known = WebParserJob.Resource.allCases.map(\.rawValue).joined(separator: ", ")
-        guard case .array(let elements) = node.value else {
-            problem(path, at: node, "expected an array of resource kinds (\(known)), got \(node.excerpt)")
-            return nil
+        let names: [FieldInput]
+        switch input {
+        case .node:
+            guard let elements = input.elements else {
+                problem(path, at: input, "expected an array of resource kinds (\(known)), got \(input.excerpt)")
+                return nil
+            }
+            names = elements.map(FieldInput.node)
+        case .arguments(let values):
+            let list = values.last ?? ""
+            names = list == "none" ? [] : list.split(separator: ",").map { .arguments([$0.trimmingCharacters(in: .whitespaces)]) }
         }
         var resources: Set<WebParserJob.Resource> = []
-        for (index, element) in elements.enumerated() {
-            guard case .string(let name) = element.value, let resource = WebParserJob.Resource(rawValue: name) else {
-                problem("\(path)[\(index)]", at: element, "expected one of \(known), got \(element.excerpt)")
+        for (index, name) in names.enumerated() {
+            guard let resource = name.text.flatMap(WebParserJob.Resource.init(rawValue:)) else {
+                problem("\(path)[\(index)]", at: name, "expected one of \(known), got \(name.excerpt)")
                 continue
             }
             resources.insert(resource)
@@ -156,15 +176,12 @@ package struct FieldReader {
         return resources
     }
 
-    /// URL patterns for WebKit's content blocker: regular expressions without alternation or counted
-    /// repetition, which WebKit's URL filters do not take.
-    mutating func urlPatterns(_ path: String, _ node: JSONNode) -> [String]? {
-        guard case .array(let elements) = node.value else {
-            problem(path, at: node, "expected an array of URL patterns, got \(node.excerpt)")
-            return nil
-        }
+    /// URL patterns for WebKit's content blocker, as a config's array or an option's value per use: regular
+    /// expressions without alternation or counted repetition, which WebKit's URL filters do not take.
+    mutating func urlPatterns(_ path: String, _ input: FieldInput) -> [String]? {
+        guard let given = each(path, input, what: "an array of URL patterns") else { return nil }
         var patterns: [String] = []
-        for (index, element) in elements.enumerated() {
+        for (index, element) in given.enumerated() {
             let place = "\(path)[\(index)]"
             guard let pattern = string(place, element) else { continue }
             guard pattern.allSatisfy(\.isASCII), !pattern.contains("|"), !pattern.contains("{"),
@@ -174,71 +191,97 @@ package struct FieldReader {
             }
             patterns.append(pattern)
         }
-        return patterns.count == elements.count ? patterns : nil
+        return patterns.count == given.count ? patterns : nil
     }
 
-    /// The cookies in the cookie file named by `node` (Netscape `cookies.txt` or a JSON list), relative to the
+    /// The items of a list field: a config's array elements, or an option's values, one per use.
+    func each(_ path: String, _ input: FieldInput) -> [FieldInput]? {
+        switch input {
+        case .node: input.elements?.map(FieldInput.node)
+        case .arguments(let values): values.map { .arguments([$0]) }
+        }
+    }
+
+    /// `each`, recording a problem when a config gives something other than an array.
+    mutating func each(_ path: String, _ input: FieldInput, what: String) -> [FieldInput]? {
+        guard let items = each(path, input) else {
+            problem(path, at: input, "expected \(what), got \(input.excerpt)")
+            return nil
+        }
+        return items
+    }
+
+    /// The cookies in the cookie file named by `input` (Netscape `cookies.txt` or a JSON list), relative to the
     /// config's folder. Problems name the file's line, never a cookie's value.
-    mutating func cookies(_ path: String, _ node: JSONNode) -> [WebParserCookie]? {
-        guard let text = fileContents(path, node) else { return nil }
+    mutating func cookies(_ path: String, _ input: FieldInput) -> [WebParserCookie]? {
+        guard let text = fileContents(path, input) else { return nil }
         do throws(CookieFile.Problem) {
             return try CookieFile.parse(text)
         } catch {
-            problem(path, at: node, "\(error) of the cookie file")
+            problem(path, at: input, "\(error) of the cookie file")
             return nil
         }
     }
 
     /// A proxy: `"http://host:port"` (also https, socks, socks4, socks5), or `{"url": …, "noProxy": [hosts]}`.
-    package mutating func proxy(_ path: String, _ node: JSONNode) -> WebParserSession.Proxy? {
-        var urlNode = node
+    mutating func proxy(_ path: String, _ input: FieldInput) -> WebParserSession.Proxy? {
+        var urlInput = input
         var bypass: [String] = []
-        if case .object(let members) = node.value {
+        if let members = input.members {
             for (key, value) in members where key != "url" && key != "noProxy" {
-                problem(path + "." + key, at: value, "unknown key; a proxy has \"url\" and \"noProxy\"")
+                problem(path + "." + key, at: .node(value), "unknown key; a proxy has \"url\" and \"noProxy\"")
             }
             guard let url = members.first(where: { $0.key == "url" })?.value else {
-                problem(path + ".url", at: node, "required")
+                problem(path + ".url", at: input, "required")
                 return nil
             }
-            urlNode = url
+            urlInput = .node(url)
             if let hosts = members.first(where: { $0.key == "noProxy" })?.value {
-                guard let list = stringList(path + ".noProxy", hosts, what: "host names") else { return nil }
+                guard let list = stringList(path + ".noProxy", .node(hosts), what: "host names") else { return nil }
                 bypass = list
             }
         }
-        guard let text = string(path, urlNode) else { return nil }
+        guard let text = string(path, urlInput) else { return nil }
         let schemes: Set<String> = ["http", "https", "socks", "socks4", "socks4a", "socks5", "socks5h"]
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme), url.host() != nil else {
-            problem(path, at: urlNode, "expected a proxy URL such as http://proxy.example:3128 or socks5://127.0.0.1:1080, got \(urlNode.excerpt)")
+            problem(path, at: urlInput, "expected a proxy URL such as http://proxy.example:3128 or socks5://127.0.0.1:1080, got \(urlInput.excerpt)")
             return nil
         }
         return WebParserSession.Proxy(url: url, bypass: bypass)
     }
 
+    /// The variable an option's user takes the password from (never a command line, where other users see it).
+    static let passwordVariable = "WEBPARSE_PASSWORD"
+
     /// HTTP credentials: `{"user": …, "password": …}`, or `{"user": …, "passwordEnv": "VARIABLE"}` to take the
-    /// password from the environment. Messages never show the password.
-    mutating func credentials(_ path: String, _ node: JSONNode) -> WebParserJob.Credentials? {
-        guard case .object(let members) = node.value else {
-            problem(path, at: node, "expected {\"user\": …, \"password\": …} or {\"user\": …, \"passwordEnv\": …}")
-            return nil
-        }
-        var fields: [String: JSONNode] = [:]
-        for (key, value) in members {
-            guard ["user", "password", "passwordEnv"].contains(key) else {
-                problem(path + "." + key, at: value, "unknown key; auth has \"user\" and \"password\" or \"passwordEnv\"")
-                continue
+    /// password from the environment; an option gives the user, and the password comes from
+    /// `passwordVariable`. Messages never show the password.
+    mutating func credentials(_ path: String, _ input: FieldInput) -> WebParserJob.Credentials? {
+        var fields: [String: FieldInput] = [:]
+        switch input {
+        case .node:
+            guard let members = input.members else {
+                problem(path, at: input, "expected {\"user\": …, \"password\": …} or {\"user\": …, \"passwordEnv\": …}")
+                return nil
             }
-            fields[key] = value
+            for (key, value) in members {
+                guard ["user", "password", "passwordEnv"].contains(key) else {
+                    problem(path + "." + key, at: .node(value), "unknown key; auth has \"user\" and \"password\" or \"passwordEnv\"")
+                    continue
+                }
+                fields[key] = .node(value)
+            }
+        case .arguments:
+            fields = ["user": input, "passwordEnv": .arguments([Self.passwordVariable])]
         }
-        guard let userNode = fields["user"] else {
-            problem(path + ".user", at: node, "required")
+        guard let userInput = fields["user"] else {
+            problem(path + ".user", at: input, "required")
             return nil
         }
-        guard let user = string(path + ".user", userNode) else { return nil }
+        guard let user = string(path + ".user", userInput) else { return nil }
         switch (fields["password"], fields["passwordEnv"]) {
         case (let password?, nil):
-            guard case .string(let text) = password.value else {
+            guard let text = password.text else {
                 problem(path + ".password", at: password, "expected a string")
                 return nil
             }
@@ -251,17 +294,17 @@ package struct FieldReader {
             }
             return .init(user: user, password: password)
         default:
-            problem(path, at: node, "give password or passwordEnv, one of them")
+            problem(path, at: input, "give password or passwordEnv, one of them")
             return nil
         }
     }
 
     /// One of `Choice`'s raw values.
-    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ path: String, _ node: JSONNode, _ type: Choice.Type) -> Choice?
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ path: String, _ input: FieldInput, _ type: Choice.Type) -> Choice?
         where Choice.RawValue == String
     {
-        guard case .string(let text) = node.value, let choice = Choice(rawValue: text) else {
-            problem(path, at: node, "expected \(Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")), got \(node.excerpt)")
+        guard let choice = input.text.flatMap(Choice.init(rawValue:)) else {
+            problem(path, at: input, "expected \(Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")), got \(input.excerpt)")
             return nil
         }
         return choice

@@ -7,62 +7,63 @@ extension FieldReader {
     /// A page to load. `http(s)` URLs stay as they are; `file` URLs and paths are resolved against the
     /// config's folder and must exist; a bare host name (`example.com/update`) is loaded over `https`, and
     /// `localhost` or an IP address over `http`.
-    mutating func url(_ path: String, _ node: JSONNode) -> URL? {
-        guard let text = string(path, node)?.trimmingCharacters(in: .whitespaces) else { return nil }
+    mutating func url(_ path: String, _ input: FieldInput) -> URL? {
+        guard let text = string(path, input)?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let scheme = Self.scheme(of: text)?.lowercased() {
             guard WebParserJob.supportedSchemes.contains(scheme) else {
-                problem(path, at: node, "unsupported scheme \"\(scheme):\"; use http, https or file")
+                problem(path, at: input, "unsupported scheme \"\(scheme):\"; use http, https or file")
                 return nil
             }
             guard let url = URL(string: text), scheme == "file" || url.host() != nil else {
-                problem(path, at: node, "not a valid URL: \(node.excerpt)")
+                problem(path, at: input, "not a valid URL: \(input.excerpt)")
                 return nil
             }
-            return scheme == "file" ? existingFile(url.path(percentEncoded: false), path, node, what: "a page") : url
+            return scheme == "file" ? existingFile(url.path(percentEncoded: false), path, input, what: "a page") : url
         }
         let host = text.prefix { $0 != "/" && $0 != ":" }
         if Self.looksLikeFile(text, host: host) || FileManager.default.fileExists(atPath: directory.appending(path: text).path) {
-            return existingFile(text, path, node, what: "a page")
+            return existingFile(text, path, input, what: "a page")
         }
         let isLocal = host == "localhost" || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
         guard isLocal || host.contains("."), let url = URL(string: (isLocal ? "http://" : "https://") + text),
               url.host() != nil else {
-            problem(path, at: node, "neither a URL, nor a host name, nor a file next to the config: \(node.excerpt)")
+            problem(path, at: input, "neither a URL, nor a host name, nor a file next to the config: \(input.excerpt)")
             return nil
         }
         return url
     }
 
-    /// The contents of the file named by `node`, relative to the config's folder.
-    mutating func fileContents(_ path: String, _ node: JSONNode) -> String? {
-        guard let name = string(path, node), let file = existingFile(name, path, node, what: "a file") else { return nil }
+    /// The contents of the file named by `input`, relative to the config's folder.
+    mutating func fileContents(_ path: String, _ input: FieldInput) -> String? {
+        guard let name = string(path, input), let file = existingFile(name, path, input, what: "a file") else { return nil }
         let contents: String
         do {
             guard let text = String(data: try InputFile.read(file.path), encoding: .utf8) else {
-                problem(path, at: node, "is not UTF-8 text: \(file.path)")
+                problem(path, at: input, "is not UTF-8 text: \(file.path)")
                 return nil
             }
             contents = text
         } catch {
-            problem(path, at: node, "\(error): \(file.path)")
+            problem(path, at: input, "\(error): \(file.path)")
             return nil
         }
         guard !contents.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            problem(path, at: node, "is empty: \(file.path)")
+            problem(path, at: input, "is empty: \(file.path)")
             return nil
         }
         return contents
     }
 
-    /// The user scripts named by `node` (a path, or an array of paths, relative to the config's folder), each
-    /// read and checked; a bad one is reported with its file and line.
-    mutating func userScripts(_ path: String, _ node: JSONNode) -> [UserScript]? {
-        let elements: [(path: String, node: JSONNode)]
-        switch node.value {
-        case .string: elements = [(path, node)]
-        case .array(let items) where !items.isEmpty: elements = items.enumerated().map { ("\(path)[\($0.offset)]", $0.element) }
-        default:
-            problem(path, at: node, "expected a .user.js file or an array of them, got \(node.excerpt)")
+    /// The user scripts named by `input` (a config's path or array of paths, relative to the config's folder;
+    /// an option's value per use), each read and checked; a bad one is reported with its file and line.
+    mutating func userScripts(_ path: String, _ input: FieldInput) -> [UserScript]? {
+        let elements: [(path: String, input: FieldInput)]
+        if case .node = input, input.text != nil {
+            elements = [(path, input)]
+        } else if let items = each(path, input), !items.isEmpty {
+            elements = items.enumerated().map { ("\(path)[\($0.offset)]", $0.element) }
+        } else {
+            problem(path, at: input, "expected a .user.js file or an array of them, got \(input.excerpt)")
             return nil
         }
         var scripts: [UserScript] = []
@@ -79,33 +80,32 @@ extension FieldReader {
 
     /// A screenshot to take: a PNG file's path, or `{"file": path, "fullPage": true}`; relative paths are
     /// relative to the config's folder, which must hold the file's folder.
-    mutating func screenshot(_ path: String, _ node: JSONNode) -> WebParserJob.Screenshot? {
-        var fileNode = node
+    mutating func screenshot(_ path: String, _ input: FieldInput) -> WebParserJob.Screenshot? {
+        var fileInput = input
         var fullPage = false
-        if case .object(let members) = node.value {
+        if let members = input.members {
             guard let file = members.first(where: { $0.key == "file" })?.value else {
-                problem(path + ".file", at: node, "required; the PNG file to write")
+                problem(path + ".file", at: input, "required; the PNG file to write")
                 return nil
             }
-            fileNode = file
+            fileInput = .node(file)
             for (key, value) in members where key != "file" {
                 guard key == "fullPage" else {
-                    problem("\(path).\(key)", at: value, "unknown key; expected file or fullPage")
+                    problem("\(path).\(key)", at: .node(value), "unknown key; expected file or fullPage")
                     continue
                 }
-                fullPage = bool("\(path).\(key)", value) ?? false
+                fullPage = bool("\(path).\(key)", .node(value)) ?? false
             }
-        } else if case .string = node.value {
-        } else {
-            problem(path, at: node, "expected a PNG file's path, or {\"file\": …, \"fullPage\": true}, got \(node.excerpt)")
+        } else if input.text == nil {
+            problem(path, at: input, "expected a PNG file's path, or {\"file\": …, \"fullPage\": true}, got \(input.excerpt)")
             return nil
         }
-        guard let name = string(path, fileNode) else { return nil }
+        guard let name = string(path, fileInput) else { return nil }
         let file = (name.hasPrefix("/") ? URL(fileURLWithPath: name) : directory.appending(path: name)).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path, isDirectory: &isDirectory),
               isDirectory.boolValue else {
-            problem(path, at: fileNode, "no such folder for the screenshot: \(file.deletingLastPathComponent().path)")
+            problem(path, at: fileInput, "no such folder for the screenshot: \(file.deletingLastPathComponent().path)")
             return nil
         }
         return WebParserJob.Screenshot(file: file, fullPage: fullPage)
@@ -120,16 +120,16 @@ extension FieldReader {
     }
 
     /// The file at `filePath`, relative to the config's folder, if it exists and is not a folder.
-    mutating func existingFile(_ filePath: String, _ path: String, _ node: JSONNode, what: String) -> URL? {
+    mutating func existingFile(_ filePath: String, _ path: String, _ input: FieldInput, what: String) -> URL? {
         let file = (filePath.hasPrefix("/") ? URL(fileURLWithPath: filePath) : directory.appending(path: filePath))
             .standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
-            problem(path, at: node, "no such file: \(file.path)")
+            problem(path, at: input, "no such file: \(file.path)")
             return nil
         }
         guard !isDirectory.boolValue else {
-            problem(path, at: node, "is a folder, not \(what): \(file.path)")
+            problem(path, at: input, "is a folder, not \(what): \(file.path)")
             return nil
         }
         return file

@@ -19,7 +19,7 @@ package struct JSONNode: Sendable {
     /// The bytes of the parsed text the value spans, so that it can be passed on as it was written.
     var span: Range<Int> = 0..<0
 
-    package init(value: Value, line: Int, column: Int, span: Range<Int> = 0..<0) {
+    init(value: Value, line: Int, column: Int, span: Range<Int> = 0..<0) {
         self.value = value
         self.line = line
         self.column = column
@@ -51,6 +51,13 @@ package struct JSONNode: Sendable {
         parser.skipWhitespace()
         guard parser.atEnd else { throw parser.error("unexpected text after the JSON value") }
         return node
+    }
+
+    /// `text` as a number when it is written as JSON writes one (`5`, `-0.5`, `2e3`), and nothing else.
+    static func number(writtenAs text: String) -> Double? {
+        var parser = JSONParser(bytes: Array(text.utf8), rules: .config)
+        guard !parser.atEnd, let number = try? parser.parseNumber(), parser.atEnd else { return nil }
+        return number
     }
 
     /// The kind of value, for messages: "a string", "an array"…
@@ -312,7 +319,7 @@ private struct JSONParser {
         return value
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+    mutating func parseNumber() throws(JSONSyntaxError) -> Double {
         let start = index
         let startColumn = column()
         func digits() -> Int {

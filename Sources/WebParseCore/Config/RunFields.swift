@@ -6,53 +6,39 @@ package struct RunSettings: Equatable {
     package var concurrency: Int?
     package var recycleAfter: Int?
     package var memoryLimit: Int?
+
+    package init(concurrency: Int? = nil, recycleAfter: Int? = nil, memoryLimit: Int? = nil) {
+        self.concurrency = concurrency
+        self.recycleAfter = recycleAfter
+        self.memoryLimit = memoryLimit
+    }
+
+    /// Pages at once by default: twice the cores, at most 8 (pages mostly wait for the network).
+    package static let defaultConcurrency = min(8, 2 * ProcessInfo.processInfo.activeProcessorCount)
+
+    /// These settings where they are given, else `other`'s (the options' over the config's).
+    package func over(_ other: RunSettings) -> RunSettings {
+        RunSettings(concurrency: concurrency ?? other.concurrency, recycleAfter: recycleAfter ?? other.recycleAfter,
+                    memoryLimit: memoryLimit ?? other.memoryLimit)
+    }
 }
 
-/// The run settings' keys, ranges and command-line spellings, in one place.
-package enum RunSettingsField: String, CaseIterable {
-    case concurrency, recycleAfter, memoryLimit
-
-    var range: ClosedRange<Int> {
-        switch self {
-        case .concurrency: 1...64
-        case .recycleAfter: 1...100_000
-        case .memoryLimit: 0...1_048_576
-        }
-    }
-
-    var what: String {
-        switch self {
-        case .concurrency: "a number of pages"
-        case .recycleAfter: "a number of loads"
-        case .memoryLimit: "a number of MiB (0: no limit)"
-        }
-    }
-
-    var option: String {
-        switch self {
-        case .concurrency: "--concurrency"
-        case .recycleAfter: "--recycle-after"
-        case .memoryLimit: "--memory-limit"
-        }
-    }
-
-    /// The value of the option, checked like the config field.
-    package func parse(_ text: String) throws(UsageError) -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw UsageError(message: "\(option): expected \(what) from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
-        }
-        return value
-    }
-
-    /// Reads the field from a config node into `settings`.
-    func read(_ node: JSONNode, with reader: inout FieldReader, into settings: inout RunSettings) {
-        guard let value = reader.integer(rawValue, node, in: range, what: what) else { return }
-        switch self {
-        case .concurrency: settings.concurrency = value
-        case .recycleAfter: settings.recycleAfter = value
-        case .memoryLimit: settings.memoryLimit = value
-        }
-    }
+/// The run settings' fields: a config's top-level keys and `run`'s options.
+package enum RunFields {
+    package static let all: [ConfigField<RunSettings>] = [
+        ConfigField(key: "concurrency", summary: "pages at once (default: twice the cores, at most 8)",
+                    option: .value("concurrency", short: "j", "N", "pages at once (default: twice the cores, at most 8)")) { reader, path, input, settings in
+            settings.concurrency = reader.integer(path, input, in: 1...64, what: "a number of pages")
+        },
+        ConfigField(key: "recycleAfter", summary: "replace a page by a fresh one after this many loads (default \(WebParserSession.Configuration.defaultRecycleAfter))",
+                    option: .value("recycle-after", "LOADS", "replace a page by a fresh one after this many loads (default \(WebParserSession.Configuration.defaultRecycleAfter))")) { reader, path, input, settings in
+            settings.recycleAfter = reader.integer(path, input, in: 1...100_000, what: "a number of loads")
+        },
+        ConfigField(key: "memoryLimit", summary: "MiB a page's web process may use before it is killed (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)",
+                    option: .value("memory-limit", "MIB", "kill a page whose web process uses more memory (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)")) { reader, path, input, settings in
+            settings.memoryLimit = reader.integer(path, input, in: 0...1_048_576, what: "a number of MiB (0: no limit)")
+        },
+    ]
 }
 
 /// What a config may say about the run's session, at its top level; `run` and `eval` options override it.
@@ -70,20 +56,23 @@ package struct SessionSettings: Equatable {
     }
 }
 
-/// The session settings' keys and how a config gives them.
-package enum SessionField: String, CaseIterable {
-    case session, cookies, proxy
-
-    /// Reads the field from a config node into `settings`; paths are relative to the config's folder.
-    func read(_ node: JSONNode, with reader: inout FieldReader, into settings: inout SessionSettings) {
-        switch self {
-        case .session:
-            guard let path = reader.string(rawValue, node) else { return }
-            settings.directory = path.hasPrefix("/") ? URL(fileURLWithPath: path) : reader.directory.appending(path: path)
-        case .cookies:
-            settings.cookies = reader.cookies(rawValue, node)
-        case .proxy:
-            settings.proxy = reader.proxy(rawValue, node)
-        }
-    }
+/// The session settings' fields: a config's top-level keys and the options of `run`, `eval` and `snapshot`
+/// that set them (paths relative to the current folder). `--cookies` reads its file as the session does, with
+/// messages of its own.
+package enum SessionFields {
+    package static let all: [ConfigField<SessionSettings>] = [
+        ConfigField(key: "session", summary: "a folder that keeps cookies, local storage and the HTTP cache across runs",
+                    option: .value("session", "DIR", "keep cookies, local storage and the HTTP cache in DIR across runs")) { reader, path, input, settings in
+            guard let folder = reader.string(path, input) else { return }
+            settings.directory = folder.hasPrefix("/") ? URL(fileURLWithPath: folder) : reader.directory.appending(path: folder)
+        },
+        ConfigField(key: "cookies", summary: "a cookie file (cookies.txt or JSON) whose cookies every job starts with",
+                    option: nil) { reader, path, input, settings in
+            settings.cookies = reader.cookies(path, input)
+        },
+        ConfigField(key: "proxy", summary: "a proxy for every request: \"http://host:port\" or {\"url\": …, \"noProxy\": [hosts]}",
+                    option: .value("proxy", "URL", "send requests through an http, https or socks proxy")) { reader, path, input, settings in
+            settings.proxy = reader.proxy(path, input)
+        },
+    ]
 }

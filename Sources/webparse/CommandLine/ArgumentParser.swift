@@ -8,7 +8,7 @@ struct CommandOption<Settings>: Sendable {
     let valueName: String?
     let help: String
     /// Applies the option (its value, or "" for a flag) to the command's settings.
-    let apply: @Sendable (inout Settings, String) throws(UsageError) -> Void
+    let apply: @Sendable (inout Settings, String) throws(CommandFailure) -> Void
 
     /// An option without a value, such as `--jsonl`.
     static func flag(_ name: String, short: Character? = nil, _ help: String,
@@ -18,7 +18,7 @@ struct CommandOption<Settings>: Sendable {
 
     /// An option with a value, such as `--output FILE`; it may be given as `--output=FILE` too.
     static func value(_ name: String, short: Character? = nil, _ valueName: String, _ help: String,
-                      _ apply: @escaping @Sendable (inout Settings, String) throws(UsageError) -> Void) -> Self {
+                      _ apply: @escaping @Sendable (inout Settings, String) throws(CommandFailure) -> Void) -> Self {
         Self(name: name, short: short, valueName: valueName, help: help, apply: apply)
     }
 
@@ -74,7 +74,7 @@ struct TableCommand<Settings: Sendable>: Command {
     var operandWords: [String] = []
     let initial: Settings
     /// Checks and stores the operands.
-    let takeOperands: @Sendable (inout Settings, [String]) throws(UsageError) -> Void
+    let takeOperands: @Sendable (inout Settings, [String]) throws(CommandFailure) -> Void
     let run: @Sendable (Settings) async -> ExitCode
 
     var usage: String { "Usage: webparse \(name) \(operands) [options]" }
@@ -105,13 +105,13 @@ struct TableCommand<Settings: Sendable>: Command {
         } catch {
             StandardStreams.tellError("webparse \(name): \(error.message)")
             StandardStreams.tell("\(usage)\nSee 'webparse help \(name)'.")
-            return .usage
+            return error.code
         }
         return await run(settings)
     }
 
     /// The settings the arguments give, or nil when they ask for help.
-    func parse(_ arguments: [String]) throws(UsageError) -> Settings? {
+    func parse(_ arguments: [String]) throws(CommandFailure) -> Settings? {
         var settings = initial
         var operands: [String] = []
         var remaining = arguments[...]
@@ -129,15 +129,15 @@ struct TableCommand<Settings: Sendable>: Command {
             let (spelling, inlineValue) = split(argument)
             guard let option = options.first(where: { "--" + $0.name == spelling || $0.short.map { "-\($0)" } == spelling }) else {
                 let near = Spelling.nearest(to: spelling, among: options.map { "--" + $0.name } + ["--help"])
-                throw UsageError(message: "unknown option \(spelling)" + (near.map { "; did you mean \($0)?" } ?? ""))
+                throw CommandFailure.usage("unknown option \(spelling)" + (near.map { "; did you mean \($0)?" } ?? ""))
             }
             guard option.valueName != nil else {
-                guard inlineValue == nil else { throw UsageError(message: "--\(option.name) takes no value") }
+                guard inlineValue == nil else { throw CommandFailure.usage("--\(option.name) takes no value") }
                 try option.apply(&settings, "")
                 continue
             }
             guard let value = inlineValue ?? remaining.popFirst() else {
-                throw UsageError(message: "--\(option.name) needs a value (\(option.valueName!))")
+                throw CommandFailure.usage("--\(option.name) needs a value (\(option.valueName!))")
             }
             try option.apply(&settings, value)
         }

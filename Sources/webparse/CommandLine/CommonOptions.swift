@@ -14,11 +14,11 @@ extension CommandOption where Settings: TalkativeSettings {
 extension TableCommand {
     /// A `takeOperands` for commands with exactly one operand, named `name` in messages.
     static func single(_ name: String, _ store: @escaping @Sendable (inout Settings, String) -> Void)
-        -> @Sendable (inout Settings, [String]) throws(UsageError) -> Void
+        -> @Sendable (inout Settings, [String]) throws(CommandFailure) -> Void
     {
-        { settings, operands throws(UsageError) in
+        { settings, operands throws(CommandFailure) in
             guard operands.count == 1 else {
-                throw UsageError(message: operands.isEmpty ? "missing \(name)"
+                throw CommandFailure.usage(operands.isEmpty ? "missing \(name)"
                                  : "expected one \(name), got \(operands.count): \(operands.joined(separator: " "))")
             }
             store(&settings, operands[0])

@@ -16,9 +16,9 @@ struct CompletionsCommand {
               fish:  webparse completions fish > ~/.config/fish/completions/webparse.fish
             """,
         options: [], operandWords: shells, initial: Settings(),
-        takeOperands: { settings, operands throws(UsageError) in
+        takeOperands: { settings, operands throws(CommandFailure) in
             guard operands.count == 1, shells.contains(operands[0]) else {
-                throw UsageError(message: "expected one SHELL: \(shells.joined(separator: ", "))")
+                throw CommandFailure.usage("expected one SHELL: \(shells.joined(separator: ", "))")
             }
             settings.shell = operands[0]
         },

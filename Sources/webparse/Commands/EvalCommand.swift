@@ -33,20 +33,20 @@ struct EvalCommand {
             .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true },
         ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
-        takeOperands: { settings, operands throws(UsageError) in
+        takeOperands: { settings, operands throws(CommandFailure) in
             guard (1...2).contains(operands.count) else {
-                throw UsageError(message: operands.isEmpty ? "missing URL" : "expected URL and at most one SCRIPT")
+                throw CommandFailure.usage(operands.isEmpty ? "missing URL" : "expected URL and at most one SCRIPT")
             }
             settings.url = operands[0]
             settings.script = operands.count == 2 ? operands[1] : nil
-            if settings.script != nil && settings.scriptFile != nil { throw UsageError(message: "give SCRIPT or --script-file, not both") }
+            if settings.script != nil && settings.scriptFile != nil { throw CommandFailure.usage("give SCRIPT or --script-file, not both") }
         },
         run: { await EvalCommand(settings: $0).execute() })
 
     let settings: Settings
 
     func execute() async -> ExitCode {
-        await SingleJob.run("eval", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(UsageError) in
+        await SingleJob.run("eval", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(CommandFailure) in
             let script = try givenScript()
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values, no script at all.
             let emitted = JobOptions.collectsEmitted(settings.fields)
@@ -59,8 +59,8 @@ struct EvalCommand {
     }
 
     /// SCRIPT as given: the operand, stdin for "-", or the contents of --script-file; nil for none.
-    /// - Throws: `UsageError` when stdin or the file cannot be read as UTF-8 text.
-    private func givenScript() throws(UsageError) -> String? {
+    /// - Throws: `CommandFailure` (exit 2) when stdin or the file cannot be read as UTF-8 text.
+    private func givenScript() throws(CommandFailure) -> String? {
         let file = settings.script == "-" ? nil : settings.scriptFile
         guard settings.script == "-" || file != nil else { return settings.script }
         let name = file.map { "--script-file: \($0)" } ?? "SCRIPT from stdin"
@@ -68,9 +68,9 @@ struct EvalCommand {
         do {
             data = try file.map { path throws(InputFile.Failure) in try InputFile.read(path) } ?? InputFile.read(descriptor: STDIN_FILENO)
         } catch {
-            throw UsageError(message: "\(name) \(error)")
+            throw CommandFailure.usage("\(name) \(error)")
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw UsageError(message: "\(name): not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure.usage("\(name): not UTF-8 text") }
         return text
     }
 

@@ -11,8 +11,8 @@ struct HelpCommand {
         name: "help", operands: "[COMMAND]", summary: "show help, for one command if named",
         details: "Shows what webparse does, or the usage, options and details of COMMAND.",
         options: [], initial: Settings(),
-        takeOperands: { settings, operands throws(UsageError) in
-            guard operands.count <= 1 else { throw UsageError(message: "expected at most one COMMAND") }
+        takeOperands: { settings, operands throws(CommandFailure) in
+            guard operands.count <= 1 else { throw CommandFailure.usage("expected at most one COMMAND") }
             settings.topic = operands.first
         },
         run: { settings in

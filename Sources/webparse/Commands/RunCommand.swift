@@ -16,9 +16,8 @@ struct RunCommand {
         var emitInitial = false
         var failAfter: Int?
         var waitLock: Duration = .zero
-        var concurrency: Int?
-        var recycleAfter: Int?
-        var memoryLimit: Int?
+        /// The run settings the options give, over the config's.
+        var run = RunSettings()
         var logConsole = false
         var session = SessionOptions()
         var verbosity = Verbosity.normal
@@ -39,14 +38,18 @@ struct RunCommand {
             Job fields (every one but name can also be set in "defaults"):
             \(JobFields.all.map { "  " + $0.key.padding(toLength: JobFields.keyWidth, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
+            Settings of the whole run, at the config's top level (the options of the same name override them):
+            \((RunFields.all.map { ($0.key, $0.summary) } + SessionFields.all.map { ($0.key, $0.summary) }).map {
+                "  " + $0.0.padding(toLength: JobFields.keyWidth, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+
             \(ExitCode.help)
             """,
         options: [
-            .value("only", "NAME", "run only the named job; repeat, or separate names with commas") { settings, names throws(UsageError) in
-                guard !names.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError(message: "--only needs a job name") }
+            .value("only", "NAME", "run only the named job; repeat, or separate names with commas") { settings, names throws(CommandFailure) in
+                guard !names.trimmingCharacters(in: .whitespaces).isEmpty else { throw CommandFailure.usage("--only needs a job name") }
                 settings.only.append(names)
             },
-            .value("shard", "K/N", "run only the jobs in shard K of N (by a stable hash of their names)") { settings, text throws(UsageError) in
+            .value("shard", "K/N", "run only the jobs in shard K of N (by a stable hash of their names)") { settings, text throws(CommandFailure) in
                 settings.shard = try Shard(parsing: text)
             },
             .flag("jsonl", "one JSON line per job as it finishes (per new item with --new-only)") { $0.jsonLines = true },
@@ -56,45 +59,33 @@ struct RunCommand {
             .value("state", "FILE", "remember each job's items, last result and failures in FILE between runs") { $0.statePath = $1 },
             .flag("new-only", "print only items not seen before (needs --state); nothing when nothing is new") { $0.newOnly = true },
             .flag("emit-initial", "with --new-only: print everything on a job's first run instead of nothing") { $0.emitInitial = true },
-            .value("fail-after", "N", "with --state: stay silent and exit 0 on a failing job until it failed N runs in a row") { settings, text throws(UsageError) in
+            .value("fail-after", "N", "with --state: stay silent and exit 0 on a failing job until it failed N runs in a row") { settings, text throws(CommandFailure) in
                 guard let count = Int(text), (1...1000).contains(count) else {
-                    throw UsageError(message: "--fail-after: expected a number of runs from 1 to 1000, got '\(text)'")
+                    throw CommandFailure.usage("--fail-after: expected a number of runs from 1 to 1000, got '\(text)'")
                 }
                 settings.failAfter = count
             },
-            .value("wait-lock", "SECONDS", "with --state: wait this long for another run using the same FILE") { settings, text throws(UsageError) in
+            .value("wait-lock", "SECONDS", "with --state: wait this long for another run using the same FILE") { settings, text throws(CommandFailure) in
                 guard let seconds = Double(text), (0...86_400).contains(seconds) else {
-                    throw UsageError(message: "--wait-lock: expected a number of seconds from 0 to 86400, got '\(text)'")
+                    throw CommandFailure.usage("--wait-lock: expected a number of seconds from 0 to 86400, got '\(text)'")
                 }
                 settings.waitLock = .milliseconds(Int64(seconds * 1000))
             },
-            .value("concurrency", short: "j", "N", "pages at once (default: twice the cores, at most 8)") { settings, text throws(UsageError) in
-                settings.concurrency = try RunSettingsField.concurrency.parse(text)
-            },
-            .value("recycle-after", "LOADS", "replace a page by a fresh one after this many loads (default \(WebParserSession.Configuration.defaultRecycleAfter))") { settings, text throws(UsageError) in
-                settings.recycleAfter = try RunSettingsField.recycleAfter.parse(text)
-            },
-            .value("memory-limit", "MIB", "kill a page whose web process uses more memory (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)") { settings, text throws(UsageError) in
-                settings.memoryLimit = try RunSettingsField.memoryLimit.parse(text)
-            },
             .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true },
-        ] + CommandOption.sessionOptions + [.quiet, .verbose],
+        ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
-        takeOperands: { settings, operands throws(UsageError) in
+        takeOperands: { settings, operands throws(CommandFailure) in
             try TableCommand<Settings>.single("CONFIG") { $0.configPath = $1 }(&settings, operands)
             if settings.statePath == nil {
                 let needing = [("--new-only", settings.newOnly), ("--emit-initial", settings.emitInitial),
                                ("--fail-after", settings.failAfter != nil), ("--wait-lock", settings.waitLock > .zero)]
-                if let option = needing.first(where: \.1)?.0 { throw UsageError(message: "\(option) needs --state FILE") }
+                if let option = needing.first(where: \.1)?.0 { throw CommandFailure.usage("\(option) needs --state FILE") }
             }
-            if settings.emitInitial && !settings.newOnly { throw UsageError(message: "--emit-initial goes with --new-only") }
+            if settings.emitInitial && !settings.newOnly { throw CommandFailure.usage("--emit-initial goes with --new-only") }
         },
         run: { await RunCommand(settings: $0).execute() })
 
     let settings: Settings
-
-    /// Pages at once by default: twice the cores, at most 8 (pages mostly wait for the network).
-    static let defaultConcurrency = min(8, 2 * ProcessInfo.processInfo.activeProcessorCount)
 
     func execute() async -> ExitCode {
         // WebKit and the display start while the config is read.
@@ -120,11 +111,12 @@ struct RunCommand {
             StandardStreams.tellError("webparse run: --output: \(problem)")
             return .usage
         }
+        let run = settings.run.over(config.run)
         let setup: SessionSetup
         var memory: RunMemory?
         do throws(CommandFailure) {
-            let recycleAfter = settings.recycleAfter ?? config.run.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
-            let memoryLimit: Int? = switch settings.memoryLimit ?? config.run.memoryLimit {
+            let recycleAfter = run.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
+            let memoryLimit: Int? = switch run.memoryLimit {
             case 0?: nil
             case let limit?: limit
             case nil: WebParserSession.Configuration.defaultMemoryLimit
@@ -147,7 +139,7 @@ struct RunCommand {
         let reporter = ProgressReporter(verbosity: settings.verbosity)
         let output = RunOutput(settings: settings, isSingleJob: config.isSingleJob)
         var scheduler = JobScheduler(parser: WebParser(session: setup.session),
-                                     concurrency: settings.concurrency ?? config.run.concurrency ?? Self.defaultConcurrency,
+                                     concurrency: run.concurrency ?? RunSettings.defaultConcurrency,
                                      reporter: reporter)
         if output.streamsEmittedValues {
             scheduler.onMessage = { named in
@@ -226,10 +218,10 @@ struct Shard: Sendable, Equatable {
     let index: Int
     let count: Int
 
-    init(parsing text: String) throws(UsageError) {
+    init(parsing text: String) throws(CommandFailure) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
         guard parts.count == 2, let index = parts[0], let count = parts[1], (1...1000).contains(count), (1...count).contains(index) else {
-            throw UsageError(message: "--shard: expected K/N with 1 ≤ K ≤ N ≤ 1000, such as 2/4, got '\(text)'")
+            throw CommandFailure.usage("--shard: expected K/N with 1 ≤ K ≤ N ≤ 1000, such as 2/4, got '\(text)'")
         }
         self.index = index
         self.count = count

@@ -31,20 +31,20 @@ struct SnapshotCommand {
         ] + CommandOption.jobFieldOptions.filter { !["screenshot", "collect"].contains($0.name) }
             + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
-        takeOperands: { settings, operands throws(UsageError) in
+        takeOperands: { settings, operands throws(CommandFailure) in
             try TableCommand<Settings>.single("URL") { $0.url = $1 }(&settings, operands)
-            guard settings.png != nil || settings.html != nil else { throw UsageError(message: "give --png FILE, --html FILE or both") }
-            if settings.fullPage && settings.png == nil { throw UsageError(message: "--full-page goes with --png") }
+            guard settings.png != nil || settings.html != nil else { throw CommandFailure.usage("give --png FILE, --html FILE or both") }
+            if settings.fullPage && settings.png == nil { throw CommandFailure.usage("--full-page goes with --png") }
         },
         run: { await SnapshotCommand(settings: $0).execute() })
 
     let settings: Settings
 
     func execute() async -> ExitCode {
-        await SingleJob.run("snapshot", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(UsageError) in
+        await SingleJob.run("snapshot", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(CommandFailure) in
             var job = try JobOptions.job(url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
                                          waitFor: EvalCommand.loaded, fields: settings.fields)
-            job.evaluation.screenshot = try settings.png.map { path throws(UsageError) in
+            job.evaluation.screenshot = try settings.png.map { path throws(CommandFailure) in
                 WebParserJob.Screenshot(file: try Self.writableFile(path, option: "--png"), fullPage: settings.fullPage)
             }
             if let html = settings.html { _ = try Self.writableFile(html, option: "--html") }
@@ -70,9 +70,9 @@ struct SnapshotCommand {
     }
 
     /// `path` as a file URL, if its folder exists.
-    private static func writableFile(_ path: String, option: String) throws(UsageError) -> URL {
+    private static func writableFile(_ path: String, option: String) throws(CommandFailure) -> URL {
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        if let problem = AtomicFile.checkWritable(path) { throw UsageError(message: "\(option): \(problem)") }
+        if let problem = AtomicFile.checkWritable(path) { throw CommandFailure.usage("\(option): \(problem)") }
         return url
     }
 }

@@ -2,12 +2,12 @@ import Foundation
 import WebParseCore
 import WebParser
 
-/// The session options `run` and `eval` share.
+/// The session options `run`, `eval` and `snapshot` share.
 struct SessionOptions: Sendable {
-    var directory: String?
+    /// What the session fields' own options (`--session`, `--proxy`) give, over the config's.
+    var given = SessionSettings()
     var cookiesFile: String?
     var saveCookiesFile: String?
-    var proxy: String?
     var noProxy: [String] = []
 }
 
@@ -18,11 +18,9 @@ protocol SessionOptionSettings: Sendable {
 
 extension CommandOption where Settings: SessionOptionSettings {
     static var sessionOptions: [Self] {
-        [
-            .value("session", "DIR", "keep cookies, local storage and the HTTP cache in DIR across runs") { $0.session.directory = $1 },
+        fieldOptions(SessionFields.all, into: \.session.given) + [
             .value("cookies", "FILE", "start with the cookies in FILE (cookies.txt or JSON) for each job's host") { $0.session.cookiesFile = $1 },
             .value("save-cookies", "FILE", "write the session's cookies to FILE after the run (mode 0600)") { $0.session.saveCookiesFile = $1 },
-            .value("proxy", "URL", "send requests through an http, https or socks proxy") { $0.session.proxy = $1 },
             .value("no-proxy", "HOSTS", "comma-separated hosts reached without the proxy") { settings, hosts in
                 settings.session.noProxy += hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             },
@@ -43,7 +41,7 @@ struct SessionSetup {
     private let directory: URL?
 
     /// The session for `options` over `settings` (the config's), with `run`'s recycling and memory limit.
-    /// - Throws: `CommandFailure` when a cookie file, the proxy or the session folder cannot be used.
+    /// - Throws: `CommandFailure` when a cookie file or the session folder cannot be used.
     static func prepare(_ options: SessionOptions, over settings: SessionSettings, recycleAfter: Int, memoryLimit: Int?)
         async throws(CommandFailure) -> SessionSetup
     {
@@ -64,20 +62,12 @@ struct SessionSetup {
                 throw CommandFailure(message: "--cookies \(file): \(error)", code: .usage)
             }
         }
-        var proxy = settings.proxy
-        if let text = options.proxy {
-            var reader = FieldReader(directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-            let node = JSONNode(value: .string(text), line: 0, column: 0)
-            guard let parsed = reader.proxy("--proxy", node) else {
-                throw CommandFailure(message: reader.problems.map { "\($0.path): \($0.message)" }.joined(separator: "\n"), code: .usage)
-            }
-            proxy = parsed
-        }
+        var proxy = options.given.proxy ?? settings.proxy
         if !options.noProxy.isEmpty { proxy?.bypass += options.noProxy }
         if let file = options.saveCookiesFile, let problem = AtomicFile.checkWritable(file) {
             throw CommandFailure(message: "--save-cookies: \(problem)", code: .usage)
         }
-        let directory = options.directory.map { URL(fileURLWithPath: $0) } ?? settings.directory
+        let directory = options.given.directory ?? settings.directory
         var lock: RunLock?
         if let directory {
             do {

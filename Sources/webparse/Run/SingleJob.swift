@@ -10,14 +10,14 @@ enum SingleJob {
     /// - Returns: `use`'s code; `.usage` when the options are wrong (explained with `usage`), or the code of
     ///   what failed: the session, the job, or saving cookies.
     static func run(_ command: String, usage: String, session: SessionOptions, verbosity: Verbosity,
-                    make: () throws(UsageError) -> WebParserJob, use: (WebParserResult) -> ExitCode) async -> ExitCode {
+                    make: () throws(CommandFailure) -> WebParserJob, use: (WebParserResult) -> ExitCode) async -> ExitCode {
         var job: WebParserJob
-        do throws(UsageError) {
+        do throws(CommandFailure) {
             job = try make()
         } catch {
             StandardStreams.tellError("webparse \(command): " + error.message.replacingOccurrences(of: "\n", with: "\nwebparse \(command): "))
             StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
-            return .usage
+            return error.code
         }
         let setup: SessionSetup
         do throws(CommandFailure) {
