@@ -12,6 +12,7 @@ packages=(
   jq                     # the README's example pipes webparse's output into it
   python3-jsonschema     # the tests check the example configs against the config's JSON Schema
   x11-utils              # the tests check with xdpyinfo that no one else can use webparse's private display
+  libjs-jquery           # the tests of steps use a real jQuery, as the sites they act on do
 )
 
 missing=()

@@ -68,6 +68,8 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case environmentUnavailable(String)
         /// The job asks for something that cannot work, such as collecting emitted values without user scripts.
         case invalidJob(String)
+        /// A step of the job could not be done: which one, and why.
+        case stepFailed(step: Int, Step, reason: String)
         /// The screenshot could not be taken or written.
         case screenshotFailed(String)
         /// The session's cookies or stored data could not be read, written, listed or cleared; says which file
@@ -110,6 +112,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             case .memoryLimitExceeded: "the page used too much memory and was stopped"
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
             case .invalidJob(let reason): "invalid job: \(reason)"
+            case .stepFailed(let index, let step, let reason): "step \(index + 1) (\(step)) failed: \(reason)"
             case .screenshotFailed(let reason): "screenshot failed: \(reason)"
             case .storageFailed(let reason): reason
             }
@@ -125,6 +128,8 @@ public enum LoadPhase: Sendable, Equatable, CustomStringConvertible {
     case loading
     /// The page has loaded; the script's result is still empty.
     case waitingForResult
+    /// Step `step` (from 0) was waiting for what it acts on, or for what it waits for.
+    case runningStep(Int, Step)
 
     /// The phase in words, such as "waiting for the server".
     public var description: String {
@@ -132,6 +137,7 @@ public enum LoadPhase: Sendable, Equatable, CustomStringConvertible {
         case .waitingForServer: "waiting for the server"
         case .loading: "loading the page"
         case .waitingForResult: "waiting for the script's result"
+        case .runningStep(let index, let step): "running step \(index + 1) (\(step))"
         }
     }
 }

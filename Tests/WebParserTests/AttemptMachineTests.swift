@@ -20,6 +20,10 @@ import Testing
             case .load: "load"
             case .evaluate(let body, let document): "evaluate \(body.utf8.count > 200 ? "whole" : "repeat") in \(document)"
             case .evaluateLater(let delay): "evaluate after \(delay)"
+            case .callStep(let body, let document): "step call \(body.contains("until(") ? "waiting" : "direct") in \(document)"
+            case .click(let x, let y): "click \(x),\(y)"
+            case .press(let key): "press \(key)"
+            case .stepLater(let delay, let timer): "step timer \(timer) after \(delay)"
             case .cancelLaterEvaluation: "cancel later evaluation"
             case .report(let state): "report \(state)"
             case .tell(let message): "tell \(message)"
@@ -33,6 +37,61 @@ import Testing
     }
 
     func string(_ text: String) -> JavaScriptReply { .string(Data(text.utf8)) }
+
+    func json(_ text: String) -> JavaScriptReply { .json(Data(text.utf8)) }
+
+    /// Steps run once each, in order, after the commit: a click's navigation is waited for, a call the page cut
+    /// short runs again in the new document, and the script runs after the last step.
+    @Test func stepsRunOnceInOrderAcrossNavigations() {
+        var attempt = machine {
+            $0.evaluation.steps = [.click(selector: "#go"), .fill(selector: "#q", value: "x"), .press(key: "Enter", selector: nil)]
+        }
+        let page = url.absoluteString
+        _ = attempt.handle(.start)
+        _ = attempt.handle(.page(.started(url: page)))
+        #expect(words(attempt.handle(.page(.committed(url: page, httpStatus: 200)))) == ["step call waiting in 1"])
+        #expect(words(attempt.handle(.page(.finished(url: page)))) == [])
+        #expect(words(attempt.handle(.stepReply(json(#"{"at": [10, 20]}"#), document: 1)))
+                == ["click 10.0,20.0", "step timer 1 after 0.15 seconds"])
+        // The click navigates: the next step waits for the new document.
+        _ = attempt.handle(.page(.started(url: page + "next")))
+        #expect(words(attempt.handle(.stepDue(timer: 1))) == [])
+        #expect(words(attempt.handle(.page(.committed(url: page + "next", httpStatus: 200)))) == ["step call waiting in 2"])
+        // The page goes away while the fill waits: it is asked again in the next document, not counted as done.
+        _ = attempt.handle(.page(.started(url: page + "again")))
+        #expect(words(attempt.handle(.stepReply(.failed(domain: "WebKitJavascriptError", code: 0, message: "gone"), document: 2))) == [])
+        #expect(words(attempt.handle(.page(.committed(url: page + "again", httpStatus: 200)))) == ["step call waiting in 3"])
+        #expect(words(attempt.handle(.stepReply(json(#"{"done": true}"#), document: 2))) == [], "a stale reply")
+        #expect(words(attempt.handle(.stepReply(json(#"{"done": true}"#), document: 3))) == ["step timer 2 after 0.15 seconds"])
+        #expect(words(attempt.handle(.stepDue(timer: 2))) == ["step call direct in 3"])
+        #expect(words(attempt.handle(.stepReply(json(#"{"focused": true}"#), document: 3))) == ["press Return", "step timer 3 after 0.15 seconds"])
+        #expect(words(attempt.handle(.stepDue(timer: 3))) == ["report executingJavaScript", "evaluate whole in 0"])
+    }
+
+    /// A step that cannot be done fails the attempt naming the step and the page; a time-out says which step
+    /// was running; a script that was running when its document went is not run again.
+    @Test func aFailingOrStuckStepNamesItself() {
+        let page = url.absoluteString
+        var failing = machine { $0.evaluation.steps = [.waitForSelector("#a"), .select(selector: "#s", option: "B")] }
+        _ = failing.handle(.start)
+        _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
+        _ = failing.handle(.stepReply(json(#"{"done": true}"#), document: 1))
+        #expect(words(failing.handle(.stepDue(timer: 1))) == ["step call waiting in 1"])
+        #expect(words(failing.handle(.stepReply(json(#"{"error": "the element is not a <select> (div)"}"#), document: 1)))
+                == [##"fail step 2 (select "B" in "#s") failed: the element is not a <select> (div) (\##(page))"##])
+
+        var stuck = machine { $0.evaluation.steps = [.click(selector: "#never")] }
+        _ = stuck.handle(.start)
+        _ = stuck.handle(.page(.committed(url: page, httpStatus: 200)))
+        #expect(words(stuck.handle(.timedOut)) == [##"fail timed out after 5 s while running step 1 (click "#never") (\##(page))"##])
+
+        var evaluating = machine { $0.evaluation.steps = [.evaluate(script: "form.submit(); await later"), .click(selector: "#b")] }
+        _ = evaluating.handle(.start)
+        _ = evaluating.handle(.page(.committed(url: page, httpStatus: 200)))
+        _ = evaluating.handle(.page(.started(url: page + "posted")))
+        #expect(words(evaluating.handle(.page(.committed(url: page + "posted", httpStatus: 200)))) == ["step call waiting in 2"],
+                "the next step, not the script again")
+    }
 
     @Test func aLoadThenEvaluationsUntilTheDataIsThere() {
         var attempt = machine()

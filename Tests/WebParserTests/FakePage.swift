@@ -65,6 +65,19 @@ final class FakePage: WebPage {
         Task { completion(reply) }
     }
 
+    /// The points it was clicked at and the keys pressed, in order.
+    private(set) var clicks: [(x: Double, y: Double)] = []
+    private(set) var keys: [String] = []
+
+    func click(x: Double, y: Double) {
+        clicks.append((x, y))
+    }
+
+    func press(key: String) -> Bool {
+        keys.append(key)
+        return key != "NoSuchKey"
+    }
+
     /// Reports success and writes nothing: screenshots are tested on real pages.
     func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void) {
         Task { completion(nil) }

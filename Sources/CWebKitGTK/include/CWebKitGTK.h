@@ -19,5 +19,6 @@
 #include "wk_script_syntax.h"
 #include "wk_checksum.h"
 #include "wk_http_date.h"
+#include "wk_input.h"
 
 #endif

@@ -32,6 +32,10 @@ package enum JobFields {
                  option: .value("wait-for-selector", "SELECTOR", "wait until an element matches SELECTOR before taking the result (then final, empty included)")) { reader, path, input, draft in
             draft.job.evaluation.waitForSelector = reader.string(path, input)
         },
+        JobField(key: "steps", summary: "actions run once, in order, before the script: [{\"click\": \"#next\"}, {\"fill\": {\"#q\": \"text\"}}, …] (see the README)",
+                 option: .values("step", "ACTION=ARG", "act on the page once, first: click=SELECTOR, fill=SELECTOR=TEXT, press=KEY, scroll=untilStable…; repeatable")) { reader, path, input, draft in
+            if let value = reader.steps(path, input) { draft.job.evaluation.steps = value }
+        },
         JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))",
                  option: .value("timeout", "SECONDS", "the limit for loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))")) { reader, path, input, draft in
             if let value = reader.seconds(path, input, in: 0.1...86_400) { draft.job.timeout = value }

@@ -25,6 +25,12 @@ struct AttemptMachine {
         case page(PageEvent)
         /// The page answered an evaluation made in `document`.
         case reply(JavaScriptReply, document: Int)
+        /// The page answered a step's call made in the steps' `document`.
+        case stepReply(JavaScriptReply, document: Int)
+        /// The steps' timer `timer` went off.
+        case stepDue(timer: Int)
+        /// A `press` step's key has no key of the keyboard.
+        case keyUnknown(String)
         /// The wait after an interrupted evaluation is over.
         case evaluationDue
         /// The job's timeout is over.
@@ -46,6 +52,14 @@ struct AttemptMachine {
         case evaluate(body: String, document: Int)
         /// Sends `.evaluationDue` after the duration.
         case evaluateLater(Duration)
+        /// Calls a step's `body` in the page's current document; its reply comes as `.stepReply`.
+        case callStep(body: String, document: Int)
+        /// Clicks the view at a point of the viewport, as a user's pointer does.
+        case click(x: Double, y: Double)
+        /// Presses and releases a key (a GDK key name), as a user's keyboard does; `.keyUnknown` when none has it.
+        case press(key: String)
+        /// Sends `.stepDue(timer:)` after the duration.
+        case stepLater(Duration, timer: Int)
         case cancelLaterEvaluation
         case report(WebParserState)
         case tell(WebParserMessage)
@@ -78,6 +92,8 @@ struct AttemptMachine {
     private var evaluating = false
     private var document = 0
     private var installedIn: Int?
+    /// The job's steps, run before the script.
+    private var steps: StepRunner
     /// What the script or its wait last answered while the result was empty.
     private var lastAnswer: String?
     /// The values user scripts emitted, in order, as JSON text.
@@ -87,6 +103,7 @@ struct AttemptMachine {
     init(job: WebParserJob) {
         self.job = job
         self.url = job.url.absoluteString
+        self.steps = StepRunner(steps: job.evaluation.steps)
         self.script = PageScript(job.evaluation.script, waitFor: job.evaluation.waitFor, waitForSelector: job.evaluation.waitForSelector,
                                  pollInterval: job.evaluation.pollInterval)
     }
@@ -104,6 +121,15 @@ struct AttemptMachine {
             return received(reply)
         case .evaluationDue:
             return evaluate()
+        case .stepReply(let reply, let document):
+            guard stage == .running else { return [] }
+            return perform(steps.received(reply, document: document))
+        case .stepDue(let timer):
+            guard stage == .running else { return [] }
+            return perform(steps.due(timer: timer))
+        case .keyUnknown(let key):
+            return fail(.stepFailed(step: max(steps.index - 1, 0), steps.steps[max(steps.index - 1, 0)],
+                                    reason: "no key is named \"\(key)\""))
         case .timedOut:
             return timedOut()
         case .explained(let failure):
@@ -135,6 +161,7 @@ struct AttemptMachine {
             self.url = url
             phase = .waitingForServer
             committed = false
+            steps.loadStarted()
             return []
         case .redirected(let url):
             self.url = url
@@ -153,6 +180,7 @@ struct AttemptMachine {
                             url: job.url.absoluteString)
             }
             phase = .loading
+            guard steps.isFinished else { return perform(steps.committed()) }
             guard evaluating else { return startEvaluating() }
             document += 1
             return [.cancelLaterEvaluation] + evaluate()
@@ -165,7 +193,7 @@ struct AttemptMachine {
                 return fail(.loadFailed(refusedMIMEType.map(Self.download) ?? "WebKit did not load the page"))
             }
             phase = .waitingForResult
-            return startEvaluating()
+            return steps.isFinished ? startEvaluating() : []
         case .failed(let failure):
             return failed(failure)
         case .navigationRefused(let url):
@@ -228,6 +256,20 @@ struct AttemptMachine {
         }
     }
 
+    /// The actions of the steps' commands.
+    private mutating func perform(_ commands: [StepRunner.Command]) -> [Action] {
+        commands.flatMap { command -> [Action] in
+            switch command {
+            case .call(let body, let document): [.callStep(body: body, document: document)]
+            case .click(let x, let y): [.click(x: x, y: y)]
+            case .press(let key): [.press(key: key)]
+            case .later(let delay, let timer): [.stepLater(delay, timer: timer)]
+            case .fail(let index, let reason): fail(.stepFailed(step: index, steps.steps[index], reason: reason))
+            case .finished: startEvaluating()
+            }
+        }
+    }
+
     private mutating func startEvaluating() -> [Action] {
         guard !evaluating, stage == .running else { return [] }
         if job.evaluation.collect == .emitted && job.evaluation.script.allSatisfy(\.isWhitespace) { return [] }
@@ -277,6 +319,7 @@ struct AttemptMachine {
         if job.evaluation.collect == .emitted && !emitted.isEmpty && stage == .running {
             return succeed(with: Self.array(emitted), isComplete: false)
         }
+        let phase = steps.current.map { LoadPhase.runningStep(steps.index, $0) } ?? self.phase
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
         if phase == .waitingForResult { error.lastAnswer = lastAnswer }
         return end(.failure(error))

@@ -16,6 +16,7 @@ final class WebParserEngine {
     private let outcome = OneShot<AttemptResult>()
     private var watchdog: Task<Void, Never>?
     private var nextEvaluation: Task<Void, Never>?
+    private var stepTimer: Task<Void, Never>?
 
     /// Prepares an attempt of `job` on `page`; `report` receives the attempt's `loading` and
     /// `executingJavaScript` states, `tell` what the page says besides its result, and `release` gets the page
@@ -64,6 +65,19 @@ final class WebParserEngine {
             page.callAsyncFunction(body, sourceName: PageScript.sourceName) { [weak self] reply in
                 self?.send(.reply(reply, document: document))
             }
+        case .callStep(let body, let document):
+            page.callAsyncFunction(body, sourceName: StepScript.sourceName) { [weak self] reply in
+                self?.send(.stepReply(reply, document: document))
+            }
+        case .click(let x, let y):
+            page.click(x: x, y: y)
+        case .press(let key):
+            if !page.press(key: key) { send(.keyUnknown(key)) }
+        case .stepLater(let delay, let timer):
+            stepTimer = Task { [weak self] in
+                guard (try? await Task.sleep(for: delay)) != nil else { return }
+                self?.send(.stepDue(timer: timer))
+            }
         case .evaluateLater(let delay):
             nextEvaluation = Task { [weak self] in
                 guard (try? await Task.sleep(for: delay)) != nil else { return }
@@ -89,6 +103,7 @@ final class WebParserEngine {
             if let result { outcome.resolve(result.mapError { $0 }) }
             watchdog?.cancel()
             nextEvaluation?.cancel()
+            stepTimer?.cancel()
             page.eventHandler = nil
             release(page, (try? result?.get()) != nil)
         }

@@ -19,6 +19,9 @@ public struct Evaluation: Sendable, Equatable {
     /// How often a script is evaluated again unless an evaluation says otherwise.
     public static let defaultPollInterval: Duration = .milliseconds(100)
 
+    /// Actions run once, in order, before `script` is evaluated: clicks, form filling, scrolling, waits.
+    public var steps: [Step] = []
+
     /// What the job returns: the script's result, or the values its user scripts emit.
     public var collect: WebParserJob.Collect
     /// A PNG of the page to write once the result is ready; nil takes none.

@@ -128,6 +128,16 @@ final class WebKitPage: WebPage {
         }, CallbackBox.retained(completion))
     }
 
+    func click(x: Double, y: Double) {
+        guard let view else { return }
+        wk_view_click(view, x, y)
+    }
+
+    func press(key: String) -> Bool {
+        guard let view else { return false }
+        return wk_view_press_key(view, key)
+    }
+
     func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void) {
         guard let view else { return }
         // WebKit writes the PNG to a temporary file; it then goes to `file` as every output does: atomically over

@@ -16,6 +16,14 @@ protocol WebPage: AnyObject {
     /// `completion` is called exactly once, unless the page is closed first.
     func callAsyncFunction(_ body: String, sourceName: String, completion: @escaping @WebKitActor (JavaScriptReply) -> Void)
 
+    /// Clicks the primary button at (`x`, `y`), in CSS pixels from the viewport's top left corner, as a user's
+    /// pointer does: the page gets trusted pointer and mouse events.
+    func click(x: Double, y: Double)
+
+    /// Presses and releases the key with the GDK name `key` (`Return`, `Tab`, `a`) as a user's keyboard does,
+    /// on the focused element; false when no key has that name.
+    func press(key: String) -> Bool
+
     /// Writes a PNG of what the page shows (the viewport, or the whole document with `fullPage`) to `file`;
     /// `completion` gets nil once it is written, or what went wrong. Called once, unless the page is closed first.
     func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void)

@@ -11,6 +11,7 @@ struct EvalCommand {
         var raw = false
         /// Job field options given, by field key: their values in order.
         var fields: [String: [String]] = [:]
+        var stepsFile: String?
         var session = SessionOptions()
         var verbosity = Verbosity.normal
     }
@@ -51,7 +52,8 @@ struct EvalCommand {
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values, no script at all.
             let emitted = JobOptions.collectsEmitted(settings.fields)
             return try JobOptions.job(url: settings.url, script: script ?? (emitted ? nil : Self.renderedHTML),
-                                      waitFor: script == nil && !emitted ? Self.loaded : nil, fields: settings.fields)
+                                      waitFor: script == nil && !emitted ? Self.loaded : nil, fields: settings.fields,
+                                      stepsFile: settings.stepsFile)
         } use: { result in
             StandardStreams.writeResult(settings.raw ? Self.rawText(result.data) : result.data)
             return .success

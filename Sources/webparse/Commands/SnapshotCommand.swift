@@ -11,6 +11,7 @@ struct SnapshotCommand {
         var fullPage = false
         var html: String?
         var fields: [String: [String]] = [:]
+        var stepsFile: String?
         var session = SessionOptions()
         var verbosity = Verbosity.normal
     }
@@ -43,7 +44,7 @@ struct SnapshotCommand {
     func execute() async -> ExitCode {
         await SingleJob.run("snapshot", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(CommandFailure) in
             var job = try JobOptions.job(url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
-                                         waitFor: EvalCommand.loaded, fields: settings.fields)
+                                         waitFor: EvalCommand.loaded, fields: settings.fields, stepsFile: settings.stepsFile)
             job.evaluation.screenshot = try settings.png.map { path throws(CommandFailure) in
                 WebParserJob.Screenshot(file: try Self.writableFile(path, option: "--png"), fullPage: settings.fullPage)
             }

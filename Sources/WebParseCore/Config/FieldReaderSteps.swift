@@ -1,0 +1,162 @@
+import Foundation
+import WebParser
+
+/// How a job's `steps` are read: from a config, an array of one-action objects (`{"click": "#next"}`); from the
+/// command line, one `ACTION=ARGUMENT` per `--step`.
+extension FieldReader {
+    /// The actions a step can be, as configs and `--step` name them.
+    static let stepActions = ["click", "fill", "select", "check", "uncheck", "press", "submit", "scroll", "waitFor",
+                              "waitForSelector", "waitForNavigation", "evaluate", "sleep"]
+
+    mutating func steps(_ path: String, _ input: FieldInput) -> [Step]? {
+        var steps: [Step] = []
+        let problemsBefore = problems.count
+        switch input {
+        case .node:
+            guard let elements = input.elements else {
+                problem(path, at: input, "expected an array of steps such as [{\"click\": \"#next\"}], got \(input.excerpt)")
+                return nil
+            }
+            for (index, element) in elements.enumerated() {
+                let place = "\(path)[\(index)]"
+                guard let members = FieldInput.node(element).members, members.count == 1, let (action, value) = members.first else {
+                    problem(place, at: .node(element), "expected an object with one action, such as {\"click\": \"#next\"}, got \(FieldInput.node(element).excerpt)")
+                    continue
+                }
+                steps += step(action, .node(value), path: place + "." + action) ?? []
+            }
+        case .arguments(let values):
+            for value in values {
+                let equals = value.firstIndex(of: "=")
+                let action = String(value[..<(equals ?? value.endIndex)])
+                let argument = equals.map { String(value[value.index(after: $0)...]) } ?? ""
+                steps += step(action, .arguments([argument]), path: path + " " + action) ?? []
+            }
+        }
+        return problems.count == problemsBefore ? steps : nil
+    }
+
+    /// The steps `action` with `input` makes (a `fill` of several fields makes one per field).
+    private mutating func step(_ action: String, _ input: FieldInput, path: String) -> [Step]? {
+        switch action {
+        case "click": return string(path, input).map { [.click(selector: $0)] }
+        case "check", "uncheck": return string(path, input).map { [.check(selector: $0, checked: action == "check")] }
+        case "submit": return string(path, input).map { [.submit(selector: $0)] }
+        case "waitForSelector": return string(path, input).map { [.waitForSelector($0)] }
+        case "waitFor": return string(path, input).map { [.waitFor(script: $0)] }
+        case "evaluate": return string(path, input).map { [.evaluate(script: $0)] }
+        case "sleep": return seconds(path, input, in: 0...3600).map { [.sleep($0)] }
+        case "waitForNavigation":
+            if case .node = input, input.flag != true {
+                problem(path, at: input, "expected true, got \(input.excerpt)")
+                return nil
+            }
+            return [.waitForNavigation]
+        case "fill", "select":
+            return pairs(path, input)?.compactMap { selector, value in
+                if action == "select" { return string(path + "." + selector, value).map { .select(selector: selector, option: $0) } }
+                return fillValue(path + "." + selector, value).map { .fill(selector: selector, value: $0) }
+            }
+        case "press":
+            if let members = input.members {
+                var key: String?, selector: String?
+                for (name, value) in members {
+                    switch name {
+                    case "key": key = string(path + ".key", .node(value))
+                    case "selector": selector = string(path + ".selector", .node(value))
+                    default: problem(path + "." + name, at: .node(value), "unknown key; press has \"key\" and \"selector\"")
+                    }
+                }
+                guard let key else {
+                    if !members.contains(where: { $0.key == "key" }) { problem(path + ".key", at: input, "required") }
+                    return nil
+                }
+                return [.press(key: key, selector: selector)]
+            }
+            if case .arguments = input, input.text?.contains("=") == true, let pair = pairs(path, input)?.first, let key = pair.1.text {
+                return [.press(key: key, selector: pair.0)]
+            }
+            return string(path, input).map { [.press(key: $0, selector: nil)] }
+        case "scroll":
+            if let members = input.members {
+                guard members.count == 1, members[0].key == "untilStable" else {
+                    problem(path, at: input, "expected \"bottom\", \"untilStable\", a CSS selector or {\"untilStable\": SECONDS}")
+                    return nil
+                }
+                return seconds(path + ".untilStable", .node(members[0].value), in: 0.1...60).map { [.scroll(.untilStable(settle: $0))] }
+            }
+            return string(path, input).map { text in
+                switch text {
+                case "bottom": [.scroll(.bottom)]
+                case "untilStable": [.scroll(.untilStable(settle: Step.defaultSettle))]
+                default: [.scroll(.element(text))]
+                }
+            }
+        default:
+            problem(path, at: input, "unknown action \"\(action)\"" + ConfigReader.suggestion(for: action, among: Self.stepActions))
+            return nil
+        }
+    }
+
+    /// A config's `{"selector": value, …}` in order, or an option's `SELECTOR=VALUE` (split at the last `=`:
+    /// selectors may hold `=`, as in `input[name=q]`).
+    private mutating func pairs(_ path: String, _ input: FieldInput) -> [(String, FieldInput)]? {
+        switch input {
+        case .node:
+            guard let members = input.members, !members.isEmpty else {
+                problem(path, at: input, "expected an object of CSS selectors to values, such as {\"#q\": \"webparse\"}, got \(input.excerpt)")
+                return nil
+            }
+            return members.map { ($0.key, .node($0.value)) }
+        case .arguments:
+            guard let text = input.text, let equals = text.lastIndex(of: "="), equals != text.startIndex else {
+                problem(path, at: input, "expected SELECTOR=VALUE, got \(input.excerpt)")
+                return nil
+            }
+            return [(String(text[..<equals]), .arguments([String(text[text.index(after: equals)...])]))]
+        }
+    }
+
+    /// A value to fill in: a string, or `{"env": "NAME"}` for the environment variable NAME (kept out of
+    /// configs and command lines, where others may read it).
+    private mutating func fillValue(_ path: String, _ input: FieldInput) -> String? {
+        guard let members = input.members else {
+            guard let text = input.text else {
+                problem(path, at: input, "expected a string or {\"env\": \"VARIABLE\"}, got \(input.excerpt)")
+                return nil
+            }
+            return text
+        }
+        guard members.count == 1, members[0].key == "env", let name = string(path + ".env", .node(members[0].value)) else {
+            problem(path, at: input, "expected a string or {\"env\": \"VARIABLE\"}")
+            return nil
+        }
+        guard let value = ProcessInfo.processInfo.environment[name] else {
+            problem(path + ".env", at: .node(members[0].value), "the environment variable \(name) is not set")
+            return nil
+        }
+        return value
+    }
+}
+
+extension ConfigReader.Member {
+    /// The `steps` field from the JSON file at `path`, which holds the steps' array as a config's `steps` does;
+    /// named `--steps FILE` in problems.
+    /// - Returns: the member, or the problem when the file cannot be read or is not JSON.
+    package static func steps(fromFile path: String) -> Result<Self, StepsFileProblem> {
+        let name = "--steps \(path)"
+        do {
+            let root = try JSONNode.parse(Array(try InputFile.read(path)))
+            return .success(Self(key: "steps", input: .node(root), path: name))
+        } catch let error as JSONSyntaxError {
+            return .failure(StepsFileProblem(message: "\(name): \(error.line):\(error.column): \(error.message)"))
+        } catch {
+            return .failure(StepsFileProblem(message: "\(name): \(error)"))
+        }
+    }
+}
+
+/// Why a `--steps` file cannot be used.
+package struct StepsFileProblem: Error {
+    package let message: String
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import WebParser
+
+/// Steps on real pages written the way sites are: handlers attached with jQuery once the page is ready, a form
+/// whose select is filled by an AJAX call, a CSRF token, Enter submitting the form, a postback that reloads the
+/// page, infinite scroll over XHR.
+@Suite(.serialized) struct StepTests {
+    static let jQuery = (try? String(contentsOfFile: "/usr/share/javascript/jquery/jquery.min.js", encoding: .utf8)) ?? ""
+
+    func job(_ url: URL, _ script: String, steps: [Step], timeout: Duration = .seconds(15)) -> WebParserJob {
+        var evaluation = Evaluation(script: script, pollInterval: .milliseconds(20))
+        evaluation.steps = steps
+        return WebParserJob(url: url, evaluation: evaluation, timeout: timeout, retry: RetryPolicy(retries: 0))
+    }
+
+    /// The search page: the form appears only after a trusted click on "Search" (its handler is attached
+    /// late), its kinds come from an AJAX call, and Enter in the query field submits it with its CSRF token.
+    static let searchPage = """
+        <html><head><script src="/jquery.js"></script></head><body>
+        <button id="open" style="display:none">Search</button>
+        <form id="search" method="post" action="/search" style="display:none">
+          <input type="hidden" name="csrf" value="t0k3n">
+          <input id="q" name="q"><select id="kind" name="kind"></select>
+          <label><input type="checkbox" id="agree" name="agree"> agree</label>
+        </form>
+        <script>
+        $(function () {
+          setTimeout(function () {
+            $("#open").on("click", function (event) {
+              if (event.originalEvent && event.originalEvent.isTrusted) $("#search").show();
+            }).show();
+            $.get("/kinds", function (kinds) {
+              kinds.forEach(function (kind) { $("#kind").append($("<option>").val(kind.toLowerCase()).text(kind)); });
+            });
+          }, 300);
+        });
+        </script></body></html>
+        """
+
+    @Test func clicksFillsChoicesAndKeysActAsAUsersWouldAcrossAPost() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: Self.searchPage),
+            "/jquery.js": .respond(contentType: "application/javascript", body: Self.jQuery),
+            "/kinds": .delayed(.milliseconds(300), .respond(contentType: "application/json", body: #"["Comics", "Manga"]"#)),
+            "/search": .handle { request in
+                TestHTTPServer.Response(body: "<p id='results'>\(request.method) \(request.body)</p>")
+            },
+        ])
+        let steps: [Step] = [
+            .click(selector: "#open"), .fill(selector: "#q", value: "one piece"), .select(selector: "#kind", option: "Manga"),
+            .check(selector: "#agree", checked: true), .press(key: "Enter", selector: "#q"),
+        ]
+        let result = try await WebParser().run(job(server.url("/"), "document.querySelector('#results').textContent", steps: steps))
+        #expect(String(decoding: result.data, as: UTF8.self) == #""POST csrf=t0k3n&q=one+piece&kind=manga&agree=on""#)
+        #expect(result.finalURL.hasSuffix("/search"))
+        #expect(server.requests(for: "/search").count == 1)
+    }
+
+    /// A page that checks `isTrusted` on every kind of input it gets.
+    @Test func clicksAndKeysAreTrustedInput() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: """
+            <button id="b" style="margin-top:1500px">far down</button><input id="i">
+            <script>
+            window.seen = [];
+            document.getElementById("b").addEventListener("click", (e) => seen.push("click " + e.isTrusted));
+            document.getElementById("b").addEventListener("mousedown", (e) => seen.push("mousedown " + e.isTrusted));
+            document.getElementById("i").addEventListener("keydown", (e) => seen.push("keydown " + e.key + " " + e.isTrusted));
+            </script>
+            """)])
+        let steps: [Step] = [.click(selector: "#b"), .press(key: "x", selector: "#i"), .press(key: "Tab", selector: nil)]
+        let result = try await WebParser().run(job(server.url("/"), "seen.length >= 4 ? seen : null", steps: steps))
+        #expect(String(decoding: result.data, as: UTF8.self) == #"["mousedown true","click true","keydown x true","keydown Tab true"]"#)
+    }
+
+    /// Infinite scroll: each time the bottom is reached, the page fetches ten more items over XHR, five times.
+    @Test func scrollingUntilStableLoadsEveryPage() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: """
+                <ul id="list"></ul><div id="end" style="height:10px"></div>
+                <script>
+                let page = 0, loading = false;
+                const more = () => {
+                  if (loading || page >= 5) return;
+                  loading = true;
+                  const xhr = new XMLHttpRequest();
+                  xhr.open("GET", "/items?page=" + (page + 1));
+                  xhr.onload = () => {
+                    JSON.parse(xhr.responseText).forEach((text) => {
+                      const li = document.createElement("li"); li.textContent = text; li.style.height = "200px";
+                      document.getElementById("list").appendChild(li);
+                    });
+                    page += 1; loading = false;
+                  };
+                  xhr.send();
+                };
+                new IntersectionObserver((entries) => { if (entries[0].isIntersecting) more(); }).observe(document.getElementById("end"));
+                </script>
+                """),
+            "/items?page=1": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(1)) }),
+            "/items?page=2": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(2)) }),
+            "/items?page=3": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(3)) }),
+            "/items?page=4": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(4)) }),
+            "/items?page=5": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(5)) }),
+        ])
+        let result = try await WebParser().run(job(server.url("/"), "document.querySelectorAll('li').length",
+                                                   steps: [.scroll(.untilStable(settle: .milliseconds(700)))]))
+        #expect(String(decoding: result.data, as: UTF8.self) == "50")
+    }
+
+    static func items(_ page: Int) -> String {
+        "[" + (1...10).map { "\"item \(page)-\($0)\"" }.joined(separator: ",") + "]"
+    }
+
+    /// A postback: a script step submits the form, the server answers with a new page; the step is not run
+    /// again in the new document, and a step that cannot be done names itself and the page.
+    @Test func aPostbackRunsOnceAndAFailingStepNamesItself() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<form method='post' action='/post'><input name='a' value='1'></form><p id='x'>first</p>"),
+            "/post": .respond(body: "<p id='x'>posted</p><select id='s'><option>A</option></select>"),
+        ])
+        let posted = try await WebParser().run(job(server.url("/"), "document.getElementById('x').textContent",
+                                                   steps: [.evaluate(script: "document.forms[0].submit(); await new Promise((r) => setTimeout(r, 2000));"),
+                                                           .waitForNavigation]))
+        #expect(String(decoding: posted.data, as: UTF8.self) == #""posted""#)
+        #expect(server.requests(for: "/post").count == 1)
+
+        let failing = job(server.url("/"), "1", steps: [.evaluate(script: "document.forms[0].submit();"), .select(selector: "#s", option: "B")],
+                          timeout: .seconds(2))
+        await #expect {
+            try await WebParser().run(failing)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains(##"while running step 2 (select "B" in "#s")"##) && text.contains(server.url("/post").absoluteString)
+        }
+        let invalid = job(server.url("/"), "1", steps: [.click(selector: "p[")])
+        await #expect {
+            try await WebParser().run(invalid)
+        } throws: { error in
+            "\(error)".contains(#"step 1 (click "p[") failed: not a valid CSS selector: p["#)
+        }
+    }
+}
