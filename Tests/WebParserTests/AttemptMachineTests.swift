@@ -24,6 +24,8 @@ import Testing
             case .click(let x, let y): "click \(x),\(y)"
             case .press(let key): "press \(key)"
             case .stepLater(let delay, let timer): "step timer \(timer) after \(delay)"
+            case .findNext(_, let call): "find next \(call)"
+            case .loadNext(let url): "load \(url.absoluteString)"
             case .cancelLaterEvaluation: "cancel later evaluation"
             case .report(let state): "report \(state)"
             case .tell(let message): "tell \(message)"
@@ -91,6 +93,43 @@ import Testing
         _ = evaluating.handle(.page(.started(url: page + "posted")))
         #expect(words(evaluating.handle(.page(.committed(url: page + "posted", httpStatus: 200)))) == ["step call waiting in 2"],
                 "the next step, not the script again")
+    }
+
+    /// Pagination: each page's result, then the next page; a page that still shows the last page's data is
+    /// read again; lists are concatenated; the last page ends the job.
+    @Test func pagesAreReadUntilTheLastAndTheirListsJoined() {
+        var attempt = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next"), maxPages: 3) }
+        let page = url.absoluteString
+        _ = attempt.handle(.start)
+        _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
+        #expect(words(attempt.handle(.reply(string(#"[1,2]"#), document: 0))) == ["cancel later evaluation", "find next 1"])
+        #expect(words(attempt.handle(.nextFound(json(#"{"url": "http://127.0.0.1:9/page2"}"#), call: 1)))
+                == ["watch 5.0 seconds", "load http://127.0.0.1:9/page2"])
+        _ = attempt.handle(.page(.started(url: "http://127.0.0.1:9/page2")))
+        #expect(words(attempt.handle(.reply(string(#"[1,2]"#), document: 0))) == ["evaluate after 0.05 seconds"], "the old page's data")
+        #expect(words(attempt.handle(.page(.committed(url: "http://127.0.0.1:9/page2", httpStatus: 200))))
+                == ["cancel later evaluation", "evaluate whole in 1"])
+        #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 1))) == ["cancel later evaluation", "find next 2"])
+        #expect(words(attempt.handle(.nextFound(json(#"{"at": [5, 6]}"#), call: 2)))
+                == ["watch 5.0 seconds", "click 5.0,6.0", "evaluate repeat in 1"])
+        #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 1))) == ["evaluate after 0.05 seconds"])
+        #expect(words(attempt.handle(.reply(string(#"[4]"#), document: 1))) == ["succeed [1,2,3,4] at http://127.0.0.1:9/page2"],
+                "the third page is the most")
+
+        var repeating = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next")) }
+        _ = repeating.handle(.start)
+        _ = repeating.handle(.page(.committed(url: page, httpStatus: 200)))
+        _ = repeating.handle(.reply(string(#"[{"a":1}]"#), document: 0))
+        _ = repeating.handle(.nextFound(json(#"{"at": [1, 1]}"#), call: 1))
+        #expect(words(repeating.handle(.reply(string(#"[{"a":1}]"#), document: 0))) == ["evaluate after 0.05 seconds"])
+        #expect(words(repeating.handle(.timedOut)) == [#"succeed [{"a":1}] at \#(page)"#], "a time-out keeps the pages read")
+
+        var hostile = machine { $0.evaluation.pagination = Pagination(next: .script("document.querySelector('a').href")) }
+        _ = hostile.handle(.start)
+        _ = hostile.handle(.page(.committed(url: page, httpStatus: 200)))
+        _ = hostile.handle(.reply(string("[1]"), document: 0))
+        #expect(words(hostile.handle(.nextFound(json(#"{"url": "file:///etc/passwd"}"#), call: 1)))
+                == ["fail invalid job: the next page is not a web page: file:///etc/passwd (\(page))"])
     }
 
     @Test func aLoadThenEvaluationsUntilTheDataIsThere() {

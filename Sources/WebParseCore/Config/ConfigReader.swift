@@ -100,6 +100,14 @@ package struct ConfigReader {
         if draft.job.collectsWithoutEmitters && !own.union(defaults.keys).contains("userScripts") {
             fields.problem(prefix + "collect", at: place, "\"emitted\" needs userScripts that call webparse.emit")
         }
+        if draft.next == nil {
+            for key in ["maxPages", "stopAtSeen"] where own.union(defaults.keys).contains(key) && !own.union(defaults.keys).contains("next") {
+                fields.problem(prefix + key, at: place, "goes with next (the next page's link or button)")
+            }
+        } else if collectsEmitted {
+            fields.problem(prefix + "next", at: place, "goes with the script's result, not with \"collect\": \"emitted\"")
+        }
+        draft.job.evaluation.pagination = draft.next.map { Pagination(next: $0, maxPages: draft.maxPages ?? Pagination.defaultMaxPages) }
         guard let url = draft.url, let script = draft.script ?? (collectsEmitted ? "" : nil) else { return nil }
         draft.job.url = url
         draft.job.evaluation.script = script

@@ -36,6 +36,17 @@ extension FieldReader {
         return problems.count == problemsBefore ? steps : nil
     }
 
+    /// The next page of a list: a CSS selector (`"a.next"`, `{"selector": …}`) or `{"script": JS}`.
+    mutating func next(_ path: String, _ input: FieldInput) -> Pagination.Next? {
+        guard let members = input.members else { return string(path, input).map(Pagination.Next.selector) }
+        guard members.count == 1, let (kind, value) = members.first, kind == "selector" || kind == "script" else {
+            problem(path, at: input, "expected a CSS selector, {\"selector\": …} or {\"script\": …}")
+            return nil
+        }
+        guard let text = string(path + "." + kind, .node(value)) else { return nil }
+        return kind == "script" ? .script(text) : .selector(text)
+    }
+
     /// The steps `action` with `input` makes (a `fill` of several fields makes one per field).
     private mutating func step(_ action: String, _ input: FieldInput, path: String) -> [Step]? {
         switch action {

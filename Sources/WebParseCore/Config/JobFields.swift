@@ -8,6 +8,9 @@ package struct JobDraft {
     var url: URL?
     var script: String?
     var tracking = Tracking()
+    /// The next page and how many pages, put together once the job's fields are read.
+    var next: Pagination.Next?
+    var maxPages: Int?
 }
 
 /// One field a job can have.
@@ -35,6 +38,14 @@ package enum JobFields {
         JobField(key: "steps", summary: "actions run once, in order, before the script: [{\"click\": \"#next\"}, {\"fill\": {\"#q\": \"text\"}}, …] (see the README)",
                  option: .values("step", "ACTION=ARG", "act on the page once, first: click=SELECTOR, fill=SELECTOR=TEXT, press=KEY, scroll=untilStable…; repeatable")) { reader, path, input, draft in
             if let value = reader.steps(path, input) { draft.job.evaluation.steps = value }
+        },
+        JobField(key: "next", summary: "the next page of a list: a CSS selector of its link or button, or {\"script\": JS returning its URL or null}; script runs on every page, lists are joined",
+                 option: .value("next", "SELECTOR", "follow the next-page link or button SELECTOR and join every page's list")) { reader, path, input, draft in
+            draft.next = reader.next(path, input)
+        },
+        JobField(key: "maxPages", summary: "with next: the most pages read, the first included (default \(Pagination.defaultMaxPages))",
+                 option: .value("max-pages", "COUNT", "with --next: the most pages read (default \(Pagination.defaultMaxPages))")) { reader, path, input, draft in
+            draft.maxPages = reader.integer(path, input, in: 1...1000, what: "a number of pages")
         },
         JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))",
                  option: .value("timeout", "SECONDS", "the limit for loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))")) { reader, path, input, draft in
@@ -124,6 +135,10 @@ package enum JobFields {
         JobField(key: "remember", summary: "with --state: how many items to remember, oldest forgotten first (default \(Tracking.defaultRemember))",
                  option: nil) { reader, path, input, draft in
             if let value = reader.integer(path, input, in: 1...1_000_000, what: "a number of items") { draft.tracking.remember = value }
+        },
+        JobField(key: "stopAtSeen", summary: "with next and --state: stop at the first page whose items were all seen in earlier runs (default false)",
+                 option: nil) { reader, path, input, draft in
+            if let value = reader.bool(path, input) { draft.tracking.stopsAtSeen = value }
         },
         JobField(key: "javaScript", summary: "false stops the page's own scripts; the job's script still runs (default true)",
                  option: .flag("no-javascript", false, "stop the page's own scripts (webparse's JavaScript still runs)")) { reader, path, input, draft in

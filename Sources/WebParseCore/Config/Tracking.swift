@@ -9,6 +9,8 @@ public struct Tracking: Sendable, Equatable {
 
     /// How many item identities a job remembers; the oldest are forgotten first.
     public var remember = defaultRemember
+    /// Whether a paginated job stops at the first page whose items were all seen in earlier runs.
+    public var stopsAtSeen = false
 
     /// Tracking by `key` (nil: by all of an item), remembering the newest `remember` items.
     public init(key: String? = nil, remember: Int = defaultRemember) {

@@ -58,6 +58,16 @@ public enum ChangeTracker {
         return Changes(fresh: fresh, isList: true, isFirstRun: isFirstRun, updated: updated, itemsWithoutKey: withoutKey)
     }
 
+    /// Whether `result` is a list whose every item `previous` has seen: a page of an update check that brings
+    /// nothing new. False for an empty list, another result, or one nested deeper than a config may be.
+    public static func allSeen(in result: Data, by previous: StateFile.Job?, tracking: Tracking) -> Bool {
+        let rules = JSONNode.Rules(maximumDepth: JSONNode.Rules.config.maximumDepth, replacesLoneSurrogates: true, allowsDuplicateKeys: true)
+        guard let seen = previous?.seen, let root = try? JSONNode.parse(Array(result), rules: rules),
+              case .array(let items) = root.value, !items.isEmpty else { return false }
+        let known = Set(seen)
+        return items.allSatisfy { known.contains(identity(of: $0, key: tracking.key).0) }
+    }
+
     /// `k:` and the key's canonical JSON, or `h:` and the SHA-256 of the whole item; and whether the key was
     /// found.
     static func identity(of item: JSONNode, key: String?) -> (String, Bool) {

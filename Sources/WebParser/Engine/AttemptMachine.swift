@@ -31,6 +31,8 @@ struct AttemptMachine {
         case stepDue(timer: Int)
         /// A `press` step's key has no key of the keyboard.
         case keyUnknown(String)
+        /// The page answered the call `call` that looked for the next page.
+        case nextFound(JavaScriptReply, call: Int)
         /// The wait after an interrupted evaluation is over.
         case evaluationDue
         /// The job's timeout is over.
@@ -60,6 +62,10 @@ struct AttemptMachine {
         case press(key: String)
         /// Sends `.stepDue(timer:)` after the duration.
         case stepLater(Duration, timer: Int)
+        /// Calls `body` to find the next page; its reply comes as `.nextFound`.
+        case findNext(body: String, call: Int)
+        /// Loads the next page, with the job's headers and credentials.
+        case loadNext(URL)
         case cancelLaterEvaluation
         case report(WebParserState)
         case tell(WebParserMessage)
@@ -94,6 +100,8 @@ struct AttemptMachine {
     private var installedIn: Int?
     /// The job's steps, run before the script.
     private var steps: StepRunner
+    /// The pages of a list spread over pages.
+    private var pages: PageTurner
     /// What the script or its wait last answered while the result was empty.
     private var lastAnswer: String?
     /// The values user scripts emitted, in order, as JSON text.
@@ -104,6 +112,8 @@ struct AttemptMachine {
         self.job = job
         self.url = job.url.absoluteString
         self.steps = StepRunner(steps: job.evaluation.steps)
+        self.pages = PageTurner(pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
+                                pollInterval: job.evaluation.pollInterval)
         self.script = PageScript(job.evaluation.script, waitFor: job.evaluation.waitFor, waitForSelector: job.evaluation.waitForSelector,
                                  pollInterval: job.evaluation.pollInterval)
     }
@@ -127,6 +137,9 @@ struct AttemptMachine {
         case .stepDue(let timer):
             guard stage == .running else { return [] }
             return perform(steps.due(timer: timer))
+        case .nextFound(let reply, let call):
+            guard stage == .running else { return [] }
+            return perform(pages.found(reply, call: call))
         case .keyUnknown(let key):
             return fail(.stepFailed(step: max(steps.index - 1, 0), steps.steps[max(steps.index - 1, 0)],
                                     reason: "no key is named \"\(key)\""))
@@ -256,6 +269,32 @@ struct AttemptMachine {
         }
     }
 
+    /// The actions of the page turner's commands.
+    private mutating func perform(_ commands: [PageTurner.Command]) -> [Action] {
+        commands.flatMap { command -> [Action] in
+            switch command {
+            case .find(let body, let call):
+                return [.cancelLaterEvaluation, .findNext(body: body, call: call)]
+            case .load(let next):
+                let scheme = next.scheme?.lowercased()
+                guard scheme == "http" || scheme == "https" || (scheme == "file" && job.url.isFileURL) else {
+                    return fail(.invalidJob("the next page is not a web page: \(next.absoluteString)"))
+                }
+                return [.watch(job.timeout), .loadNext(next)]
+            case .click(let x, let y):
+                return [.watch(job.timeout), .click(x: x, y: y)]
+            case .read(nil):
+                return evaluate()
+            case .read(let delay?):
+                return [.evaluateLater(delay)]
+            case .finish(let data):
+                return succeed(with: data)
+            case .fail(let reason):
+                return fail(.invalidJob("the next page cannot be found: \(reason)"))
+            }
+        }
+    }
+
     /// The actions of the steps' commands.
     private mutating func perform(_ commands: [StepRunner.Command]) -> [Action] {
         commands.flatMap { command -> [Action] in
@@ -288,7 +327,7 @@ struct AttemptMachine {
     private mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch script.outcome(of: reply) {
         case .value(let data):
-            return succeed(with: job.evaluation.collect == .emitted ? Self.array(emitted) : data)
+            return job.evaluation.collect == .emitted ? succeed(with: Self.array(emitted)) : perform(pages.read(data))
         case .failure(let kind):
             return fail(kind)
         case .syntaxError(let failure):
@@ -316,6 +355,7 @@ struct AttemptMachine {
     }
 
     private mutating func timedOut() -> [Action] {
+        if pages.hasPages && stage == .running { return succeed(with: pages.combined) }
         if job.evaluation.collect == .emitted && !emitted.isEmpty && stage == .running {
             return succeed(with: Self.array(emitted), isComplete: false)
         }

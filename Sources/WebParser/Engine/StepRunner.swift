@@ -78,6 +78,9 @@ struct StepRunner {
         case .failed(let reason):
             phase = .finished
             return [.fail(index: index, reason: reason)]
+        case .load, .lastPage:
+            phase = .finished
+            return [.fail(index: index, reason: "the page gave an unexpected answer")]
         case .interrupted:
             phase = .waitingForDocument
             if navigating { return [] }

@@ -19,6 +19,10 @@ enum StepScript {
         case focused
         /// The step acted in the page and is done.
         case done
+        /// The next page is at this URL: load it.
+        case load(URL)
+        /// There is no next page.
+        case lastPage
         /// The step cannot be done, and says why.
         case failed(String)
         /// The page went away while the call waited: make it again in the next document.
@@ -116,6 +120,32 @@ enum StepScript {
         }
     }
 
+    /// The body of the async function that finds the next page: its URL (a link to a web page, or what the
+    /// job's script for it returns), the point where the view must click its button, or `{last: true}`.
+    static func nextPage(_ next: Pagination.Next) -> String {
+        switch next {
+        case .selector(let selector):
+            return element(selector) + """
+                const el = ready();
+                if (!el) return { last: true };
+                const href = el.tagName === "A" ? el.href : "";
+                if (/^https?:/i.test(href) && href.split("#")[0] !== location.href.split("#")[0]) return { url: href };
+                if (href.split("#")[0] === location.href.split("#")[0] && el.getAttribute("href") && !el.getAttribute("href").startsWith("#") && !/^javascript:/i.test(el.getAttribute("href"))) return { last: true };
+
+                """ + clickPoint
+        case .script(let script):
+            return """
+                let value = (
+                \(script)
+                );
+                if (typeof value === "function") value = value();
+                value = await value;
+                if (value === null || value === undefined || value === "") return { last: true };
+                return { url: new URL(String(value), location.href).href };
+                """
+        }
+    }
+
     /// What `reply`, the page's answer to a step's call, means.
     static func meaning(of reply: JavaScriptReply) -> Reply {
         switch reply {
@@ -124,6 +154,8 @@ enum StepScript {
             if let error = answer.error { return .failed(error) }
             if let point = answer.at, point.count == 2 { return .clickAt(x: point[0], y: point[1]) }
             if answer.focused == true { return .focused }
+            if answer.last == true { return .lastPage }
+            if let url = answer.url { return URL(string: url).map(Reply.load) ?? .failed("the next page's URL is not valid: \(url)") }
             return answer.done == true ? .done : .failed("the page gave an unexpected answer")
         case .failed(_, let code, let message):
             // 699: the step's JavaScript does not parse; anything else: the document went away during the call.
@@ -146,6 +178,8 @@ enum StepScript {
         var focused: Bool?
         var done: Bool?
         var error: String?
+        var url: String?
+        var last: Bool?
     }
 
     /// `until(check)`: a Promise of `check()`'s first truthy value, checked now, on every DOM change and

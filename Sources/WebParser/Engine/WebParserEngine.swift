@@ -54,6 +54,7 @@ final class WebParserEngine {
     private func perform(_ action: AttemptMachine.Action) {
         switch action {
         case .watch(let timeout):
+            watchdog?.cancel()
             watchdog = Task { [weak self] in
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 self?.send(.timedOut)
@@ -69,6 +70,14 @@ final class WebParserEngine {
             page.callAsyncFunction(body, sourceName: StepScript.sourceName) { [weak self] reply in
                 self?.send(.stepReply(reply, document: document))
             }
+        case .findNext(let body, let call):
+            page.callAsyncFunction(body, sourceName: StepScript.sourceName) { [weak self] reply in
+                self?.send(.nextFound(reply, call: call))
+            }
+        case .loadNext(let url):
+            var request = PageRequest(for: job)
+            request.url = url
+            page.load(request)
         case .click(let x, let y):
             page.click(x: x, y: y)
         case .press(let key):

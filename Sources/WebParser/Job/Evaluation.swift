@@ -21,6 +21,8 @@ public struct Evaluation: Sendable, Equatable {
 
     /// Actions run once, in order, before `script` is evaluated: clicks, form filling, scrolling, waits.
     public var steps: [Step] = []
+    /// Where the next page of the list is, when the result is spread over pages; nil reads one page.
+    public var pagination: Pagination?
 
     /// What the job returns: the script's result, or the values its user scripts emit.
     public var collect: WebParserJob.Collect

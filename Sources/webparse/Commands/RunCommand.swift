@@ -133,6 +133,7 @@ struct RunCommand {
         }.map { named in
             var named = named
             if settings.logConsole { named.job.page.capturesConsole = true }
+            if let check = memory?.seenPageCheck(for: named) { named.job.evaluation.pagination?.stopsAfter = check }
             return named
         }
 

@@ -81,6 +81,14 @@ final class RunMemory {
         return Fresh(items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList)
     }
 
+    /// For a paginated job that stops at seen pages (`stopAtSeen`): the check that a page's items were all seen
+    /// in earlier runs, as the state holds them at the start of this run; nil when the job does not ask.
+    func seenPageCheck(for job: Config.NamedJob) -> PageCheck? {
+        guard job.tracking.stopsAtSeen, job.job.evaluation.pagination != nil else { return nil }
+        let (previous, tracking) = (state.jobs[job.name], job.tracking)
+        return PageCheck { ChangeTracker.allSeen(in: $0, by: previous, tracking: tracking) }
+    }
+
     /// Counts a failed run of the job `name` and returns how many runs in a row have failed; the count is
     /// kept in the file only when `keepCount` (with `--fail-after`), so that otherwise a failure leaves the
     /// file as it was.

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The results of the pages a paginated job has read, and the job's result they add up to: list results
+/// concatenated, as the pages wrote their items; any other results in an array, one per page.
+struct PageResults: Equatable {
+    private(set) var pages: [Data] = []
+    /// The items of the pages so far, as canonical JSON, to tell a page that repeats them.
+    private var items: Set<String> = []
+
+    var count: Int { pages.count }
+    var last: Data? { pages.last }
+
+    /// Adds a page's result (JSON text on one line), unless it adds nothing: an empty list, or a list of only
+    /// items earlier pages had (a site that shows its last page again).
+    /// - Returns: whether the page was added.
+    mutating func add(_ result: Data) -> Bool {
+        guard let list = try? JSONSerialization.jsonObject(with: result, options: .fragmentsAllowed) as? [Any] else {
+            pages.append(result)
+            return true
+        }
+        let canonical = list.map { item in
+            (try? JSONSerialization.data(withJSONObject: item, options: [.sortedKeys, .fragmentsAllowed]))
+                .map { String(decoding: $0, as: UTF8.self) } ?? UUID().uuidString
+        }
+        guard canonical.contains(where: { !items.contains($0) }) else { return false }
+        items.formUnion(canonical)
+        pages.append(result)
+        return true
+    }
+
+    /// What the pages add up to, as JSON text.
+    var combined: Data {
+        let isList = pages.allSatisfy { Self.trimmed($0).first == UInt8(ascii: "[") }
+        let parts = isList ? pages.map { Self.trimmed(Self.trimmed($0).dropFirst().dropLast()) }.filter { !$0.isEmpty } : pages.map(Self.trimmed)
+        return Data("[".utf8) + parts.joined(separator: Data(",".utf8)) + Data("]".utf8)
+    }
+
+    private static func trimmed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Data {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        return Data(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+}
