@@ -86,6 +86,23 @@ import Testing
         #expect(session.proxy?.url.absoluteString == "socks5://127.0.0.1:1080")
     }
 
+    /// A job of several pages becomes one job per page, named after it; a range counts, keeping zeros.
+    @Test func urlsAndRangesExpandIntoJobs() throws {
+        let range = try load(#"{"name": "chapters", "url": "https://example.com/page/{08..11}/", "script": "1"}"#).get()
+        #expect(range.jobs.map(\.name) == ["chapters-1", "chapters-2", "chapters-3", "chapters-4"])
+        #expect(range.jobs.map(\.job.url.absoluteString) == (8...11).map { String(format: "https://example.com/page/%02d/", $0) })
+        #expect(!range.isSingleJob)
+        let list = try load(#"{"jobs": [{"urls": ["https://a.example/1", "https://a.example/2"], "script": "1"}, {"url": "https://b.example", "script": "2"}]}"#).get()
+        #expect(list.jobs.map(\.name) == ["a.example-1", "a.example-2", "b.example"])
+        let fromDefaults = try load(#"{"defaults": {"urls": ["https://a.example/1", "https://a.example/2"]}, "jobs": [{"url": "https://c.example", "script": "1"}]}"#).get()
+        #expect(fromDefaults.jobs.map(\.name) == ["c.example"], "a job's own url replaces the urls of defaults")
+        #expect(try problems(#"{"url": "https://a.example", "urls": ["https://b.example"], "script": "1"}"#) == ["urls: give url or urls, not both"])
+        #expect(try problems(#"{"urls": [], "script": "1"}"#) == ["urls: expected a non-empty array of URLs, got an array"])
+        #expect(try problems(#"{"url": "https://a.example/{1..5000}", "script": "1"}"#) == ["url: the range {1..5000} makes more than 1000 pages"])
+        #expect(try problems(#"{"jobs": [{"name": "a", "urls": ["https://a.example/1", "https://a.example/2"], "script": "1"}, {"name": "a-2", "url": "https://a.example", "script": "1"}]}"#)
+                == [#"jobs: two jobs are named "a-2" (a job of several pages is named NAME-1, NAME-2…)"#])
+    }
+
     @Test func everyProblemIsReportedWithItsPlace() throws {
         let text = """
             {"jobs": [

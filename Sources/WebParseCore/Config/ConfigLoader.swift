@@ -46,6 +46,35 @@ public enum ConfigLoader {
         return config
     }
 
+    /// The jobs of the URL list at `path` (stdin for "-"), each evaluating `script`: see `urlList`.
+    /// - Throws: `ConfigError` when the list cannot be read, is not UTF-8, or holds something that is not a URL.
+    public static func loadURLList(path: String, script: String) throws(ConfigError) -> Config {
+        let name = path == standardInput ? "<stdin>" : path
+        guard let text = String(bytes: try readBytes(path, name: name), encoding: .utf8) else {
+            throw ConfigError(file: name, problems: [.init(path: "", message: "is not UTF-8 text")], isUnreadable: true)
+        }
+        return try urlList(text, name: name, script: script, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+    }
+
+    /// A config of one job per URL in `text` (one per line; blank lines and lines starting with `#` are
+    /// skipped), each evaluating `script`, as `webparse run --urls FILE --script SCRIPT` runs them; relative
+    /// paths are relative to `directory`.
+    /// - Throws: `ConfigError` naming `name` and every URL that is not one, by its line.
+    public static func urlList(_ text: String, name: String, script: String, directory: URL) throws(ConfigError) -> Config {
+        var reader = ConfigReader(directory: directory)
+        var jobs: [Config.NamedJob] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let url = line.trimmingCharacters(in: .whitespaces)
+            guard !url.isEmpty, !url.hasPrefix("#") else { continue }
+            let members = [ConfigReader.Member(key: "url", input: .arguments([url]), path: "line \(index + 1)"),
+                           ConfigReader.Member(key: "script", input: .arguments([script]), path: "--script")]
+            jobs += reader.jobs(from: members, at: .arguments([]), path: "") ?? []
+        }
+        guard reader.problems.isEmpty else { throw ConfigError(file: name, problems: reader.problems) }
+        guard !jobs.isEmpty else { throw ConfigError(file: name, problems: [.init(path: "", message: "holds no URL")]) }
+        return Config(jobs: reader.uniquelyNamed(jobs), isSingleJob: false)
+    }
+
     private static func readBytes(_ path: String, name: String) throws(ConfigError) -> [UInt8] {
         func failure(_ message: String) -> ConfigError {
             ConfigError(file: name, problems: [.init(path: "", message: message)], isUnreadable: true)

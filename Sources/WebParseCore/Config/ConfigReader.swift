@@ -56,8 +56,8 @@ package struct ConfigReader {
                 fields.problem(key, at: .node(node), "\"defaults\" goes with a \"jobs\" list")
             }
             let jobMembers = members.filter { !["$schema", "defaults"].contains($0.key) && !runKeys.contains($0.key) }
-            let job = self.job(from: jobMembers.map { Member(key: $0.key, input: .node($0.value), path: $0.key) }, at: .node(root), path: "")
-            return job.map { Config(jobs: uniquelyNamed([$0]), isSingleJob: true, run: run, session: session) }
+            let jobs = self.jobs(from: jobMembers.map { Member(key: $0.key, input: .node($0.value), path: $0.key) }, at: .node(root), path: "")
+            return jobs.map { Config(jobs: uniquelyNamed($0), isSingleJob: $0.count == 1, run: run, session: session) }
         }
         let topKeys = ["jobs", "defaults", "$schema"] + runKeys
         for (key, node) in members where !topKeys.contains(key) {
@@ -69,30 +69,40 @@ package struct ConfigReader {
             return nil
         }
         var jobs: [Config.NamedJob] = []
+        var failed = 0
         for (index, node) in elements.enumerated() {
             let path = "jobs[\(index)]"
             guard case .object(let own) = node.value else {
                 fields.problem(path, at: .node(node), "expected a job object, got \(node.kindDescription)")
+                failed += 1
                 continue
             }
             let members = own.map { Member(key: $0.key, input: .node($0.value), path: path + "." + $0.key) }
-            if let job = job(from: members, defaults: defaults, at: .node(node), path: path) { jobs.append(job) }
+            if let expanded = self.jobs(from: members, defaults: defaults, at: .node(node), path: path) { jobs += expanded } else { failed += 1 }
         }
         checkUniqueNames(elements)
-        guard jobs.count == elements.count else { return nil }
-        return Config(jobs: uniquelyNamed(jobs), isSingleJob: false, run: run, session: session)
+        guard failed == 0 else { return nil }
+        let named = uniquelyNamed(jobs)
+        var names = Set<String>()
+        for job in named where !names.insert(job.name).inserted && problems.isEmpty {
+            fields.problem("jobs", at: .node(jobsNode), "two jobs are named \"\(job.name)\" (a job of several pages is named NAME-1, NAME-2…)")
+        }
+        return Config(jobs: named, isSingleJob: false, run: run, session: session)
     }
 
     /// Reads one job from `members` on top of `defaults`; `place` is where missing fields are reported, `path`
-    /// names the job. A job's own `script` or `scriptFile` replaces either from `defaults`.
-    package mutating func job(from members: [Member], defaults: Defaults = Defaults(), at place: FieldInput, path: String)
-        -> Config.NamedJob?
+    /// names the job. A job's own `script` or `scriptFile` replaces either from `defaults`. A job of several
+    /// pages (`urls`, a range in `url`) becomes one job per page, named after it with `-1`, `-2`…
+    package mutating func jobs(from members: [Member], defaults: Defaults = Defaults(), at place: FieldInput, path: String)
+        -> [Config.NamedJob]?
     {
         var draft = defaults.draft
         read(members, into: &draft, keys: JobFields.all.map(\.key))
         let own = Set(members.map(\.key))
         let prefix = path.isEmpty ? "" : path + "."
-        if !own.union(defaults.keys).contains("url") { fields.problem(prefix + "url", at: place, "required; the page to load") }
+        let given = own.union(defaults.keys)
+        if given.isDisjoint(with: ["url", "urls"]) { fields.problem(prefix + "url", at: place, "required; the page to load") }
+        if own.isSuperset(of: ["url", "urls"]) { fields.problem(prefix + "urls", at: place, "give url or urls, not both") }
         let collectsEmitted = draft.job.evaluation.collect == .emitted
         if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) && !collectsEmitted {
             fields.problem(prefix + "script", at: place, "required (or scriptFile); the JavaScript that returns the data")
@@ -108,10 +118,18 @@ package struct ConfigReader {
             fields.problem(prefix + "next", at: place, "goes with the script's result, not with \"collect\": \"emitted\"")
         }
         draft.job.evaluation.pagination = draft.next.map { Pagination(next: $0, maxPages: draft.maxPages ?? Pagination.defaultMaxPages) }
-        guard let url = draft.url, let script = draft.script ?? (collectsEmitted ? "" : nil) else { return nil }
-        draft.job.url = url
+        guard let pages = draft.urls ?? draft.url.map({ [$0] }), let script = draft.script ?? (collectsEmitted ? "" : nil) else { return nil }
         draft.job.evaluation.script = script
-        return Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking)
+        guard draft.urls != nil else {
+            draft.job.url = pages[0]
+            return [Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking)]
+        }
+        let base = draft.name ?? Self.baseName(of: pages[0])
+        return pages.enumerated().map { index, url in
+            var job = draft.job
+            job.url = url
+            return Config.NamedJob(name: "\(base)-\(index + 1)", job: job, tracking: draft.tracking)
+        }
     }
 
     private static let scriptKeys: Set<String> = ["script", "scriptFile"]
@@ -159,14 +177,13 @@ package struct ConfigReader {
     }
 
     /// Gives unnamed jobs distinct names derived from their URLs: `example.com`, `example.com-2`…
-    private func uniquelyNamed(_ jobs: [Config.NamedJob]) -> [Config.NamedJob] {
+    func uniquelyNamed(_ jobs: [Config.NamedJob]) -> [Config.NamedJob] {
         var taken = Set(jobs.map(\.name).filter { !$0.isEmpty })
         // The next number to try for each base, so that many jobs of one host are named in linear time.
         var nextCounter: [String: Int] = [:]
         return jobs.map { named in
             guard named.name.isEmpty else { return named }
-            let base = named.job.url.isFileURL ? named.job.url.deletingPathExtension().lastPathComponent
-                : (named.job.url.host() ?? "job")
+            let base = Self.baseName(of: named.job.url)
             var name = base
             var counter = nextCounter[base, default: 2]
             while taken.contains(name) {
@@ -179,6 +196,11 @@ package struct ConfigReader {
             renamed.name = name
             return renamed
         }
+    }
+
+    /// The name a job of `url` gets when it has none: the host, or a local file's name without its extension.
+    static func baseName(of url: URL) -> String {
+        url.isFileURL ? url.deletingPathExtension().lastPathComponent : (url.host() ?? "job")
     }
 
     /// "; did you mean …?" for a near miss, or the list of what may be there.

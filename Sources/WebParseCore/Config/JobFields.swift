@@ -6,6 +6,8 @@ package struct JobDraft {
     var job = WebParserJob(url: URL(fileURLWithPath: "/"), script: "")
     var name: String?
     var url: URL?
+    /// The pages of a job that expands into one job per page (`urls`, or a range in `url`).
+    var urls: [URL]?
     var script: String?
     var tracking = Tracking()
     /// The next page and how many pages, put together once the job's fields are read.
@@ -21,8 +23,13 @@ package enum JobFields {
     package static let all: [JobField] = [
         JobField(key: "name", summary: "the key of the job's result in a \"jobs\" config; unique (default: from the URL)",
                  option: nil) { reader, path, input, draft in draft.name = reader.string(path, input) },
-        JobField(key: "url", summary: "the page: an http(s) or file URL, a path relative to the config, or a host name",
-                 option: nil) { reader, path, input, draft in draft.url = reader.url(path, input) },
+        JobField(key: "url", summary: "the page: an http(s) or file URL, a path relative to the config, or a host name; {1..10} makes one job per number",
+                 option: nil) { reader, path, input, draft in reader.urlOrRange(path, input, into: &draft) },
+        JobField(key: "urls", summary: "several pages for one job (instead of url): each becomes a job of its own, NAME-1, NAME-2…",
+                 option: nil) { reader, path, input, draft in
+            draft.urls = reader.urlList(path, input)
+            draft.url = nil
+        },
         JobField(key: "script", summary: "the JavaScript that returns the data: an expression, an IIFE or a function",
                  option: nil) { reader, path, input, draft in draft.script = reader.string(path, input) },
         JobField(key: "scriptFile", summary: "a file holding the script, relative to the config (instead of script)",

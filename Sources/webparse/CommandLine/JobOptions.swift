@@ -54,8 +54,9 @@ enum JobOptions {
             }
         }
         var reader = ConfigReader(directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-        let named = reader.job(from: members, at: .arguments([]), path: "")
-        guard let named, reader.problems.isEmpty else { throw CommandFailure.usage(reader.problems) }
-        return named.job
+        let jobs = reader.jobs(from: members, at: .arguments([]), path: "")
+        guard let jobs, reader.problems.isEmpty else { throw CommandFailure.usage(reader.problems) }
+        guard jobs.count == 1 else { throw CommandFailure.usage("URL: one page at a time; for several, use a config's urls or run --urls") }
+        return jobs[0].job
     }
 }

@@ -7,6 +7,11 @@ import WebParser
 struct RunCommand {
     struct Settings: TalkativeSettings, SessionOptionSettings {
         var configPath = ""
+        /// A file (or "-") of URLs to run `script` on, in place of a config.
+        var urlsPath: String?
+        var script: String?
+        /// Whether the results of a run of several jobs are printed as one list.
+        var merge = false
         var only: [String] = []
         var shard: Shard?
         var jsonLines = false
@@ -24,7 +29,7 @@ struct RunCommand {
     }
 
     static let command = TableCommand<Settings>(
-        name: "run", operands: "CONFIG", summary: "run the jobs in CONFIG and print their results",
+        name: "run", operands: "CONFIG | --urls FILE --script SCRIPT", summary: "run the jobs in CONFIG and print their results",
         details: """
             Loads each job's page in an offscreen WebKit view, evaluates the job's script until it returns
             something other than null, undefined, "", [] or {}, and prints the result as JSON on stdout. One job:
@@ -52,6 +57,9 @@ struct RunCommand {
             .value("shard", "K/N", "run only the jobs in shard K of N (by a stable hash of their names)") { settings, text throws(CommandFailure) in
                 settings.shard = try Shard(parsing: text)
             },
+            .value("urls", "FILE", "run --script on every URL in FILE (one per line; \"-\": stdin) instead of a config") { $0.urlsPath = $1 },
+            .value("script", "SCRIPT", "with --urls: the JavaScript that returns each page's data") { $0.script = $1 },
+            .flag("merge", "print every job's list as one list (with --jsonl, one {\"job\", \"item\"} line per item)") { $0.merge = true },
             .flag("jsonl", "one JSON line per job as it finishes (per new item with --new-only)") { $0.jsonLines = true },
             .value("output", short: "o", "FILE", "write the output to FILE, atomically, instead of stdout (\"-\": stdout)") {
                 $0.output = $1 == "-" ? nil : $1
@@ -75,7 +83,13 @@ struct RunCommand {
         ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
-            try TableCommand<Settings>.single("CONFIG") { $0.configPath = $1 }(&settings, operands)
+            if settings.urlsPath != nil {
+                guard operands.isEmpty else { throw CommandFailure.usage("give CONFIG or --urls, not both") }
+                guard settings.script != nil else { throw CommandFailure.usage("--urls needs --script SCRIPT") }
+            } else {
+                guard settings.script == nil else { throw CommandFailure.usage("--script goes with --urls") }
+                try TableCommand<Settings>.single("CONFIG") { $0.configPath = $1 }(&settings, operands)
+            }
             if settings.statePath == nil {
                 let needing = [("--new-only", settings.newOnly), ("--emit-initial", settings.emitInitial),
                                ("--fail-after", settings.failAfter != nil), ("--wait-lock", settings.waitLock > .zero)]
@@ -87,13 +101,20 @@ struct RunCommand {
 
     let settings: Settings
 
+    /// The config, or the jobs of the `--urls` list.
+    /// - Throws: `ConfigError` when it cannot be read or is not valid.
+    private func loadConfig() throws(ConfigError) -> Config {
+        guard let urlsPath = settings.urlsPath, let script = settings.script else { return try ConfigLoader.load(path: settings.configPath) }
+        return try ConfigLoader.loadURLList(path: urlsPath, script: script)
+    }
+
     func execute() async -> ExitCode {
         // WebKit and the display start while the config is read.
         let warmUp = Task { try? await WebParser.prepare() }
         defer { warmUp.cancel() }
         let config: Config
         do {
-            config = try ConfigLoader.load(path: settings.configPath)
+            config = try loadConfig()
         } catch {
             StandardStreams.tellError(error.isUnreadable ? "webparse run: \(error)" : error.description)
             return .usage

@@ -15,6 +15,8 @@ final class RunOutput: Sendable {
         /// Results (or new items) by job, with the job's place in the config, for the JSON document written
         /// at the end in config order.
         var documents: [(index: Int, name: String, json: Data)] = []
+        /// With `--merge`: the items of each job, with the job's place in the config.
+        var merged: [(index: Int, items: [Data])] = []
         /// Lines for `--output`, which is written at the end.
         var buffered = Data()
         var anySuccess = false
@@ -42,10 +44,20 @@ final class RunOutput: Sendable {
 
     private func add(_ outcome: JobOutcome, at index: Int, fresh: RunMemory.Fresh?, streamed: Bool, into state: inout State) {
         guard case .success(let result) = outcome.result else {
-            if settings.jsonLines && !settings.newOnly { emit(outcome.jsonLine(), into: &state) }
+            if settings.jsonLines && !settings.newOnly && !settings.merge { emit(outcome.jsonLine(), into: &state) }
             return
         }
         state.anySuccess = true
+        if settings.merge {
+            let items = settings.newOnly ? fresh?.items ?? [] : JSONItems.split(result.data) ?? [result.data]
+            if settings.jsonLines {
+                // Values a job emitted went out as these lines while it ran.
+                for item in streamed ? [] : items { emit(JSONText.object([("job", .string(outcome.name)), ("item", .raw(item))]), into: &state) }
+            } else {
+                state.merged.append((index, items))
+            }
+            return
+        }
         switch (settings.newOnly, settings.jsonLines) {
         case (false, true):
             emit(outcome.jsonLine(streamed: streamed), into: &state)
@@ -85,8 +97,13 @@ final class RunOutput: Sendable {
         }
     }
 
-    /// One job: its result alone. A "jobs" config: the results by name, or nothing new to print.
+    /// One job: its result alone. A "jobs" config: the results by name, or nothing new to print. With
+    /// `--merge`: every job's items in one list, in config order.
     private func document(of state: State) -> Data? {
+        if settings.merge {
+            let items = state.merged.sorted { $0.index < $1.index }.flatMap(\.items)
+            return items.isEmpty && (settings.newOnly || !state.anySuccess) ? nil : Self.array(items)
+        }
         if isSingleJob || state.documents.isEmpty && settings.newOnly { return state.documents.first?.json }
         return JSONText.object(state.documents.sorted { $0.index < $1.index }.map { ($0.name, JSONText.Value.raw($0.json)) })
     }
