@@ -68,6 +68,8 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case environmentUnavailable(String)
         /// The job asks for something that cannot work, such as collecting emitted values without user scripts.
         case invalidJob(String)
+        /// The job was not run, and why (a job it runs after failed).
+        case notRun(String)
         /// A step of the job could not be done: which one, and why.
         case stepFailed(step: Int, Step, reason: String)
         /// The screenshot could not be taken or written.
@@ -112,6 +114,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             case .memoryLimitExceeded: "the page used too much memory and was stopped"
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
             case .invalidJob(let reason): "invalid job: \(reason)"
+            case .notRun(let reason): "not run: \(reason)"
             case .stepFailed(let index, let step, let reason): "step \(index + 1) (\(step)) failed: \(reason)"
             case .screenshotFailed(let reason): "screenshot failed: \(reason)"
             case .storageFailed(let reason): reason

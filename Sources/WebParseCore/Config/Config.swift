@@ -11,6 +11,8 @@ public struct Config: Sendable {
         public var job: WebParserJob
         /// How `--state` tells the job's items apart.
         public var tracking = Tracking()
+        /// The jobs of the same run that must have succeeded before this one starts (a login, say).
+        public var after: [String] = []
     }
 
     /// The jobs, in file order.

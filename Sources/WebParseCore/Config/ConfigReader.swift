@@ -56,6 +56,9 @@ package struct ConfigReader {
                 fields.problem(key, at: .node(node), "\"defaults\" goes with a \"jobs\" list")
             }
             let jobMembers = members.filter { !["$schema", "defaults"].contains($0.key) && !runKeys.contains($0.key) }
+            for (key, node) in members where key == "after" {
+                fields.problem(key, at: .node(node), "goes with a \"jobs\" list: the jobs to run first")
+            }
             let jobs = self.jobs(from: jobMembers.map { Member(key: $0.key, input: .node($0.value), path: $0.key) }, at: .node(root), path: "")
             return jobs.map { Config(jobs: uniquelyNamed($0), isSingleJob: $0.count == 1, run: run, session: session) }
         }
@@ -69,6 +72,8 @@ package struct ConfigReader {
             return nil
         }
         var jobs: [Config.NamedJob] = []
+        /// The index in `jobs` of each job's element, for messages.
+        var elementOf: [Int] = []
         var failed = 0
         for (index, node) in elements.enumerated() {
             let path = "jobs[\(index)]"
@@ -78,7 +83,12 @@ package struct ConfigReader {
                 continue
             }
             let members = own.map { Member(key: $0.key, input: .node($0.value), path: path + "." + $0.key) }
-            if let expanded = self.jobs(from: members, defaults: defaults, at: .node(node), path: path) { jobs += expanded } else { failed += 1 }
+            if let expanded = self.jobs(from: members, defaults: defaults, at: .node(node), path: path) {
+                jobs += expanded
+                elementOf += expanded.map { _ in index }
+            } else {
+                failed += 1
+            }
         }
         checkUniqueNames(elements)
         guard failed == 0 else { return nil }
@@ -87,6 +97,7 @@ package struct ConfigReader {
         for job in named where !names.insert(job.name).inserted && problems.isEmpty {
             fields.problem("jobs", at: .node(jobsNode), "two jobs are named \"\(job.name)\" (a job of several pages is named NAME-1, NAME-2…)")
         }
+        checkOrder(named, elements: elements, elementOf: elementOf)
         return Config(jobs: named, isSingleJob: false, run: run, session: session)
     }
 
@@ -122,13 +133,13 @@ package struct ConfigReader {
         draft.job.evaluation.script = script
         guard draft.urls != nil else {
             draft.job.url = pages[0]
-            return [Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking)]
+            return [Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking, after: draft.after)]
         }
         let base = draft.name ?? Self.baseName(of: pages[0])
         return pages.enumerated().map { index, url in
             var job = draft.job
             job.url = url
-            return Config.NamedJob(name: "\(base)-\(index + 1)", job: job, tracking: draft.tracking)
+            return Config.NamedJob(name: "\(base)-\(index + 1)", job: job, tracking: draft.tracking, after: draft.after)
         }
     }
 
@@ -196,6 +207,39 @@ package struct ConfigReader {
             renamed.name = name
             return renamed
         }
+    }
+
+    /// Checks that every job's `after` names jobs of the config, and that no job waits for itself.
+    private mutating func checkOrder(_ jobs: [Config.NamedJob], elements: [JSONNode], elementOf: [Int]) {
+        let names = jobs.map(\.name)
+        let byName = Dictionary(jobs.map { ($0.name, $0.after) }, uniquingKeysWith: { first, _ in first })
+        func place(_ index: Int) -> (String, FieldInput) {
+            let element = elements[elementOf[index]]
+            let node = FieldInput.node(element).members?.first { $0.key == "after" }?.value ?? element
+            return ("jobs[\(elementOf[index])].after", .node(node))
+        }
+        for (index, job) in jobs.enumerated() {
+            for name in job.after where byName[name] == nil {
+                let (path, input) = place(index)
+                fields.problem(path, at: input, "no job is named \"\(name)\"" + Self.suggestion(for: name, among: names))
+            }
+            if let cycle = Self.path(from: job.name, backTo: job.name, through: byName) {
+                let (path, input) = place(index)
+                fields.problem(path, at: input, "jobs wait for each other: " + ([job.name] + cycle).joined(separator: " → "))
+            }
+        }
+    }
+
+    /// The jobs from `start`'s `after` on to `target`, following `after`, if `target` can be reached.
+    private static func path(from start: String, backTo target: String, through after: [String: [String]]) -> [String]? {
+        var visited: Set<String> = []
+        var stack: [(name: String, path: [String])] = (after[start] ?? []).map { ($0, [$0]) }
+        while let (name, path) = stack.popLast() {
+            if name == target { return path }
+            guard visited.insert(name).inserted else { continue }
+            stack += (after[name] ?? []).map { ($0, path + [$0]) }
+        }
+        return nil
     }
 
     /// The name a job of `url` gets when it has none: the host, or a local file's name without its extension.

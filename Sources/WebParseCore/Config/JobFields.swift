@@ -10,6 +10,8 @@ package struct JobDraft {
     var urls: [URL]?
     var script: String?
     var tracking = Tracking()
+    /// The jobs this one runs after.
+    var after: [String] = []
     /// The next page and how many pages, put together once the job's fields are read.
     var next: Pagination.Next?
     var maxPages: Int?
@@ -146,6 +148,10 @@ package enum JobFields {
         JobField(key: "stopAtSeen", summary: "with next and --state: stop at the first page whose items were all seen in earlier runs (default false)",
                  option: nil) { reader, path, input, draft in
             if let value = reader.bool(path, input) { draft.tracking.stopsAtSeen = value }
+        },
+        JobField(key: "after", summary: "in a jobs list: the job (or jobs) that must succeed first in the same run, such as a login",
+                 option: nil) { reader, path, input, draft in
+            if let value = reader.stringList(path, input, what: "job names") { draft.after = value }
         },
         JobField(key: "javaScript", summary: "false stops the page's own scripts; the job's script still runs (default true)",
                  option: .flag("no-javascript", false, "stop the page's own scripts (webparse's JavaScript still runs)")) { reader, path, input, draft in

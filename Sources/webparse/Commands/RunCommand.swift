@@ -149,9 +149,14 @@ struct RunCommand {
             StandardStreams.tellError("webparse run: \(error.message)")
             return error.code
         }
-        let jobs = config.jobs.filter { job in
-            (only.isEmpty || only.contains(job.name)) && (settings.shard?.contains(job.name) ?? true)
-        }.map { named in
+        // The jobs asked for, and the jobs they run after, so that a login runs before the pages behind it.
+        var chosen = Set(config.jobs.filter { (only.isEmpty || only.contains($0.name)) && (settings.shard?.contains($0.name) ?? true) }.map(\.name))
+        let afterByName = Dictionary(config.jobs.map { ($0.name, $0.after) }, uniquingKeysWith: { first, _ in first })
+        var toAdd = Array(chosen)
+        while let name = toAdd.popLast() {
+            for before in afterByName[name] ?? [] where chosen.insert(before).inserted { toAdd.append(before) }
+        }
+        let jobs = config.jobs.filter { chosen.contains($0.name) }.map { named in
             var named = named
             if settings.logConsole { named.job.page.capturesConsole = true }
             if let check = memory?.seenPageCheck(for: named) { named.job.evaluation.pagination?.stopsAfter = check }

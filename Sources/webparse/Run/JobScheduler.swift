@@ -3,6 +3,7 @@ import WebParseCore
 import WebParser
 
 /// Runs a run's jobs up to `concurrency` at a time on one parser, and hands each outcome over as it comes.
+/// A job starts once the jobs it runs `after` have succeeded, and is not run when one of them failed.
 /// (Jobs with different languages never overlap: the library's session sees to that.)
 struct JobScheduler {
     let parser: WebParser
@@ -23,18 +24,36 @@ struct JobScheduler {
     func run(_ jobs: [Config.NamedJob], handle: (Int, JobOutcome) async -> Void) async throws(Stop) {
         let stop: Stop? = await withTaskGroup(of: (Int, Result<JobOutcome, Stop>).self) { group in
             var running = 0
-            var next = 0
-            while next < jobs.count || running > 0 {
-                while next < jobs.count, running < concurrency {
-                    let index = next
+            var waiting = Array(jobs.indices)
+            var succeeded: Set<String> = []
+            var ended: Set<String> = []
+            while !waiting.isEmpty || running > 0 {
+                // Jobs whose predecessors failed (or can no longer run) are not run; the others start in order.
+                while let index = waiting.first(where: { jobs[$0].after.contains { ended.contains($0) && !succeeded.contains($0) } }) {
+                    waiting.removeAll { $0 == index }
+                    let failed = jobs[index].after.first { ended.contains($0) && !succeeded.contains($0) } ?? ""
+                    ended.insert(jobs[index].name)
+                    await handle(index, Self.notRun(jobs[index], because: "it runs after \"\(failed)\", which failed"))
+                }
+                while running < concurrency, let index = waiting.first(where: { jobs[$0].after.allSatisfy(succeeded.contains) }) {
+                    waiting.removeAll { $0 == index }
                     running += 1
                     group.addTask { (index, await runJob(jobs[index])) }
-                    next += 1
+                }
+                if running == 0 {
+                    // What still waits waits for jobs that are not in this run.
+                    for index in waiting {
+                        let missing = jobs[index].after.first { !succeeded.contains($0) } ?? ""
+                        await handle(index, Self.notRun(jobs[index], because: "it runs after \"\(missing)\", which did not run"))
+                    }
+                    break
                 }
                 guard let (index, result) = await group.next() else { break }
                 running -= 1
+                ended.insert(jobs[index].name)
                 switch result {
                 case .success(let outcome):
+                    if case .success = outcome.result { succeeded.insert(outcome.name) }
                     await handle(index, outcome)
                 case .failure(let stop):
                     group.cancelAll()
@@ -44,6 +63,12 @@ struct JobScheduler {
             return nil
         }
         if let stop { throw stop }
+    }
+
+    /// The outcome of a job that was not run, and why.
+    private static func notRun(_ named: Config.NamedJob, because reason: String) -> JobOutcome {
+        JobOutcome(name: named.name, url: named.job.url,
+                   result: .failure(WebParserError(.notRun(reason), url: named.job.url.absoluteString, attempts: 0)), elapsed: .zero)
     }
 
     private func runJob(_ named: Config.NamedJob) async -> Result<JobOutcome, Stop> {
