@@ -29,9 +29,22 @@ enum StepScript {
         case interrupted
     }
 
-    /// The body of the async function that does `step` in the page; nil for a step the page has no part in
-    /// (`sleep`, `waitForNavigation`).
+    /// The body of the async function that does `step` in the page, once the document is ready (see
+    /// `documentReady`); nil for a step the page has no part in (`sleep`, `waitForNavigation`).
     static func body(of step: Step) -> String? {
+        action(step).map { documentReady + $0 }
+    }
+
+    /// Waits until the document is parsed and its own scripts ran (DOMContentLoaded), then for its load event
+    /// for up to 3 s more, so that handlers a page attaches once it is ready or loaded are there: a step runs
+    /// as a user acts, on a page that has appeared, not while it is still arriving.
+    private static let documentReady = """
+        if (document.readyState === "loading") await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+        if (document.readyState !== "complete") await new Promise((resolve) => { window.addEventListener("load", resolve, { once: true }); setTimeout(resolve, 3000); });
+
+        """
+
+    private static func action(_ step: Step) -> String? {
         switch step {
         case .click(let selector):
             return element(selector) + "const el = await until(ready);\n" + clickPoint
@@ -202,6 +215,7 @@ enum StepScript {
           timer = setInterval(test, 100);
         });
         const visible = (el) => {
+          if (el.tagName === "OPTION" || el.tagName === "OPTGROUP") el = el.closest("select") || el;
           if (!el.isConnected) return false;
           const rect = el.getBoundingClientRect();
           const style = getComputedStyle(el);

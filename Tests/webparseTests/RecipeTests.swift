@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The README's recipes, as a user runs them: `Examples/recipes/serve.py` serves the comic site they act on,
+/// and each recipe's config runs against it with the exact output the README shows.
+@Suite(.serialized) struct RecipeTests: CommandLineTest {
+    static let recipes = CLITests.packageRoot.appending(path: "Examples/recipes")
+
+    /// The recipes' site on a free port, and the recipes' configs with that port in their URLs.
+    final class Site: @unchecked Sendable {
+        let port: Int
+        let configs: URL
+        /// The site's process, started directly: a thread waiting for it to exit would spin (Foundation's
+        /// `waitUntilExit` polls) for as long as the site runs.
+        private let server = Process()
+
+        init(configsIn folder: URL) throws {
+            port = try TestHTTPServer.refusingURL().port!
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            server.arguments = [RecipeTests.recipes.appending(path: "serve.py").path, String(port)]
+            let ready = Pipe()
+            server.standardOutput = ready
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            // The site says so on its first line once it listens.
+            _ = ready.fileHandleForReading.availableData
+            configs = folder
+            for name in try FileManager.default.contentsOfDirectory(atPath: RecipeTests.recipes.path) where name.hasSuffix(".json") {
+                let text = try String(contentsOf: RecipeTests.recipes.appending(path: name), encoding: .utf8)
+                    .replacingOccurrences(of: "127.0.0.1:8731", with: "127.0.0.1:\(port)")
+                    .replacingOccurrences(of: "../webparse.schema.json", with: "webparse.schema.json")
+                try text.write(to: folder.appending(path: name), atomically: true, encoding: .utf8)
+            }
+        }
+
+        func config(_ name: String) -> String { configs.appending(path: name).path }
+
+        /// Stops the site, and waits until it has.
+        func stop() {
+            server.terminate()
+            server.waitUntilExit()
+        }
+    }
+
+    @Test func everyRecipeGivesWhatTheREADMEShows() async throws {
+        let site = try Site(configsIn: try folder())
+        defer { site.stop() }
+        var environment = headless
+        environment["COMICS_PASSWORD"] = "correct horse"
+        let expected: [(String, String)] = [
+            ("login.json", #"{"login":"/members/updates","updates":["Comic 1","Comic 2","Comic 3"]}"#),
+            ("paginate.json", #"["Comic 1","Comic 2","Comic 3","Comic 4","Comic 5","Comic 6","Comic 7"]"#),
+            ("infinite-scroll.json", "[" + (1...20).map { "\"Post \($0)\"" }.joined(separator: ",") + "]"),
+            ("postback.json", #"["One Piece","Naruto"]"#),
+        ]
+        for (name, output) in expected {
+            let run = try await webparse.run(["run", site.config(name)], environment: environment)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            #expect(run.stdoutText == output + "\n", "\(name)")
+        }
+        environment["COMICS_PASSWORD"] = "wrong"
+        let refused = try await webparse.run(["run", site.config("login.json")], environment: environment)
+        #expect(refused.status == 1 && refused.stderr.contains(#"updates: failed: not run: it runs after "login", which failed"#),
+                "\(refused.stderr)")
+    }
+
+    @Test func theUpdateCheckReadsOnePageWhenNothingIsNew() async throws {
+        let directory = try folder()
+        let site = try Site(configsIn: directory)
+        defer { site.stop() }
+        let state = directory.appending(path: "archive.state").path
+        let first = try await webparse.run(["run", "--state", state, "--new-only", "--emit-initial", site.config("update-check.json")],
+                                           environment: headless)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdoutText == "[" + (1...30).reversed().map { "\"Chapter \($0)\"" }.joined(separator: ",") + "]\n", "six pages of five")
+        let again = try await webparse.run(["run", "--state", state, "--new-only", "-v", site.config("update-check.json")], environment: headless)
+        #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stderr)")
+    }
+}
