@@ -17,7 +17,9 @@ let package = Package(
         .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem"]),
         .target(name: "WebParser", dependencies: ["CWebKitGTK"]),
         .target(name: "WebParseCore", dependencies: ["WebParser"]),
-        .executableTarget(name: "webparse", dependencies: ["WebParser", "WebParseCore"]),
+        // The version, compiled from the VERSION file.
+        .target(name: "WebParseVersion"),
+        .executableTarget(name: "webparse", dependencies: ["WebParser", "WebParseCore", "WebParseVersion"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WebParserTests", dependencies: ["WebParser", "TestSupport"]),
         // The bad-config corpus is read from the source tree by its test, not bundled.

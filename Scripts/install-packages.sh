@@ -13,6 +13,7 @@ packages=(
   python3-jsonschema     # the tests check the example configs against the config's JSON Schema
   x11-utils              # the tests check with xdpyinfo that no one else can use webparse's private display
   libjs-jquery           # the tests of steps use a real jQuery, as the sites they act on do
+  groff-base             # the tests check that the manual page renders without warnings
 )
 
 missing=()

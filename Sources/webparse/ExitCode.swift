@@ -21,17 +21,21 @@ enum ExitCode: Int32 {
     /// Stopped by SIGTERM.
     case terminated = 143
 
+    /// What each code means, in the order help and the manual page list them.
+    static let meanings: [(ExitCode, String)] = [
+        (.success, "every job succeeded"),
+        (.jobFailed, "a job failed (the other results are still printed)"),
+        (.usage, "usage or config error (nothing was loaded)"),
+        (.environment, "WebKit cannot run here: no display and no Xvfb, or WebKit failed to start"),
+        (.stateLocked, "another run is using the --state file"),
+        (.hangUp, "stopped by SIGHUP"),
+        (.outputClosed, "stdout was closed by its reader (such as head); nothing was recorded in the state"),
+        (.interrupted, "interrupted by SIGINT (Ctrl-C)"),
+        (.terminated, "stopped by SIGTERM"),
+    ]
+
     /// The table in `--help`.
-    static let help = """
-        Exit codes:
-          0    every job succeeded
-          1    a job failed (the other results are still printed)
-          2    usage or config error (nothing was loaded)
-          3    WebKit cannot run here: no display and no Xvfb, or WebKit failed to start
-          4    another run is using the --state file
-          129  stopped by SIGHUP
-          141  stdout was closed by its reader (such as head); nothing was recorded in the state
-          130  interrupted by SIGINT (Ctrl-C)
-          143  stopped by SIGTERM
-        """
+    static let help = "Exit codes:\n" + meanings.map { code, meaning in
+        "  " + String(code.rawValue).padding(toLength: 5, withPad: " ", startingAt: 0) + meaning
+    }.joined(separator: "\n")
 }

@@ -88,7 +88,9 @@ import Testing
     ])
     func aNavigationReplacedByAnotherIsNoFailure(navigation: String) async throws {
         let start = "<form action=/end method=post><input name=q value=1></form><script>\(navigation)</script>"
-        let slow = TestHTTPServer.Route.delayed(.milliseconds(20), .respond(body: "<title>between</title>"))
+        // Slow enough that every later navigation starts before the one it replaces arrives, however busy the
+        // machine (at 20 ms, a loaded CI machine let /b arrive before the timer that goes on to /end).
+        let slow = TestHTTPServer.Route.delayed(.milliseconds(300), .respond(body: "<title>between</title>"))
         let server = try TestHTTPServer(routes: [
             "*": .respond(body: start), "/a": slow, "/b": slow,
             "/end": .delayed(.milliseconds(10), .respond(body: "<title>end</title>")),

@@ -21,7 +21,9 @@ import Testing
         #expect(runHelp.stdoutText.contains("pollInterval"))
         let version = try await webparse.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdoutText.hasPrefix("webparse "))
+        let released = try String(contentsOf: Self.packageRoot.appending(path: "VERSION"), encoding: .utf8)
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\"\n"))
+        #expect(version.stdoutText == "webparse \(released)\n", "the version comes from the VERSION file")
     }
 
     @Test func usageErrorsExitTwoWithAMessage() async throws {

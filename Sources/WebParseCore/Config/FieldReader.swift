@@ -251,7 +251,7 @@ package struct FieldReader {
     }
 
     /// The variable an option's user takes the password from (never a command line, where other users see it).
-    static let passwordVariable = "WEBPARSE_PASSWORD"
+    package static let passwordVariable = "WEBPARSE_PASSWORD"
 
     /// HTTP credentials: `{"user": …, "password": …}`, or `{"user": …, "passwordEnv": "VARIABLE"}` to take the
     /// password from the environment; an option gives the user, and the password comes from

@@ -55,6 +55,8 @@ protocol Command: Sendable {
     var summary: String { get }
     /// `Usage: webparse NAME OPERANDS [options]`.
     var usage: String { get }
+    /// Paragraphs on what the command does, after the usage line in help.
+    var details: String { get }
     /// The whole help text.
     var help: String { get }
     var completion: CompletionInfo { get }

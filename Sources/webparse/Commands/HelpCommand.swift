@@ -1,21 +1,28 @@
+import WebParseVersion
 import WebParseCore
 /// `webparse help [COMMAND]`, and the text of `webparse --help`.
 struct HelpCommand {
     struct Settings: Sendable {
         var topic: String?
+        var manual = false
     }
 
-    static let version = "webparse 0.2.0"
+    /// `webparse VERSION`, VERSION from the repository's VERSION file.
+    static let version = "webparse " + String(cString: webparse_version())
 
     static let command = TableCommand<Settings>(
         name: "help", operands: "[COMMAND]", summary: "show help, for one command if named",
         details: "Shows what webparse does, or the usage, options and details of COMMAND.",
-        options: [], initial: Settings(),
+        options: [.flag("man", "print the manual page webparse(1), in roff") { $0.manual = true }], initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             guard operands.count <= 1 else { throw CommandFailure.usage("expected at most one COMMAND") }
             settings.topic = operands.first
         },
         run: { settings in
+            if settings.manual {
+                StandardStreams.writeText(ManPage.text)
+                return .success
+            }
             guard let topic = settings.topic else {
                 StandardStreams.writeText(general)
                 return .success

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import WebParseCore
+@testable import webparse
+
+/// webparse(1) is made from the tables help shows: every command, option, field and exit code is in it.
+@Suite struct ManPageTests {
+    @Test func theManualPageHasEveryOptionFieldAndExitCode() throws {
+        let page = ManPage.text
+        for command in Commands.all {
+            #expect(page.contains(".SS \(command.name)\n"), "command \(command.name)")
+            for option in command.completion.options {
+                #expect(page.contains(".B " + (option.short.map { "\\-\($0), " } ?? "") + "\\-\\-" + ManPage.escape(option.name)),
+                        "\(command.name) --\(option.name)")
+            }
+        }
+        for key in JobFields.all.map(\.key) + RunFields.all.map(\.key) + SessionFields.all.map(\.key) {
+            #expect(page.contains(".B \(key)\n"), "field \(key)")
+        }
+        for (code, _) in ExitCode.meanings {
+            #expect(page.contains(".B \(code.rawValue)\n"), "exit code \(code.rawValue)")
+        }
+        #expect(!page.split(separator: "\n").contains { $0.hasPrefix(".") && !$0.hasPrefix(".TH") && !$0.hasPrefix(".SH")
+            && !$0.hasPrefix(".SS") && !$0.hasPrefix(".TP") && !$0.hasPrefix(".B ") && !$0.hasPrefix(".PP") && !$0.hasPrefix(".br")
+            && !$0.hasPrefix(".I ") }, "a line of text that roff would read as a request")
+    }
+
+    @Test func manRendersItWithoutWarnings() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "webparse-\(UUID().uuidString).1")
+        try ManPage.text.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        process.arguments = ["-man", "-Tutf8", "-ww", "-z", file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+    }
+}
