@@ -14,17 +14,25 @@ packages=(
   x11-utils              # the tests check with xdpyinfo that no one else can use webparse's private display
   libjs-jquery           # the tests of steps use a real jQuery, as the sites they act on do
   groff-base             # the tests check that the manual page renders without warnings
+  dpkg-dev               # Scripts/package.sh finds the .deb's Depends with dpkg-shlibdeps
+  lintian                # and checks the .deb with lintian
 )
 
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "webparse: installing ${missing[*]}" >&2
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
-echo "webparse: installing ${missing[*]}" >&2
-sudo=()
-[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The tests check the Kubernetes examples with kubernetes-validate, from PyPI (Debian has no such tool).
+if ! python3 -c "import kubernetes_validate" 2>/dev/null; then
+  echo "webparse: installing kubernetes-validate (PyPI)" >&2
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore kubernetes-validate
+fi

@@ -19,3 +19,7 @@ echo "Examples/LibraryUsage: built and ran as expected" >&2
 # for a while is Scripts/fuzz-config.sh's job.
 Scripts/fuzz-config.sh --build-only
 echo "Scripts/fuzz-config.sh: the fuzzer builds" >&2
+# The packages users install: the static, stripped binary (nothing of the toolchain), the tarball, and the .deb
+# (its files, Depends, lintian), as Scripts/package.sh builds and checks them.
+Scripts/package.sh >&2
+echo "Scripts/package.sh: the tarball and the .deb build and pass their checks" >&2

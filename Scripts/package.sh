@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Builds webparse for people without a Swift toolchain, offline, once the packages Scripts/install-packages.sh
+# installs are there:
+#   dist/webparse-VERSION-linux-ARCH.tar.gz  the binary, webparse(1), bash/zsh/fish completions, the config's
+#                                            JSON Schema, README and LICENSE
+#   dist/webparse_VERSION_DEBARCH.deb        the same laid out for Debian, Depends found by dpkg-shlibdeps
+# The Swift runtime is linked in (--static-swift-stdlib) and the binary stripped; the script fails if the binary
+# still points into the toolchain, or if lintian finds an error in the .deb.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version=$(tr -d '"\n' < VERSION)
+arch=$(uname -m)
+deb_arch=$(dpkg --print-architecture)
+toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
+
+swift build -c release --product webparse --static-swift-stdlib 2>&1 | { grep -v "warning: prohibited flag\|warning: the use of .mktemp." || true; } >&2
+built=.build/release/webparse
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+strip --strip-all -o "$work/webparse" "$built"
+binary=$work/webparse
+
+# Nothing of the toolchain may be needed at run time.
+if readelf -d "$binary" | grep -E "RPATH|RUNPATH|NEEDED" | grep -q -e "$toolchain" -e "libswift" -e "libFoundation" -e "libdispatch"; then
+  echo "package.sh: $built still needs the Swift toolchain:" >&2
+  readelf -d "$binary" | grep -E "RPATH|RUNPATH|NEEDED" >&2
+  exit 1
+fi
+"$binary" --version | grep -qx "webparse $version"
+
+# The files both artifacts carry.
+extras=$work/extras
+mkdir -p "$extras"
+"$binary" help --man > "$extras/webparse.1"
+gzip -9n < "$extras/webparse.1" > "$extras/webparse.1.gz"
+for shell in bash zsh fish; do "$binary" completions "$shell" > "$extras/completion.$shell"; done
+
+mkdir -p dist
+tree=$work/webparse-$version-linux-$arch
+mkdir -p "$tree/bin" "$tree/share/man/man1" "$tree/share/completions"
+cp "$binary" "$tree/bin/webparse"
+cp "$extras/webparse.1.gz" "$tree/share/man/man1/"
+cp "$extras/completion.bash" "$tree/share/completions/webparse.bash"
+cp "$extras/completion.zsh" "$tree/share/completions/_webparse"
+cp "$extras/completion.fish" "$tree/share/completions/webparse.fish"
+cp Examples/webparse.schema.json README.md LICENSE "$tree/"
+tar -C "$work" --owner=0 --group=0 --sort=name -czf "dist/webparse-$version-linux-$arch.tar.gz" "webparse-$version-linux-$arch"
+
+# The .deb: Depends are what the binary links against (dpkg-shlibdeps), and Xvfb, which it starts without a display.
+root=$work/deb
+install -D -m 0755 "$binary" "$root/usr/bin/webparse"
+install -D -m 0644 "$extras/webparse.1.gz" "$root/usr/share/man/man1/webparse.1.gz"
+install -D -m 0644 "$extras/completion.bash" "$root/usr/share/bash-completion/completions/webparse"
+install -D -m 0644 "$extras/completion.zsh" "$root/usr/share/zsh/vendor-completions/_webparse"
+install -D -m 0644 "$extras/completion.fish" "$root/usr/share/fish/vendor_completions.d/webparse.fish"
+install -D -m 0644 Examples/webparse.schema.json "$root/usr/share/webparse/webparse.schema.json"
+doc=$root/usr/share/doc/webparse
+install -d "$doc"
+{
+  echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+  echo "Upstream-Name: webparse"
+  echo
+  echo "Files: *"
+  echo "Copyright: 2026 the webparse authors"
+  echo "License: Expat"
+  sed -e '1,2d' -e 's/^$/./' -e 's/^/ /' LICENSE
+} > "$doc/copyright"
+printf 'webparse (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- webparse authors <webparse@users.noreply.github.com>  %s\n' \
+  "$version" "$version" "$(date -R -d @"$(git log -1 --format=%ct 2>/dev/null || date +%s)")" | gzip -9n > "$doc/changelog.gz"
+chmod 0644 "$doc/copyright" "$doc/changelog.gz"
+mkdir -p "$work/shlibs/debian"
+printf 'Source: webparse\n\nPackage: webparse\nArchitecture: any\n' > "$work/shlibs/debian/control"
+depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e"$root/usr/bin/webparse" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+mkdir -p "$root/DEBIAN"
+cat > "$root/DEBIAN/control" <<CONTROL
+Package: webparse
+Version: $version
+Architecture: $deb_arch
+Maintainer: webparse authors <webparse@users.noreply.github.com>
+Installed-Size: $(du -sk "$root/usr" | cut -f1)
+Depends: $depends, xvfb
+Section: web
+Priority: optional
+Homepage: https://github.com/webparse/webparse
+Description: scrape JavaScript-rendered pages with WebKitGTK, from cron
+ webparse loads each page of a small JSON config in an offscreen WebKit view,
+ runs the config's JavaScript in it until the data is there, and prints the
+ data as JSON for jq. With --state it prints only what is new since the last
+ run, for update checks from cron or Kubernetes CronJobs.
+CONTROL
+deb=dist/webparse_${version}_$deb_arch.deb
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+if command -v lintian >/dev/null; then
+  lintian --fail-on error --suppress-tags no-manual-page "$deb" >&2
+else
+  echo "package.sh: lintian is not installed; install it (apt install lintian) to check the .deb" >&2
+  exit 1
+fi
+# What the .deb must hold, and need.
+contents=$(dpkg-deb -c "$deb" | awk '{print $NF}')
+for file in ./usr/bin/webparse ./usr/share/man/man1/webparse.1.gz ./usr/share/bash-completion/completions/webparse \
+            ./usr/share/zsh/vendor-completions/_webparse ./usr/share/fish/vendor_completions.d/webparse.fish \
+            ./usr/share/doc/webparse/copyright; do
+  grep -qx -- "$file" <<<"$contents" || { echo "package.sh: $deb lacks $file" >&2; exit 1; }
+done
+for package in libwebkit2gtk-4.1-0 libgtk-3-0 libglib2.0-0 xvfb; do
+  dpkg-deb -f "$deb" Depends | grep -q "\b$package\b" || { echo "package.sh: $deb does not depend on $package" >&2; exit 1; }
+done
+echo "dist/webparse-$version-linux-$arch.tar.gz"
+echo "$deb"

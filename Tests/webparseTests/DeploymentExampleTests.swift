@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import webparse
+
+/// The Kubernetes examples are valid objects (kubernetes-validate, strict), carry a valid config, and give
+/// webparse arguments it accepts.
+@Suite struct DeploymentExampleTests: CommandLineTest {
+    static let folder = CLITests.packageRoot.appending(path: "Examples/kubernetes")
+
+    /// What `python3 -c code` prints.
+    func python(_ code: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", code] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func theKubernetesObjectsAreValid() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
+        #expect(files == ["config.yaml", "cronjob.yaml", "indexed-job.yaml", "state.yaml"])
+        let validate = try python("import sys, kubernetes_validate.__main__ as m; sys.argv = ['kubernetes-validate', '--strict'] + sys.argv[1:]; sys.exit(m.main())",
+                                  files.map { Self.folder.appending(path: $0).path })
+        #expect(validate.status == 0, "\(validate.output)")
+        #expect(validate.output.components(separatedBy: " passed for resource ").count == files.count + 1, "\(validate.output)")
+    }
+
+    @Test func theirConfigAndArgumentsAreWebparses() async throws {
+        let extract = """
+            import json, sys, yaml
+            docs = {d["kind"]: d for f in sys.argv[1:] for d in yaml.safe_load_all(open(f))}
+            print(json.dumps({"config": docs["ConfigMap"]["data"]["comics.json"],
+                              "cron": docs["CronJob"]["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["args"],
+                              "indexed": docs["Job"]["spec"]["template"]["spec"]["containers"][0]["args"][0]}))
+            """
+        let found = try python(extract, ["config.yaml", "cronjob.yaml", "indexed-job.yaml"].map { Self.folder.appending(path: $0).path })
+        #expect(found.status == 0, "\(found.output)")
+        struct Parts: Decodable { var config: String; var cron: [String]; var indexed: String }
+        let parts = try JSONDecoder().decode(Parts.self, from: Data(found.output.utf8))
+        let config = try write(parts.config, "comics.json", in: try folder())
+        let validated = try await webparse.run(["validate", config])
+        #expect(validated.status == 0, "\(validated.stderr)")
+        #expect(try RunCommand.command.parse(Array(parts.cron.dropFirst())) != nil, "the CronJob's arguments")
+        let shard = parts.indexed.replacingOccurrences(of: "\"$((JOB_COMPLETION_INDEX + 1))/3\"", with: "2/3")
+            .split(separator: " ").map(String.init).drop { $0 != "run" }.dropFirst()
+        #expect(try RunCommand.command.parse(Array(shard)) != nil, "the Indexed Job's arguments")
+    }
+}
