@@ -16,6 +16,7 @@ packages=(
   groff-base             # the tests check that the manual page renders without warnings
   dpkg-dev               # Scripts/package.sh finds the .deb's Depends with dpkg-shlibdeps
   lintian                # and checks the .deb with lintian
+  apprise                # the tests send notifications through it to a local json:// endpoint
 )
 
 missing=()

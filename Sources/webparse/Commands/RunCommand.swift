@@ -12,6 +12,12 @@ struct RunCommand {
         var script: String?
         /// Whether the results of a run of several jobs are printed as one list.
         var merge = false
+        /// Apprise URLs the new items go to, and the line for each.
+        var notify: [String] = []
+        var notifyFormat: String?
+        /// Whether the run only lists the config's jobs, or reports without writing the state.
+        var list = false
+        var dryRun = false
         var only: [String] = []
         var shard: Shard?
         var jsonLines = false
@@ -80,6 +86,14 @@ struct RunCommand {
                 settings.waitLock = .milliseconds(Int64(seconds * 1000))
             },
             .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true },
+            .value("notify", "URL", "with --state: send new items through Apprise to URL (ntfy://…, mailto://…, json://…); repeatable") {
+                $0.notify.append($1)
+            },
+            .value("notify-format", "TEMPLATE", "the line for each new item in --notify: {job}, {item}, {FIELD} (default: its title and URL)") {
+                $0.notifyFormat = $1
+            },
+            .flag("dry-run", "with --state: show what would be reported, and write nothing into the state (try one job with --only)") { $0.dryRun = true },
+            .flag("list", "print the config's job names, one per line, and run nothing") { $0.list = true },
         ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
@@ -92,10 +106,12 @@ struct RunCommand {
             }
             if settings.statePath == nil {
                 let needing = [("--new-only", settings.newOnly), ("--emit-initial", settings.emitInitial),
+                               ("--notify", !settings.notify.isEmpty), ("--dry-run", settings.dryRun),
                                ("--fail-after", settings.failAfter != nil), ("--wait-lock", settings.waitLock > .zero)]
                 if let option = needing.first(where: \.1)?.0 { throw CommandFailure.usage("\(option) needs --state FILE") }
             }
             if settings.emitInitial && !settings.newOnly { throw CommandFailure.usage("--emit-initial goes with --new-only") }
+            if settings.notifyFormat != nil && settings.notify.isEmpty { throw CommandFailure.usage("--notify-format goes with --notify URL") }
         },
         run: { await RunCommand(settings: $0).execute() })
 
@@ -127,6 +143,17 @@ struct RunCommand {
             StandardStreams.tellError("webparse run: --only: no job named \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); "
                                       + "the jobs are \(config.jobs.map { "\"\($0.name)\"" }.joined(separator: ", "))")
             return .usage
+        }
+        if settings.list {
+            StandardStreams.writeText(config.jobs.map { $0.name + "\n" }.joined())
+            return .success
+        }
+        var notifier: Notifier?
+        do throws(CommandFailure) {
+            if !settings.notify.isEmpty { notifier = try Notifier(urls: settings.notify, format: settings.notifyFormat) }
+        } catch {
+            StandardStreams.tellError("webparse run: \(error.message)")
+            return error.code
         }
         if let output = settings.output, let problem = AtomicFile.checkWritable(output) {
             StandardStreams.tellError("webparse run: --output: \(problem)")
@@ -178,6 +205,8 @@ struct RunCommand {
         }
         var reportedFailure = false
         var anySuccess = false
+        /// The new items of each job, for --notify, by the job's place in the config.
+        var news: [(index: Int, name: String, items: [Data])] = []
         do throws(JobScheduler.Stop) {
             try await scheduler.run(jobs) { index, outcome in
                 let named = jobs[index]
@@ -190,6 +219,7 @@ struct RunCommand {
                         outcome.result = .failure(error)
                     }
                 }
+                if let items = fresh?.items, !items.isEmpty { news.append((index, named.name, items)) }
                 switch outcome.result {
                 case .success:
                     anySuccess = true
@@ -218,6 +248,12 @@ struct RunCommand {
         var undelivered: String?
         do throws(CommandFailure) { try output.finish() } catch { undelivered = error.message }
         undelivered = undelivered ?? StandardStreams.resultFailure
+        if undelivered == nil, !settings.dryRun, let notifier {
+            // Notifications are deliveries too: one that fails leaves the state for the next run to report again.
+            for job in news.sorted(by: { $0.index < $1.index }) where undelivered == nil {
+                do throws(CommandFailure) { try await notifier.send(job.items, of: job.name) } catch { undelivered = error.message }
+            }
+        }
         var recorded = true
         do throws(CommandFailure) {
             try await setup.save(anySuccess: anySuccess)
@@ -228,6 +264,10 @@ struct RunCommand {
         if let undelivered {
             StandardStreams.tellError("webparse run: \(undelivered)\(memory == nil ? "" : "; the state was not updated")")
             return .jobFailed
+        }
+        if settings.dryRun {
+            StandardStreams.tell("webparse run: a dry run: nothing was written into the state")
+            return reportedFailure || !recorded ? .jobFailed : .success
         }
         do throws(CommandFailure) {
             try memory?.save()

@@ -1,0 +1,101 @@
+import Foundation
+import WebParseCore
+
+/// Sends what a run found new through Apprise (`--notify URL`, Debian's `apprise`: mail, ntfy, Telegram, Slack,
+/// Matrix and 80 more services): one message per job with new items, a line per item.
+struct Notifier: Sendable {
+    /// Apprise URLs, such as `ntfy://topic` or `mailto://user:password@example.com`.
+    let urls: [String]
+    /// A line per item: `{job}`, `{item}` (its JSON) and `{FIELD}` or `{FIELD.PATH}` of an object item; nil
+    /// for the default (a title or name, then a URL, of what the item has).
+    let format: String?
+    private let apprise: String
+
+    /// A notifier through the `apprise` on the PATH.
+    /// - Throws: `CommandFailure` (exit 2) naming the package to install when there is no `apprise`.
+    init(urls: [String], format: String?) throws(CommandFailure) {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { "\($0)/apprise" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path else {
+            throw CommandFailure.usage("--notify needs Apprise, which is not installed: install the Debian package apprise (apt install apprise)")
+        }
+        self.urls = urls
+        self.format = format
+        apprise = path
+    }
+
+    /// Sends the new `items` of the job `job`.
+    /// - Throws: `CommandFailure` (exit 1) with what Apprise said when it could not send.
+    func send(_ items: [Data], of job: String) async throws(CommandFailure) {
+        let title = "webparse: \(job): \(items.count) new"
+        let body = items.map { line(for: $0, of: job) }.joined(separator: "\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: apprise)
+        process.arguments = ["--title", title] + urls
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        let status: Int32
+        do {
+            // The exit is awaited through the termination handler: waiting for it on a thread would spin.
+            status = try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                do {
+                    try process.run()
+                } catch {
+                    process.terminationHandler = nil
+                    continuation.resume(throwing: error)
+                    return
+                }
+                input.fileHandleForWriting.write(Data(body.utf8))
+                try? input.fileHandleForWriting.close()
+            }
+        } catch {
+            throw CommandFailure(message: "--notify: cannot start \(apprise): \(error)", code: .jobFailed)
+        }
+        guard status == 0 else {
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").last.map(String.init) ?? "exit status \(status)"
+            throw CommandFailure(message: "--notify: Apprise could not send the new items of \(job): \(said)", code: .jobFailed)
+        }
+    }
+
+    /// The message line for `item`.
+    func line(for item: Data, of job: String) -> String {
+        let value = try? JSONSerialization.jsonObject(with: item, options: .fragmentsAllowed)
+        guard let format else { return Self.summary(of: value) ?? String(decoding: item, as: UTF8.self) }
+        var line = format.replacingOccurrences(of: "{job}", with: job).replacingOccurrences(of: "{item}", with: String(decoding: item, as: UTF8.self))
+        while let open = line.range(of: "{"), let close = line[open.upperBound...].range(of: "}") {
+            let path = String(line[open.upperBound..<close.lowerBound])
+            line.replaceSubrange(open.lowerBound..<close.upperBound, with: Self.text(at: path, in: value) ?? "")
+        }
+        return line
+    }
+
+    /// A title or name (or the first text) of an object item, and its URL; a text item as it is.
+    private static func summary(of value: Any?) -> String? {
+        if let text = value as? String { return text }
+        guard let object = value as? [String: Any] else { return nil }
+        let label = ["title", "name", "text"].lazy.compactMap { object[$0] as? String }.first
+            ?? object.keys.sorted().lazy.compactMap { object[$0] as? String }.first
+        let url = ["url", "link", "href"].lazy.compactMap { object[$0] as? String }.first
+        let parts = [label, url == label ? nil : url].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// The value at the dot-separated `path` of an object item, as text.
+    private static func text(at path: String, in value: Any?) -> String? {
+        var current = value
+        for key in path.split(separator: ".") { current = (current as? [String: Any])?[String(key)] }
+        switch current {
+        case let text as String: return text
+        case let number as NSNumber: return number.stringValue
+        case nil: return nil
+        case let other?:
+            return (try? JSONSerialization.data(withJSONObject: other, options: [.fragmentsAllowed, .sortedKeys]))
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+}

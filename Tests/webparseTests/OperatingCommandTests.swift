@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Running webparse from cron: notifications through Apprise, listing jobs, a dry run against the state.
+@Suite struct OperatingCommandTests: CommandLineTest {
+    /// A page listing `chapters` as links, and a config for it.
+    func setUp(_ chapters: Shared<[Int]>) throws -> (site: TestHTTPServer, config: String, state: String) {
+        let site = try TestHTTPServer(routes: ["/updates": .handle { _ in
+            TestHTTPServer.Response(body: "<ul>" + chapters.value.map { "<li><a href='/c/\($0)'>Chapter \($0)</a></li>" }.joined() + "</ul>")
+        }])
+        let directory = try folder()
+        let config = try write(#"""
+            {"name": "comic", "url": "\#(site.url("/updates"))", "retries": 0, "key": "url",
+             "script": "[...document.querySelectorAll('li a')].map(a => ({title: a.textContent, url: a.href}))"}
+            """#, "comic.json", in: directory)
+        return (site, config, directory.appending(path: "comic.state").path)
+    }
+
+    @Test func newItemsAreSentThroughAppriseAndAFailedSendingKeepsThemForTheNextRun() async throws {
+        let chapters = Shared([1, 2])
+        let (site, config, state) = try setUp(chapters)
+        let answer = Shared(200)
+        let endpoint = try TestHTTPServer(routes: ["/": .handle { _ in TestHTTPServer.Response(status: answer.value, body: "") }])
+        let notify = ["--notify", "json://127.0.0.1:\(endpoint.url("/").port!)/"]
+        let first = try await webparse.run(["run", "--state", state, "--new-only"] + notify + [config], environment: headless)
+        #expect(first.status == 0 && first.stdout.isEmpty, "\(first.stderr)")
+        #expect(endpoint.requests.isEmpty, "the first run records and sends nothing")
+
+        chapters.value = [1, 2, 3]
+        answer.value = 500
+        let failed = try await webparse.run(["run", "--state", state, "--new-only"] + notify + [config], environment: headless)
+        #expect(failed.status == 1 && failed.stderr.contains("--notify: Apprise could not send the new items of comic"), "\(failed.stderr)")
+
+        answer.value = 200
+        let sent = try await webparse.run(["run", "--state", state, "--new-only"] + notify + ["--notify-format", "{title}: {url}", config],
+                                          environment: headless)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdoutText.contains("Chapter 3"), "the item is reported again after the failed sending")
+        let message = try #require(endpoint.requests.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] })
+        #expect(message["title"] as? String == "webparse: comic: 1 new")
+        #expect(message["message"] as? String == "Chapter 3: \(site.url("/c/3"))")
+
+        chapters.value = [1, 2, 3, 4]
+        let byDefault = try await webparse.run(["run", "--state", state, "--new-only"] + notify + [config], environment: headless)
+        #expect(byDefault.status == 0, "\(byDefault.stderr)")
+        let plain = endpoint.requests.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] }
+        #expect(plain?["message"] as? String == "Chapter 4 \(site.url("/c/4"))", "the default line: the title, then the URL")
+    }
+
+    @Test func withoutAppriseNotifyNamesThePackage() async throws {
+        let (_, config, state) = try setUp(Shared([1]))
+        var environment = headless
+        environment["PATH"] = "/nonexistent"
+        let run = try await ProcessRunner(product: "webparse").run(["run", "--state", state, "--notify", "json://127.0.0.1:9/", config],
+                                                                   environment: environment)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("install the Debian package apprise (apt install apprise)"), "\(run.stderr)")
+        let withoutState = try await webparse.run(["run", "--notify", "json://127.0.0.1:9/", config])
+        #expect(withoutState.status == 2 && withoutState.stderr.contains("--notify needs --state FILE"), "\(withoutState.stderr)")
+    }
+
+    @Test func listNamesTheJobsAndADryRunWritesNoState() async throws {
+        let chapters = Shared([1])
+        let (site, config, state) = try setUp(chapters)
+        defer { withExtendedLifetime(site) {} }
+        let listed = try await webparse.run(["run", "--list", config])
+        #expect(listed.status == 0 && listed.stdoutText == "comic\n")
+        _ = try await webparse.run(["run", "--state", state, "--new-only", config], environment: headless)
+        let before = try Data(contentsOf: URL(fileURLWithPath: state))
+        chapters.value = [1, 2]
+        let dry = try await webparse.run(["run", "--state", state, "--new-only", "--dry-run", "--only", "comic", config], environment: headless)
+        #expect(dry.status == 0 && dry.stdoutText.contains("Chapter 2") && dry.stderr.contains("a dry run: nothing was written into the state"),
+                "\(dry.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
+    }
+}
