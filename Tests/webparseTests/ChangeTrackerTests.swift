@@ -102,4 +102,32 @@ import WebParser
             #expect(throws: CommandFailure.self, "\(bad)") { try Shard(parsing: bad) }
         }
     }
+
+    /// The diff of a changed value reads as `diff -u` writes it: these hunks are what diff -u printed.
+    @Test func diffsAreUnifiedAsDiffWritesThem() {
+        let before = (1...15).map { "\($0)"[...] }
+        let now = ["1", "2", "three", "4", "5", "6", "7", "8", "9", "10", "11", "12", "14", "15", "16"].map { $0[...] }
+        #expect(UnifiedDiff.make(before, now) == """
+            --- before
+            +++ now
+            @@ -1,6 +1,6 @@
+             1
+             2
+            -3
+            +three
+             4
+             5
+             6
+            @@ -10,6 +10,6 @@
+             10
+             11
+             12
+            -13
+             14
+             15
+            +16
+
+            """)
+        #expect(UnifiedDiff.make(before, before).isEmpty)
+    }
 }

@@ -198,7 +198,7 @@ import Testing
             _ = await running.finish()
             let current = try Data(contentsOf: URL(fileURLWithPath: state))
             let parsed = try JSONSerialization.jsonObject(with: current) as? [String: Any]
-            #expect(parsed?["version"] as? Int == 1, "round \(round): the state file parses")
+            #expect(parsed?["version"] as? Int == 2, "round \(round): the state file parses")
             if current != previous {
                 #expect(String(decoding: current, as: UTF8.self).contains("\"lastSuccess\""), "round \(round)")
                 previous = current

@@ -10,6 +10,34 @@ package enum CanonicalJSON {
         return output
     }
 
+    /// `node` in canonical form, one value or member per line, indented by two spaces: what a diff compares.
+    static func lines(_ node: JSONNode) -> [String] {
+        var lines: [String] = []
+        writeLines(node, prefix: "", suffix: "", indent: "", into: &lines)
+        return lines
+    }
+
+    private static func writeLines(_ node: JSONNode, prefix: String, suffix: String, indent: String, into lines: inout [String]) {
+        switch node.value {
+        case .array(let elements) where !elements.isEmpty:
+            lines.append(indent + prefix + "[")
+            for (index, element) in elements.enumerated() {
+                writeLines(element, prefix: "", suffix: index < elements.count - 1 ? "," : "", indent: indent + "  ", into: &lines)
+            }
+            lines.append(indent + "]" + suffix)
+        case .object(let members) where !members.isEmpty:
+            lines.append(indent + prefix + "{")
+            let sorted = members.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            for (index, member) in sorted.enumerated() {
+                let key = String(decoding: JSONText.quoted(member.key), as: UTF8.self) + ": "
+                writeLines(member.value, prefix: key, suffix: index < sorted.count - 1 ? "," : "", indent: indent + "  ", into: &lines)
+            }
+            lines.append(indent + "}" + suffix)
+        default:
+            lines.append(indent + prefix + text(node) + suffix)
+        }
+    }
+
     private static func write(_ node: JSONNode, to output: inout String) {
         switch node.value {
         case .null: output += "null"

@@ -14,6 +14,11 @@ public struct Changes: Sendable {
     public var updated: StateFile.Job
     /// Items that lack the tracking key (identified by all of their content instead).
     public var itemsWithoutKey: Int
+    /// Items seen before, by their key, whose content changed: as the page wrote them now, and before (as
+    /// canonical JSON).
+    public var changed: [(item: Data, before: Data)] = []
+    /// A result that is not a list, as canonical JSON, before and now, when it changed and the state knew it.
+    public var changedValue: (before: String, now: String)?
 }
 
 /// How `--state` decides what is new in a job's result: items identified by their key or their whole content
@@ -39,12 +44,20 @@ public enum ChangeTracker {
         updated.consecutiveFailures = 0
         guard case .array(let items) = root.value else {
             let changed = previous?.lastResult != updated.lastResult
-            return Changes(fresh: changed ? [result] : [], isList: false, isFirstRun: isFirstRun, updated: updated, itemsWithoutKey: 0)
+            let now = CanonicalJSON.text(root)
+            // Kept to show how the value changes, unless it is too large to keep in the state.
+            updated.lastValue = now.utf8.count <= 1 << 20 ? now : nil
+            updated.contents = nil
+            var changes = Changes(fresh: changed ? [result] : [], isList: false, isFirstRun: isFirstRun, updated: updated, itemsWithoutKey: 0)
+            if changed, let before = previous?.lastValue { changes.changedValue = (before, now) }
+            return changes
         }
         let seen = Set(previous?.seen ?? [])
         var current: [String] = []
         var currentSet = Set<String>()
         var fresh: [Data] = []
+        var changed: [(item: Data, before: Data)] = []
+        var contents = previous?.contents ?? [:]
         var withoutKey = 0
         for item in items {
             let (identity, keyed) = self.identity(of: item, key: tracking.key)
@@ -52,10 +65,22 @@ public enum ChangeTracker {
             guard currentSet.insert(identity).inserted else { continue }
             current.append(identity)
             if !seen.contains(identity) { fresh.append(Data(bytes[item.span])) }
+            guard keyed else { continue }
+            let content = CanonicalJSON.text(item)
+            if seen.contains(identity), let before = contents[identity], before != content {
+                changed.append((Data(bytes[item.span]), Data(before.utf8)))
+            }
+            contents[identity] = content
         }
         let kept = (previous?.seen ?? []).filter { !currentSet.contains($0) } + current
         updated.seen = Array(kept.suffix(tracking.remember))
-        return Changes(fresh: fresh, isList: true, isFirstRun: isFirstRun, updated: updated, itemsWithoutKey: withoutKey)
+        let remembered = Set(updated.seen)
+        contents = contents.filter { remembered.contains($0.key) }
+        updated.contents = contents.isEmpty ? nil : contents
+        updated.lastValue = nil
+        var changes = Changes(fresh: fresh, isList: true, isFirstRun: isFirstRun, updated: updated, itemsWithoutKey: withoutKey)
+        changes.changed = changed
+        return changes
     }
 
     /// Whether `result` is a list whose every item `previous` has seen: a page of an update check that brings
@@ -66,6 +91,13 @@ public enum ChangeTracker {
               case .array(let items) = root.value, !items.isEmpty else { return false }
         let known = Set(seen)
         return items.allSatisfy { known.contains(identity(of: $0, key: tracking.key).0) }
+    }
+
+    /// How a result that is not a list changed: a unified diff of its canonical JSON, one value per line.
+    public static func diff(_ value: (before: String, now: String)) -> String {
+        guard let before = try? JSONNode.parse(Array(value.before.utf8), rules: rules),
+              let now = try? JSONNode.parse(Array(value.now.utf8), rules: rules) else { return "" }
+        return UnifiedDiff.make(CanonicalJSON.lines(before).map { $0[...] }, CanonicalJSON.lines(now).map { $0[...] })
     }
 
     /// `k:` and the key's canonical JSON, or `h:` and the SHA-256 of the whole item; and whether the key was

@@ -4,20 +4,31 @@ import WebParser
 /// What `--state FILE` remembers between runs, per job. A JSON file, versioned, written atomically:
 ///
 /// ```json
-/// {"version": 1, "jobs": {"comics": {"seen": ["k:\"c-112\"", "h:3f2a…"], "lastResult": "5d41…",
-///   "lastSuccess": "2026-11-30T10:00:00Z", "consecutiveFailures": 0}}}
+/// {"version": 2, "jobs": {"comics": {"seen": ["k:\"c-112\"", "h:3f2a…"], "contents": {"k:\"c-112\"": "{…}"},
+///   "lastResult": "5d41…", "lastSuccess": "2026-11-30T10:00:00Z", "consecutiveFailures": 0}}}
 /// ```
+///
+/// Version 2 added `contents` and `lastValue` (to tell changed items and values); a version 1 file is read as
+/// a version 2 file that has not seen any content yet, and written as version 2.
 public struct StateFile: Codable, Equatable, Sendable {
     /// The format's version; a file of another version is not read.
-    static let currentVersion = 1
+    static let currentVersion = 2
+    /// The versions this webparse reads.
+    static let readableVersions = 1...currentVersion
 
     /// One job's memory.
     public struct Job: Codable, Equatable, Sendable {
         /// The identities of the items seen, oldest first: `k:` and the item's key as canonical JSON, or `h:` and
         /// the SHA-256 of the whole item's canonical JSON.
         public var seen: [String] = []
+        /// The canonical JSON of each item with a tracking key, by identity, to tell an item whose content
+        /// changed (version 2).
+        public var contents: [String: String]?
         /// The SHA-256 of the last successful result's canonical JSON.
         public var lastResult: String?
+        /// The last successful result's canonical JSON, when it is not a list, to show how it changed
+        /// (version 2).
+        public var lastValue: String?
         /// When the last successful run ended, in ISO 8601.
         public var lastSuccess: String?
         /// Runs in a row that failed (kept up to date with `--fail-after`).
@@ -48,16 +59,18 @@ public struct StateFile: Codable, Equatable, Sendable {
         guard let version = try? JSONDecoder().decode(Version.self, from: bytes) else {
             throw Unreadable(path: path, reason: "is not a webparse state file")
         }
-        guard version.version == currentVersion else {
-            throw Unreadable(path: path, reason: "has version \(version.version); this webparse reads version \(currentVersion)")
+        guard readableVersions.contains(version.version) else {
+            throw Unreadable(path: path, reason: "has version \(version.version); this webparse reads versions \(readableVersions.lowerBound) to \(currentVersion)")
         }
-        let state: StateFile
+        var state: StateFile
         do {
             state = try JSONDecoder().decode(StateFile.self, from: bytes)
         } catch {
             throw Unreadable(path: path, reason: "is not a webparse state file (\(error))")
         }
         if let problem = state.outOfRange() { throw Unreadable(path: path, reason: problem) }
+        // An older file is this version without what it did not record yet.
+        state.version = currentVersion
         return (state, bytes)
     }
 

@@ -18,6 +18,9 @@ struct RunCommand {
         /// Whether the run only lists the config's jobs, or reports without writing the state.
         var list = false
         var dryRun = false
+        /// What --new-only reports: new items, changed ones, or both; and whether a changed value is a diff.
+        var report = Report.added
+        var diff = false
         var only: [String] = []
         var shard: Shard?
         var jsonLines = false
@@ -92,6 +95,13 @@ struct RunCommand {
             .value("notify-format", "TEMPLATE", "the line for each new item in --notify: {job}, {item}, {FIELD} (default: its title and URL)") {
                 $0.notifyFormat = $1
             },
+            .value("report", "WHAT", "with --new-only: added items (default), changed (seen before by their key, content changed) or all") { settings, text throws(CommandFailure) in
+                guard let report = Report(rawValue: text) else {
+                    throw CommandFailure.usage("--report: expected added, changed or all, got '\(text)'")
+                }
+                settings.report = report
+            },
+            .flag("diff", "with --new-only: show how a result that is not a list changed, as a unified diff") { $0.diff = true },
             .flag("dry-run", "with --state: show what would be reported, and write nothing into the state (try one job with --only)") { $0.dryRun = true },
             .flag("list", "print the config's job names, one per line, and run nothing") { $0.list = true },
         ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.sessionOptions + [.quiet, .verbose],
@@ -111,6 +121,9 @@ struct RunCommand {
                 if let option = needing.first(where: \.1)?.0 { throw CommandFailure.usage("\(option) needs --state FILE") }
             }
             if settings.emitInitial && !settings.newOnly { throw CommandFailure.usage("--emit-initial goes with --new-only") }
+            if !settings.newOnly, let option = [("--report", settings.report != .added), ("--diff", settings.diff)].first(where: \.1)?.0 {
+                throw CommandFailure.usage("\(option) goes with --new-only")
+            }
             if settings.notifyFormat != nil && settings.notify.isEmpty { throw CommandFailure.usage("--notify-format goes with --notify URL") }
         },
         run: { await RunCommand(settings: $0).execute() })
@@ -277,6 +290,16 @@ struct RunCommand {
         }
         return reportedFailure || !recorded ? .jobFailed : .success
     }
+}
+
+/// What `--new-only` reports of each job.
+enum Report: String, Sendable {
+    /// Items not seen before (and a changed value that is not a list).
+    case added
+    /// Items seen before, by their key, whose content changed.
+    case changed
+    /// Both.
+    case all
 }
 
 /// `--shard K/N`: the jobs whose stable hash falls in shard K of N.

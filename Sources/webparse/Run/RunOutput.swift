@@ -64,13 +64,46 @@ final class RunOutput: Sendable {
         case (false, false):
             state.documents.append((index, outcome.name, result.data))
         case (true, true):
-            for item in fresh?.items ?? [] {
-                emit(JSONText.object([("job", .string(outcome.name)), ("item", .raw(item))]), into: &state)
+            guard let fresh else { return }
+            if let diff = shownDiff(fresh) {
+                emit(JSONText.object([("job", .string(outcome.name)), ("diff", .string(diff))]), into: &state)
+                return
+            }
+            for record in records(of: fresh) {
+                emit(JSONText.object([("job", .string(outcome.name))] + record), into: &state)
             }
         case (true, false):
-            guard let fresh, !fresh.items.isEmpty else { return }
-            state.documents.append((index, outcome.name, fresh.isList ? Self.array(fresh.items) : fresh.items[0]))
+            guard let fresh else { return }
+            if let diff = shownDiff(fresh) {
+                state.documents.append((index, outcome.name, JSONText.quoted(diff)))
+            } else if settings.report == .added {
+                guard !fresh.items.isEmpty else { return }
+                state.documents.append((index, outcome.name, fresh.isList ? Self.array(fresh.items) : fresh.items[0]))
+            } else {
+                let records = records(of: fresh)
+                guard !records.isEmpty else { return }
+                state.documents.append((index, outcome.name, Self.array(records.map(JSONText.object))))
+            }
         }
+    }
+
+    /// What `--report` asks to show of a job's news: its new items (plain `{"item"}` by default, marked
+    /// `"change": "added"` otherwise) and its changed ones (`"change": "changed"`, with `"before"`).
+    private func records(of fresh: RunMemory.Fresh) -> [[(key: String, value: JSONText.Value)]] {
+        let marked = settings.report != .added
+        let added = settings.report == .changed ? [] : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
+            [("item", .raw(item))] + (marked ? [("change", .string("added"))] : [])
+        }
+        let changed = settings.report == .added ? [] : fresh.changed.map { change -> [(key: String, value: JSONText.Value)] in
+            [("item", .raw(change.item)), ("change", .string("changed")), ("before", .raw(change.before))]
+        }
+        return added + changed
+    }
+
+    /// The diff to show for a changed result that is not a list, with `--diff`.
+    private func shownDiff(_ fresh: RunMemory.Fresh) -> String? {
+        guard settings.diff, !fresh.isList, !fresh.items.isEmpty, let diff = fresh.diff, !diff.isEmpty else { return nil }
+        return diff
     }
 
     /// Writes the JSON document, and `--output`.

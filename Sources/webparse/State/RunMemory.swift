@@ -11,6 +11,11 @@ final class RunMemory {
         /// New items of a list result, or the changed value of another result, as the page wrote them.
         var items: [Data]
         var isList: Bool
+        /// Items seen before whose content changed, as the page wrote them now, and before.
+        var changed: [(item: Data, before: Data)] = []
+        /// How a result that is not a list changed, as a unified diff; nil when it did not or the state did not
+        /// know it before.
+        var diff: String?
     }
 
     private let path: String
@@ -62,13 +67,17 @@ final class RunMemory {
     ///   `ChangeTracker.rules` allow); the state is left as it was for the job, which must then fail.
     func remember(_ result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool) async throws(WebParserError) -> Fresh {
         let (data, previous, tracking, now) = (result.data, state.jobs[job.name], job.tracking, Date())
-        let tracked = await LargeStack.run { () -> Result<Changes, JSONSyntaxError> in
-            Result { () throws(JSONSyntaxError) in try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: now) }
+        let tracked = await LargeStack.run { () -> Result<(Changes, String?), JSONSyntaxError> in
+            Result { () throws(JSONSyntaxError) in
+                let changes = try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: now)
+                return (changes, changes.changedValue.map(ChangeTracker.diff))
+            }
         }
         let changes: Changes
+        let diff: String?
         switch tracked {
         case .success(let found):
-            changes = found
+            (changes, diff) = found
         case .failure(let error):
             throw WebParserError(.unsupportedResult("\(error.message) (line \(error.line), column \(error.column)), "
                                                     + "more than --state can track"), url: result.finalURL, attempts: result.attempts)
@@ -78,7 +87,8 @@ final class RunMemory {
             StandardStreams.tell("webparse: \(job.name): \(changes.itemsWithoutKey) items have no \"\(key)\"; "
                                  + "they are told apart by their whole content")
         }
-        return Fresh(items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList)
+        return Fresh(items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
+                     diff: diff)
     }
 
     /// For a paginated job that stops at seen pages (`stopAtSeen`): the check that a page's items were all seen
