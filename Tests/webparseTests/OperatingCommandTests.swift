@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import webparse
 
 /// Running webparse from cron: notifications through Apprise, listing jobs, a dry run against the state.
 @Suite struct OperatingCommandTests: CommandLineTest {
@@ -73,5 +74,13 @@ import Testing
         #expect(dry.status == 0 && dry.stdoutText.contains("Chapter 2") && dry.stderr.contains("a dry run: nothing was written into the state"),
                 "\(dry.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
+    }
+
+    /// A template is read once: `{item}` is the item's JSON, and what the page wrote is never read as a template.
+    @Test func aTemplateTakesThePagesTextAsText() throws {
+        let notifier = try Notifier(urls: [], format: "{job}: {title} ({n.count}) {item}")
+        let item = Data(#"{"title":"{title}{title} Vol {2}","n":{"count":3}}"#.utf8)
+        #expect(notifier.line(for: item, of: "comic") == #"comic: {title}{title} Vol {2} (3) {"title":"{title}{title} Vol {2}","n":{"count":3}}"#)
+        #expect(try Notifier(urls: [], format: "{missing}-{").line(for: Data("1".utf8), of: "j") == "-{")
     }
 }

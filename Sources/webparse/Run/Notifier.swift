@@ -38,27 +38,45 @@ struct Notifier: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         let status: Int32
+        let said: String
         do {
-            // The exit is awaited through the termination handler: waiting for it on a thread would spin.
+            // The exit is awaited through the termination handler (waiting on a thread would spin); the body is
+            // written and what Apprise says is read on threads of their own, so that neither pipe can fill up
+            // and block it, and an Apprise that exits before reading costs a failed write, not a crash.
+            let written = Self.onThread { [body] in
+                try? input.fileHandleForWriting.write(contentsOf: Data(body.utf8))
+                try? input.fileHandleForWriting.close()
+            }
+            let read = Self.onThread { errors.fileHandleForReading.readDataToEndOfFile() }
             status = try await withCheckedThrowingContinuation { continuation in
                 process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
                 do {
                     try process.run()
                 } catch {
                     process.terminationHandler = nil
+                    try? input.fileHandleForWriting.close()
+                    try? errors.fileHandleForWriting.close()
                     continuation.resume(throwing: error)
-                    return
                 }
-                input.fileHandleForWriting.write(Data(body.utf8))
-                try? input.fileHandleForWriting.close()
             }
+            try? errors.fileHandleForWriting.close()
+            await written.value
+            said = String(decoding: await read.value, as: UTF8.self)
         } catch {
             throw CommandFailure(message: "--notify: cannot start \(apprise): \(error)", code: .jobFailed)
         }
         guard status == 0 else {
-            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: "\n").last.map(String.init) ?? "exit status \(status)"
-            throw CommandFailure(message: "--notify: Apprise could not send the new items of \(job): \(said)", code: .jobFailed)
+            let last = said.split(separator: "\n").last.map(String.init) ?? "exit status \(status)"
+            throw CommandFailure(message: "--notify: Apprise could not send the new items of \(job): \(last)", code: .jobFailed)
+        }
+    }
+
+    /// `work`'s value, computed on a thread of its own (blocking reads and writes stay off the task pool).
+    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> Task<T, Never> {
+        Task {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: work()) }.start()
+            }
         }
     }
 
@@ -66,12 +84,20 @@ struct Notifier: Sendable {
     func line(for item: Data, of job: String) -> String {
         let value = try? JSONSerialization.jsonObject(with: item, options: .fragmentsAllowed)
         guard let format else { return Self.summary(of: value) ?? String(decoding: item, as: UTF8.self) }
-        var line = format.replacingOccurrences(of: "{job}", with: job).replacingOccurrences(of: "{item}", with: String(decoding: item, as: UTF8.self))
-        while let open = line.range(of: "{"), let close = line[open.upperBound...].range(of: "}") {
-            let path = String(line[open.upperBound..<close.lowerBound])
-            line.replaceSubrange(open.lowerBound..<close.upperBound, with: Self.text(at: path, in: value) ?? "")
+        // One pass over the template: what a placeholder is replaced with is never read as a template again.
+        var line = ""
+        var rest = format[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            line += rest[..<open]
+            let name = String(rest[rest.index(after: open)..<close])
+            switch name {
+            case "job": line += job
+            case "item": line += String(decoding: item, as: UTF8.self)
+            default: line += Self.text(at: name, in: value) ?? ""
+            }
+            rest = rest[rest.index(after: close)...]
         }
-        return line
+        return line + rest
     }
 
     /// A title or name (or the first text) of an object item, and its URL; a text item as it is.
