@@ -63,4 +63,19 @@ import TestSupport
         #expect(String(decoding: result.data, as: UTF8.self) == #"["a","b","c","d","e"]"#)
         #expect(server.requests(for: "/api?page=3").count == 1)
     }
+
+    /// A job's headers go to its own origin's next pages, never to a host a page's next link names.
+    @Test func headersStayOnTheJobsOrigin() async throws {
+        let elsewhere = try TestHTTPServer(routes: ["/": .respond(body: "<li>x</li>")])
+        let server = try TestHTTPServer(routes: [
+            "/1": .respond(body: "<li>a</li><a class='next' href='/2'>next</a>"),
+            "/2": .respond(body: "<li>b</li><a class='next' href='\(elsewhere.url("/"))'>next</a>"),
+        ])
+        var job = job(server.url("/1"), Self.items, next: .selector("a.next"))
+        job.load.headers = ["X-Token": "secret"]
+        let result = try await WebParser().run(job)
+        #expect(String(decoding: result.data, as: UTF8.self) == #"["a","b","x"]"#)
+        #expect(server.requests(for: "/2").first?.headers["x-token"] == "secret")
+        #expect(elsewhere.requests.first.map { $0.headers["x-token"] == nil } == true, "no token for another host")
+    }
 }

@@ -99,6 +99,8 @@ import Testing
         #expect(try problems(#"{"url": "https://a.example", "urls": ["https://b.example"], "script": "1"}"#) == ["urls: give url or urls, not both"])
         #expect(try problems(#"{"urls": [], "script": "1"}"#) == ["urls: expected a non-empty array of URLs, got an array"])
         #expect(try problems(#"{"url": "https://a.example/{1..5000}", "script": "1"}"#) == ["url: the range {1..5000} makes more than 1000 pages"])
+        #expect(try problems(#"{"url": "https://a.example/{0..9223372036854775807}", "script": "1"}"#)
+                == ["url: the range {0..9223372036854775807} makes more than 1000 pages"])
         #expect(try problems(#"{"jobs": [{"name": "a", "urls": ["https://a.example/1", "https://a.example/2"], "script": "1"}, {"name": "a-2", "url": "https://a.example", "script": "1"}]}"#)
                 == [#"jobs: two jobs are named "a-2" (a job of several pages is named NAME-1, NAME-2…)"#])
     }

@@ -51,6 +51,13 @@ import Testing
         #expect(Set(run.stdoutText.split(separator: "\n").map(String.init))
                 == Set(["c1", "c2", "c5", "c6"].map { #"{"job":"127.0.0.1\#($0 < "c5" ? "" : "-2")","item":"\#($0)"}"# }))
 
+        let crlf = try write("\(server.url("/page/1"))\r\n\(server.url("/page/3"))\r\n", "crlf.txt", in: directory)
+        let windows = try await webparse.run(["run", "--urls", crlf, "--script", Self.script, "--merge"], environment: headless)
+        #expect(windows.stdoutText == #"["c1","c2","c5","c6"]"# + "\n", "a list with CRLF line ends: \(windows.stderr)")
+        let local = try write("\(server.url("/page/1"))\n/etc/hostname\n", "local.txt", in: directory)
+        let refused = try await webparse.run(["run", "--urls", local, "--script", "document.body.innerText"], environment: headless)
+        #expect(refused.status == 2 && refused.stdout.isEmpty
+                && refused.stderr.contains("line 2: a URL list holds web pages only (http or https)"), "\(refused.stderr)")
         let bad = try await webparse.run(["run", "--urls", list], environment: headless)
         #expect(bad.status == 2 && bad.stderr.hasPrefix("webparse run: --urls needs --script SCRIPT\n"), "\(bad.stderr)")
         let notURLs = try write("\(server.url("/page/1"))\nnot a page\n", "bad.txt", in: directory)

@@ -63,13 +63,19 @@ public enum ConfigLoader {
     public static func urlList(_ text: String, name: String, script: String, directory: URL) throws(ConfigError) -> Config {
         var reader = ConfigReader(directory: directory)
         var jobs: [Config.NamedJob] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var local: [String] = []
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let url = line.trimmingCharacters(in: .whitespaces)
             guard !url.isEmpty, !url.hasPrefix("#") else { continue }
             let members = [ConfigReader.Member(key: "url", input: .arguments([url]), path: "line \(index + 1)"),
                            ConfigReader.Member(key: "script", input: .arguments([script]), path: "--script")]
-            jobs += reader.jobs(from: members, at: .arguments([]), path: "") ?? []
+            let found = reader.jobs(from: members, at: .arguments([]), path: "") ?? []
+            // A list of URLs often comes from pages; a page must not make webparse read a local file.
+            if found.contains(where: \.job.url.isFileURL) { local.append("line \(index + 1)") }
+            jobs += found
         }
+        let notWeb = local.map { ConfigError.Problem(path: $0, message: "a URL list holds web pages only (http or https); use a config for local files") }
+        guard notWeb.isEmpty else { throw ConfigError(file: name, problems: reader.problems + notWeb) }
         guard reader.problems.isEmpty else { throw ConfigError(file: name, problems: reader.problems) }
         guard !jobs.isEmpty else { throw ConfigError(file: name, problems: [.init(path: "", message: "holds no URL")]) }
         return Config(jobs: reader.uniquelyNamed(jobs), isSingleJob: false)

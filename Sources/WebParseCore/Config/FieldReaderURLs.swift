@@ -14,7 +14,8 @@ extension FieldReader {
             return
         }
         draft.url = nil
-        guard range.numbers.count <= Self.maximumURLs else {
+        let (span, overflow) = range.numbers.upperBound.subtractingReportingOverflow(range.numbers.lowerBound)
+        guard !overflow, span < Self.maximumURLs else {
             problem(path, at: input, "the range {\(range.numbers.lowerBound)..\(range.numbers.upperBound)} makes more than \(Self.maximumURLs) pages")
             return
         }

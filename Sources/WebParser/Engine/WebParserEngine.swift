@@ -75,9 +75,7 @@ final class WebParserEngine {
                 self?.send(.nextFound(reply, call: call))
             }
         case .loadNext(let url):
-            var request = PageRequest(for: job)
-            request.url = url
-            page.load(request)
+            page.load(PageRequest(following: url, of: job))
         case .click(let x, let y):
             page.click(x: x, y: y)
         case .press(let key):

@@ -55,6 +55,16 @@ struct PageRequest: Sendable, Equatable {
         self.init(url: job.url, headers: job.load.headers, credentials: job.load.credentials,
                   trustsAnyCertificate: job.load.ignoresTLSErrors)
     }
+
+    /// The request for `url`, a page that `job`'s page leads to (its next page): the job's headers, credentials
+    /// and trust in an untrusted certificate go with it only on the job's own origin, never to a host a page
+    /// names.
+    init(following url: URL, of job: WebParserJob) {
+        let sameOrigin = url.scheme?.lowercased() == job.url.scheme?.lowercased() && url.host()?.lowercased() == job.url.host()?.lowercased()
+            && (url.port ?? -1) == (job.url.port ?? -1)
+        self.init(url: url, headers: sameOrigin ? job.load.headers : [:], credentials: sameOrigin ? job.load.credentials : nil,
+                  trustsAnyCertificate: sameOrigin && job.load.ignoresTLSErrors)
+    }
 }
 
 extension PageSettings {
