@@ -76,7 +76,7 @@ public struct WebParser: Sendable {
                     onStateChange(.completed)
                     return WebParserResult(data: result.data, finalURL: result.url,
                                            httpStatus: result.httpStatus == 0 ? nil : result.httpStatus, attempts: attempt,
-                                           isComplete: result.isComplete)
+                                           isComplete: result.isComplete, cutShort: result.cutShort)
                 } catch var error as WebParserError {
                     error.attempts = attempt
                     guard job.retry.retries(error), attempt <= job.retry.retries else { throw error }

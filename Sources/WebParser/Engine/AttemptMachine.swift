@@ -346,18 +346,20 @@ struct AttemptMachine {
     }
 
     /// Ends the attempt with `data`, once the screenshot (if the job asks for one) is written.
-    private mutating func succeed(with data: Data, isComplete: Bool = true) -> [Action] {
+    private mutating func succeed(with data: Data, cutShort: String? = nil) -> [Action] {
         guard stage == .running else { return [] }
-        let result = AttemptResult(data: data, url: url, httpStatus: httpStatus, isComplete: isComplete)
+        let result = AttemptResult(data: data, url: url, httpStatus: httpStatus, isComplete: cutShort == nil, cutShort: cutShort)
         guard let screenshot = job.evaluation.screenshot else { return end(.success(result)) }
         stage = .finishing(result)
         return [.cancelLaterEvaluation, .snapshot(screenshot)]
     }
 
     private mutating func timedOut() -> [Action] {
-        if pages.hasPages && stage == .running { return succeed(with: pages.combined) }
+        if pages.hasPages && stage == .running {
+            return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read")
+        }
         if job.evaluation.collect == .emitted && !emitted.isEmpty && stage == .running {
-            return succeed(with: Self.array(emitted), isComplete: false)
+            return succeed(with: Self.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then")
         }
         let phase = steps.current.map { LoadPhase.runningStep(steps.index, $0) } ?? self.phase
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
@@ -369,7 +371,14 @@ struct AttemptMachine {
         end(.failure(WebParserError(kind, url: url ?? self.url)))
     }
 
+    /// Ends the attempt with `error`; after the first page of a paginated job, with the pages read, cut short.
+    private mutating func end(failing error: WebParserError) -> [Action] {
+        guard pages.hasPages, stage == .running else { return end(.failure(error)) }
+        return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) could not be read (\(error)); the result holds the \(pages.count) pages read")
+    }
+
     private mutating func end(_ outcome: Swift.Result<AttemptResult, WebParserError>) -> [Action] {
+        if case .failure(let error) = outcome, pages.hasPages, stage == .running { return end(failing: error) }
         stage = .ended
         return [.end(outcome)]
     }
@@ -381,16 +390,4 @@ struct AttemptMachine {
     private static func download(_ mimeType: String) -> String {
         "the server sent a download (\(mimeType.isEmpty ? "no content type" : mimeType)), not a page"
     }
-}
-
-/// What a successful attempt produced.
-struct AttemptResult: Sendable, Equatable {
-    /// The script's first non-empty result, or the array of emitted values, as JSON text.
-    var data: Data
-    /// The page's URL when the result came.
-    var url: String
-    /// The main document's HTTP status; 0 when there is none (a `file:` URL).
-    var httpStatus: Int
-    /// False when the emitted values were cut short by the timeout.
-    var isComplete = true
 }

@@ -3,7 +3,8 @@ import Foundation
 /// The decisions of a job that reads a list spread over pages, made without a page or a clock: after each
 /// page's result, find the next page and go there (load its URL, or click its button), then read the next
 /// page's result: the first one that differs from the page before (a button that fetches the next page in
-/// place shows the old items for a moment). A job without pagination finishes with its first result.
+/// place shows the old items for a moment). A job without pagination finishes with its first result; a next page
+/// that cannot be read ends the job with the pages read before it (`AttemptMachine` sees to that).
 struct PageTurner {
     /// What the attempt does.
     enum Command: Equatable {
@@ -36,6 +37,9 @@ struct PageTurner {
         self.pollInterval = pollInterval
     }
 
+    /// How many pages have been read.
+    var count: Int { results.count }
+
     /// Whether a page has been read: a time-out then ends the job with the pages read so far.
     var hasPages: Bool { results.count > 0 }
 
@@ -58,7 +62,7 @@ struct PageTurner {
         findingCall = nil
         switch StepScript.meaning(of: reply) {
         case .load(let url):
-            turning = true
+            // A new document: replies from the old one are dropped, so its first result is the next page's.
             return [.load(url)]
         case .clickAt(let x, let y):
             turning = true

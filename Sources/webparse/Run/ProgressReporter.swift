@@ -55,9 +55,8 @@ struct ProgressReporter: Sendable {
 
     /// Says so when job `name` ran out of time before its user scripts said they were done, and what it kept.
     func warnIfCutShort(_ name: String, _ result: WebParserResult) {
-        guard !result.isComplete else { return }
-        let count = result.arrayLength ?? 0
-        StandardStreams.tell("webparse: \(name): warning: timed out before webparse.done(); the result holds the \(count) value\(count == 1 ? "" : "s") emitted until then")
+        guard !result.isComplete, let reason = result.cutShort else { return }
+        StandardStreams.tell("webparse: \(name): warning: \(reason)")
     }
 
     /// Explains why job `name` failed, and for how many runs in a row when that is more than one.

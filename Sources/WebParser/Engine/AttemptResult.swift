@@ -1,0 +1,15 @@
+import Foundation
+
+/// What a successful attempt produced.
+struct AttemptResult: Sendable, Equatable {
+    /// The script's first non-empty result, or the array of emitted values, as JSON text.
+    var data: Data
+    /// The page's URL when the result came.
+    var url: String
+    /// The main document's HTTP status; 0 when there is none (a `file:` URL).
+    var httpStatus: Int
+    /// False when the emitted values were cut short by the timeout.
+    var isComplete = true
+    /// Why it is not complete, in words.
+    var cutShort: String?
+}
