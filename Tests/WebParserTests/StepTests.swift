@@ -74,6 +74,22 @@ import TestSupport
         #expect(String(decoding: result.data, as: UTF8.self) == #"["mousedown true","click true","keydown x true","keydown Tab true"]"#)
     }
 
+    /// A cookie banner over the button: the click waits until the button is what a user would hit.
+    @Test func aClickWaitsUntilNothingCoversItsElement() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: """
+            <button id="buy">Buy</button>
+            <div id="banner" style="position:fixed;inset:0;background:#eee;z-index:10">We use cookies</div>
+            <script>
+            window.clicks = [];
+            document.getElementById("buy").addEventListener("click", (e) => clicks.push("buy " + e.isTrusted));
+            document.getElementById("banner").addEventListener("click", () => clicks.push("banner"));
+            setTimeout(() => document.getElementById("banner").remove(), 500);
+            </script>
+            """)])
+        let result = try await WebParser().run(job(server.url("/"), "clicks.length ? clicks : null", steps: [.click(selector: "#buy")]))
+        #expect(String(decoding: result.data, as: UTF8.self) == #"["buy true"]"#)
+    }
+
     /// Infinite scroll: each time the bottom is reached, the page fetches ten more items over XHR, five times.
     @Test func scrollingUntilStableLoadsEveryPage() async throws {
         let server = try TestHTTPServer(routes: [

@@ -47,7 +47,7 @@ enum StepScript {
     private static func action(_ step: Step) -> String? {
         switch step {
         case .click(let selector):
-            return element(selector) + "const el = await until(ready);\n" + clickPoint
+            return element(selector) + "const el = await until(ready);\n" + uncoveredClickPoint
         case .fill(let selector, let value):
             return element(selector) + """
                 const el = await until(() => { const el = ready(); return el && !el.readOnly ? el : null; });
@@ -78,7 +78,7 @@ enum StepScript {
                 if (!("checked" in el)) return { error: "the element is not a checkbox or radio button (" + el.tagName.toLowerCase() + ")" };
                 if (el.checked === \(checked)) return { done: true };
 
-                """ + clickPoint
+                """ + uncoveredClickPoint
         case .press(_, let selector?):
             return element(selector) + "const el = await until(ready);\nel.focus();\nreturn { focused: true };\n"
         case .press(_, nil):
@@ -101,16 +101,14 @@ enum StepScript {
                 """
         case .scroll(.untilStable(let settle)):
             return helpers + """
+                // Stable means the page stopped growing: a clock or a carousel changing the page does not count.
                 const height = () => document.scrollingElement.scrollHeight;
                 let last = -1, changed = Date.now();
-                const observer = new MutationObserver(() => { changed = Date.now(); });
-                observer.observe(document, { childList: true, subtree: true });
                 while (Date.now() - changed < \(settle.milliseconds)) {
                   window.scrollTo(0, height());
                   await new Promise((resolve) => setTimeout(resolve, 100));
                   if (height() !== last) { last = height(); changed = Date.now(); }
                 }
-                observer.disconnect();
                 return { done: true };
                 """
         case .waitFor(let script):
@@ -235,6 +233,21 @@ enum StepScript {
 
             """
     }
+
+    /// Waits until the middle of `el`, scrolled into view, is `el` itself (or inside it, or its label) and not a
+    /// banner or dialog over it, then answers that point: a user clicks what they see.
+    private static let uncoveredClickPoint = """
+        return await until(() => {
+          if (!el.isConnected) return null;
+          el.scrollIntoView({ block: "center", inline: "center" });
+          const rect = el.getBoundingClientRect();
+          const x = rect.left + rect.width / 2, y = rect.top + rect.height / 2;
+          const hit = document.elementFromPoint(x, y);
+          const mine = hit && (hit === el || el.contains(hit) || Array.from(el.labels || []).some((label) => label.contains(hit)));
+          return mine ? { at: [x, y] } : null;
+        });
+
+        """
 
     /// Scrolls `el` into view and answers the middle of it.
     private static let clickPoint = """
