@@ -11,6 +11,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// For a time-out while waiting for the script's result: what the script or its wait last answered, in
     /// words ("the script returned [] (empty; …)", "waitFor returned false").
     public var lastAnswer: String?
+    /// True when the job's steps had acted on the page (clicked, filled, submitted…) before it failed: it is then
+    /// not retried, so that nothing a step did (an order, a post) is done twice.
+    public var stepsActed = false
 
     /// Creates an error of `kind` about `url` after `attempts` attempts.
     public init(_ kind: Kind, url: String? = nil, attempts: Int = 1) {
@@ -24,7 +27,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// 4xx, TLS, a bad URL, no display), and for a time-out on a page that loaded while only the script's data
     /// was missing: a reload rarely brings data a loaded page did not show (`RetryPolicy.retriesMissingData`
     /// retries it all the same).
-    public var isTransient: Bool { kind.isTransient }
+    public var isTransient: Bool { kind.isTransient && !stepsActed }
 
     /// One line for people: what failed, where, and after how many attempts.
     public var description: String {
@@ -32,6 +35,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         if let url, !url.isEmpty { text += " (\(URLRedaction.redact(url)))" }
         if let lastAnswer { text += ": \(lastAnswer)" }
         if attempts > 1 { text += "; gave up after \(attempts) attempts" }
+        if stepsActed && kind.isTransient { text += "; not retried, as its steps had acted on the page" }
         return text
     }
 

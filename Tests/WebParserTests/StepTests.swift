@@ -90,6 +90,32 @@ import TestSupport
         #expect(String(decoding: result.data, as: UTF8.self) == #"["buy true"]"#)
     }
 
+    /// A job whose steps acted (a form posted) and whose confirmation never comes is not retried: the form is
+    /// posted once. A form posted to a page that answers 204 leaves the page where it is, and the steps go on.
+    @Test func aJobThatActedIsNotRetriedAndAnEmptyAnswerIsNoNavigation() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<form method='post' action='/order'><button id='go'>Order</button></form><p id='x'>form</p>"),
+            "/order": .respond(body: "<p>thanks</p>"),
+            "/vote": .respond(status: 204, body: ""),
+            "/poll": .respond(body: "<form method='post' action='/vote'><button id='vote'>Vote</button></form><i id='after'></i>"),
+        ])
+        var ordering = job(server.url("/"), "1", steps: [.click(selector: "#go"), .waitForSelector("#confirmation")], timeout: .seconds(2))
+        ordering.retry = RetryPolicy(retries: 2, delay: .milliseconds(10))
+        await #expect {
+            try await WebParser().run(ordering)
+        } throws: { error in
+            "\(error)".contains("not retried, as its steps had acted on the page")
+        }
+        #expect(server.requests(for: "/order").count == 1, "the order was posted once")
+
+        let voting = job(server.url("/poll"), "document.title = 'done'", steps: [.click(selector: "#vote"),
+                                                                                 .evaluate(script: "document.getElementById('after').textContent = 'went on'")],
+                         timeout: .seconds(5))
+        let voted = try await WebParser().run(voting)
+        #expect(String(decoding: voted.data, as: UTF8.self) == #""done""#)
+        #expect(server.requests(for: "/vote").count == 1)
+    }
+
     /// Infinite scroll: each time the bottom is reached, the page fetches ten more items over XHR, five times.
     @Test func scrollingUntilStableLoadsEveryPage() async throws {
         let server = try TestHTTPServer(routes: [

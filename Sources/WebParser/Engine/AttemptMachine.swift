@@ -246,7 +246,7 @@ struct AttemptMachine {
         // on, as in a browser.
         if LoadFailureTriage.isSuperseded(failure) || LoadFailureTriage.isPolicyInterruption(failure) {
             supersededLoadFinishing = true
-            return []
+            return steps.isFinished ? [] : perform(steps.loadAbandoned())
         }
         if let target = LoadFailureTriage.redirectTarget(of: failure) {
             return fail(LoadFailureTriage.redirected(to: target))
@@ -378,7 +378,13 @@ struct AttemptMachine {
     }
 
     private mutating func end(_ outcome: Swift.Result<AttemptResult, WebParserError>) -> [Action] {
-        if case .failure(let error) = outcome, pages.hasPages, stage == .running { return end(failing: error) }
+        if case .failure(var error) = outcome {
+            if pages.hasPages, stage == .running { return end(failing: error) }
+            if steps.hasActed && !error.stepsActed {
+                error.stepsActed = true
+                return end(.failure(error))
+            }
+        }
         stage = .ended
         return [.end(outcome)]
     }

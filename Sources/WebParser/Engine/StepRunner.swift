@@ -36,6 +36,9 @@ struct StepRunner {
     private var navigating = false
     /// The timer that counts; earlier ones are stale.
     private var timer = 0
+    /// Whether a step has acted on the page (clicked, typed, submitted, run a script): an attempt that fails
+    /// after that is not retried.
+    private(set) var hasActed = false
 
     init(steps: [Step]) {
         self.steps = steps
@@ -43,6 +46,15 @@ struct StepRunner {
     }
 
     var isFinished: Bool { phase == .finished }
+    /// A load that started ended without a document (replaced, stopped or refused): the current step runs
+    /// again in the document the page still shows, if it was waiting for one.
+    mutating func loadAbandoned() -> [Command] {
+        navigating = false
+        guard phase == .waitingForDocument, let step = current else { return [] }
+        if case .waitForNavigation = step { return [] }
+        return begin()
+    }
+
     /// The step running, if any.
     var current: Step? { index < steps.count ? steps[index] : nil }
 
@@ -58,6 +70,7 @@ struct StepRunner {
         guard phase != .finished, phase != .sleeping else { return [] }
         if phase == .calling, case .evaluate = current {
             // The script was running when its document went: it ran, and does not run again.
+            hasActed = true
             documentsAtLastAct = documents - 1
             index += 1
         }
@@ -133,6 +146,7 @@ struct StepRunner {
 
     /// The current step acted: the next one runs once a navigation it may have started has committed.
     private mutating func acted() -> [Command] {
+        if let step = current, step.actsOnPage { hasActed = true }
         documentsAtLastAct = documents
         index += 1
         phase = .settling

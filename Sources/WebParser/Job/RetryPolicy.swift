@@ -27,7 +27,7 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// Whether `error`, the failure of an attempt, is tried again (attempts permitting).
     public func retries(_ error: WebParserError) -> Bool {
-        error.isTransient || retriesMissingData && error.kind.isMissingData
+        error.isTransient || retriesMissingData && error.kind.isMissingData && !error.stepsActed
     }
 
     /// The wait before attempt `attempt` (2 for the first retry): the doubling delay, or as long as the server

@@ -43,6 +43,15 @@ public enum Step: Sendable, Equatable, CustomStringConvertible {
         case untilStable(settle: Duration)
     }
 
+    /// Whether the step changes the page as a user would (a click, typing, a submit, a script), rather than only
+    /// waiting or scrolling.
+    var actsOnPage: Bool {
+        switch self {
+        case .click, .fill, .select, .check, .press, .submit, .evaluate: true
+        case .scroll, .waitFor, .waitForSelector, .waitForNavigation, .sleep: false
+        }
+    }
+
     /// How long `untilStable` waits for new content by default.
     public static let defaultSettle: Duration = .seconds(1)
 
