@@ -36,6 +36,8 @@ gzip -9n < "$extras/webparse.1" > "$extras/webparse.1.gz"
 for shell in bash zsh fish; do "$binary" completions "$shell" > "$extras/completion.$shell"; done
 
 mkdir -p dist
+# One version in dist: the Containerfile installs the .deb it finds there.
+rm -f dist/webparse_*.deb dist/webparse-*.tar.gz
 tree=$work/webparse-$version-linux-$arch
 mkdir -p "$tree/bin" "$tree/share/man/man1" "$tree/share/completions"
 cp "$binary" "$tree/bin/webparse"

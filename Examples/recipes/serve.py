@@ -82,8 +82,8 @@ class Site(BaseHTTPRequestHandler):
             return self.send(page("<ul>" + "".join(f"<li>{c}</li>" for c in chapters) + "</ul>" + link))
         if url.path == "/search.aspx":
             return self.send(page(search_form({})))
-        path = SITE / url.path.lstrip("/")
-        if url.path.endswith(".html") and path.is_file():
+        path = (SITE / url.path.lstrip("/")).resolve()
+        if url.path.endswith(".html") and path.is_file() and SITE in path.parents:
             return self.send(page(path.read_text()))
         self.send("<p>not found</p>", status=404)
 

@@ -57,6 +57,10 @@ import Testing
         #expect(diff.status == 0, "\(diff.stderr)")
         let text = try JSONSerialization.jsonObject(with: diff.stdout, options: .fragmentsAllowed) as? String
         #expect(text == "--- before\n+++ now\n@@ -1,4 +1,4 @@\n {\n   \"name\": \"queue\",\n-  \"open\": 1\n+  \"open\": 2\n }\n")
+        status.value = 3
+        let changed = try await webparse.run(["run", "--state", state, "--new-only", "--report", "changed", config], environment: headless)
+        #expect(changed.stdoutText == #"[{"item":{"name":"queue","open":3},"change":"changed","before":{"name":"queue","open":2}}]"# + "\n",
+                "\(changed.stderr)")
     }
 
     @Test func aFirstVersionStateIsReadAndCarriedOn() async throws {

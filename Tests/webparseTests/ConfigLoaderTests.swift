@@ -89,7 +89,7 @@ import Testing
     /// A job of several pages becomes one job per page, named after it; a range counts, keeping zeros.
     @Test func urlsAndRangesExpandIntoJobs() throws {
         let range = try load(#"{"name": "chapters", "url": "https://example.com/page/{08..11}/", "script": "1"}"#).get()
-        #expect(range.jobs.map(\.name) == ["chapters-1", "chapters-2", "chapters-3", "chapters-4"])
+        #expect(range.jobs.map(\.name) == ["chapters-08", "chapters-09", "chapters-10", "chapters-11"], "named after their numbers")
         #expect(range.jobs.map(\.job.url.absoluteString) == (8...11).map { String(format: "https://example.com/page/%02d/", $0) })
         #expect(!range.isSingleJob)
         let list = try load(#"{"jobs": [{"urls": ["https://a.example/1", "https://a.example/2"], "script": "1"}, {"url": "https://b.example", "script": "2"}]}"#).get()

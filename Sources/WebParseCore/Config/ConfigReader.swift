@@ -139,7 +139,8 @@ package struct ConfigReader {
         return pages.enumerated().map { index, url in
             var job = draft.job
             job.url = url
-            return Config.NamedJob(name: "\(base)-\(index + 1)", job: job, tracking: draft.tracking, after: draft.after)
+            let suffix = draft.urlNames.map { $0[index] } ?? String(index + 1)
+            return Config.NamedJob(name: "\(base)-\(suffix)", job: job, tracking: draft.tracking, after: draft.after)
         }
     }
 

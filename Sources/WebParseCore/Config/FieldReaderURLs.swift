@@ -11,6 +11,7 @@ extension FieldReader {
         guard let text = input.text, let range = Self.range(in: text) else {
             draft.url = url(path, input)
             draft.urls = nil
+            draft.urlNames = nil
             return
         }
         draft.url = nil
@@ -25,9 +26,14 @@ extension FieldReader {
             return text.replacingCharacters(in: range.place, with: padded)
         }
         draft.urls = urls(path, texts.map { .arguments([$0]) }, at: input)
+        // Named after their numbers, so that a job keeps its state when the range moves ({1..10} to {5..15}).
+        draft.urlNames = range.numbers.map { number in
+            let digits = String(number)
+            return String(repeating: "0", count: max(0, range.width - digits.count)) + digits
+        }
     }
 
-    /// The pages of a `urls` list, in place of a `url` (of `defaults`).
+    /// The pages of a `urls` list, in place of a `url` (of `defaults`); named by their place in the list.
     mutating func urlList(_ path: String, _ input: FieldInput) -> [URL]? {
         guard let elements = input.elements, !elements.isEmpty else {
             problem(path, at: input, "expected a non-empty array of URLs, got \(input.excerpt)")

@@ -6,8 +6,10 @@ package struct JobDraft {
     var job = WebParserJob(url: URL(fileURLWithPath: "/"), script: "")
     var name: String?
     var url: URL?
-    /// The pages of a job that expands into one job per page (`urls`, or a range in `url`).
+    /// The pages of a job that expands into one job per page (`urls`, or a range in `url`), and for a range,
+    /// the numbers its jobs are named after.
     var urls: [URL]?
+    var urlNames: [String]?
     var script: String?
     var tracking = Tracking()
     /// The jobs this one runs after.
@@ -30,6 +32,7 @@ package enum JobFields {
         JobField(key: "urls", summary: "several pages for one job (instead of url): each becomes a job of its own, NAME-1, NAME-2…",
                  option: nil) { reader, path, input, draft in
             draft.urls = reader.urlList(path, input)
+            draft.urlNames = nil
             draft.url = nil
         },
         JobField(key: "script", summary: "the JavaScript that returns the data: an expression, an IIFE or a function",

@@ -124,6 +124,9 @@ struct RunCommand {
             if !settings.newOnly, let option = [("--report", settings.report != .added), ("--diff", settings.diff)].first(where: \.1)?.0 {
                 throw CommandFailure.usage("\(option) goes with --new-only")
             }
+            if settings.merge, let option = [("--report", settings.report != .added), ("--diff", settings.diff)].first(where: \.1)?.0 {
+                throw CommandFailure.usage("\(option) does not go with --merge, which lists items only")
+            }
             if settings.notifyFormat != nil && settings.notify.isEmpty { throw CommandFailure.usage("--notify-format goes with --notify URL") }
         },
         run: { await RunCommand(settings: $0).execute() })

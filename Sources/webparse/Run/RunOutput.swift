@@ -89,7 +89,11 @@ final class RunOutput: Sendable {
 
     /// What `--report` asks to show of a job's news: its new items (plain `{"item"}` by default, marked
     /// `"change": "added"` otherwise) and its changed ones (`"change": "changed"`, with `"before"`).
+    /// A result that is not a list and changed is a changed record when the state knew what it was before.
     private func records(of fresh: RunMemory.Fresh) -> [[(key: String, value: JSONText.Value)]] {
+        if !fresh.isList, let value = fresh.items.first, let before = fresh.before, settings.report != .added {
+            return [[("item", .raw(value)), ("change", .string("changed")), ("before", .raw(before))]]
+        }
         let marked = settings.report != .added
         let added = settings.report == .changed ? [] : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
             [("item", .raw(item))] + (marked ? [("change", .string("added"))] : [])

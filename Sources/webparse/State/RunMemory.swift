@@ -16,6 +16,8 @@ final class RunMemory {
         /// How a result that is not a list changed, as a unified diff; nil when it did not or the state did not
         /// know it before.
         var diff: String?
+        /// What a result that is not a list was before it changed (canonical JSON), when the state knew it.
+        var before: Data?
     }
 
     private let path: String
@@ -88,7 +90,7 @@ final class RunMemory {
                                  + "they are told apart by their whole content")
         }
         return Fresh(items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
-                     diff: diff)
+                     diff: diff, before: changes.changedValue.map { Data($0.before.utf8) })
     }
 
     /// For a paginated job that stops at seen pages (`stopAtSeen`): the check that a page's items were all seen
