@@ -15,14 +15,19 @@ import Testing
         ])
     }
 
+    /// A config of the list page's items, keyed by their id.
+    func listConfig(_ server: TestHTTPServer, in directory: URL) throws -> String {
+        try write(#"""
+            {"name": "list", "url": "\#(server.url("/list"))", "retries": 0, "key": "id",
+             "script": "[...document.querySelectorAll('li')].map(li => ({id: li.dataset.id, title: li.textContent}))"}
+            """#, "list.json", in: directory)
+    }
+
     @Test func changedItemsAreReportedWithWhatTheyWere() async throws {
         let titles = Shared([("c1", "One"), ("c2", "Two")])
         let server = try site(titles, Shared(0))
         let directory = try folder()
-        let config = try write(#"""
-            {"name": "list", "url": "\#(server.url("/list"))", "retries": 0, "key": "id",
-             "script": "[...document.querySelectorAll('li')].map(li => ({id: li.dataset.id, title: li.textContent}))"}
-            """#, "list.json", in: directory)
+        let config = try listConfig(server, in: directory)
         let state = directory.appending(path: "list.state").path
         _ = try await webparse.run(["run", "--state", state, "--new-only", config], environment: headless)
         titles.value = [("c1", "One"), ("c2", "Two, revised"), ("c3", "Three")]
@@ -67,10 +72,7 @@ import Testing
         let titles = Shared([("c1", "One"), ("c2", "Two")])
         let server = try site(titles, Shared(0))
         let directory = try folder()
-        let config = try write(#"""
-            {"name": "list", "url": "\#(server.url("/list"))", "retries": 0, "key": "id",
-             "script": "[...document.querySelectorAll('li')].map(li => ({id: li.dataset.id, title: li.textContent}))"}
-            """#, "list.json", in: directory)
+        let config = try listConfig(server, in: directory)
         let state = try write(#"""
             {"version": 1, "jobs": {"list": {"seen": ["k:\"c1\"", "k:\"c2\""], "lastResult": "x", "lastSuccess": "2026-11-01T00:00:00Z", "consecutiveFailures": 0}}}
             """#, "old.state", in: directory)
