@@ -11,6 +11,7 @@ packages=(
   xvfb                   # the private display webparse starts when there is none
   jq                     # the README's example pipes webparse's output into it
   python3-jsonschema     # the tests check the example configs against the config's JSON Schema
+  python3-venv           # kubernetes-validate (from PyPI) goes into a virtual environment of its own
   x11-utils              # the tests check with xdpyinfo that no one else can use webparse's private display
   libjs-jquery           # the tests of steps use a real jQuery, as the sites they act on do
   groff-base             # the tests check that the manual page renders without warnings
@@ -32,8 +33,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The tests check the Kubernetes examples with kubernetes-validate, from PyPI (Debian has no such tool).
-if ! python3 -c "import kubernetes_validate" 2>/dev/null; then
-  echo "webparse: installing kubernetes-validate (PyPI)" >&2
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore kubernetes-validate
+# The tests check the Kubernetes examples with kubernetes-validate, from PyPI (Debian has no such tool), in a
+# virtual environment of Debian's Python under .build, so that it works where pip may not install system-wide.
+tools=$(cd "$(dirname "$0")/.." && pwd)/.build/tools/python
+if ! "$tools/bin/python3" -c "import kubernetes_validate" 2>/dev/null; then
+  echo "webparse: installing kubernetes-validate (PyPI) into $tools" >&2
+  /usr/bin/python3 -m venv "$tools"
+  "$tools/bin/python3" -m pip install --quiet --disable-pip-version-check kubernetes-validate
 fi

@@ -8,11 +8,11 @@ import Testing
 @Suite struct DeploymentExampleTests: CommandLineTest {
     static let folder = CLITests.packageRoot.appending(path: "Examples/kubernetes")
 
-    /// What `python3 -c code` prints.
+    /// What `python3 -c code` prints, with the Python that Scripts/install-packages.sh gave kubernetes-validate.
     func python(_ code: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", code] + arguments
+        process.executableURL = CLITests.packageRoot.appending(path: ".build/tools/python/bin/python3")
+        process.arguments = ["-c", code] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
