@@ -211,11 +211,16 @@ import Testing
                 """]
             let output = Pipe()
             shell.standardOutput = output
+            shell.environment = ["PATH": webparse.executable.deletingLastPathComponent().path + ":/usr/bin:/bin"]
             try shell.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             shell.waitUntilExit()
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         }
+        let config = try write(#"{"jobs": [{"name": "comics", "url": "https://a.example", "script": "1"}, {"name": "news", "url": "https://b.example", "script": "1"}]}"#,
+                               "sites.json", in: directory)
+        #expect(try complete(["webparse", "run", config, "--only", ""]) == ["comics", "news"], "job names from 'webparse run --list'")
+        #expect(try complete(["webparse", "run", config, "--only", "n"]) == ["news"])
         #expect(try complete(["webparse", "v"]) == ["validate"])
         #expect(try complete(["webparse", "run", "--j"]) == ["--jsonl"])
         #expect(try Set(complete(["webparse", "eval", "--re"])) == ["--retries", "--retry-delay", "--retry-missing-data"])

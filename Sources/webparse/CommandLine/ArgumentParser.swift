@@ -9,6 +9,15 @@ struct CommandOption<Settings>: Sendable {
     let help: String
     /// Applies the option (its value, or "" for a flag) to the command's settings.
     let apply: @Sendable (inout Settings, String) throws(CommandFailure) -> Void
+    /// Whether its value is a job name of the config, which shell completion asks `webparse run --list` for.
+    var completesJobNames = false
+
+    /// This option, its value completed with the config's job names.
+    func completingJobNames() -> Self {
+        var option = self
+        option.completesJobNames = true
+        return option
+    }
 
     /// An option without a value, such as `--jsonl`.
     static func flag(_ name: String, short: Character? = nil, _ help: String,
@@ -37,6 +46,8 @@ struct CompletionInfo: Sendable {
         /// The value's placeholder (`FILE`, `SECONDS`); nil for a flag.
         var valueName: String?
         var help: String
+        /// Whether its value is one of the config's job names.
+        var completesJobNames = false
 
         var takesValue: Bool { valueName != nil }
         /// Whether the value is a file name, worth completing as one.
@@ -90,8 +101,8 @@ struct TableCommand<Settings: Sendable>: Command {
     }
 
     var completion: CompletionInfo {
-        CompletionInfo(options: options.map { CompletionInfo.Option(name: $0.name, short: $0.short,
-                                                                    valueName: $0.valueName, help: $0.help) }
+        CompletionInfo(options: options.map { CompletionInfo.Option(name: $0.name, short: $0.short, valueName: $0.valueName,
+                                                                    help: $0.help, completesJobNames: $0.completesJobNames) }
                            + [CompletionInfo.Option(name: "help", short: "h", valueName: nil, help: "show this help")],
                        operandWords: operandWords)
     }

@@ -62,7 +62,7 @@ struct RunCommand {
             .value("only", "NAME", "run only the named job; repeat, or separate names with commas") { settings, names throws(CommandFailure) in
                 guard !names.trimmingCharacters(in: .whitespaces).isEmpty else { throw CommandFailure.usage("--only needs a job name") }
                 settings.only.append(names)
-            },
+            }.completingJobNames(),
             .value("shard", "K/N", "run only the jobs in shard K of N (by a stable hash of their names)") { settings, text throws(CommandFailure) in
                 settings.shard = try Shard(parsing: text)
             },
