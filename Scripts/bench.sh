@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Benchmarks webparse against Debian's chromium (--dump-dom) and Python Playwright driving that chromium, on
-# local pages served by Scripts/bench/fixtures.py, and prints a table with the ratios the speed issue targets.
+# local pages served by Scripts/bench/fixtures.py and on a Plotly Dash app (Scripts/bench/dash_app.py), at 1 to 8
+# pages at once, and prints a table with the ratios the speed issues target.
 #   Scripts/bench.sh [--install-peers] [bench.py options: --repeats N --batch N --spa-batch N]
 # Peers that are not installed are left out; --install-peers installs chromium (apt) and Playwright (PyPI, into
-# .build/bench-venv, using the system chromium: no browser download).
+# .build/bench-venv, using the system chromium: no browser download) and Dash (PyPI, same venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--install-peers" ]; then
@@ -12,7 +13,7 @@ if [ "${1:-}" = "--install-peers" ]; then
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends chromium >/dev/null
   python3 -m venv .build/bench-venv
-  .build/bench-venv/bin/pip install -q playwright
+  .build/bench-venv/bin/pip install -q playwright dash
 fi
 Scripts/install-packages.sh
 swift build -c release --product webparse 2>&1 | { grep -v "warning: prohibited flag" || true; } >&2

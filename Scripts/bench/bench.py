@@ -1,5 +1,10 @@
 """webparse against its peers, in one run, on the same local pages and the same machine.
 
+Sections (--sections): "pages" (cold and batch runs of the static, SPA and heavy fixtures), "concurrency" (the SPA
+fixture at 1, 2, 4 and 8 pages at once, webparse -jN against Playwright with N pages at once in one browser,
+blocking the same resource kinds; peak tree PSS and its slope per extra page) and "dash" (a Plotly Dash app from
+PyPI, Scripts/bench/dash_app.py: sequential and 4 at once).
+
 Measures wall time (median, min, max over the repeats), CPU time (user + system of the process and the
 children it reaped), and the peak memory of the whole process tree (sum of PSS of every process, sampled
 every 20 ms; Xvfb and WebKit's processes for webparse, the driver and browser processes for the peers), and
@@ -10,12 +15,14 @@ import json
 import os
 import resource
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 import fixtures
 
@@ -95,20 +102,28 @@ class Tools:
         self.chromium = shutil.which("chromium")
         self.playwright = python is not None and subprocess.run(
             [python, "-c", "import playwright"], capture_output=True).returncode == 0 and self.chromium is not None
+        self.dash = python is not None and subprocess.run([python, "-c", "import dash"], capture_output=True).returncode == 0
 
     def webparse_cold(self, url):
         run = measure([self.webparse, "eval", url, fixtures.SCRIPT], env=headless_env())
         run["ok"] = run["status"] == 0 and json.loads(run["stdout"] or "null") == fixtures.ITEMS
         return run
 
-    def webparse_batch(self, url, count, concurrency):
-        jobs = [{"name": f"p{n}", "url": url, "script": fixtures.SCRIPT} for n in range(count)]
+    def webparse_batch(self, url, count, concurrency, script=fixtures.SCRIPT, expected=fixtures.ITEMS):
+        jobs = [{"name": f"p{n}", "url": url, "script": script} for n in range(count)]
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as config:
             json.dump({"concurrency": concurrency, "jobs": jobs}, config)
         run = measure([self.webparse, "run", config.name], env=headless_env())
         os.unlink(config.name)
         output = json.loads(run["stdout"] or "{}")
-        run["ok"] = run["status"] == 0 and len(output) == count and all(v == fixtures.ITEMS for v in output.values())
+        run["ok"] = run["status"] == 0 and len(output) == count and all(v == expected for v in output.values())
+        return run
+
+    def playwright_concurrent(self, url, count, pages, script=fixtures.SCRIPT, expected=fixtures.ITEMS):
+        arguments = [self.python, os.path.join(HERE, "playwright_runner.py"), "concurrent", url, str(count), str(pages), script]
+        run = measure(arguments, env=headless_env())
+        results = json.loads(run["stdout"] or "[]") if run["status"] == 0 else []
+        run["ok"] = len(results) == count and all(r == expected for r in results)
         return run
 
     def chromium_cold(self, url):
@@ -125,6 +140,28 @@ class Tools:
         return run
 
 
+def slope(points):
+    """The least-squares slope of (pages at once, peak MB) points: memory per extra concurrent page."""
+    mean_x = statistics.mean(x for x, _ in points)
+    mean_y = statistics.mean(y for _, y in points)
+    spread = sum((x - mean_x) ** 2 for x, _ in points)
+    return sum((x - mean_x) * (y - mean_y) for x, y in points) / spread if spread else 0.0
+
+
+def wait_for_dash(process, port):
+    """The Dash app's URL once it answers."""
+    url = f"http://127.0.0.1:{port}/"
+    for _ in range(200):
+        if process.poll() is not None:
+            raise SystemExit("the Dash app did not start")
+        try:
+            urllib.request.urlopen(url, timeout=1).read()
+            return url
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the Dash app did not answer")
+
+
 def summary(runs, pages=1):
     walls = sorted(r["wall"] / pages for r in runs)
     return {"median": statistics.median(walls), "min": walls[0], "max": walls[-1],
@@ -139,7 +176,10 @@ def main():
     parser.add_argument("--repeats", type=int, default=5, help="runs of each cold measurement")
     parser.add_argument("--batch", type=int, default=20, help="pages in a batch")
     parser.add_argument("--spa-batch", type=int, default=100, help="pages in the SPA throughput batch")
+    parser.add_argument("--sections", default="pages,concurrency,dash", help="which sections to run, comma-separated")
+    parser.add_argument("--dash-batch", type=int, default=20, help="Dash app pages one at a time (twice as many 4 at once)")
     options = parser.parse_args()
+    sections = set(options.sections.split(","))
 
     tools = Tools(options.webparse, options.python if os.path.exists(options.python) else None)
     server, base = fixtures.start()
@@ -154,7 +194,7 @@ def main():
 
     print(f"peers: chromium {'yes' if tools.chromium else 'no'}, playwright {'yes' if tools.playwright else 'no'}"
           " (Scripts/bench.sh --install-peers installs them)", file=sys.stderr)
-    for fixture in ["static", "spa", "heavy"]:
+    for fixture in ["static", "spa", "heavy"] if "pages" in sections else []:
         url = f"{base}/{fixture}"
         record(fixture, "cold", "webparse", [tools.webparse_cold(url) for _ in range(options.repeats)])
         if tools.chromium:
@@ -168,10 +208,41 @@ def main():
             record(fixture, f"batch {options.batch} seq", "playwright",
                    [tools.playwright_run("batch", url, options.batch)], options.batch)
     url = f"{base}/spa"
-    record("spa", f"batch {options.spa_batch} -j4", "webparse", [tools.webparse_batch(url, options.spa_batch, 4)], options.spa_batch)
-    if tools.playwright:
-        record("spa", f"batch {options.spa_batch} seq", "playwright",
-               [tools.playwright_run("batch", url, options.spa_batch)], options.spa_batch)
+    if "pages" in sections:
+        record("spa", f"batch {options.spa_batch} -j4", "webparse", [tools.webparse_batch(url, options.spa_batch, 4)], options.spa_batch)
+        if tools.playwright:
+            record("spa", f"batch {options.spa_batch} seq", "playwright",
+                   [tools.playwright_run("batch", url, options.spa_batch)], options.spa_batch)
+    slopes = {}
+    if "concurrency" in sections:
+        for tool in ["webparse", "playwright"] if tools.playwright else ["webparse"]:
+            points = []
+            for pages in (1, 2, 4, 8):
+                run = (tools.webparse_batch(url, options.spa_batch, pages) if tool == "webparse"
+                       else tools.playwright_concurrent(url, options.spa_batch, pages))
+                record("spa", f"{options.spa_batch} at {pages}", tool, [run], options.spa_batch)
+                points.append((pages, run["peak_mb"]))
+            slopes[tool] = slope(points)
+    dash = None
+    if "dash" in sections and tools.dash:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        dash = subprocess.Popen([tools.python, os.path.join(HERE, "dash_app.py"), str(port)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        dash_url = wait_for_dash(dash, port)
+        for tool in ["webparse", "playwright"] if tools.playwright else ["webparse"]:
+            for count, pages in ((options.dash_batch, 1), (2 * options.dash_batch, 4)):
+                run = (tools.webparse_batch(dash_url, count, pages, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS) if tool == "webparse"
+                       else tools.playwright_concurrent(dash_url, count, pages, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS))
+                record("dash", f"{count} at {pages}", tool, [run], count)
+                if tool == "webparse" and pages == 4:
+                    points = [(1, results[("dash", f"{options.dash_batch} at 1", "webparse")]["peak_mb"]), (4, run["peak_mb"])]
+                    slopes["dash webparse"] = slope(points)
+                if tool == "playwright" and pages == 4:
+                    points = [(1, results[("dash", f"{options.dash_batch} at 1", "playwright")]["peak_mb"]), (4, run["peak_mb"])]
+                    slopes["dash playwright"] = slope(points)
+        dash.terminate()
     server.shutdown()
 
     print("\n| page | mode | tool | median s/page | min | max | CPU s/page | peak MB (tree) | output |")
@@ -180,15 +251,31 @@ def main():
         print(f"| {fixture} | {mode} | {tool} | {s['median']:.3f} | {s['min']:.3f} | {s['max']:.3f} | {s['cpu']:.3f} "
               f"| {s['peak_mb']:.0f} | {'ok' if s['ok'] else 'WRONG'} |")
 
+    if slopes:
+        print("\n| memory per extra concurrent page (slope of peak tree PSS against pages at once) | MB |")
+        print("|---|---|")
+        for name, value in slopes.items():
+            print(f"| {name} | {value:.0f} |")
+
     def ratio(a, b, key="median"):
         return results[a][key] / results[b][key] if a in results and b in results else None
 
     batch = f"batch {options.batch}"
+    spa, dash_seq, dash_4 = options.spa_batch, options.dash_batch, 2 * options.dash_batch
     targets = [
+        (f"{spa} SPA pages at 4, wall vs Playwright at 4", ratio(("spa", f"{spa} at 4", "webparse"), ("spa", f"{spa} at 4", "playwright")), "≤", 0.6),
+        (f"same, peak tree PSS", ratio(("spa", f"{spa} at 4", "webparse"), ("spa", f"{spa} at 4", "playwright"), "peak_mb"), "≤", 0.45),
+        (f"{dash_seq} Dash pages one at a time, wall vs Playwright",
+         ratio(("dash", f"{dash_seq} at 1", "webparse"), ("dash", f"{dash_seq} at 1", "playwright")), "≤", 0.45),
+        (f"{dash_4} Dash pages at 4, wall vs Playwright at 4",
+         ratio(("dash", f"{dash_4} at 4", "webparse"), ("dash", f"{dash_4} at 4", "playwright")), "≤", 0.45),
+        (f"same, peak tree PSS", ratio(("dash", f"{dash_4} at 4", "webparse"), ("dash", f"{dash_4} at 4", "playwright"), "peak_mb"), "≤", 0.5),
+        ("memory per extra concurrent Dash page, webparse (MB)", slopes.get("dash webparse"), "≤", 100),
         ("cold SPA page vs Playwright", ratio(("spa", "cold", "webparse"), ("spa", "cold", "playwright")), "≤", 0.55),
         ("batch static page vs Playwright (per page)",
          ratio(("static", f"{batch} -j1", "webparse"), ("static", f"{batch} seq", "playwright")), "≤", 0.3),
-        ("heavy page (batch) vs its 300 ms data delay", results[("heavy", f"{batch} -j1", "webparse")]["median"] / 0.3, "≤", 1.15),
+        ("heavy page (batch) vs its 300 ms data delay",
+         results[("heavy", f"{batch} -j1", "webparse")]["median"] / 0.3 if ("heavy", f"{batch} -j1", "webparse") in results else None, "≤", 1.15),
         ("peak memory, one SPA page, vs Playwright",
          ratio(("spa", "cold", "webparse"), ("spa", "cold", "playwright"), "peak_mb"), "≤", 0.6),
         (f"SPA throughput, {options.spa_batch} pages -j4 vs Playwright sequential (×)",
@@ -198,7 +285,7 @@ def main():
     print("|---|---|---|---|")
     for name, value, relation, goal in targets:
         if value is None:
-            print(f"| {name} | (peer not installed) | {relation} {goal} | |")
+            print(f"| {name} | (not measured: section not run or peer not installed) | {relation} {goal} | |")
             continue
         met = value <= goal if relation == "≤" else value >= goal
         print(f"| {name} | {value:.2f} | {relation} {goal} | {'met' if met else 'MISSED'} |")

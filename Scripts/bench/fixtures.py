@@ -14,6 +14,10 @@ import threading
 import time
 
 ITEMS = [f"Item {n}" for n in range(1, 21)]
+# The Dash app's list (Scripts/bench/dash_app.py renders it from a server callback) and the script that reads it.
+DASH_CHAPTERS = [f"Chapter {n}" for n in range(1, 21)]
+DASH_SCRIPT = ("(() => { const items = [...document.querySelectorAll('#chapters li')].map(li => li.textContent);"
+               " return items.length ? items : null; })()")
 MEDIA_RATE = 2 * 1024 * 1024  # bytes per second, per connection
 
 APP = """<div id="app">Loading…</div>

@@ -2,22 +2,65 @@
 wait_for_function, as a Playwright user would. Prints the results as a JSON list.
 
     playwright_runner.py cold URL SCRIPT
-    playwright_runner.py batch URL COUNT SCRIPT     (one browser, pages one after another)
+    playwright_runner.py batch URL COUNT SCRIPT             (one browser, pages one after another)
+    playwright_runner.py concurrent URL COUNT PAGES SCRIPT  (one browser and context, PAGES pages at once, with
+                                                             image, media and font requests aborted, as webparse
+                                                             blocks them by default)
 """
+import asyncio
 import json
 import sys
 
+from playwright.async_api import async_playwright
 from playwright.sync_api import sync_playwright
 
+BLOCKED = {"image", "media", "font"}
+
+
+def sequential(url, count, script):
+    results = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        for _ in range(count):
+            page = browser.new_page()
+            page.goto(url, wait_until="commit")
+            results.append(page.wait_for_function(f"() => {script}", timeout=30_000).json_value())
+            page.close()
+        browser.close()
+    return results
+
+
+async def concurrent(url, count, pages, script):
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        context = await browser.new_context()
+
+        async def route(request_route):
+            if request_route.request.resource_type in BLOCKED:
+                await request_route.abort()
+            else:
+                await request_route.continue_()
+
+        await context.route("**/*", route)
+        queue = list(range(count))
+        results = [None] * count
+
+        async def worker():
+            while queue:
+                index = queue.pop(0)
+                page = await context.new_page()
+                await page.goto(url, wait_until="commit")
+                results[index] = await (await page.wait_for_function(f"() => {script}", timeout=30_000)).json_value()
+                await page.close()
+
+        await asyncio.gather(*(worker() for _ in range(pages)))
+        await browser.close()
+        return results
+
+
 mode, url, script = sys.argv[1], sys.argv[2], sys.argv[-1]
-count = int(sys.argv[3]) if mode == "batch" else 1
-results = []
-with sync_playwright() as playwright:
-    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-    for _ in range(count):
-        page = browser.new_page()
-        page.goto(url, wait_until="commit")
-        results.append(page.wait_for_function(f"() => {script}", timeout=30_000).json_value())
-        page.close()
-    browser.close()
-print(json.dumps(results))
+if mode == "concurrent":
+    found = asyncio.run(concurrent(url, int(sys.argv[3]), int(sys.argv[4]), script))
+else:
+    found = sequential(url, int(sys.argv[3]) if mode == "batch" else 1, script)
+print(json.dumps(found))
