@@ -22,6 +22,13 @@ package enum JSONText {
         return text
     }
 
+    /// `[item, …]` of items that are JSON text already, inserted as they are.
+    package static func array(_ items: [Data]) -> Data {
+        var text = Data()
+        write(.array(items.map(Value.raw)), to: &text)
+        return text
+    }
+
     /// `value` as JSON text.
     package static func text(_ value: Value) -> String {
         var text = Data()

@@ -32,6 +32,9 @@ import Testing
         #expect(JSONTextCheck.arrayLength(of: Data(#"[[1,2],{"a":[3]}, "x" ,[]]"#.utf8)) == 4)
         #expect(JSONTextCheck.arrayLength(of: Data(#"{"a":[1,2]}"#.utf8)) == nil)
         #expect(JSONTextCheck.arrayLength(of: Data("[1,".utf8)) == nil)
+        #expect(JSONTextCheck.arrayItems(of: Data(#"[ [1,2] , {"a":"],"} ,"x",3 ]"#.utf8))?.map { String(decoding: $0, as: UTF8.self) }
+                == ["[1,2]", #"{"a":"],"}"#, #""x""#, "3"], "each element as written, whitespace around it left out")
+        #expect(JSONTextCheck.arrayItems(of: Data("[ ]".utf8)) == [])
     }
 
     @Test func anyDepthIsChecked() {

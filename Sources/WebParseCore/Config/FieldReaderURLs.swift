@@ -20,17 +20,14 @@ extension FieldReader {
             problem(path, at: input, "the range {\(range.numbers.lowerBound)..\(range.numbers.upperBound)} makes more than \(Self.maximumURLs) pages")
             return
         }
-        let texts = range.numbers.map { number -> String in
-            let digits = String(number)
-            let padded = String(repeating: "0", count: max(0, range.width - digits.count)) + digits
-            return text.replacingCharacters(in: range.place, with: padded)
-        }
-        draft.urls = urls(path, texts.map { .arguments([$0]) }, at: input)
-        // Named after their numbers, so that a job keeps its state when the range moves ({1..10} to {5..15}).
-        draft.urlNames = range.numbers.map { number in
+        // The numbers as written in the URL, which also name the jobs, so that a job keeps its state when the
+        // range moves ({1..10} to {5..15}).
+        let numbers = range.numbers.map { number in
             let digits = String(number)
             return String(repeating: "0", count: max(0, range.width - digits.count)) + digits
         }
+        draft.urls = urls(path, numbers.map { .arguments([text.replacingCharacters(in: range.place, with: $0)]) }, at: input)
+        draft.urlNames = numbers
     }
 
     /// The pages of a `urls` list, in place of a `url` (of `defaults`); named by their place in the list.

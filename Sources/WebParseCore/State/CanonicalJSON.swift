@@ -27,7 +27,7 @@ package enum CanonicalJSON {
             lines.append(indent + "]" + suffix)
         case .object(let members) where !members.isEmpty:
             lines.append(indent + prefix + "{")
-            let sorted = members.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            let sorted = sortedByKey(members)
             for (index, member) in sorted.enumerated() {
                 let key = String(decoding: JSONText.quoted(member.key), as: UTF8.self) + ": "
                 writeLines(member.value, prefix: key, suffix: index < sorted.count - 1 ? "," : "", indent: indent + "  ", into: &lines)
@@ -54,12 +54,17 @@ package enum CanonicalJSON {
             output += "]"
         case .object(let members):
             output += "{"
-            for (index, member) in members.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }).enumerated() {
+            for (index, member) in sortedByKey(members).enumerated() {
                 if index > 0 { output += "," }
                 output += String(decoding: JSONText.quoted(member.key), as: UTF8.self) + ":"
                 write(member.value, to: &output)
             }
             output += "}"
         }
+    }
+
+    /// An object's members in canonical order: keys sorted by their UTF-8 bytes.
+    private static func sortedByKey(_ members: [(key: String, value: JSONNode)]) -> [(key: String, value: JSONNode)] {
+        members.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
     }
 }

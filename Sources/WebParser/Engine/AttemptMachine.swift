@@ -260,7 +260,7 @@ struct AttemptMachine {
             if job.evaluation.collect == .emitted && stage == .running { emitted.append(json) }
             return [.tell(.emitted(json: json))]
         case .done:
-            return job.evaluation.collect == .emitted ? succeed(with: Self.array(emitted)) : []
+            return job.evaluation.collect == .emitted ? succeed(with: JSONText.array(emitted)) : []
         case .console(var line):
             line.source = line.source.map(script.ownPlace)
             return [.tell(.console(line))]
@@ -276,8 +276,9 @@ struct AttemptMachine {
             case .find(let body, let call):
                 return [.cancelLaterEvaluation, .findNext(body: body, call: call)]
             case .load(let next):
-                let scheme = next.scheme?.lowercased()
-                guard scheme == "http" || scheme == "https" || (scheme == "file" && job.url.isFileURL) else {
+                // A web page leads only to web pages; a local file only from a local file.
+                guard let scheme = next.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme),
+                      scheme != "file" || job.url.isFileURL else {
                     return fail(.invalidJob("the next page is not a web page: \(next.absoluteString)"))
                 }
                 return [.watch(job.timeout), .loadNext(next)]
@@ -327,7 +328,7 @@ struct AttemptMachine {
     private mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch script.outcome(of: reply) {
         case .value(let data):
-            return job.evaluation.collect == .emitted ? succeed(with: Self.array(emitted)) : perform(pages.read(data))
+            return job.evaluation.collect == .emitted ? succeed(with: JSONText.array(emitted)) : perform(pages.read(data))
         case .failure(let kind):
             return fail(kind)
         case .syntaxError(let failure):
@@ -359,7 +360,7 @@ struct AttemptMachine {
             return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read")
         }
         if job.evaluation.collect == .emitted && !emitted.isEmpty && stage == .running {
-            return succeed(with: Self.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then")
+            return succeed(with: JSONText.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then")
         }
         let phase = steps.current.map { LoadPhase.runningStep(steps.index, $0) } ?? self.phase
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
@@ -387,10 +388,6 @@ struct AttemptMachine {
         }
         stage = .ended
         return [.end(outcome)]
-    }
-
-    private static func array(_ items: [Data]) -> Data {
-        Data("[".utf8) + items.joined(separator: Data(",".utf8)) + Data("]".utf8)
     }
 
     private static func download(_ mimeType: String) -> String {

@@ -6,7 +6,7 @@ import Foundation
 /// before anyone gets it. The check has no depth limit (a stack of container kinds, not recursion) and accepts
 /// what `JSON.stringify` writes for any string: escaped lone surrogates (`"\ud83d"`, from a string cut in the
 /// middle of an emoji) are valid JSON text, even though some decoders refuse them.
-enum JSONTextCheck {
+package enum JSONTextCheck {
     /// True when `text` is valid UTF-8 holding one JSON value and nothing but whitespace around it.
     static func isJSON(_ text: Data) -> Bool {
         scan(text) != nil
@@ -14,7 +14,14 @@ enum JSONTextCheck {
 
     /// The number of elements of `text` when it is a JSON array; nil when it is another value or not JSON.
     static func arrayLength(of text: Data) -> Int? {
-        scan(text).flatMap { $0.isArray ? $0.elements : nil }
+        scan(text).flatMap { $0.isArray ? $0.items.count : nil }
+    }
+
+    /// The elements of `text` when it is a JSON array, each as it is written there (for joining lists exactly);
+    /// nil when it is another value or not JSON.
+    package static func arrayItems(of text: Data) -> [Data]? {
+        guard let scanner = scan(text), scanner.isArray else { return nil }
+        return scanner.items.map { Data(scanner.bytes[$0]) }
     }
 
     private static func scan(_ text: Data) -> Scanner? {
@@ -29,9 +36,11 @@ enum JSONTextCheck {
         var index = 0
         /// The open containers, innermost last: true for an object, false for an array.
         var open: [Bool] = []
-        /// Whether the document is an array, and how many elements it has.
+        /// Whether the document is an array, and where each of its elements is written.
         var isArray = false
-        var elements = 0
+        var items: [Range<Int>] = []
+        /// Where the top-level element being read starts, while one is read.
+        private var itemStart: Int?
 
         init(bytes: [UInt8]) {
             self.bytes = bytes
@@ -41,10 +50,11 @@ enum JSONTextCheck {
             // Whether a value must come next: at the start, after "[", ",", or an object key's ":".
             var expectsValue = true
             while true {
+                let valueEnd = index
                 skipWhitespace()
                 if expectsValue {
                     guard index < bytes.count else { return false }
-                    if open.count == 1 && isArray { elements += 1 }
+                    if open.count == 1 && isArray { itemStart = index }
                     if open.isEmpty { isArray = bytes[index] == UInt8(ascii: "[") }
                     switch bytes[index] {
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -66,6 +76,10 @@ enum JSONTextCheck {
                 guard let isObject = open.last else { return index == bytes.count }
                 guard index < bytes.count else { return false }
                 let byte = bytes[index]
+                if open.count == 1, let start = itemStart, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") {
+                    items.append(start..<valueEnd)
+                    itemStart = nil
+                }
                 index += 1
                 if byte == UInt8(ascii: ",") {
                     if isObject && !scanKey() { return false }

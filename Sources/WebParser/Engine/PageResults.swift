@@ -30,13 +30,7 @@ struct PageResults: Equatable {
 
     /// What the pages add up to, as JSON text.
     var combined: Data {
-        let isList = pages.allSatisfy { Self.trimmed($0).first == UInt8(ascii: "[") }
-        let parts = isList ? pages.map { Self.trimmed(Self.trimmed($0).dropFirst().dropLast()) }.filter { !$0.isEmpty } : pages.map(Self.trimmed)
-        return Data("[".utf8) + parts.joined(separator: Data(",".utf8)) + Data("]".utf8)
-    }
-
-    private static func trimmed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Data {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        return Data(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        let lists = pages.map(JSONTextCheck.arrayItems(of:))
+        return JSONText.array(lists.allSatisfy { $0 != nil } ? lists.flatMap { $0 ?? [] } : pages)
     }
 }

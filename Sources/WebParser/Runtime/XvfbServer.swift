@@ -39,7 +39,7 @@ final class XvfbServer: Sendable {
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when Xvfb is not installed or cannot
     ///   be started.
     static func launch() throws -> XvfbServer {
-        guard let path = executablePath(named: "Xvfb") else {
+        guard let path = ExecutableSearch.path(named: "Xvfb") else {
             throw WebParserError(.environmentUnavailable(
                 "no display: neither DISPLAY nor WAYLAND_DISPLAY is set, and Xvfb is not installed "
                     + "(install the Debian package 'xvfb': apt-get install xvfb)"))
@@ -105,11 +105,6 @@ final class XvfbServer: Sendable {
 
     private static func failure(_ message: String) -> WebParserError {
         WebParserError(.environmentUnavailable("no display: " + message))
-    }
-
-    private static func executablePath(named name: String) -> String? {
-        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return searchPath.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
 
     /// Spawns `arguments` (the first is the program's path) through the shim, which closes every descriptor

@@ -1,5 +1,6 @@
 import Foundation
 import WebParseCore
+import WebParser
 
 /// Sends what a run found new through Apprise (`--notify URL`, Debian's `apprise`: mail, ntfy, Telegram, Slack,
 /// Matrix and 80 more services): one message per job with new items, a line per item.
@@ -14,9 +15,7 @@ struct Notifier: Sendable {
     /// A notifier through the `apprise` on the PATH.
     /// - Throws: `CommandFailure` (exit 2) naming the package to install when there is no `apprise`.
     init(urls: [String], format: String?) throws(CommandFailure) {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .map { "\($0)/apprise" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else {
+        guard let path = ExecutableSearch.path(named: "apprise") else {
             throw CommandFailure.usage("--notify needs Apprise, which is not installed: install the Debian package apprise (apt install apprise)")
         }
         self.urls = urls

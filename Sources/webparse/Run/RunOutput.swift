@@ -49,7 +49,7 @@ final class RunOutput: Sendable {
         }
         state.anySuccess = true
         if settings.merge {
-            let items = settings.newOnly ? fresh?.items ?? [] : JSONItems.split(result.data) ?? [result.data]
+            let items = settings.newOnly ? fresh?.items ?? [] : JSONTextCheck.arrayItems(of: result.data) ?? [result.data]
             if settings.jsonLines {
                 // Values a job emitted went out as these lines while it ran.
                 for item in streamed ? [] : items { emit(JSONText.object([("job", .string(outcome.name)), ("item", .raw(item))]), into: &state) }
@@ -78,11 +78,11 @@ final class RunOutput: Sendable {
                 state.documents.append((index, outcome.name, JSONText.quoted(diff)))
             } else if settings.report == .added {
                 guard !fresh.items.isEmpty else { return }
-                state.documents.append((index, outcome.name, fresh.isList ? Self.array(fresh.items) : fresh.items[0]))
+                state.documents.append((index, outcome.name, fresh.isList ? JSONText.array(fresh.items) : fresh.items[0]))
             } else {
                 let records = records(of: fresh)
                 guard !records.isEmpty else { return }
-                state.documents.append((index, outcome.name, Self.array(records.map(JSONText.object))))
+                state.documents.append((index, outcome.name, JSONText.array(records.map(JSONText.object))))
             }
         }
     }
@@ -139,7 +139,7 @@ final class RunOutput: Sendable {
     private func document(of state: State) -> Data? {
         if settings.merge {
             let items = state.merged.sorted { $0.index < $1.index }.flatMap(\.items)
-            return items.isEmpty && (settings.newOnly || !state.anySuccess) ? nil : Self.array(items)
+            return items.isEmpty && (settings.newOnly || !state.anySuccess) ? nil : JSONText.array(items)
         }
         if isSingleJob || state.documents.isEmpty && settings.newOnly { return state.documents.first?.json }
         return JSONText.object(state.documents.sorted { $0.index < $1.index }.map { ($0.name, JSONText.Value.raw($0.json)) })
@@ -151,9 +151,5 @@ final class RunOutput: Sendable {
         } else {
             state.buffered.append(line + Data("\n".utf8))
         }
-    }
-
-    private static func array(_ items: [Data]) -> Data {
-        Data("[".utf8) + items.joined(separator: Data(",".utf8)) + Data("]".utf8)
     }
 }
