@@ -53,8 +53,9 @@ final class XvfbServer: Sendable {
         pipeFDs.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         let log = anonymousLogFile()
         defer { close(pipeFDs[1]) }
+        // Without GLX, which no client of this server uses, Xvfb starts in half the time (it loads no Mesa driver).
         let arguments = [path, "-displayfd", "1", "-auth", authority.path, "-nolisten", "tcp", "-terminate",
-                         "-screen", "0", "1280x800x24"]
+                         "-extension", "GLX", "-screen", "0", "1280x800x24"]
         do {
             let pid = try spawn(arguments: arguments, stdoutFD: pipeFDs[1], stderrFD: log)
             return XvfbServer(Child(pid: pid, displayPipe: pipeFDs[0], log: log, authority: authority))
@@ -95,9 +96,9 @@ final class XvfbServer: Sendable {
         }
         kill(process.pid, SIGTERM)
         var status: Int32 = 0
-        for _ in 0..<100 {
+        for _ in 0..<1000 {
             if waitpid(process.pid, &status, WNOHANG) != 0 { return }
-            usleep(10_000)
+            usleep(1000)
         }
         kill(process.pid, SIGKILL)
         waitpid(process.pid, &status, 0)

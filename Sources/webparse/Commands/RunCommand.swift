@@ -175,11 +175,21 @@ struct RunCommand {
             StandardStreams.tellError("webparse run: --output: \(problem)")
             return .usage
         }
+        // The jobs asked for, and the jobs they run after, so that a login runs before the pages behind it.
+        var chosen = Set(config.jobs.filter { (only.isEmpty || only.contains($0.name)) && (settings.shard?.contains($0.name) ?? true) }.map(\.name))
+        let afterByName = Dictionary(config.jobs.map { ($0.name, $0.after) }, uniquingKeysWith: { first, _ in first })
+        var toAdd = Array(chosen)
+        while let name = toAdd.popLast() {
+            for before in afterByName[name] ?? [] where chosen.insert(before).inserted { toAdd.append(before) }
+        }
         let run = settings.run.over(config.run)
+        let concurrency = run.concurrency ?? RunSettings.defaultConcurrency
         let setup: SessionSetup
         var memory: RunMemory?
         do throws(CommandFailure) {
-            let recycleAfter = run.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
+            // When every job has a page of its own, no page is ever reused: none is kept (or prepared) for reuse.
+            let recycleAfter = chosen.count <= concurrency ? 1
+                : run.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
             let memoryLimit: Int? = switch run.memoryLimit {
             case 0?: nil
             case let limit?: limit
@@ -192,13 +202,6 @@ struct RunCommand {
             StandardStreams.tellError("webparse run: \(error.message)")
             return error.code
         }
-        // The jobs asked for, and the jobs they run after, so that a login runs before the pages behind it.
-        var chosen = Set(config.jobs.filter { (only.isEmpty || only.contains($0.name)) && (settings.shard?.contains($0.name) ?? true) }.map(\.name))
-        let afterByName = Dictionary(config.jobs.map { ($0.name, $0.after) }, uniquingKeysWith: { first, _ in first })
-        var toAdd = Array(chosen)
-        while let name = toAdd.popLast() {
-            for before in afterByName[name] ?? [] where chosen.insert(before).inserted { toAdd.append(before) }
-        }
         let jobs = config.jobs.filter { chosen.contains($0.name) }.map { named in
             var named = named
             if settings.logConsole { named.job.page.capturesConsole = true }
@@ -209,7 +212,7 @@ struct RunCommand {
         let reporter = ProgressReporter(verbosity: settings.verbosity)
         let output = RunOutput(settings: settings, isSingleJob: config.isSingleJob)
         var scheduler = JobScheduler(parser: WebParser(session: setup.session),
-                                     concurrency: run.concurrency ?? RunSettings.defaultConcurrency,
+                                     concurrency: concurrency,
                                      reporter: reporter)
         if output.streamsEmittedValues {
             scheduler.onMessage = { named in

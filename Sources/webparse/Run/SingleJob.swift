@@ -21,8 +21,9 @@ enum SingleJob {
         }
         let setup: SessionSetup
         do throws(CommandFailure) {
+            // One job: no page is kept (or prepared) for another.
             setup = try await SessionSetup.prepare(session, over: SessionSettings(),
-                                                   recycleAfter: WebParserSession.Configuration.defaultRecycleAfter,
+                                                   recycleAfter: 1,
                                                    memoryLimit: WebParserSession.Configuration.defaultMemoryLimit)
         } catch {
             StandardStreams.tellError("webparse \(command): \(error.message)")
