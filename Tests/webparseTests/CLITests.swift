@@ -177,6 +177,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder), "the cookie's folder is removed at exit")
     }
 
+    /// Nothing webparse does draws with OpenGL, so nothing loads Mesa's GL drivers for it: not webparse (GTK's GL
+    /// is off), not its private Xvfb (no GLX), and its web processes are told so too.
+    @Test func noProcessLoadsAnOpenGLDriverItNeverUses() async throws {
+        let (server, running) = try await startRunOnAHangingServer()
+        defer { server.stop() }
+        let children = running.descendants()
+        let webProcess = try #require(children.first { $0.name.hasPrefix("WebKitWebProces") })
+        let xvfb = try #require(children.first { $0.name == "Xvfb" })
+        let environment = try Self.environment(of: webProcess.pid)
+        #expect(environment["GDK_GL"] == "disable")
+        #expect(environment["WEBKIT_DISABLE_DMABUF_RENDERER"] == "1")
+        let stat = try Self.procFile("\(xvfb.pid)/stat")
+        let webparsePID = try #require(stat.split(separator: ")").last?.split(separator: " ").dropFirst().first.flatMap { Int($0) })
+        let webparseMaps = try Self.procFile("\(webparsePID)/maps")
+        #expect(webparseMaps.contains("libwebkit2gtk"), "the parent of Xvfb is webparse")
+        #expect(!webparseMaps.contains("libGLX_mesa"), "webparse loaded Mesa's GLX driver")
+        let xvfbMaps = try Self.procFile("\(xvfb.pid)/maps")
+        #expect(!xvfbMaps.contains("swrast_dri") && !xvfbMaps.contains("libGLX_mesa"), "Xvfb loaded a GL driver")
+        running.send(SIGTERM)
+        _ = await running.finish()
+    }
+
+    /// A file of /proc read to its end (its size reads as 0, so it is read, not sized).
+    static func procFile(_ path: String) throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/" + path))
+        defer { try? handle.close() }
+        return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+    }
+
     static func environment(of pid: pid_t) throws -> [String: String] {
         let data = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
         let pairs = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self).split(separator: "=", maxSplits: 1) }
