@@ -123,6 +123,19 @@ void wk_context_clear_data(WKContext *context, bool only_cache, WKDoneCallback c
                                       pending_new((void (*)(void))callback, callback_context, NULL));
 }
 
+static void on_fetched(GObject *manager, GAsyncResult *result, gpointer data) {
+    GError *error = NULL;
+    GList *list = webkit_website_data_manager_fetch_finish(WEBKIT_WEBSITE_DATA_MANAGER(manager), result, &error);
+    g_list_free_full(list, (GDestroyNotify)webkit_website_data_unref);
+    pending_done(data, error);
+}
+
+void wk_context_sync_data(WKContext *context, WKDoneCallback callback, void *callback_context) {
+    webkit_website_data_manager_fetch(webkit_web_context_get_website_data_manager(context->web_context),
+                                      WEBKIT_WEBSITE_DATA_ALL, NULL, on_fetched,
+                                      pending_new((void (*)(void))callback, callback_context, NULL));
+}
+
 void wk_context_free(WKContext *context) {
     g_object_unref(context->web_context);
     g_free(context);

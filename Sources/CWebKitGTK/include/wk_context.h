@@ -44,6 +44,10 @@ void wk_context_get_cookies(WKContext *context, WKCookiesCallback callback, void
 /* Removes the context's cached responses, and unless only_cache its cookies and stored items too. */
 void wk_context_clear_data(WKContext *context, bool only_cache, WKDoneCallback callback, void *callback_context);
 
+/* Calls back once the network process has answered a listing of every kind of stored data: by then it has done
+ * what it had queued on its stores, such as creating their folders. */
+void wk_context_sync_data(WKContext *context, WKDoneCallback callback, void *callback_context);
+
 void wk_context_free(WKContext *context);
 
 /* Sets the languages pages ask for (Accept-Language, navigator.language, the Intl locale), best first;

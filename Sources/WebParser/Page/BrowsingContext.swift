@@ -170,7 +170,20 @@ final class BrowsingContext {
         } catch {
             throw WebParserError(.storageFailed("cannot keep the session cookies in \(file.path): \(error)"))
         }
-        PrivateFiles.restrictContents(of: file.deletingLastPathComponent())
+        await restrictFolder()
+    }
+
+    /// Makes every file of a persistent session's folder readable by its owner only, once WebKit's network
+    /// process has done what it had queued on its stores (it creates some of their folders late, with the
+    /// umask's permissions); nothing for an in-memory session.
+    func restrictFolder() async {
+        guard case .persistent(let folder) = configuration.storage else { return }
+        if let context {
+            try? await Self.operation("cannot list the session's data") { callback, box in
+                wk_context_sync_data(context, callback, box)
+            }
+        }
+        PrivateFiles.restrictContents(of: folder)
     }
 
     private var sessionCookiesURL: URL? {

@@ -97,6 +97,17 @@ public final class WebParserSession: Sendable {
         try await browsingContext.save()
     }
 
+    /// For persistent storage: makes every file in the session's folder readable by its owner only, once WebKit
+    /// has done what it had queued there, as `save()` does, for a run that saves nothing (one whose jobs all
+    /// failed). Nothing for in-memory storage.
+    public func restrictFiles() async {
+        if (try? await WebKitRuntime.start()) != nil {
+            await browsingContext.restrictFolder()
+        } else if case .persistent(let folder) = configuration.storage {
+            PrivateFiles.restrictContents(of: folder)
+        }
+    }
+
     /// Removes every cookie, cached response and stored item of the session (on disk too, for persistent
     /// storage).
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or

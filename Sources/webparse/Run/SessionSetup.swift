@@ -37,8 +37,6 @@ struct SessionSetup {
     let session: WebParserSession
     private let saveCookiesFile: String?
     private let lock: RunLock?
-    /// The session folder, if the run has one.
-    private let directory: URL?
 
     /// The session for `options` over `settings` (the config's), with `run`'s recycling and memory limit.
     /// - Throws: `CommandFailure` when a cookie file or the session folder cannot be used.
@@ -94,7 +92,7 @@ struct SessionSetup {
         } catch {
             throw CommandFailure(message: "\(error)", code: .jobFailed)
         }
-        return SessionSetup(session: session, saveCookiesFile: options.saveCookiesFile, lock: lock, directory: directory)
+        return SessionSetup(session: session, saveCookiesFile: options.saveCookiesFile, lock: lock)
     }
 
     /// Once a run has done what it should (`anySuccess`): keeps the session folder's session cookies, and
@@ -103,12 +101,16 @@ struct SessionSetup {
     /// written.
     /// - Throws: `CommandFailure` (exit 1) saying what could not be saved.
     func save(anySuccess: Bool) async throws(CommandFailure) {
-        // Whatever the run's outcome, what WebKit wrote into the session folder becomes private.
-        defer { directory.map(PrivateFiles.restrictContents) }
-        guard anySuccess else { return }
+        // Whatever the run's outcome, what WebKit wrote into the session folder becomes private (`save()` does it
+        // when it succeeds).
+        guard anySuccess else {
+            await session.restrictFiles()
+            return
+        }
         do {
             try await session.save()
         } catch {
+            await session.restrictFiles()
             throw CommandFailure(message: "--session: \(error)", code: .jobFailed)
         }
         guard let file = saveCookiesFile else { return }
