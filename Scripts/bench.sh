@@ -17,6 +17,5 @@ if [ "${1:-}" = "--install-peers" ]; then
 fi
 Scripts/install-packages.sh
 # Built as it ships (install.sh, package.sh): the Swift runtime linked in, which starts ~10 ms sooner.
-# The Swift runtime is linked in (--static-swift-stdlib) and the binary stripped; the script fails if the binary
 swift build -c release --product webparse --static-swift-stdlib 2>&1 | { grep -v "warning: prohibited flag\|warning: the use of .mktemp." || true; } >&2
 exec python3 Scripts/bench/bench.py "$@"

@@ -188,8 +188,7 @@ import Testing
         let environment = try Self.environment(of: webProcess.pid)
         #expect(environment["GDK_GL"] == "disable")
         #expect(environment["WEBKIT_DISABLE_DMABUF_RENDERER"] == "1")
-        let stat = try Self.procFile("\(xvfb.pid)/stat")
-        let webparsePID = try #require(stat.split(separator: ")").last?.split(separator: " ").dropFirst().first.flatMap { Int($0) })
+        let webparsePID = try #require(ProcessTree.snapshot()[xvfb.pid]?.parent)
         let webparseMaps = try Self.procFile("\(webparsePID)/maps")
         #expect(webparseMaps.contains("libwebkit2gtk"), "the parent of Xvfb is webparse")
         #expect(!webparseMaps.contains("libGLX_mesa"), "webparse loaded Mesa's GLX driver")
@@ -199,7 +198,7 @@ import Testing
         _ = await running.finish()
     }
 
-    /// A file of /proc read to its end (its size reads as 0, so it is read, not sized).
+    /// A file of /proc read to its end: its size reads as 0, and `Data(contentsOf:)` stops after its first block.
     static func procFile(_ path: String) throws -> String {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/" + path))
         defer { try? handle.close() }
