@@ -39,11 +39,12 @@ static void on_progress(GObject *object, GParamSpec *spec, gpointer data) {
 static void on_process_terminated(WebKitWebView *web_view, WebKitWebProcessTerminationReason reason,
                                   gpointer data) {
     WKView *view = data;
-    if (reason == WEBKIT_WEB_PROCESS_TERMINATED_BY_API)
-        return; /* asked for: not news */
-    view->callbacks.process_terminated(view->callback_context, reason == WEBKIT_WEB_PROCESS_CRASHED
-                                                                   ? WK_PROCESS_CRASHED
-                                                                   : WK_PROCESS_EXCEEDED_MEMORY_LIMIT);
+    /* A view that ends its process is disconnected first (wk_view_destroy), so an end asked for through the API
+     * was asked for by another view in the process. */
+    WKProcessTermination termination = reason == WEBKIT_WEB_PROCESS_CRASHED                ? WK_PROCESS_CRASHED
+                                       : reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? WK_PROCESS_EXCEEDED_MEMORY_LIMIT
+                                                                                            : WK_PROCESS_ENDED_BY_ANOTHER_VIEW;
+    view->callbacks.process_terminated(view->callback_context, termination);
 }
 
 static gboolean on_decide_policy(WebKitWebView *web_view, WebKitPolicyDecision *decision, WebKitPolicyDecisionType type,
@@ -148,8 +149,9 @@ static gboolean on_permission_request(WebKitWebView *web_view, WebKitPermissionR
     return TRUE;
 }
 
-/* A view in context with its own settings and user content, made from options; script messages go to view. */
-static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WKView *view) {
+/* A view in context with its own settings and user content, made from options, in the web process of
+ * process_of (or NULL); script messages go to view. */
+static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WKView *process_of, WKView *view) {
     WebKitSettings *settings = webkit_settings_new();
     webkit_settings_set_hardware_acceleration_policy(settings, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
     webkit_settings_set_enable_write_console_messages_to_stdout(settings, FALSE);
@@ -171,20 +173,24 @@ static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WK
         webkit_user_content_manager_register_script_message_handler_with_reply(content, "webparse", NULL);
         g_signal_connect(content, "script-message-with-reply-received::webparse", G_CALLBACK(on_script_message), view);
     }
-    WebKitWebView *web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context,
-                                                           "settings", settings, "user-content-manager", content, NULL));
+    /* A related view brings its web context with it (WebKit refuses both). */
+    WebKitWebView *web_view = WEBKIT_WEB_VIEW(
+        process_of ? g_object_new(WEBKIT_TYPE_WEB_VIEW, "related-view", process_of->web_view, "settings", settings,
+                                  "user-content-manager", content, NULL)
+                   : g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", context->web_context, "settings", settings,
+                                  "user-content-manager", content, NULL));
     g_object_unref(settings);
     g_object_unref(content);
     return web_view;
 }
 
-WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
-                    void *callback_context) {
+WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, bool related_content,
+                    WKViewCallbacks callbacks, void *callback_context) {
     WKView *view = g_new0(WKView, 1);
     view->callbacks = callbacks;
     view->callback_context = callback_context;
 
-    if (related) {
+    if (related && related_content) {
         /* The same settings and user content as the related view: the web process has them already, so the
          * new page costs no more than a new document. */
         view->web_view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "related-view", related->web_view,
@@ -195,7 +201,7 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
             g_signal_connect(webkit_web_view_get_user_content_manager(view->web_view),
                              "script-message-with-reply-received::webparse", G_CALLBACK(on_script_message), view);
     } else {
-        view->web_view = new_web_view(context, options, view);
+        view->web_view = new_web_view(context, options, related, view);
     }
 
     static const struct {

@@ -12,7 +12,7 @@ public struct WebParser: Sendable {
     /// The browsing context the jobs' pages share.
     public let session: WebParserSession
     private let makePage: @WebKitActor @Sendable (WebParserJob) async throws -> any WebPage
-    private let releasePage: @WebKitActor @Sendable (any WebPage, Bool) -> Void
+    private let releasePage: @WebKitActor @Sendable (any WebPage, PageReturn) -> Void
     private let startRuntime: @Sendable () async throws -> Void
 
     /// Creates a parser whose pages share `session` (a new, in-memory one by default).
@@ -22,9 +22,9 @@ public struct WebParser: Sendable {
             if job.load.cachePolicy == .reload {
                 try await session.browsingContext.clearCache()
             }
-            return try await session.browsingContext.checkOut(options: job.page)
+            return try await session.browsingContext.checkOut(options: job.page, for: job.url)
         }
-        self.releasePage = { page, reusable in session.browsingContext.checkIn(page, reusable: reusable) }
+        self.releasePage = { page, how in session.browsingContext.checkIn(page, how) }
         self.startRuntime = { try await WebKitRuntime.start() }
     }
 
@@ -79,6 +79,11 @@ public struct WebParser: Sendable {
                                            isComplete: result.isComplete, cutShort: result.cutShort)
                 } catch var error as WebParserError {
                     error.attempts = attempt
+                    if error.kind == .webProcessStoppedForAnotherPage {
+                        // Not this job's failure: the attempt runs again at once and does not count.
+                        onStateChange(.retrying(attempt: attempt, error: error))
+                        continue
+                    }
                     guard job.retry.retries(error), attempt <= job.retry.retries else { throw error }
                     attempt += 1
                     onStateChange(.retrying(attempt: attempt, error: error))

@@ -68,6 +68,12 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case webProcessEndedBeforePage
         /// The page's web process used more memory than allowed and was killed.
         case memoryLimitExceeded
+        /// The web process the page shared with another job's page was stopped for that page: it may have
+        /// been stuck in JavaScript when its job ended, or the process went over the memory limit (WebKit does
+        /// not say which page used the memory). `WebParser` runs such an attempt again at once, and it does not
+        /// count as one; once a shared process goes over the limit, the session's new pages each get a process
+        /// of their own.
+        case webProcessStoppedForAnotherPage
         /// WebKit cannot run here: no display, or GTK failed to start.
         case environmentUnavailable(String)
         /// The job asks for something that cannot work, such as collecting emitted values without user scripts.
@@ -86,10 +92,16 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         public var isTransient: Bool {
             switch self {
             case .timedOut: !isMissingData
-            case .connectionRefused, .connectionLost, .webProcessCrashed, .webProcessEndedBeforePage: true
+            case .connectionRefused, .connectionLost, .webProcessCrashed, .webProcessEndedBeforePage,
+                 .webProcessStoppedForAnotherPage: true
             case .httpStatus(let status): status == 429 || status >= 500
             default: false
             }
+        }
+
+        /// True for a time-out, in any phase.
+        public var isTimeOut: Bool {
+            if case .timedOut = self { true } else { false }
         }
 
         /// True for a time-out on a page that loaded while only the script's data was missing.
@@ -116,6 +128,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
                 "the page's web process ended before the page arrived: it crashed, or WebKit ended it because the server "
                     + "redirected to a file: URL, which no web page may open"
             case .memoryLimitExceeded: "the page used too much memory and was stopped"
+            case .webProcessStoppedForAnotherPage:
+                "the web process this page shared with another job's page was stopped for that page (stuck in JavaScript, "
+                    + "or over the memory limit together); this attempt does not count"
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
             case .invalidJob(let reason): "invalid job: \(reason)"
             case .notRun(let reason): "not run: \(reason)"

@@ -132,6 +132,23 @@ import Testing
         #expect(await hungry.pages.count == 1)
     }
 
+    /// A page whose shared web process was stopped for another page is not to blame: its job runs again at
+    /// once, even with no retries left, and the attempt is not counted.
+    @Test func aProcessStoppedForAnotherPageRunsTheJobAgainWithoutCountingIt() async throws {
+        let neighbour = FakeBrowser { attempt in
+            attempt < 3 ? FakePage(.terminate(.stoppedForAnotherPage), replies: [nil]) : FakePage(.commit(status: 200), replies: [self.string("1")])
+        }
+        let log = StateLog()
+        let result = try await neighbour.parser().run(job(retries: 0), onStateChange: log.record)
+        #expect(result.data == Data("1".utf8))
+        #expect(result.attempts == 1)
+        #expect(await neighbour.pages.count == 3)
+        let reruns = log.states.filter { state in
+            if case .retrying(1, let error) = state { error.kind == .webProcessStoppedForAnotherPage } else { false }
+        }
+        #expect(reruns.count == 2)
+    }
+
     @Test func theWatchdogNamesThePhase() async throws {
         let silent = FakeBrowser { _ in FakePage(.silent) }
         let error = await #expect(throws: WebParserError.self) {

@@ -353,6 +353,33 @@ import Testing
         #expect(server.mostConcurrentRequests == 1)
     }
 
+    /// Pages at once share web processes two by two by default; `--pages-per-process` and the config's
+    /// `pagesPerProcess` say how many. The app's script is cached for an hour and an ephemeral session has no
+    /// cache but each web process's own: its requests count the processes.
+    @Test func pagesShareWebProcessesAsTheRunSays() async throws {
+        let app = "setTimeout(() => document.title = 'ready', 500)"
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<script src=/app.js></script>"),
+            "/app.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: app),
+        ])
+        let jobs = (1...4).map { #"{"name": "p\#($0)", "url": "\#(server.url("/"))", "script": "document.title === 'ready' ? 1 : null"}"# }
+        func config(_ top: String) throws -> String {
+            let file = FileManager.default.temporaryDirectory.appending(path: "webparse-shared-\(UUID().uuidString).json")
+            try #"{\#(top)"defaults": {"retries": 0}, "jobs": [\#(jobs.joined(separator: ","))]}"#.write(to: file, atomically: true, encoding: .utf8)
+            return file.path
+        }
+        for (arguments, top, processes) in [([], "", 2), (["--pages-per-process", "1"], "", 4), ([], #""pagesPerProcess": 4, "#, 1)] {
+            let before = server.requests(for: "/app.js").count
+            let outcome = try await webparse.run(["run", "-j", "4"] + arguments + [try config(top)], environment: ["DISPLAY": nil])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdoutText == #"{"p1":1,"p2":1,"p3":1,"p4":1}"# + "\n")
+            #expect(server.requests(for: "/app.js").count - before == processes, "\(arguments) \(top)")
+        }
+        let bad = try await webparse.run(["run", "--pages-per-process", "0", try config("")], environment: ["DISPLAY": nil])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("webparse run: --pages-per-process: expected a number of pages from 1 to 64, got 0"), "\(bad.stderr)")
+    }
+
     /// An endless document, a gzip bomb (1 MB that inflates to 1 GiB) and an endless response a page fetches:
     /// with `--memory-limit 300` each job ends within its timeout and webparse's whole process tree stays
     /// within twice the limit and 1000 MiB (what the README promises, measured as proportional set size).

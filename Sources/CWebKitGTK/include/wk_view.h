@@ -18,7 +18,9 @@ typedef enum {
 
 typedef enum {
     WK_PROCESS_CRASHED,
-    WK_PROCESS_EXCEEDED_MEMORY_LIMIT
+    WK_PROCESS_EXCEEDED_MEMORY_LIMIT,
+    /* Another view in the same web process was destroyed with its process (see wk_view_destroy). */
+    WK_PROCESS_ENDED_BY_ANOTHER_VIEW
 } WKProcessTermination;
 
 /* What a view reports. All are called on the WebKit thread with the view's callback context. */
@@ -73,11 +75,14 @@ typedef struct {
 
 /* Creates a view of options.width x options.height inside a shown GtkOffscreenWindow, with hardware
  * acceleration off, console output kept off stdout, media that never plays by itself, no second window and
- * script dialogs answered at once. With a related view (or NULL), the new view shares its web process,
- * settings and user content (options then give only the size and whether scripts message back): a
- * new tab (its own history, session storage and window name) without starting a process. */
-WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, WKViewCallbacks callbacks,
-                    void *callback_context);
+ * script dialogs answered at once. With a related view (or NULL), the new view shares its web process while
+ * the two load the same site (WebKit starts another for a different site): a new tab, with its own history,
+ * session storage and window name. With related_content too, it also shares the related view's settings and
+ * user content (options then give only the size and whether scripts message back), so that it costs no more
+ * than a new document: meant for the view that replaces the related one, as script messages go to the view
+ * connected first. */
+WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, bool related_content,
+                    WKViewCallbacks callbacks, void *callback_context);
 
 /* Loads uri; headers is NULL or a NULL-terminated list of name, value, name, value… added to the main
  * document's request. When a server asks for HTTP authentication during this load, user and password (if not

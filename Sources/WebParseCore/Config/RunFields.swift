@@ -6,11 +6,13 @@ package struct RunSettings: Equatable {
     package var concurrency: Int?
     package var recycleAfter: Int?
     package var memoryLimit: Int?
+    package var pagesPerProcess: Int?
 
-    package init(concurrency: Int? = nil, recycleAfter: Int? = nil, memoryLimit: Int? = nil) {
+    package init(concurrency: Int? = nil, recycleAfter: Int? = nil, memoryLimit: Int? = nil, pagesPerProcess: Int? = nil) {
         self.concurrency = concurrency
         self.recycleAfter = recycleAfter
         self.memoryLimit = memoryLimit
+        self.pagesPerProcess = pagesPerProcess
     }
 
     /// Pages at once by default: twice the cores, at most 8 (pages mostly wait for the network).
@@ -19,7 +21,7 @@ package struct RunSettings: Equatable {
     /// These settings where they are given, else `other`'s (the options' over the config's).
     package func over(_ other: RunSettings) -> RunSettings {
         RunSettings(concurrency: concurrency ?? other.concurrency, recycleAfter: recycleAfter ?? other.recycleAfter,
-                    memoryLimit: memoryLimit ?? other.memoryLimit)
+                    memoryLimit: memoryLimit ?? other.memoryLimit, pagesPerProcess: pagesPerProcess ?? other.pagesPerProcess)
     }
 }
 
@@ -34,9 +36,13 @@ package enum RunFields {
                     option: .value("recycle-after", "LOADS", "replace a page by a fresh one after this many loads (default \(WebParserSession.Configuration.defaultRecycleAfter))")) { reader, path, input, settings in
             settings.recycleAfter = reader.integer(path, input, in: 1...100_000, what: "a number of loads")
         },
-        ConfigField(key: "memoryLimit", summary: "MiB a page's web process may use before it is killed (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)",
-                    option: .value("memory-limit", "MIB", "kill a page whose web process uses more memory (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)")) { reader, path, input, settings in
+        ConfigField(key: "memoryLimit", summary: "MiB a web process may use before it is killed (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)",
+                    option: .value("memory-limit", "MIB", "kill a web process that uses more memory (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)")) { reader, path, input, settings in
             settings.memoryLimit = reader.integer(path, input, in: 0...1_048_576, what: "a number of MiB (0: no limit)")
+        },
+        ConfigField(key: "pagesPerProcess", summary: "pages that may share one web process (default \(WebParserSession.Configuration.defaultPagesPerProcess); 1: a process for each page)",
+                    option: .value("pages-per-process", "N", "let N pages share one web process (default \(WebParserSession.Configuration.defaultPagesPerProcess); 1: a process for each page)")) { reader, path, input, settings in
+            settings.pagesPerProcess = reader.integer(path, input, in: 1...64, what: "a number of pages")
         },
     ]
 }

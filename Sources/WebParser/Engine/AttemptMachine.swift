@@ -228,6 +228,8 @@ struct AttemptMachine {
             return [.report(.loading(progress: progress))]
         case .processTerminated(.exceededMemoryLimit):
             return fail(.memoryLimitExceeded)
+        case .processTerminated(.stoppedForAnotherPage):
+            return fail(.webProcessStoppedForAnotherPage)
         case .processTerminated(.crashed) where !committed && !job.url.isFileURL:
             // WebKit's UI process ends a web process whose navigation turns to a local file, and a server's
             // redirect to file: is the one way a web page's load gets there before its document arrives; but a

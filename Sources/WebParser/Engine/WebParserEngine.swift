@@ -12,7 +12,7 @@ final class WebParserEngine {
     private let job: WebParserJob
     private let report: @Sendable (WebParserState) -> Void
     private let tell: @Sendable (WebParserMessage) -> Void
-    private let release: @WebKitActor (any WebPage, Bool) -> Void
+    private let release: @WebKitActor (any WebPage, PageReturn) -> Void
     private let outcome = OneShot<AttemptResult>()
     private var watchdog: Task<Void, Never>?
     private var nextEvaluation: Task<Void, Never>?
@@ -20,11 +20,11 @@ final class WebParserEngine {
 
     /// Prepares an attempt of `job` on `page`; `report` receives the attempt's `loading` and
     /// `executingJavaScript` states, `tell` what the page says besides its result, and `release` gets the page
-    /// back when the attempt ends, with whether the attempt succeeded (and so whether the page can serve
-    /// another job). By default the page is closed.
+    /// back when the attempt ends, with how it ended (and so whether the page can serve another job, and
+    /// whether its web process must end). By default the page is closed.
     init(job: WebParserJob, page: any WebPage, report: @escaping @Sendable (WebParserState) -> Void,
          tell: @escaping @Sendable (WebParserMessage) -> Void = { _ in },
-         release: @escaping @WebKitActor (any WebPage, Bool) -> Void = { page, _ in page.close() }) {
+         release: @escaping @WebKitActor (any WebPage, PageReturn) -> Void = { page, _ in page.close() }) {
         self.machine = AttemptMachine(job: job)
         self.job = job
         self.page = page
@@ -112,7 +112,7 @@ final class WebParserEngine {
             nextEvaluation?.cancel()
             stepTimer?.cancel()
             page.eventHandler = nil
-            release(page, (try? result?.get()) != nil)
+            release(page, PageReturn(result))
         }
     }
 }

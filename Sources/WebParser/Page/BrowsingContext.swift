@@ -21,6 +21,11 @@ final class BrowsingContext {
     private var waitingForLanguages: [(id: UUID, continuation: CheckedContinuation<Void, Never>)] = []
     /// Fresh tabs, never loaded, each in the web process of a page whose job succeeded.
     private var idle: [WebKitPage] = []
+    /// Pages checked out and not yet checked in.
+    private var checkedOut: [WebKitPage] = []
+    /// Whether a new page may go beside another in its web process: until a shared process goes over the
+    /// memory limit, after which each new page gets a process of its own, so that the page to blame fails alone.
+    private var sharesProcesses = true
     /// Whether the session cookies a persistent session's folder kept have been given back to the context.
     private var restoredSessionCookies = false
 
@@ -32,13 +37,15 @@ final class BrowsingContext {
         self.configuration = configuration
     }
 
-    /// A page for `options`: an idle one made with the same options, or a fresh one. When pages for other
+    /// A page for `options` to load `url`: an idle one made with the same options, or a fresh one, beside a
+    /// page of the same options and site in its web process when that process has room for it
+    /// (`pagesPerProcess`), else in a web process of its own. When pages for other
     /// languages are in use, it waits until they are all checked in (jobs of one language run together), and
     /// while others wait so, it waits behind them, so that jobs of one language cannot hold another off.
     /// Every page checked out must be checked in.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled; `CancellationError` when the task is cancelled while it waits.
-    func checkOut(options: PageSettings) async throws -> any WebPage {
+    func checkOut(options: PageSettings, for url: URL) async throws -> any WebPage {
         try await restoreSessionCookies()
         while inUse > 0 && (options.languages != languages || !waitingForLanguages.isEmpty) {
             let id = UUID()
@@ -57,19 +64,39 @@ final class BrowsingContext {
             withCStringArray(options.languages) { wk_context_set_preferred_languages(context, $0) }
             languages = options.languages
         }
+        for page in idle where page.process.hasEnded {
+            page.process.leave(retiring: false)
+            page.close()
+        }
+        idle.removeAll { $0.process.hasEnded }
         let page: WebKitPage
         if let index = idle.firstIndex(where: { $0.options == options }) {
             page = idle.remove(at: index)
         } else {
             do {
-                page = WebKitPage(context: context, options: options, filter: try await filter(for: options.blocking))
+                let filter = try await filter(for: options.blocking)
+                page = WebKitPage(context: context, options: options, filter: filter, placement: placement(for: options, loading: url))
             } catch {
                 returned()
                 throw error
             }
         }
         page.preparesSuccessor = page.loads + 1 < configuration.recycleAfter
+        checkedOut.append(page)
         return page
+    }
+
+    /// Where a new page for `options` that loads `url` goes: beside a page made with the same options, whose
+    /// last load was on the same host (or which has not loaded yet) and whose web process has room for it,
+    /// else in a process of its own. WebKit would move a page of another site to a process of its own anyway.
+    private func placement(for options: PageSettings, loading url: URL) -> WebKitPage.Placement {
+        guard sharesProcesses, configuration.pagesPerProcess > 1 else { return .newProcess }
+        let host = url.host()
+        let neighbour = (checkedOut + idle).first { page in
+            page.options == options && page.process.isOpen && page.process.pages < configuration.pagesPerProcess
+                && (page.site == nil || page.site == host)
+        }
+        return neighbour.map { .beside($0) } ?? .newProcess
     }
 
     /// Counts a page back; when none is in use, wakes the check-outs waiting to change the languages.
@@ -87,18 +114,27 @@ final class BrowsingContext {
         waitingForLanguages.remove(at: index).continuation.resume()
     }
 
-    /// Takes back a page a job is done with. When `reusable` (its job succeeded) and its web process has
-    /// served fewer than `recycleAfter` loads, the page is replaced by a fresh tab in the same web process, kept
-    /// for the next job: nothing of the page's documents (history, session storage, window name, timers,
-    /// workers, a load still going on) reaches that job. Otherwise the page and its web process end.
-    func checkIn(_ page: any WebPage, reusable: Bool) {
+    /// Takes back a page a job is done with, `how` its attempt ended. When its job succeeded and it has served
+    /// fewer than `recycleAfter` loads, the page is replaced by a fresh tab in the same web process, kept for the
+    /// next job: nothing of the page's documents (history, session storage, window name, timers, workers, a
+    /// load still going on) reaches that job. Otherwise the page ends, and its web process with it unless other
+    /// pages live there and the page still answered (`how` is not `.unresponsive`); a process whose page has
+    /// served its loads takes no new page, so that it ends with the pages it has.
+    func checkIn(_ page: any WebPage, _ how: PageReturn) {
         returned()
-        guard reusable, let page = page as? WebKitPage, page.loads < configuration.recycleAfter,
-              idle.count < Self.idleLimit else {
+        guard let page = page as? WebKitPage else {
             page.close()
             return
         }
-        idle.append(page.successor())
+        checkedOut.removeAll { $0 === page }
+        if page.process.exceededMemoryLimitWhileShared { sharesProcesses = false }
+        if how == .succeeded, page.loads < configuration.recycleAfter, idle.count < Self.idleLimit {
+            idle.append(page.successor())
+            return
+        }
+        let othersRemain = page.process.isShared
+        page.process.leave(retiring: page.loads >= configuration.recycleAfter)
+        page.close(endingProcess: how == .unresponsive || !othersRemain)
     }
 
     /// The WebKit context, made on first use with the session's storage and proxy.

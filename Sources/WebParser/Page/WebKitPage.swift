@@ -7,8 +7,12 @@ final class WebKitPage: WebPage {
     var eventHandler: ((PageEvent) -> Void)?
     /// What the page was made with.
     let options: PageSettings
+    /// The pages its web process holds.
+    let process: WebProcessShare
     /// How many loads the page and the pages it succeeded have started in their web process.
     private(set) var loads = 0
+    /// The host of the last page the page and the pages it succeeded loaded; nil before the first load.
+    private(set) var site: String?
     /// Whether the current load accepts an untrusted certificate.
     fileprivate var trustsAnyCertificate = false
     /// Whether the current job loads a local file, and so may navigate to other local files.
@@ -20,15 +24,38 @@ final class WebKitPage: WebPage {
     /// What runs at the start of the page's documents, and reads what it sends back.
     fileprivate let bridge: PageBridge?
 
-    /// Creates the view in `context` (a `WKContext`), blocking what `filter` blocks; with a `related` page,
-    /// in that page's web process.
-    init(context: OpaquePointer, options: PageSettings, filter: ContentFilter?, related: WebKitPage? = nil) {
+    /// Where a new page's view is made.
+    enum Placement {
+        /// In a web process of its own.
+        case newProcess
+        /// In `page`'s web process, with its settings and user content: the fresh tab that replaces it.
+        case replacing(WebKitPage)
+        /// In `page`'s web process, beside it, with settings and user content of its own.
+        case beside(WebKitPage)
+    }
+
+    /// Creates the view in `context` (a `WKContext`), blocking what `filter` blocks, where `placement` says.
+    init(context: OpaquePointer, options: PageSettings, filter: ContentFilter?, placement: Placement = .newProcess) {
         self.context = context
         self.options = options
         self.filter = filter
-        // A related page shares its predecessor's user content manager, and with it the document-start script
-        // and the token in it.
-        let bridge = related.map(\.bridge) ?? options.makeBridge()
+        let related: WebKitPage?
+        let bridge: PageBridge?
+        let sharesContent: Bool
+        switch placement {
+        case .newProcess:
+            (related, bridge, sharesContent) = (nil, options.makeBridge(), false)
+            process = WebProcessShare()
+        case .replacing(let page):
+            // The page's user content manager, and with it the document-start script and the token in it.
+            (related, bridge, sharesContent) = (page, page.bridge, true)
+            process = page.process
+        case .beside(let page):
+            // A bridge of its own: script messages of a user content manager go to whichever view takes them.
+            (related, bridge, sharesContent) = (page, options.makeBridge(), false)
+            process = page.process
+            process.join()
+        }
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
         let callbacks = WKViewCallbacks(
@@ -46,7 +73,11 @@ final class WebKitPage: WebPage {
                 CallbackTarget.deliver(.progress(progress), to: context)
             },
             process_terminated: { context, reason in
-                let termination: ProcessTermination = reason == WK_PROCESS_EXCEEDED_MEMORY_LIMIT ? .exceededMemoryLimit : .crashed
+                let termination: ProcessTermination = switch reason {
+                case WK_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
+                case WK_PROCESS_ENDED_BY_ANOTHER_VIEW: .stoppedForAnotherPage
+                default: .crashed
+                }
                 CallbackTarget.deliver(.processTerminated(termination), to: context)
             },
             allow_navigation: { context, uri in
@@ -93,7 +124,7 @@ final class WebKitPage: WebPage {
                                                    user_agent: userAgent, page_scripts: options.pageScripts,
                                                    media: !options.blocking.resources.contains(.media),
                                                    content_filter: filter?.pointer, document_start_script: startScript),
-                            related?.view, callbacks, target)
+                            related?.view, sharesContent, callbacks, target)
             }
         }
         self.view = view
@@ -103,6 +134,7 @@ final class WebKitPage: WebPage {
     func load(_ request: PageRequest) {
         guard let view else { return }
         loads += 1
+        site = request.url.host()
         trustsAnyCertificate = request.trustsAnyCertificate
         opensLocalFiles = request.url.isFileURL
         let headers = request.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
@@ -172,7 +204,7 @@ final class WebKitPage: WebPage {
     }
 
     func close() {
-        close(keepingProcess: false)
+        close(endingProcess: true)
     }
 
     /// The fresh tab prepared for the job after this page's, while this page's job runs.
@@ -187,20 +219,23 @@ final class WebKitPage: WebPage {
     /// history, session storage, window name, timers or workers of this page's documents, and starts no
     /// process.
     func successor() -> WebKitPage {
-        let successor = next ?? WebKitPage(context: context, options: options, filter: filter, related: self)
+        let successor = next ?? WebKitPage(context: context, options: options, filter: filter, placement: .replacing(self))
         next = nil
         successor.loads = loads
-        close(keepingProcess: true)
+        successor.site = site
+        close(endingProcess: false)
         return successor
     }
 
-    private func close(keepingProcess: Bool) {
+    /// Stops everything the page does and releases it, with its web process when `endingProcess` (even one
+    /// stuck in JavaScript; the other pages in it then get `.stoppedForAnotherPage`). No event follows.
+    func close(endingProcess: Bool) {
         eventHandler = nil
-        next?.close(keepingProcess: keepingProcess)
+        next?.close(endingProcess: endingProcess)
         next = nil
         guard let view else { return }
         self.view = nil
-        wk_view_destroy(view, keepingProcess)
+        wk_view_destroy(view, !endingProcess)
     }
 
     isolated deinit {
@@ -208,9 +243,17 @@ final class WebKitPage: WebPage {
     }
 
     fileprivate func deliver(_ event: PageEvent) {
+        if case .processTerminated(let termination) = event {
+            // WebKit does not say which page of a shared process went over the limit: none is blamed.
+            process.ended(exceedingMemoryLimit: termination == .exceededMemoryLimit)
+            if termination == .exceededMemoryLimit && process.exceededMemoryLimitWhileShared {
+                eventHandler?(.processTerminated(.stoppedForAnotherPage))
+                return
+            }
+        }
         eventHandler?(event)
         if case .committed = event, preparesSuccessor, next == nil, view != nil {
-            next = WebKitPage(context: context, options: options, filter: filter, related: self)
+            next = WebKitPage(context: context, options: options, filter: filter, placement: .replacing(self))
         }
     }
 }

@@ -32,6 +32,26 @@ protocol WebPage: AnyObject {
     func close()
 }
 
+/// How a page comes back from an attempt, which decides what becomes of it and of its web process.
+enum PageReturn: Sendable, Equatable {
+    /// The attempt succeeded: the page's web process can serve another job.
+    case succeeded
+    /// The attempt failed while the page still answered.
+    case failed
+    /// The attempt ended while the page may have stopped answering (it ran out of time, or was cancelled): its
+    /// web process ends, even when other pages share it.
+    case unresponsive
+
+    /// How a page comes back from an attempt that ended with `result` (nil: cancelled).
+    init(_ result: Result<AttemptResult, WebParserError>?) {
+        switch result {
+        case .success?: self = .succeeded
+        case .failure(let error)? where !error.kind.isTimeOut: self = .failed
+        default: self = .unresponsive
+        }
+    }
+}
+
 /// What one load asks of a page, beyond its URL.
 struct PageRequest: Sendable, Equatable {
     var url: URL
@@ -96,7 +116,7 @@ enum PageEvent: Sendable, Equatable {
     case failed(PageLoadFailure)
     /// The estimated load progress, from 0 to 1.
     case progress(Double)
-    /// The page's web process ended without being asked to.
+    /// The page's web process ended without the page asking for it.
     case processTerminated(ProcessTermination)
     /// The page tried to navigate to a URL a scraper does not follow (`mailto:`, `tel:`…); it stays where it is.
     case navigationRefused(url: String)
@@ -152,6 +172,10 @@ struct PageLoadFailure: Sendable, Equatable {
 enum ProcessTermination: Sendable, Equatable {
     case crashed
     case exceededMemoryLimit
+    /// The process was stopped for another page in it: that page's job ended while it may have been stuck in
+    /// JavaScript, or the process went over the memory limit while it held other pages too (WebKit does not say
+    /// which page used the memory). The page's own job is not to blame.
+    case stoppedForAnotherPage
 }
 
 /// The value a JavaScript call produced, or why it produced none.

@@ -40,23 +40,31 @@ public final class WebParserSession: Sendable {
         public var proxy: Proxy?
         /// How many loads a page serves before it is replaced by a fresh one (with a fresh web process).
         public var recycleAfter: Int
-        /// The most memory, in MiB, one page's web process may use before WebKit kills it and its job fails
-        /// with `.memoryLimitExceeded`; nil for no limit.
+        /// The most memory, in MiB, one web process may use before WebKit kills it and its job fails with
+        /// `.memoryLimitExceeded`; nil for no limit. A process shared by several pages (`pagesPerProcess`) is
+        /// held to it as a whole, and its jobs run again, see `WebParserError.Kind.webProcessStoppedForAnotherPage`.
         public var memoryLimit: Int?
+        /// How many pages may share one web process (pages made with the same job options, loading the same
+        /// site); 1 gives each page a process of its own. Shared processes save each page the memory of a
+        /// process (WebKit's libraries and JavaScript engine); their pages' scripts take turns on one thread.
+        public var pagesPerProcess: Int
 
         /// How many loads a page serves unless a configuration says otherwise.
         public static let defaultRecycleAfter = 50
-        /// The memory limit of a page's web process, in MiB, unless a configuration says otherwise.
+        /// The memory limit of a web process, in MiB, unless a configuration says otherwise.
         public static let defaultMemoryLimit = 2048
+        /// How many pages share a web process unless a configuration says otherwise.
+        public static let defaultPagesPerProcess = 2
 
-        /// A configuration; by default in memory, without a proxy, pages recycled after 50 loads and limited
-        /// to 2048 MiB each.
+        /// A configuration; by default in memory, without a proxy, pages recycled after 50 loads, two pages to
+        /// a web process and each process limited to 2048 MiB.
         public init(storage: Storage = .ephemeral, proxy: Proxy? = nil, recycleAfter: Int = defaultRecycleAfter,
-                    memoryLimit: Int? = defaultMemoryLimit) {
+                    memoryLimit: Int? = defaultMemoryLimit, pagesPerProcess: Int = defaultPagesPerProcess) {
             self.storage = storage
             self.proxy = proxy
             self.recycleAfter = recycleAfter
             self.memoryLimit = memoryLimit
+            self.pagesPerProcess = pagesPerProcess
         }
     }
 

@@ -196,7 +196,8 @@ struct RunCommand {
             case nil: WebParserSession.Configuration.defaultMemoryLimit
             }
             setup = try await SessionSetup.prepare(settings.session, over: config.session, recycleAfter: recycleAfter,
-                                                   memoryLimit: memoryLimit)
+                                                   memoryLimit: memoryLimit,
+                                                   pagesPerProcess: run.pagesPerProcess ?? WebParserSession.Configuration.defaultPagesPerProcess)
             if let statePath = settings.statePath { memory = try await RunMemory.open(statePath, wait: settings.waitLock) }
         } catch {
             StandardStreams.tellError("webparse run: \(error.message)")

@@ -38,9 +38,11 @@ struct SessionSetup {
     private let saveCookiesFile: String?
     private let lock: RunLock?
 
-    /// The session for `options` over `settings` (the config's), with `run`'s recycling and memory limit.
+    /// The session for `options` over `settings` (the config's), with `run`'s recycling, memory limit and pages
+    /// per web process.
     /// - Throws: `CommandFailure` when a cookie file or the session folder cannot be used.
-    static func prepare(_ options: SessionOptions, over settings: SessionSettings, recycleAfter: Int, memoryLimit: Int?)
+    static func prepare(_ options: SessionOptions, over settings: SessionSettings, recycleAfter: Int, memoryLimit: Int?,
+                        pagesPerProcess: Int = WebParserSession.Configuration.defaultPagesPerProcess)
         async throws(CommandFailure) -> SessionSetup
     {
         var cookies = settings.cookies ?? []
@@ -80,7 +82,8 @@ struct SessionSetup {
             }
         }
         let configuration = WebParserSession.Configuration(storage: directory.map { .persistent($0) } ?? .ephemeral,
-                                                           proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit)
+                                                           proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit,
+                                                           pagesPerProcess: pagesPerProcess)
         let session = WebParserSession(configuration: configuration)
         // The session's cookie jar sends each cookie only to the hosts it belongs to, and keeps the ones no job
         // used, so that saving the jar loses none of them.

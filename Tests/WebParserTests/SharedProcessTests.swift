@@ -1,0 +1,140 @@
+import Foundation
+import TestSupport
+import Testing
+import WebParser
+
+/// Pages at once sharing web processes (`pagesPerProcess`): how many processes run, and that a page stuck in
+/// JavaScript, over the memory limit or failing costs the job beside it nothing.
+@Suite struct SharedProcessTests {
+    func job(_ url: URL, _ script: String, timeout: Duration = .seconds(20)) -> WebParserJob {
+        WebParserJob(url: url, script: script, timeout: timeout, retry: RetryPolicy(retries: 0))
+    }
+
+    /// Runs `jobs` at once on `parser`; each job's outcome, in order, with its states.
+    func runTogether(_ jobs: [WebParserJob], on parser: WebParser) async -> [(Result<WebParserResult, Error>, [WebParserState])] {
+        await withTaskGroup(of: (Int, Result<WebParserResult, Error>, [WebParserState]).self) { group in
+            for (index, job) in jobs.enumerated() {
+                group.addTask {
+                    let log = StateLog()
+                    let result: Result<WebParserResult, Error>
+                    do { result = .success(try await parser.run(job, onStateChange: log.record)) } catch { result = .failure(error) }
+                    return (index, result, log.states)
+                }
+            }
+            var outcomes: [(Int, Result<WebParserResult, Error>, [WebParserState])] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+        }
+    }
+
+    func reruns(_ states: [WebParserState]) -> Int {
+        states.filter { state in
+            if case .retrying(_, let error) = state { error.kind == .webProcessStoppedForAnotherPage } else { false }
+        }.count
+    }
+
+    /// The page is served by a framework-style app: its list arrives from a later request, and its script is
+    /// cached for an hour, so a web process asks for it once (an ephemeral session has no other cache): the
+    /// requests for it count the processes.
+    static func appServer() throws -> TestHTTPServer {
+        let page = """
+            <div id="app"></div><script src="/app.js"></script>
+            """
+        let app = """
+            fetch('/items').then(r => r.json()).then(items => {
+              document.getElementById('app').innerHTML = items.map(i => `<li>${i}</li>`).join('')
+            })
+            """
+        return try TestHTTPServer(routes: [
+            "/": .respond(body: page),
+            "/app.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: app),
+            "/items": .delayed(.milliseconds(700), .respond(contentType: "application/json", body: #"["one","two"]"#)),
+        ])
+    }
+
+    @Test(arguments: [(1, 4), (2, 2), (4, 1)])
+    func pagesAtOnceShareWebProcessesUpToTheLimit(pagesPerProcess: Int, processes: Int) async throws {
+        let server = try Self.appServer()
+        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: pagesPerProcess)))
+        let script = "[...document.querySelectorAll('#app li')].map(li => li.textContent)"
+        let outcomes = await runTogether(Array(repeating: job(server.url("/"), script), count: 4), on: parser)
+        for (result, _) in outcomes {
+            #expect(try result.get().data == Data(#"["one","two"]"#.utf8))
+        }
+        #expect(server.requests(for: "/app.js").count == processes, "4 pages at once, \(pagesPerProcess) to a process")
+    }
+
+    @Test func aPageStuckInJavaScriptCostsTheJobBesideItNothing() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 2500)</script>"),
+        ])
+        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
+        let outcomes = await runTogether([job(server.url("/stuck"), "window.never", timeout: .seconds(1)),
+                                          job(server.url("/slow"), "out.textContent")], on: parser)
+        guard case .failure(let stuck as WebParserError) = outcomes[0].0, case .timedOut = stuck.kind else {
+            Issue.record("the stuck page should time out: \(outcomes[0].0)")
+            return
+        }
+        let slow = try outcomes[1].0.get()
+        #expect(slow.data == Data(#""done""#.utf8))
+        #expect(slow.attempts == 1, "ran again without counting, though it has no retries")
+        #expect(reruns(outcomes[1].1) == 1, "the two pages shared a process, which ended with the stuck page")
+    }
+
+    @Test func aSharedProcessOverTheMemoryLimitBlamesOnlyThePageThatStaysOver() async throws {
+        let hog = "<script>const keep = []; setInterval(() => { for (let i = 0; i < 20; i++) keep.push(new Array(1 << 20).fill(i)) }, 20)</script>"
+        let server = try TestHTTPServer(routes: [
+            "/hog": .respond(body: hog),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 2500)</script>"),
+        ])
+        let parser = WebParser(session: WebParserSession(configuration: .init(memoryLimit: 250, pagesPerProcess: 2)))
+        let outcomes = await runTogether([job(server.url("/hog"), "null"), job(server.url("/slow"), "out.textContent")], on: parser)
+        guard case .failure(let hungry as WebParserError) = outcomes[0].0 else {
+            Issue.record("the hog should fail: \(outcomes[0].0)")
+            return
+        }
+        #expect(hungry.kind == .memoryLimitExceeded, "alone in a process on its second run, it is to blame")
+        let slow = try outcomes[1].0.get()
+        #expect(slow.data == Data(#""done""#.utf8))
+        #expect(slow.attempts == 1)
+        #expect(reruns(outcomes[1].1) == 1, "the shared process went over the limit once; then each page had its own")
+    }
+
+    @Test func aFailingPageLeavesTheProcessToTheJobBesideIt() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 1500)</script>"),
+        ])
+        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
+        let outcomes = await runTogether([job(server.url("/missing"), "1"), job(server.url("/slow"), "out.textContent")], on: parser)
+        guard case .failure(let missing as WebParserError) = outcomes[0].0 else {
+            Issue.record("the missing page should fail: \(outcomes[0].0)")
+            return
+        }
+        #expect(missing.kind == .httpStatus(404))
+        #expect(try outcomes[1].0.get().data == Data(#""done""#.utf8))
+        #expect(reruns(outcomes[1].1) == 0, "its process went on")
+    }
+
+    /// Pages beside each other have their own documents, scripts' globals, window names and bridges: what one
+    /// job's page sets, the other's never sees, and each result goes to its own job.
+    @Test func pagesBesideEachOtherStayApart() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/a": .respond(body: "<title>A</title><script src=/shared.js></script><script>window.name = 'secret'; window.secretValue = 'a'</script>"),
+            "/b": .delayed(.milliseconds(100), .respond(body: "<title>B</title><script src=/shared.js></script>")),
+            "/shared.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: "window.loaded = true"),
+        ])
+        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
+        let b = """
+            new Promise(done => setTimeout(() => {
+              const other = window.open('', 'secret');
+              done([document.title, window.name, String(window.secretValue), other === null || other === window])
+            }, 400))
+            """
+        let outcomes = await runTogether([job(server.url("/a"), "new Promise(done => setTimeout(() => done([document.title, window.name]), 800))"),
+                                          job(server.url("/b"), b)], on: parser)
+        #expect(try outcomes[0].0.get().data == Data(#"["A","secret"]"#.utf8))
+        #expect(try outcomes[1].0.get().data == Data(#"["B","","undefined",true]"#.utf8))
+        #expect(server.requests(for: "/shared.js").count == 1, "the two pages were in one process")
+    }
+}
