@@ -3,7 +3,8 @@
 Sections (--sections): "pages" (cold and batch runs of the static, SPA and heavy fixtures), "concurrency" (the SPA
 fixture at 1, 2, 4 and 8 pages at once, webparse -jN against Playwright with N pages at once in one browser,
 blocking the same resource kinds; peak tree PSS and its slope per extra page) and "dash" (a Plotly Dash app from
-PyPI, Scripts/bench/dash_app.py: sequential and 4 at once).
+PyPI, Scripts/bench/dash_app.py: sequential and 4 at once). Both also run webparse with a web process for each
+page (pagesPerProcess 1) beside its default of two pages to a process.
 
 Measures wall time (median, min, max over the repeats), CPU time (user + system of the process and the
 children it reaped), and the peak memory of the whole process tree (sum of PSS of every process, sampled
@@ -109,10 +110,13 @@ class Tools:
         run["ok"] = run["status"] == 0 and json.loads(run["stdout"] or "null") == fixtures.ITEMS
         return run
 
-    def webparse_batch(self, url, count, concurrency, script=fixtures.SCRIPT, expected=fixtures.ITEMS):
+    def webparse_batch(self, url, count, concurrency, script=fixtures.SCRIPT, expected=fixtures.ITEMS, pages_per_process=None):
         jobs = [{"name": f"p{n}", "url": url, "script": script} for n in range(count)]
+        settings = {"concurrency": concurrency, "jobs": jobs}
+        if pages_per_process:
+            settings["pagesPerProcess"] = pages_per_process
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as config:
-            json.dump({"concurrency": concurrency, "jobs": jobs}, config)
+            json.dump(settings, config)
         run = measure([self.webparse, "run", config.name], env=headless_env())
         os.unlink(config.name)
         output = json.loads(run["stdout"] or "{}")
@@ -146,6 +150,9 @@ def slope(points):
     mean_y = statistics.mean(y for _, y in points)
     spread = sum((x - mean_x) ** 2 for x, _ in points)
     return sum((x - mean_x) * (y - mean_y) for x, y in points) / spread if spread else 0.0
+
+
+SOLO = "webparse, a process per page"
 
 
 def wait_for_dash(process, port):
@@ -223,6 +230,13 @@ def main():
                 record("spa", f"{options.spa_batch} at {pages}", tool, [run], options.spa_batch)
                 points.append((pages, run["peak_mb"]))
             slopes[tool] = slope(points)
+        # The same with a web process for each page (webparse shares one between two pages by default).
+        points = [(1, results[("spa", f"{options.spa_batch} at 1", "webparse")]["peak_mb"])]
+        for pages in (2, 4, 8):
+            run = tools.webparse_batch(url, options.spa_batch, pages, pages_per_process=1)
+            record("spa", f"{options.spa_batch} at {pages}", SOLO, [run], options.spa_batch)
+            points.append((pages, run["peak_mb"]))
+        slopes[SOLO] = slope(points)
     dash = None
     if "dash" in sections and tools.dash:
         with socket.socket() as probe:
@@ -242,6 +256,9 @@ def main():
                 if tool == "playwright" and pages == 4:
                     points = [(1, results[("dash", f"{options.dash_batch} at 1", "playwright")]["peak_mb"]), (4, run["peak_mb"])]
                     slopes["dash playwright"] = slope(points)
+        run = tools.webparse_batch(dash_url, 2 * options.dash_batch, 4, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS, pages_per_process=1)
+        record("dash", f"{2 * options.dash_batch} at 4", SOLO, [run], 2 * options.dash_batch)
+        slopes[f"dash {SOLO}"] = slope([(1, results[("dash", f"{options.dash_batch} at 1", "webparse")]["peak_mb"]), (4, run["peak_mb"])])
         dash.terminate()
     server.shutdown()
 
