@@ -41,9 +41,9 @@ static void on_process_terminated(WebKitWebView *web_view, WebKitWebProcessTermi
     WKView *view = data;
     /* A view that ends its process is disconnected first (wk_view_destroy), so an end asked for through the API
      * was asked for by another view in the process. */
-    WKProcessTermination termination = reason == WEBKIT_WEB_PROCESS_CRASHED                ? WK_PROCESS_CRASHED
+    WKProcessTermination termination = reason == WEBKIT_WEB_PROCESS_TERMINATED_BY_API        ? WK_PROCESS_ENDED_BY_ANOTHER_VIEW
                                        : reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? WK_PROCESS_EXCEEDED_MEMORY_LIMIT
-                                                                                            : WK_PROCESS_ENDED_BY_ANOTHER_VIEW;
+                                                                                            : WK_PROCESS_CRASHED;
     view->callbacks.process_terminated(view->callback_context, termination);
 }
 

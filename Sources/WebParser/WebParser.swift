@@ -11,18 +11,19 @@ import Foundation
 public struct WebParser: Sendable {
     /// The browsing context the jobs' pages share.
     public let session: WebParserSession
-    private let makePage: @WebKitActor @Sendable (WebParserJob) async throws -> any WebPage
+    /// Makes the page for an attempt of a job; with `alone` (true), in a web process no other page shares.
+    private let makePage: @WebKitActor @Sendable (_ job: WebParserJob, _ alone: Bool) async throws -> any WebPage
     private let releasePage: @WebKitActor @Sendable (any WebPage, PageReturn) -> Void
     private let startRuntime: @Sendable () async throws -> Void
 
     /// Creates a parser whose pages share `session` (a new, in-memory one by default).
     public init(session: WebParserSession = WebParserSession()) {
         self.session = session
-        self.makePage = { job in
+        self.makePage = { job, alone in
             if job.load.cachePolicy == .reload {
                 try await session.browsingContext.clearCache()
             }
-            return try await session.browsingContext.checkOut(options: job.page, for: job.url)
+            return try await session.browsingContext.checkOut(options: job.page, for: job.url, alone: alone)
         }
         self.releasePage = { page, how in session.browsingContext.checkIn(page, how) }
         self.startRuntime = { try await WebKitRuntime.start() }
@@ -34,7 +35,7 @@ public struct WebParser: Sendable {
          makePage: @escaping @WebKitActor @Sendable (WebParserJob) async throws -> any WebPage,
          startRuntime: @escaping @Sendable () async throws -> Void) {
         self.session = session
-        self.makePage = makePage
+        self.makePage = { job, _ in try await makePage(job) }
         self.releasePage = { page, _ in page.close() }
         self.startRuntime = startRuntime
     }
@@ -70,17 +71,20 @@ public struct WebParser: Sendable {
             try await startRuntime()
             onStateChange(.started)
             var attempt = 1
+            var alone = false
             while true {
                 do {
-                    let result = try await runAttempt(of: job, report: AttemptStates(onStateChange).record, tell: onMessage)
+                    let result = try await runAttempt(of: job, alone: alone, report: AttemptStates(onStateChange).record, tell: onMessage)
                     onStateChange(.completed)
                     return WebParserResult(data: result.data, finalURL: result.url,
                                            httpStatus: result.httpStatus == 0 ? nil : result.httpStatus, attempts: attempt,
                                            isComplete: result.isComplete, cutShort: result.cutShort)
                 } catch var error as WebParserError {
                     error.attempts = attempt
-                    if error.kind == .webProcessStoppedForAnotherPage {
-                        // Not this job's failure: the attempt runs again at once and does not count.
+                    if error.mayBeAnotherJobsDoing, !error.stepsActed, !alone {
+                        // Perhaps not this job's failure: once, the attempt runs again at once, in a web process of
+                        // its own, and does not count.
+                        alone = true
                         onStateChange(.retrying(attempt: attempt, error: error))
                         continue
                     }
@@ -109,9 +113,9 @@ public struct WebParser: Sendable {
     }
 
     @WebKitActor
-    private func runAttempt(of job: WebParserJob, report: @escaping @Sendable (WebParserState) -> Void,
+    private func runAttempt(of job: WebParserJob, alone: Bool, report: @escaping @Sendable (WebParserState) -> Void,
                             tell: @escaping @Sendable (WebParserMessage) -> Void) async throws -> AttemptResult
     {
-        try await WebParserEngine(job: job, page: try await makePage(job), report: report, tell: tell, release: releasePage).run()
+        try await WebParserEngine(job: job, page: try await makePage(job, alone), report: report, tell: tell, release: releasePage).run()
     }
 }

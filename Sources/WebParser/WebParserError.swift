@@ -14,6 +14,14 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// True when the job's steps had acted on the page (clicked, filled, submitted…) before it failed: it is then
     /// not retried, so that nothing a step did (an order, a post) is done twice.
     public var stepsActed = false
+    /// True for a time-out while another job's page was in use in the page's web process (see
+    /// `WebParserSession.Configuration.pagesPerProcess`): that page may have held the process's one thread.
+    var timedOutBesideAnotherJob = false
+
+    /// Whether the failure may be another job's doing: its shared web process ended, or it timed out beside
+    /// another job's page. `WebParser` then runs the job again once, in a web process of its own, without
+    /// counting the attempt.
+    var mayBeAnotherJobsDoing: Bool { kind == .sharedWebProcessEnded || timedOutBesideAnotherJob }
 
     /// Creates an error of `kind` about `url` after `attempts` attempts.
     public init(_ kind: Kind, url: String? = nil, attempts: Int = 1) {
@@ -68,12 +76,12 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case webProcessEndedBeforePage
         /// The page's web process used more memory than allowed and was killed.
         case memoryLimitExceeded
-        /// The web process the page shared with another job's page was stopped for that page: it may have
-        /// been stuck in JavaScript when its job ended, or the process went over the memory limit (WebKit does
-        /// not say which page used the memory). `WebParser` runs such an attempt again at once, and it does not
-        /// count as one; once a shared process goes over the limit, the session's new pages each get a process
-        /// of their own.
-        case webProcessStoppedForAnotherPage
+        /// The web process the page shared with another job's page ended: it crashed or went over the memory
+        /// limit (WebKit does not say because of which page), or it was stopped because the other job ended while
+        /// its page may have been stuck in JavaScript. `WebParser` runs the job again once, at once, in a web
+        /// process of its own, and that attempt does not count (unless the job's steps had acted); once a shared
+        /// process goes over the limit, the session's new pages each get a process of their own.
+        case sharedWebProcessEnded
         /// WebKit cannot run here: no display, or GTK failed to start.
         case environmentUnavailable(String)
         /// The job asks for something that cannot work, such as collecting emitted values without user scripts.
@@ -93,14 +101,14 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             switch self {
             case .timedOut: !isMissingData
             case .connectionRefused, .connectionLost, .webProcessCrashed, .webProcessEndedBeforePage,
-                 .webProcessStoppedForAnotherPage: true
+                 .sharedWebProcessEnded: true
             case .httpStatus(let status): status == 429 || status >= 500
             default: false
             }
         }
 
         /// True for a time-out, in any phase.
-        public var isTimeOut: Bool {
+        var isTimeOut: Bool {
             if case .timedOut = self { true } else { false }
         }
 
@@ -128,9 +136,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
                 "the page's web process ended before the page arrived: it crashed, or WebKit ended it because the server "
                     + "redirected to a file: URL, which no web page may open"
             case .memoryLimitExceeded: "the page used too much memory and was stopped"
-            case .webProcessStoppedForAnotherPage:
-                "the web process this page shared with another job's page was stopped for that page (stuck in JavaScript, "
-                    + "or over the memory limit together); this attempt does not count"
+            case .sharedWebProcessEnded:
+                "the web process this page shared with another job's page ended (it crashed, went over the memory limit, "
+                    + "or was stopped for that page)"
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
             case .invalidJob(let reason): "invalid job: \(reason)"
             case .notRun(let reason): "not run: \(reason)"

@@ -8,7 +8,10 @@ public enum WebParserState: Sendable, Equatable {
     case loading(progress: Double)
     /// The page is there and the job's script is being evaluated until it yields data.
     case executingJavaScript
-    /// Attempt `attempt` (2 for the first retry) will start after a delay because of `error`.
+    /// Attempt `attempt` (2 for the first retry) will start after a delay because of `error`. When `attempt` is
+    /// the failed attempt's own number (`error.attempts`), that attempt runs again at once, in a web process of
+    /// its own, and does not count: the failure may have been another job's doing (a shared web process ended,
+    /// or a time-out beside another job's page).
     case retrying(attempt: Int, error: WebParserError)
     /// The job produced its result.
     case completed

@@ -132,21 +132,34 @@ import Testing
         #expect(await hungry.pages.count == 1)
     }
 
-    /// A page whose shared web process was stopped for another page is not to blame: its job runs again at
-    /// once, even with no retries left, and the attempt is not counted.
-    @Test func aProcessStoppedForAnotherPageRunsTheJobAgainWithoutCountingIt() async throws {
-        let neighbour = FakeBrowser { attempt in
-            attempt < 3 ? FakePage(.terminate(.stoppedForAnotherPage), replies: [nil]) : FakePage(.commit(status: 200), replies: [self.string("1")])
+    /// A shared web process that ended, or a time-out beside another job's page, may be the other job's doing:
+    /// the job runs again once, at once, in a process of its own (even with no retries left), and that attempt
+    /// does not count; a second such failure is the job's own.
+    @Test func aFailureBesideAnotherJobRunsTheJobAgainOnceWithoutCountingIt() async throws {
+        let ended = FakeBrowser { attempt in
+            attempt == 1 ? FakePage(.terminate(.endedWithAnotherJob), replies: [nil]) : FakePage(.commit(status: 200), replies: [self.string("1")])
         }
         let log = StateLog()
-        let result = try await neighbour.parser().run(job(retries: 0), onStateChange: log.record)
+        let result = try await ended.parser().run(job(retries: 0), onStateChange: log.record)
         #expect(result.data == Data("1".utf8))
         #expect(result.attempts == 1)
-        #expect(await neighbour.pages.count == 3)
-        let reruns = log.states.filter { state in
-            if case .retrying(1, let error) = state { error.kind == .webProcessStoppedForAnotherPage } else { false }
+        #expect(log.states.contains { state in
+            if case .retrying(1, let error) = state { error.kind == .sharedWebProcessEnded && error.attempts == 1 } else { false }
+        })
+
+        let stuckBeside = FakeBrowser { attempt in
+            let page = FakePage(.commit(status: 200), replies: attempt == 1 ? [nil] : [self.string("2")])
+            page.sharesProcessWithAnotherJob = attempt == 1
+            return page
         }
-        #expect(reruns.count == 2)
+        let rerun = try await stuckBeside.parser().run(job(timeout: .milliseconds(100), retries: 0))
+        #expect(rerun.data == Data("2".utf8))
+        #expect(rerun.attempts == 1)
+
+        let twice = FakeBrowser { _ in FakePage(.terminate(.endedWithAnotherJob), replies: [nil]) }
+        let error = await #expect(throws: WebParserError.self) { try await twice.parser().run(job(retries: 0)) }
+        #expect(error?.kind == .sharedWebProcessEnded)
+        #expect(await twice.pages.count == 2, "one free run, alone; the second failure counts")
     }
 
     @Test func theWatchdogNamesThePhase() async throws {

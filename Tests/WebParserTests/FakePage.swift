@@ -27,6 +27,7 @@ final class FakePage: WebPage {
     /// The size in bytes of each function body it was asked to call, in order.
     private(set) var bodySizes: [Int] = []
     private(set) var closeCount = 0
+    var sharesProcessWithAnotherJob = false
 
     /// A page that loads as `behavior` says and answers its n-th JavaScript call with `replies[n]` (the last
     /// repeats; nil never answers).

@@ -27,9 +27,10 @@ import WebParser
         }
     }
 
+    /// How many times the job's attempt ran again without counting (see `WebParserState.retrying`).
     func reruns(_ states: [WebParserState]) -> Int {
         states.filter { state in
-            if case .retrying(_, let error) = state { error.kind == .webProcessStoppedForAnotherPage } else { false }
+            if case .retrying(let attempt, let error) = state { attempt == error.attempts } else { false }
         }.count
     }
 
@@ -80,6 +81,28 @@ import WebParser
         #expect(slow.data == Data(#""done""#.utf8))
         #expect(slow.attempts == 1, "ran again without counting, though it has no retries")
         #expect(reruns(outcomes[1].1) == 1, "the two pages shared a process, which ended with the stuck page")
+    }
+
+    /// The stuck page holds the thread of the process it shares, so the job beside it may time out first: that
+    /// job runs again alone, without counting, and succeeds; the stuck page's job, whose process that ended,
+    /// runs again alone too, and fails on its own.
+    @Test func aJobThatTimesOutBesideAStuckPageRunsAgainAlone() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
+            "/quick": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 600)</script>"),
+        ])
+        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
+        let outcomes = await runTogether([job(server.url("/stuck"), "window.never", timeout: .seconds(4)),
+                                          job(server.url("/quick"), "out.textContent", timeout: .milliseconds(1500))], on: parser)
+        let quick = try outcomes[1].0.get()
+        #expect(quick.data == Data(#""done""#.utf8))
+        #expect(quick.attempts == 1)
+        #expect(reruns(outcomes[1].1) == 1, "timed out beside the stuck page, then ran alone")
+        guard case .failure(let stuck as WebParserError) = outcomes[0].0, case .timedOut = stuck.kind else {
+            Issue.record("the stuck page should time out on its own: \(outcomes[0].0)")
+            return
+        }
+        #expect(reruns(outcomes[0].1) == 1)
     }
 
     @Test func aSharedProcessOverTheMemoryLimitBlamesOnlyThePageThatStaysOver() async throws {

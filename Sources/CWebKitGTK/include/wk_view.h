@@ -34,7 +34,7 @@ typedef struct {
                         const char *error_message);
     /* The estimated load progress, from 0 to 1. */
     void (*progress_changed)(void *context, double progress);
-    /* The view's web process ended without being asked to. */
+    /* The view's web process ended without this view asking for it (wk_view_destroy). */
     void (*process_terminated)(void *context, WKProcessTermination reason);
     /* Asked before the main frame or a subframe navigates to uri (not for new windows); false refuses it. */
     bool (*allow_navigation)(void *context, const char *uri);

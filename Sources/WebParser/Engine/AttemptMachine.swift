@@ -37,6 +37,9 @@ struct AttemptMachine {
         case evaluationDue
         /// The job's timeout is over.
         case timedOut
+        /// The job's timeout is over while another job's page was in use in the page's web process, whose one
+        /// thread that page may have held: the time-out may be its doing.
+        case timedOutBesideAnotherJob
         /// A syntax error of the script, explained in the terms of its own code.
         case explained(ScriptFailure)
         /// The screenshot was written, or why it was not.
@@ -145,6 +148,8 @@ struct AttemptMachine {
                                     reason: "no key is named \"\(key)\""))
         case .timedOut:
             return timedOut()
+        case .timedOutBesideAnotherJob:
+            return timedOut(besideAnotherJob: true)
         case .explained(let failure):
             return fail(.scriptFailed(failure))
         case .snapshotWritten(let error):
@@ -228,8 +233,8 @@ struct AttemptMachine {
             return [.report(.loading(progress: progress))]
         case .processTerminated(.exceededMemoryLimit):
             return fail(.memoryLimitExceeded)
-        case .processTerminated(.stoppedForAnotherPage):
-            return fail(.webProcessStoppedForAnotherPage)
+        case .processTerminated(.endedWithAnotherJob):
+            return fail(.sharedWebProcessEnded)
         case .processTerminated(.crashed) where !committed && !job.url.isFileURL:
             // WebKit's UI process ends a web process whose navigation turns to a local file, and a server's
             // redirect to file: is the one way a web page's load gets there before its document arrives; but a
@@ -349,24 +354,30 @@ struct AttemptMachine {
     }
 
     /// Ends the attempt with `data`, once the screenshot (if the job asks for one) is written.
-    private mutating func succeed(with data: Data, cutShort: String? = nil) -> [Action] {
+    private mutating func succeed(with data: Data, cutShort: String? = nil, atTimeOut: Bool = false) -> [Action] {
         guard stage == .running else { return [] }
-        let result = AttemptResult(data: data, url: url, httpStatus: httpStatus, isComplete: cutShort == nil, cutShort: cutShort)
+        let result = AttemptResult(data: data, url: url, httpStatus: httpStatus, isComplete: cutShort == nil, cutShort: cutShort,
+                                   endedAtTimeOut: atTimeOut)
         guard let screenshot = job.evaluation.screenshot else { return end(.success(result)) }
         stage = .finishing(result)
         return [.cancelLaterEvaluation, .snapshot(screenshot)]
     }
 
-    private mutating func timedOut() -> [Action] {
-        if pages.hasPages && stage == .running {
-            return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read")
+    /// Ends the attempt at its timeout: with what it has read so far, cut short, unless the time-out may be
+    /// another job's doing (`besideAnotherJob`), which the job's next attempt, in a web process of its own, settles.
+    private mutating func timedOut(besideAnotherJob: Bool = false) -> [Action] {
+        if pages.hasPages && stage == .running && !besideAnotherJob {
+            return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read",
+                           atTimeOut: true)
         }
-        if job.evaluation.collect == .emitted && !emitted.isEmpty && stage == .running {
-            return succeed(with: JSONText.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then")
+        if job.evaluation.collect == .emitted && !emitted.isEmpty && stage == .running && !besideAnotherJob {
+            return succeed(with: JSONText.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
+                           atTimeOut: true)
         }
         let phase = steps.current.map { LoadPhase.runningStep(steps.index, $0) } ?? self.phase
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
         if phase == .waitingForResult { error.lastAnswer = lastAnswer }
+        error.timedOutBesideAnotherJob = besideAnotherJob
         return end(.failure(error))
     }
 
@@ -382,7 +393,8 @@ struct AttemptMachine {
 
     private mutating func end(_ outcome: Swift.Result<AttemptResult, WebParserError>) -> [Action] {
         if case .failure(var error) = outcome {
-            if pages.hasPages, stage == .running { return end(failing: error) }
+            // A failure that may be another job's doing ends the attempt, so that it runs again on its own.
+            if pages.hasPages, stage == .running, !error.mayBeAnotherJobsDoing { return end(failing: error) }
             if steps.hasActed && !error.stepsActed {
                 error.stepsActed = true
                 return end(.failure(error))

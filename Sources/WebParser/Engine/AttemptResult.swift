@@ -12,4 +12,6 @@ struct AttemptResult: Sendable, Equatable {
     var isComplete = true
     /// Why it is not complete, in words.
     var cutShort: String?
+    /// Whether the attempt ended at its timeout (with what it had read): its page may not answer any more.
+    var endedAtTimeOut = false
 }

@@ -56,8 +56,8 @@ final class WebParserEngine {
         case .watch(let timeout):
             watchdog?.cancel()
             watchdog = Task { [weak self] in
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                self?.send(.timedOut)
+                guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }
+                send(page.sharesProcessWithAnotherJob ? .timedOutBesideAnotherJob : .timedOut)
             }
         case .load:
             page.eventHandler = { [weak self] event in self?.send(.page(event)) }

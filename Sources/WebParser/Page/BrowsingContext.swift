@@ -21,7 +21,7 @@ final class BrowsingContext {
     private var waitingForLanguages: [(id: UUID, continuation: CheckedContinuation<Void, Never>)] = []
     /// Fresh tabs, never loaded, each in the web process of a page whose job succeeded.
     private var idle: [WebKitPage] = []
-    /// Pages checked out and not yet checked in.
+    /// The pages behind `inUse`.
     private var checkedOut: [WebKitPage] = []
     /// Whether a new page may go beside another in its web process: until a shared process goes over the
     /// memory limit, after which each new page gets a process of its own, so that the page to blame fails alone.
@@ -39,13 +39,14 @@ final class BrowsingContext {
 
     /// A page for `options` to load `url`: an idle one made with the same options, or a fresh one, beside a
     /// page of the same options and site in its web process when that process has room for it
-    /// (`pagesPerProcess`), else in a web process of its own. When pages for other
+    /// (`pagesPerProcess`), else in a web process of its own. With `alone`, a fresh page in a web process that
+    /// takes no other. When pages for other
     /// languages are in use, it waits until they are all checked in (jobs of one language run together), and
     /// while others wait so, it waits behind them, so that jobs of one language cannot hold another off.
     /// Every page checked out must be checked in.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled; `CancellationError` when the task is cancelled while it waits.
-    func checkOut(options: PageSettings, for url: URL) async throws -> any WebPage {
+    func checkOut(options: PageSettings, for url: URL, alone: Bool = false) async throws -> any WebPage {
         try await restoreSessionCookies()
         while inUse > 0 && (options.languages != languages || !waitingForLanguages.isEmpty) {
             let id = UUID()
@@ -64,37 +65,46 @@ final class BrowsingContext {
             withCStringArray(options.languages) { wk_context_set_preferred_languages(context, $0) }
             languages = options.languages
         }
-        for page in idle where page.process.hasEnded {
-            page.process.leave(retiring: false)
-            page.close()
-        }
-        idle.removeAll { $0.process.hasEnded }
+        // A fresh tab whose process ended would start a process WebKit did not count with its neighbours.
+        discardIdle { $0.process.hasEnded }
         let page: WebKitPage
-        if let index = idle.firstIndex(where: { $0.options == options }) {
+        if !alone, let index = idle.firstIndex(where: { $0.options == options }) {
             page = idle.remove(at: index)
         } else {
             do {
                 let filter = try await filter(for: options.blocking)
-                page = WebKitPage(context: context, options: options, filter: filter, placement: placement(for: options, loading: url))
+                page = WebKitPage(context: context, options: options, filter: filter,
+                                  placement: alone ? .newProcess : placement(for: options, loading: url))
             } catch {
                 returned()
                 throw error
             }
+            if alone { page.process.close() }
         }
         page.preparesSuccessor = page.loads + 1 < configuration.recycleAfter
+        page.site = url.host()
+        page.process.jobStarted()
         checkedOut.append(page)
         return page
     }
 
-    /// Where a new page for `options` that loads `url` goes: beside a page made with the same options, whose
-    /// last load was on the same host (or which has not loaded yet) and whose web process has room for it,
-    /// else in a process of its own. WebKit would move a page of another site to a process of its own anyway.
+    /// Closes the idle pages `condition` picks; their web processes end with the last page in them.
+    private func discardIdle(where condition: (WebKitPage) -> Bool) {
+        for page in idle where condition(page) {
+            page.process.leave(retiring: false)
+            page.close(endingProcess: false)
+        }
+        idle.removeAll(where: condition)
+    }
+
+    /// Where a new page for `options` that loads `url` goes: beside a page made with the same options, for the
+    /// same web host, whose web process has room for it, else in a process of its own. Local files never share.
     private func placement(for options: PageSettings, loading url: URL) -> WebKitPage.Placement {
-        guard sharesProcesses, configuration.pagesPerProcess > 1 else { return .newProcess }
-        let host = url.host()
+        guard sharesProcesses, configuration.pagesPerProcess > 1, ["http", "https"].contains(url.scheme?.lowercased()),
+              let host = url.host(), !host.isEmpty else { return .newProcess }
         let neighbour = (checkedOut + idle).first { page in
-            page.options == options && page.process.isOpen && page.process.pages < configuration.pagesPerProcess
-                && (page.site == nil || page.site == host)
+            page.options == options && page.site == host && page.process.isOpen
+                && page.process.pages < configuration.pagesPerProcess
         }
         return neighbour.map { .beside($0) } ?? .newProcess
     }
@@ -127,12 +137,18 @@ final class BrowsingContext {
             return
         }
         checkedOut.removeAll { $0 === page }
-        if page.process.exceededMemoryLimitWhileShared { sharesProcesses = false }
-        if how == .succeeded, page.loads < configuration.recycleAfter, idle.count < Self.idleLimit {
+        page.process.jobEnded()
+        if page.process.exceededMemoryLimitWithSeveralJobs && sharesProcesses {
+            sharesProcesses = false
+            discardIdle { $0.process.pages > 1 }
+        }
+        if how == .succeeded, !page.process.hasEnded, page.loads < configuration.recycleAfter, idle.count < Self.idleLimit {
             idle.append(page.successor())
             return
         }
-        let othersRemain = page.process.isShared
+        // Left before closing: closing may end the process, and the other pages' jobs, checked in from inside
+        // this call, must not count this page any more.
+        let othersRemain = page.process.pages > 1
         page.process.leave(retiring: page.loads >= configuration.recycleAfter)
         page.close(endingProcess: how == .unresponsive || !othersRemain)
     }

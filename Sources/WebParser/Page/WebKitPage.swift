@@ -11,8 +11,11 @@ final class WebKitPage: WebPage {
     let process: WebProcessShare
     /// How many loads the page and the pages it succeeded have started in their web process.
     private(set) var loads = 0
-    /// The host of the last page the page and the pages it succeeded loaded; nil before the first load.
-    private(set) var site: String?
+    /// The host of the page the page's job loads (set when it is checked out), or of the last page it and the
+    /// pages it succeeded loaded.
+    var site: String?
+
+    var sharesProcessWithAnotherJob: Bool { process.hasSeveralJobs }
     /// Whether the current load accepts an untrusted certificate.
     fileprivate var trustsAnyCertificate = false
     /// Whether the current job loads a local file, and so may navigate to other local files.
@@ -75,7 +78,7 @@ final class WebKitPage: WebPage {
             process_terminated: { context, reason in
                 let termination: ProcessTermination = switch reason {
                 case WK_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
-                case WK_PROCESS_ENDED_BY_ANOTHER_VIEW: .stoppedForAnotherPage
+                case WK_PROCESS_ENDED_BY_ANOTHER_VIEW: .endedWithAnotherJob
                 default: .crashed
                 }
                 CallbackTarget.deliver(.processTerminated(termination), to: context)
@@ -228,7 +231,7 @@ final class WebKitPage: WebPage {
     }
 
     /// Stops everything the page does and releases it, with its web process when `endingProcess` (even one
-    /// stuck in JavaScript; the other pages in it then get `.stoppedForAnotherPage`). No event follows.
+    /// stuck in JavaScript; the other pages in it then get `.endedWithAnotherJob`). No event follows.
     func close(endingProcess: Bool) {
         eventHandler = nil
         next?.close(endingProcess: endingProcess)
@@ -244,10 +247,10 @@ final class WebKitPage: WebPage {
 
     fileprivate func deliver(_ event: PageEvent) {
         if case .processTerminated(let termination) = event {
-            // WebKit does not say which page of a shared process went over the limit: none is blamed.
+            // WebKit does not say because of which page a shared process crashed or went over the limit.
             process.ended(exceedingMemoryLimit: termination == .exceededMemoryLimit)
-            if termination == .exceededMemoryLimit && process.exceededMemoryLimitWhileShared {
-                eventHandler?(.processTerminated(.stoppedForAnotherPage))
+            if process.endedWithSeveralJobs && termination != .endedWithAnotherJob {
+                eventHandler?(.processTerminated(.endedWithAnotherJob))
                 return
             }
         }

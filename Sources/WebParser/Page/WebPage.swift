@@ -28,6 +28,10 @@ protocol WebPage: AnyObject {
     /// `completion` gets nil once it is written, or what went wrong. Called once, unless the page is closed first.
     func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void)
 
+    /// Whether another job's page is in use in this page's web process: it shares the process's one thread for
+    /// scripts, so a time-out or the process's end may be that page's doing.
+    var sharesProcessWithAnotherJob: Bool { get }
+
     /// Stops everything the page does, ends its web process and releases it. No event follows.
     func close()
 }
@@ -45,7 +49,7 @@ enum PageReturn: Sendable, Equatable {
     /// How a page comes back from an attempt that ended with `result` (nil: cancelled).
     init(_ result: Result<AttemptResult, WebParserError>?) {
         switch result {
-        case .success?: self = .succeeded
+        case .success(let result)? where !result.endedAtTimeOut: self = .succeeded
         case .failure(let error)? where !error.kind.isTimeOut: self = .failed
         default: self = .unresponsive
         }
@@ -172,10 +176,10 @@ struct PageLoadFailure: Sendable, Equatable {
 enum ProcessTermination: Sendable, Equatable {
     case crashed
     case exceededMemoryLimit
-    /// The process was stopped for another page in it: that page's job ended while it may have been stuck in
-    /// JavaScript, or the process went over the memory limit while it held other pages too (WebKit does not say
-    /// which page used the memory). The page's own job is not to blame.
-    case stoppedForAnotherPage
+    /// The process ended while it held another job's page too: it crashed or went over the memory limit then
+    /// (WebKit does not say because of which page), or it was stopped because that page's job ended while the
+    /// page may have been stuck in JavaScript. The page's own job may not be to blame.
+    case endedWithAnotherJob
 }
 
 /// The value a JavaScript call produced, or why it produced none.

@@ -7,13 +7,17 @@
 final class WebProcessShare {
     /// How many pages live in the process.
     private(set) var pages = 1
+    /// How many of them are checked out for a job.
+    private(set) var jobs = 0
     /// Whether new pages may still join: false once one of its pages has served its loads (so that the process
-    /// ends when its pages do) or the process has ended.
+    /// ends when its pages do), once a page needs a process of its own, and once the process has ended.
     private(set) var isOpen = true
     /// Whether the process ended: crashed, killed, or stopped for one of its pages.
     private(set) var hasEnded = false
-    /// Whether WebKit stopped the process for going over the memory limit while it held more than one page.
-    private(set) var exceededMemoryLimitWhileShared = false
+    /// Whether the process ended while it held more than one job's page: no page is to blame.
+    private(set) var endedWithSeveralJobs = false
+    /// Whether, then, it was for going over the memory limit.
+    private(set) var exceededMemoryLimitWithSeveralJobs = false
 
     /// Counts a page that joins the process.
     func join() {
@@ -26,13 +30,31 @@ final class WebProcessShare {
         if retiring { isOpen = false }
     }
 
-    /// Records that the process ended, for going over the memory limit or otherwise.
-    func ended(exceedingMemoryLimit: Bool) {
-        if exceedingMemoryLimit && isShared { exceededMemoryLimitWhileShared = true }
-        hasEnded = true
+    /// Takes no new page any more.
+    func close() {
         isOpen = false
     }
 
-    /// Whether another page lives in the process.
-    var isShared: Bool { pages > 1 }
+    /// Counts a page checked out for a job.
+    func jobStarted() {
+        jobs += 1
+    }
+
+    /// Counts a page checked in after its job.
+    func jobEnded() {
+        jobs -= 1
+    }
+
+    /// Whether another job's page than one's own is in use in the process.
+    var hasSeveralJobs: Bool { jobs > 1 }
+
+    /// Records that the process ended, for going over the memory limit or otherwise; the first report counts
+    /// (every page of the process reports it, and the first one's job may end before the next page hears of it).
+    func ended(exceedingMemoryLimit: Bool) {
+        guard !hasEnded else { return }
+        hasEnded = true
+        isOpen = false
+        endedWithSeveralJobs = hasSeveralJobs
+        exceededMemoryLimitWithSeveralJobs = hasSeveralJobs && exceedingMemoryLimit
+    }
 }

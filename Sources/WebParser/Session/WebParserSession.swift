@@ -38,15 +38,16 @@ public final class WebParserSession: Sendable {
         public var storage: Storage
         /// The proxy for every request; nil for a direct connection.
         public var proxy: Proxy?
-        /// How many loads a page serves before it is replaced by a fresh one (with a fresh web process).
+        /// How many loads a page (with the fresh tabs that replace it, job after job) serves before it ends. A web
+        /// process takes no new page once one of its pages has served its loads, and ends with its last page.
         public var recycleAfter: Int
         /// The most memory, in MiB, one web process may use before WebKit kills it and its job fails with
         /// `.memoryLimitExceeded`; nil for no limit. A process shared by several pages (`pagesPerProcess`) is
-        /// held to it as a whole, and its jobs run again, see `WebParserError.Kind.webProcessStoppedForAnotherPage`.
+        /// held to it as a whole, and its jobs run again, see `WebParserError.Kind.sharedWebProcessEnded`.
         public var memoryLimit: Int?
         /// How many pages may share one web process (pages made with the same job options, loading the same
-        /// site); 1 gives each page a process of its own. Shared processes save each page the memory of a
-        /// process (WebKit's libraries and JavaScript engine); their pages' scripts take turns on one thread.
+        /// host); 1 (or less) gives each page a process of its own. Shared processes save each page the memory of
+        /// a process (WebKit's libraries and JavaScript engine); their pages' scripts take turns on one thread.
         public var pagesPerProcess: Int
 
         /// How many loads a page serves unless a configuration says otherwise.
