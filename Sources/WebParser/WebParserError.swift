@@ -15,7 +15,8 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// not retried, so that nothing a step did (an order, a post) is done twice.
     public var stepsActed = false
     /// True for a time-out while another job's page was in use in the page's web process (see
-    /// `WebParserSession.Configuration.pagesPerProcess`): that page may have held the process's one thread.
+    /// `WebParserSession.Configuration.pagesPerProcess`) and the page was not answering: that page may have
+    /// held the process's one thread.
     var timedOutBesideAnotherJob = false
 
     /// Whether the failure may be another job's doing: its shared web process ended, or it timed out beside

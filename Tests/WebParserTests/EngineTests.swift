@@ -152,9 +152,19 @@ import Testing
             page.sharesProcessWithAnotherJob = attempt == 1
             return page
         }
-        let rerun = try await stuckBeside.parser().run(job(timeout: .milliseconds(100), retries: 0))
+        let rerun = try await stuckBeside.parser().run(job(timeout: .milliseconds(1300), retries: 0))
         #expect(rerun.data == Data("2".utf8))
         #expect(rerun.attempts == 1)
+
+        // A page that answers, with no data, times out on its own, beside another job or not.
+        let answering = FakeBrowser { _ in
+            let page = FakePage(.commit(status: 200), replies: [.null])
+            page.sharesProcessWithAnotherJob = true
+            return page
+        }
+        let missing = await #expect(throws: WebParserError.self) { try await answering.parser().run(job(timeout: .milliseconds(300), retries: 0)) }
+        guard case .timedOut? = missing?.kind else { Issue.record("expected a time-out, got \(String(describing: missing))"); return }
+        #expect(await answering.pages.count == 1, "not run again")
 
         let twice = FakeBrowser { _ in FakePage(.terminate(.endedWithAnotherJob), replies: [nil]) }
         let error = await #expect(throws: WebParserError.self) { try await twice.parser().run(job(retries: 0)) }

@@ -17,6 +17,10 @@ final class WebParserEngine {
     private var watchdog: Task<Void, Never>?
     private var nextEvaluation: Task<Void, Never>?
     private var stepTimer: Task<Void, Never>?
+    /// Since when a call to the page has gone unanswered, if one has.
+    private var unansweredSince: ContinuousClock.Instant?
+    /// Whether the page has answered a call in this attempt.
+    private var hasAnswered = false
 
     /// Prepares an attempt of `job` on `page`; `report` receives the attempt's `loading` and
     /// `executingJavaScript` states, `tell` what the page says besides its result, and `release` gets the page
@@ -57,23 +61,17 @@ final class WebParserEngine {
             watchdog?.cancel()
             watchdog = Task { [weak self] in
                 guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }
-                send(page.sharesProcessWithAnotherJob ? .timedOutBesideAnotherJob : .timedOut)
+                send(mayBeHeldByAnotherJob ? .timedOutBesideAnotherJob : .timedOut)
             }
         case .load:
             page.eventHandler = { [weak self] event in self?.send(.page(event)) }
             page.load(PageRequest(for: job))
         case .evaluate(let body, let document):
-            page.callAsyncFunction(body, sourceName: PageScript.sourceName) { [weak self] reply in
-                self?.send(.reply(reply, document: document))
-            }
+            call(body, sourceName: PageScript.sourceName) { .reply($0, document: document) }
         case .callStep(let body, let document):
-            page.callAsyncFunction(body, sourceName: StepScript.sourceName) { [weak self] reply in
-                self?.send(.stepReply(reply, document: document))
-            }
+            call(body, sourceName: StepScript.sourceName) { .stepReply($0, document: document) }
         case .findNext(let body, let call):
-            page.callAsyncFunction(body, sourceName: StepScript.sourceName) { [weak self] reply in
-                self?.send(.nextFound(reply, call: call))
-            }
+            self.call(body, sourceName: StepScript.sourceName) { .nextFound($0, call: call) }
         case .loadNext(let url):
             page.load(PageRequest(following: url, of: job))
         case .click(let x, let y):
@@ -114,5 +112,26 @@ final class WebParserEngine {
             page.eventHandler = nil
             release(page, PageReturn(result))
         }
+    }
+
+    /// Calls `body` in the page and sends the machine the event `reply` makes of its answer.
+    private func call(_ body: String, sourceName: String, reply: @escaping @WebKitActor (JavaScriptReply) -> AttemptMachine.Event) {
+        if unansweredSince == nil { unansweredSince = .now }
+        page.callAsyncFunction(body, sourceName: sourceName) { [weak self] answer in
+            guard let self else { return }
+            unansweredSince = nil
+            hasAnswered = true
+            send(reply(answer))
+        }
+    }
+
+    /// Whether, at the timeout, the page may have been held up by another job's page in its web process: one is
+    /// in use there, and the page is not answering (a call has gone unanswered for over a second, where a
+    /// healthy page answers within half a second, or it has answered none yet). A page that answers, with no
+    /// data, times out on its own.
+    private var mayBeHeldByAnotherJob: Bool {
+        guard page.sharesProcessWithAnotherJob else { return false }
+        if let unansweredSince { return ContinuousClock.now - unansweredSince > .seconds(1) }
+        return !hasAnswered
     }
 }
