@@ -172,6 +172,18 @@ import Testing
         #expect(await twice.pages.count == 2, "one free run, alone; the second failure counts")
     }
 
+    /// How a page comes back decides whether its web process may serve again or must end, neighbours or not.
+    @Test func aPageThatMayBeStuckComesBackUnresponsive() {
+        let result = AttemptResult(data: Data("1".utf8), url: url.absoluteString, httpStatus: 200)
+        var partial = result
+        partial.endedAtTimeOut = true
+        #expect(PageReturn(.success(result)) == .succeeded)
+        #expect(PageReturn(.success(partial)) == .unresponsive, "cut short at the timeout: the page may be stuck")
+        #expect(PageReturn(.failure(WebParserError(.httpStatus(404)))) == .failed)
+        #expect(PageReturn(.failure(WebParserError(.timedOut(phase: .waitingForResult, after: .seconds(1))))) == .unresponsive)
+        #expect(PageReturn(nil) == .unresponsive, "cancelled")
+    }
+
     @Test func theWatchdogNamesThePhase() async throws {
         let silent = FakeBrowser { _ in FakePage(.silent) }
         let error = await #expect(throws: WebParserError.self) {
