@@ -29,7 +29,8 @@ struct ProgressReporter: Sendable {
             case .loading: break
             case .executingJavaScript: StandardStreams.tell("webparse: \(name): page loaded, waiting for the script's result")
             case .retrying(let attempt, let error) where attempt == error.attempts:
-                StandardStreams.tell("webparse: \(name): \(error.kind.detail), beside another job's page; it runs again in a web process of its own, and that does not count as an attempt")
+                let beside = if case .timedOut = error.kind { " beside another job's page" } else { "" }
+                StandardStreams.tell("webparse: \(name): \(error.kind.detail)\(beside); it runs again in a web process of its own, and that does not count as an attempt")
             case .retrying(let attempt, let error): StandardStreams.tell("webparse: \(name): \(error.kind.detail); attempt \(attempt) follows")
             case .completed: StandardStreams.tell("webparse: \(name): done")
             case .failed, .cancelled: break
