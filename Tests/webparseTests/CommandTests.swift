@@ -380,6 +380,24 @@ import Testing
         #expect(bad.stderr.hasPrefix("webparse run: --pages-per-process: expected a number of pages from 1 to 64, got 0"), "\(bad.stderr)")
     }
 
+    /// A page stuck in JavaScript beside another job's page: the stuck job fails, exit 1; the other job's
+    /// result is printed, and `-v` says it ran again in a process of its own without counting.
+    @Test func aJobBesideAStuckPageStillGivesItsResult() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 1500)</script>"),
+        ])
+        let file = FileManager.default.temporaryDirectory.appending(path: "webparse-stuck-\(UUID().uuidString).json")
+        try #"{"defaults": {"retries": 0}, "jobs": [{"name": "stuck", "url": "\#(server.url("/stuck"))", "script": "window.never", "timeout": 1}, {"name": "slow", "url": "\#(server.url("/slow"))", "script": "out.textContent"}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let outcome = try await webparse.run(["run", "-v", "-j", "2", file.path], environment: ["DISPLAY": nil])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdoutText == #"{"slow":"done"}"# + "\n")
+        #expect(outcome.stderr.contains("webparse: slow: the web process this page shared with another job's page ended"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("it runs again in a web process of its own, and that does not count as an attempt"))
+        #expect(outcome.stderr.contains("webparse: stuck: failed: timed out after 1 s"))
+    }
+
     /// An endless document, a gzip bomb (1 MB that inflates to 1 GiB) and an endless response a page fetches:
     /// with `--memory-limit 300` each job ends within its timeout and webparse's whole process tree stays
     /// within twice the limit and 1000 MiB (what the README promises, measured as proportional set size).
