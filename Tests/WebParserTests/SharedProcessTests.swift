@@ -65,44 +65,51 @@ import WebParser
         #expect(server.requests(for: "/app.js").count == processes, "4 pages at once, \(pagesPerProcess) to a process")
     }
 
-    @Test func aPageStuckInJavaScriptCostsTheJobBesideItNothing() async throws {
-        let server = try TestHTTPServer(routes: [
-            "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
-            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 2500)</script>"),
-        ])
-        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
-        let outcomes = await runTogether([job(server.url("/stuck"), "window.never", timeout: .seconds(1)),
-                                          job(server.url("/slow"), "out.textContent")], on: parser)
-        guard case .failure(let stuck as WebParserError) = outcomes[0].0, case .timedOut = stuck.kind else {
-            Issue.record("the stuck page should time out: \(outcomes[0].0)")
-            return
+    /// Sessions at once, each with pages beside each other: every page gets its document. (A page that joined a
+    /// process whose first load had not started yet could stall, its URL emptied, with WebKitGTK 2.50: about one
+    /// round in twelve of this test before pages waited for their neighbour's process to be up.)
+    @Test func sessionsAtOnceGetEveryPage() async throws {
+        let script = "[...document.querySelectorAll('#app li')].map(li => li.textContent)"
+        for _ in 0..<6 {
+            let failures = await withTaskGroup(of: [String].self) { group in
+                for pagesPerProcess in [1, 2, 4] {
+                    group.addTask {
+                        guard let server = try? Self.appServer() else { return ["no server"] }
+                        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: pagesPerProcess)))
+                        let outcomes = await runTogether(Array(repeating: job(server.url("/"), script, timeout: .seconds(10)), count: 4), on: parser)
+                        return outcomes.compactMap { outcome in
+                            if case .failure(let error) = outcome.0 { "\(pagesPerProcess) to a process: \(error)" } else { nil }
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(failures.isEmpty)
         }
-        let slow = try outcomes[1].0.get()
-        #expect(slow.data == Data(#""done""#.utf8))
-        #expect(slow.attempts == 1, "ran again without counting, though it has no retries")
-        #expect(reruns(outcomes[1].1) == 1, "the two pages shared a process, which ended with the stuck page")
     }
 
-    /// The stuck page holds the thread of the process it shares, so the job beside it may time out first: that
-    /// job runs again alone, without counting, and succeeds; the stuck page's job, whose process that ended,
-    /// runs again alone too, and fails on its own.
-    @Test func aJobThatTimesOutBesideAStuckPageRunsAgainAlone() async throws {
+    /// A page stuck in JavaScript holds the thread of the process it shares, so either job may time out first
+    /// (here: the stuck one at 1 s, or the one beside it at 1.5 s). Whichever does, while its page does not
+    /// answer, runs again alone without counting, and so does the other if that ended its process: the job
+    /// beside the stuck page succeeds, though it has no retries, and the stuck one fails on its own.
+    @Test(arguments: [(Duration.seconds(1), 2500, Duration.seconds(20)), (Duration.seconds(4), 600, Duration.milliseconds(1500))])
+    func aPageStuckInJavaScriptCostsTheJobBesideItNothing(stuckTimeout: Duration, dataDelay: Int, timeout: Duration) async throws {
         let server = try TestHTTPServer(routes: [
             "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
-            "/quick": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 600)</script>"),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', \(dataDelay))</script>"),
         ])
         let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
-        let outcomes = await runTogether([job(server.url("/stuck"), "window.never", timeout: .seconds(4)),
-                                          job(server.url("/quick"), "out.textContent", timeout: .milliseconds(1500))], on: parser)
-        let quick = try outcomes[1].0.get()
-        #expect(quick.data == Data(#""done""#.utf8))
-        #expect(quick.attempts == 1)
-        #expect(reruns(outcomes[1].1) == 1, "timed out beside the stuck page, then ran alone")
+        let outcomes = await runTogether([job(server.url("/stuck"), "window.never", timeout: stuckTimeout),
+                                          job(server.url("/slow"), "out.textContent", timeout: timeout)], on: parser)
+        let slow = try outcomes[1].0.get()
+        #expect(slow.data == Data(#""done""#.utf8))
+        #expect(slow.attempts == 1)
+        #expect(reruns(outcomes[1].1) == 1, "the two pages shared a process")
         guard case .failure(let stuck as WebParserError) = outcomes[0].0, case .timedOut = stuck.kind else {
             Issue.record("the stuck page should time out on its own: \(outcomes[0].0)")
             return
         }
-        #expect(reruns(outcomes[0].1) == 1)
+        #expect(reruns(outcomes[0].1) <= 1, "once at most (not at all when its page's call had waited under a second)")
     }
 
     @Test func aSharedProcessOverTheMemoryLimitBlamesOnlyThePageThatStaysOver() async throws {

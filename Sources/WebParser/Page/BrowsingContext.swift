@@ -74,7 +74,7 @@ final class BrowsingContext {
             do {
                 let filter = try await filter(for: options.blocking)
                 page = WebKitPage(context: context, options: options, filter: filter,
-                                  placement: alone ? .newProcess : placement(for: options, loading: url))
+                                  placement: alone ? .newProcess : await placement(for: options, loading: url))
             } catch {
                 returned()
                 throw error
@@ -98,15 +98,22 @@ final class BrowsingContext {
     }
 
     /// Where a new page for `options` that loads `url` goes: beside a page made with the same options, for the
-    /// same web host, whose web process has room for it, else in a process of its own. Local files never share.
-    private func placement(for options: PageSettings, loading url: URL) -> WebKitPage.Placement {
+    /// same web host, whose web process has room for it, once that process is up (at most a second later),
+    /// else in a process of its own. Local files never share. The page is counted in the process it goes to.
+    private func placement(for options: PageSettings, loading url: URL) async -> WebKitPage.Placement {
         guard sharesProcesses, configuration.pagesPerProcess > 1, ["http", "https"].contains(url.scheme?.lowercased()),
               let host = url.host(), !host.isEmpty else { return .newProcess }
         let neighbour = (checkedOut + idle).first { page in
             page.options == options && page.site == host && page.process.isOpen
                 && page.process.pages < configuration.pagesPerProcess
         }
-        return neighbour.map { .beside($0) } ?? .newProcess
+        guard let neighbour else { return .newProcess }
+        neighbour.process.join()
+        guard await neighbour.process.waitUntilUp(atMost: .seconds(1)), neighbour.isOpen, !neighbour.process.hasEnded else {
+            neighbour.process.leave(retiring: false)
+            return .newProcess
+        }
+        return .beside(neighbour)
     }
 
     /// Counts a page back; when none is in use, wakes the check-outs waiting to change the languages.

@@ -16,6 +16,9 @@ final class WebKitPage: WebPage {
     var site: String?
 
     var sharesProcessWithAnotherJob: Bool { process.hasSeveralJobs }
+
+    /// Whether the page has not been closed.
+    var isOpen: Bool { view != nil }
     /// Whether the current load accepts an untrusted certificate.
     fileprivate var trustsAnyCertificate = false
     /// Whether the current job loads a local file, and so may navigate to other local files.
@@ -33,7 +36,8 @@ final class WebKitPage: WebPage {
         case newProcess
         /// In `page`'s web process, with its settings and user content: the fresh tab that replaces it.
         case replacing(WebKitPage)
-        /// In `page`'s web process, beside it, with settings and user content of its own.
+        /// In `page`'s web process, beside it, with settings and user content of its own; the caller counts the
+        /// new page in `page.process`.
         case beside(WebKitPage)
     }
 
@@ -57,7 +61,6 @@ final class WebKitPage: WebPage {
             // A bridge of its own: script messages of a user content manager go to whichever view takes them.
             (related, bridge, sharesContent) = (page, options.makeBridge(), false)
             process = page.process
-            process.join()
         }
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
@@ -246,6 +249,10 @@ final class WebKitPage: WebPage {
     }
 
     fileprivate func deliver(_ event: PageEvent) {
+        switch event {
+        case .started, .committed, .failed: process.settle()
+        default: break
+        }
         if case .processTerminated(let termination) = event {
             // WebKit does not say because of which page a shared process crashed or went over the limit.
             process.ended(exceedingMemoryLimit: termination == .exceededMemoryLimit)

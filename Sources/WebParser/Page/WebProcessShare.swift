@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pages of a session that share one web process.
 ///
 /// A page and the fresh tabs that replace it, job after job, count as one page of the process. The count may
@@ -18,16 +20,48 @@ final class WebProcessShare {
     private(set) var endedWithSeveralJobs = false
     /// Whether, then, it was for going over the memory limit.
     private(set) var exceededMemoryLimitWithSeveralJobs = false
+    /// Whether the process is up: the first load in it has ended (its document committed, or the load failed),
+    /// or the process ended.
+    private(set) var isUp = false
+    /// The pages waiting for the process to be up before they join it.
+    private var waitingUntilUp: [UUID: CheckedContinuation<Void, Never>] = [:]
 
-    /// Counts a page that joins the process.
+    /// Counts a page that joins the process (or is about to).
     func join() {
         pages += 1
     }
 
-    /// Counts a page that leaves the process; `retiring` when it leaves because it has served its loads.
+    /// Counts a page that leaves the process (or will not join it after all); `retiring` when it leaves because
+    /// it has served its loads.
     func leave(retiring: Bool) {
         pages -= 1
         if retiring { isOpen = false }
+    }
+
+    /// Records that the process is up, and wakes the pages waiting to join it.
+    func settle() {
+        guard !isUp else { return }
+        isUp = true
+        let waiting = waitingUntilUp.values
+        waitingUntilUp = [:]
+        waiting.forEach { $0.resume() }
+    }
+
+    /// Waits until the process is up, for at most `limit`, and says whether it is. A page that joins a process
+    /// while the process's first load is still on its way may never get its own (seen with WebKitGTK 2.50: its
+    /// navigation starts, its URL empties, and nothing follows), so a page joins only a process that is up.
+    func waitUntilUp(atMost limit: Duration) async -> Bool {
+        if !isUp {
+            let id = UUID()
+            await withCheckedContinuation { continuation in
+                waitingUntilUp[id] = continuation
+                Task {
+                    try? await Task.sleep(for: limit)
+                    self.waitingUntilUp.removeValue(forKey: id)?.resume()
+                }
+            }
+        }
+        return isUp
     }
 
     /// Takes no new page any more.
@@ -56,5 +90,6 @@ final class WebProcessShare {
         isOpen = false
         endedWithSeveralJobs = hasSeveralJobs
         exceededMemoryLimitWithSeveralJobs = hasSeveralJobs && exceedingMemoryLimit
+        settle()
     }
 }
