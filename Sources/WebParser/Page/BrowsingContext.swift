@@ -39,8 +39,8 @@ final class BrowsingContext {
 
     /// A page for `options` to load `url`: an idle one made with the same options, or a fresh one, beside a
     /// page of the same options and site in its web process when that process has room for it
-    /// (`pagesPerProcess`), else in a web process of its own. With `alone`, a fresh page in a web process that
-    /// takes no other. When pages for other
+    /// (`pagesPerProcess`; it waits at most a second for that process's first load to start), else in a web
+    /// process of its own. With `alone`, a fresh page in a web process that takes no other. When pages for other
     /// languages are in use, it waits until they are all checked in (jobs of one language run together), and
     /// while others wait so, it waits behind them, so that jobs of one language cannot hold another off.
     /// Every page checked out must be checked in.
