@@ -79,7 +79,7 @@ final class BrowsingContext {
                 returned()
                 throw error
             }
-            if alone { page.process.close() }
+            if alone { page.process.stopTakingPages() }
         }
         page.preparesSuccessor = page.loads + 1 < configuration.recycleAfter
         page.site = url.host()
@@ -104,12 +104,12 @@ final class BrowsingContext {
         guard sharesProcesses, configuration.pagesPerProcess > 1, ["http", "https"].contains(url.scheme?.lowercased()),
               let host = url.host(), !host.isEmpty else { return .newProcess }
         let neighbour = (checkedOut + idle).first { page in
-            page.options == options && page.site == host && page.process.isOpen
+            page.options == options && page.site == host && page.process.takesNewPages
                 && page.process.pages < configuration.pagesPerProcess
         }
         guard let neighbour else { return .newProcess }
         neighbour.process.join()
-        guard await neighbour.process.waitUntilUp(atMost: .seconds(1)), neighbour.isOpen, !neighbour.process.hasEnded else {
+        guard await neighbour.process.waitUntilUp(atMost: .seconds(1)), neighbour.isOpen, neighbour.process.takesNewPages else {
             neighbour.process.leave(retiring: false)
             return .newProcess
         }

@@ -250,7 +250,7 @@ final class WebKitPage: WebPage {
 
     fileprivate func deliver(_ event: PageEvent) {
         switch event {
-        case .started, .committed, .failed: process.settle()
+        case .started, .failed: process.settle()
         default: break
         }
         if case .processTerminated(let termination) = event {

@@ -13,15 +13,14 @@ final class WebProcessShare {
     private(set) var jobs = 0
     /// Whether new pages may still join: false once one of its pages has served its loads (so that the process
     /// ends when its pages do), once a page needs a process of its own, and once the process has ended.
-    private(set) var isOpen = true
+    private(set) var takesNewPages = true
     /// Whether the process ended: crashed, killed, or stopped for one of its pages.
     private(set) var hasEnded = false
     /// Whether the process ended while it held more than one job's page: no page is to blame.
     private(set) var endedWithSeveralJobs = false
     /// Whether, then, it was for going over the memory limit.
     private(set) var exceededMemoryLimitWithSeveralJobs = false
-    /// Whether the process is up: the first load in it has ended (its document committed, or the load failed),
-    /// or the process ended.
+    /// Whether the process is up: a load in it has started (or failed), or the process ended.
     private(set) var isUp = false
     /// The pages waiting for the process to be up before they join it.
     private var waitingUntilUp: [UUID: CheckedContinuation<Void, Never>] = [:]
@@ -35,7 +34,7 @@ final class WebProcessShare {
     /// it has served its loads.
     func leave(retiring: Bool) {
         pages -= 1
-        if retiring { isOpen = false }
+        if retiring { takesNewPages = false }
     }
 
     /// Records that the process is up, and wakes the pages waiting to join it.
@@ -48,7 +47,7 @@ final class WebProcessShare {
     }
 
     /// Waits until the process is up, for at most `limit`, and says whether it is. A page that joins a process
-    /// while the process's first load is still on its way may never get its own (seen with WebKitGTK 2.50: its
+    /// before the process's first load has started may never get its own (seen with WebKitGTK 2.50: its
     /// navigation starts, its URL empties, and nothing follows), so a page joins only a process that is up.
     func waitUntilUp(atMost limit: Duration) async -> Bool {
         if !isUp {
@@ -65,8 +64,8 @@ final class WebProcessShare {
     }
 
     /// Takes no new page any more.
-    func close() {
-        isOpen = false
+    func stopTakingPages() {
+        takesNewPages = false
     }
 
     /// Counts a page checked out for a job.
@@ -87,7 +86,7 @@ final class WebProcessShare {
     func ended(exceedingMemoryLimit: Bool) {
         guard !hasEnded else { return }
         hasEnded = true
-        isOpen = false
+        takesNewPages = false
         endedWithSeveralJobs = hasSeveralJobs
         exceededMemoryLimitWithSeveralJobs = hasSeveralJobs && exceedingMemoryLimit
         settle()
