@@ -8,6 +8,9 @@ import Foundation
 final class BrowsingContext {
     /// The most idle pages kept for reuse.
     static let idleLimit = 8
+    /// How long a new page waits for its neighbour's web process to start its first load before it takes a
+    /// process of its own: a process start, which a loaded machine (or a debug build) can stretch past a second.
+    static let neighbourStartLimit: Duration = .seconds(3)
 
     private let configuration: WebParserSession.Configuration
     private var context: OpaquePointer?
@@ -39,7 +42,7 @@ final class BrowsingContext {
 
     /// A page for `options` to load `url`: an idle one made with the same options, or a fresh one, beside a
     /// page of the same options and site in its web process when that process has room for it
-    /// (`pagesPerProcess`; it waits at most a second for that process's first load to start), else in a web
+    /// (`pagesPerProcess`; it waits for that process's first load to start, `neighbourStartLimit` at most), else in a web
     /// process of its own. With `alone`, a fresh page in a web process that takes no other. When pages for other
     /// languages are in use, it waits until they are all checked in (jobs of one language run together), and
     /// while others wait so, it waits behind them, so that jobs of one language cannot hold another off.
@@ -98,7 +101,7 @@ final class BrowsingContext {
     }
 
     /// Where a new page for `options` that loads `url` goes: beside a page made with the same options, for the
-    /// same web host, whose web process has room for it, once that process is up (at most a second later),
+    /// same web host, whose web process has room for it, once that process is up (`neighbourStartLimit`),
     /// else in a process of its own. Local files never share. The page is counted in the process it goes to.
     private func placement(for options: PageSettings, loading url: URL) async -> WebKitPage.Placement {
         guard sharesProcesses, configuration.pagesPerProcess > 1, ["http", "https"].contains(url.scheme?.lowercased()),
@@ -109,7 +112,7 @@ final class BrowsingContext {
         }
         guard let neighbour else { return .newProcess }
         neighbour.process.join()
-        guard await neighbour.process.waitUntilUp(atMost: .seconds(1)), neighbour.isOpen, neighbour.process.takesNewPages else {
+        guard await neighbour.process.waitUntilUp(atMost: Self.neighbourStartLimit), neighbour.isOpen, neighbour.process.takesNewPages else {
             neighbour.process.leave(retiring: false)
             return .newProcess
         }
