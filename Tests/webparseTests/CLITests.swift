@@ -178,7 +178,8 @@ import Testing
     }
 
     /// Nothing webparse does draws with OpenGL, so nothing loads Mesa's GL drivers for it: not webparse (GTK's GL
-    /// is off), not its private Xvfb (no GLX), and its web processes are told so too.
+    /// is off, and on a machine without a GPU WebKit is not left to look for one with EGL), not its private Xvfb
+    /// (no GLX), and its web processes are told so too.
     @Test func noProcessLoadsAnOpenGLDriverItNeverUses() async throws {
         let (server, running) = try await startRunOnAHangingServer()
         defer { server.stop() }
@@ -192,6 +193,12 @@ import Testing
         let webparseMaps = try Self.procFile("\(webparsePID)/maps")
         #expect(webparseMaps.contains("libwebkit2gtk"), "the parent of Xvfb is webparse")
         #expect(!webparseMaps.contains("libGLX_mesa"), "webparse loaded Mesa's GLX driver")
+        let renderNodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri"))?.filter { $0.hasPrefix("renderD") } ?? []
+        if renderNodes.isEmpty {
+            #expect(environment["WEBKIT_WEB_RENDER_DEVICE_FILE"] == "/dev/dri/none")
+            #expect(!webparseMaps.contains("libEGL_mesa") && !webparseMaps.contains("libLLVM"),
+                    "webparse set up EGL to look for a GPU on a machine that has none")
+        }
         let xvfbMaps = try Self.procFile("\(xvfb.pid)/maps")
         #expect(!xvfbMaps.contains("swrast_dri") && !xvfbMaps.contains("libGLX_mesa"), "Xvfb loaded a GL driver")
         running.send(SIGTERM)
