@@ -74,6 +74,30 @@ import TestSupport
         #expect(String(decoding: result.data, as: UTF8.self) == #"["mousedown true","click true","keydown x true","keydown Tab true"]"#)
     }
 
+    /// The page has its whole viewport, though the window webparse draws it in on its display is a single pixel
+    /// (a full-size window cost the display ~4 MB per page): its size, visible, animation frames running, and a
+    /// trusted click hitting a button in the viewport's far corner.
+    @Test(arguments: [Viewport(), Viewport(width: 800, height: 600)])
+    func thePageHasItsWholeViewport(viewport: Viewport) async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: """
+            <body style="margin:0"><button id="corner" style="position:fixed;right:0;bottom:0;width:30px;height:30px">x</button>
+            <script>
+            window.ticks = 0;
+            (function tick() { ticks++; requestAnimationFrame(tick); })();
+            window.clicks = [];
+            document.getElementById("corner").addEventListener("click", (e) => clicks.push(e.isTrusted));
+            </script>
+            """)])
+        var job = job(server.url("/"), """
+            clicks.length && ticks > 10 ? {width: innerWidth, height: innerHeight, visibility: document.visibilityState,
+              clicks, atCorner: document.elementFromPoint(innerWidth - 5, innerHeight - 5).id} : null
+            """, steps: [.click(selector: "#corner")])
+        job.page.viewport = viewport
+        let result = try await WebParser().run(job)
+        #expect(String(decoding: result.data, as: UTF8.self)
+                == #"{"width":\#(viewport.width),"height":\#(viewport.height),"visibility":"visible","clicks":[true],"atCorner":"corner"}"#)
+    }
+
     /// A cookie banner over the button: the click waits until the button is what a user would hit.
     @Test func aClickWaitsUntilNothingCoversItsElement() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: """
