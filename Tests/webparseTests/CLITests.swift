@@ -205,6 +205,22 @@ import Testing
         _ = await running.finish()
     }
 
+    /// Web processes size their JavaScript heaps as on a machine of 256 MiB, unless the user says otherwise.
+    @Test(arguments: [(nil, "268435456"), ("1073741824", "1073741824")])
+    func webProcessesAreToldHowToSizeTheirJavaScriptHeaps(given: String?, expected: String) async throws {
+        let server = try TestHTTPServer(routes: ["/": .hang])
+        let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 60}"#)
+        var environment = headless
+        environment["JSC_forceRAMSize"] = given
+        let running = try webparse.start(["run", config], environment: environment)
+        while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        defer { server.stop() }
+        let webProcess = try #require(running.descendants().first { $0.name.hasPrefix("WebKitWebProces") })
+        #expect(try Self.environment(of: webProcess.pid)["JSC_forceRAMSize"] == expected)
+        running.send(SIGTERM)
+        _ = await running.finish()
+    }
+
     /// A file of /proc read to its end: its size reads as 0, and `Data(contentsOf:)` stops after its first block.
     static func procFile(_ path: String) throws -> String {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/" + path))

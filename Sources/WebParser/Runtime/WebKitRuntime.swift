@@ -57,6 +57,13 @@ enum WebKitRuntime {
         // web process starts, ~20 MB) and finds no device. Naming a device that does not exist gives web processes
         // the same "no device" without the search; a machine with a GPU is left to WebKit.
         if !hasRenderNode() { setenv("WEBKIT_WEB_RENDER_DEVICE_FILE", "/dev/dri/none", 0) }
+        // JavaScriptCore lets a heap grow between collections by a factor it picks from the machine's RAM: on a
+        // machine of many GiB every heap may double, and pages that live for seconds never give the garbage back.
+        // Sized as on a machine of 256 MiB, a heap over 128 MiB grows by a quarter: 40 Dash pages at 4 at once
+        // peaked at 567-575 MB instead of 742-775, about 4% slower (measured on 24 GiB).
+        if ProcessInfo.processInfo.physicalMemory > javaScriptRAMSize {
+            setenv("JSC_forceRAMSize", String(javaScriptRAMSize), 0)
+        }
         do {
             // Xvfb is started by the WebKit thread itself, the thread that lives as long as webparse: Xvfb is
             // told to die with the thread that started it, so it never outlives webparse, even a killed one.
@@ -71,6 +78,9 @@ enum WebKitRuntime {
             throw WebParserError(.environmentUnavailable("\(error) on the \(display)"))
         }
     }
+
+    /// The RAM, in bytes, JavaScriptCore sizes its heaps' growth by, unless the machine has less.
+    static let javaScriptRAMSize: UInt64 = 256 << 20
 
     /// Whether the machine has a DRM render node, the device WebKit would give its web processes for GPU buffers.
     private static func hasRenderNode() -> Bool {
