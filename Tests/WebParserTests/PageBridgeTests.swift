@@ -308,6 +308,20 @@ import WebParser
         </body>
         """
 
+    /// Form controls take their accent from GTK's theme: on webparse's private display, from its one-line theme,
+    /// as from GTK's default theme Adwaita (WebKit's own fallback is a shade off).
+    @Test func formControlsHaveAdwaitasAccent() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: #"<body style="margin:0"><progress value=1 max=1 style="width:400px;height:40px"></progress>"#)])
+        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-accent-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var job = try job(server.url("/"), "document.readyState === 'complete'")
+        job.page.viewport = Viewport(width: 400, height: 200)
+        job.evaluation.screenshot = .init(file: directory.appending(path: "accent.png"))
+        _ = try await WebParser().run(job)
+        #expect(try PNGImage(contentsOf: directory.appending(path: "accent.png")).pixel(x: 200, y: 2) == [53, 132, 228, 255])
+    }
+
     @Test func aScreenshotShowsThePageAtItsViewport() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: Self.colourPage)])
         let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-shots-\(UUID().uuidString)")

@@ -117,10 +117,10 @@ import Testing
 
     /// A headless run whose only job waits on a server that never answers, once its request has arrived: Xvfb
     /// and WebKit's processes are up.
-    func startRunOnAHangingServer() async throws -> (TestHTTPServer, ProcessRunner.Running) {
+    func startRunOnAHangingServer(environment: [String: String?] = [:]) async throws -> (TestHTTPServer, ProcessRunner.Running) {
         let server = try TestHTTPServer(routes: ["/": .hang])
         let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 60}"#)
-        let running = try webparse.start(["run", config], environment: headless)
+        let running = try webparse.start(["run", config], environment: headless.merging(environment) { $1 })
         while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         return (server, running)
     }
@@ -208,15 +208,36 @@ import Testing
     /// Web processes size their JavaScript heaps as on a machine of 256 MiB, unless the user says otherwise.
     @Test(arguments: [(nil, "268435456"), ("1073741824", "1073741824")])
     func webProcessesAreToldHowToSizeTheirJavaScriptHeaps(given: String?, expected: String) async throws {
-        let server = try TestHTTPServer(routes: ["/": .hang])
-        let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 60}"#)
-        var environment = headless
-        environment["JSC_forceRAMSize"] = given
-        let running = try webparse.start(["run", config], environment: environment)
-        while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let (server, running) = try await startRunOnAHangingServer(environment: ["JSC_forceRAMSize": given])
         defer { server.stop() }
         let webProcess = try #require(running.descendants().first { $0.name.hasPrefix("WebKitWebProces") })
         #expect(try Self.environment(of: webProcess.pid)["JSC_forceRAMSize"] == expected)
+        running.send(SIGTERM)
+        _ = await running.finish()
+    }
+
+    /// On its private display webparse gives GTK a theme of one line (GTK parsed Adwaita's whole stylesheet at
+    /// every start), in a private folder removed at exit; a theme the user chose is left alone.
+    @Test(arguments: [nil, "Adwaita"])
+    func gtkGetsAOneLineThemeOnThePrivateDisplay(chosen: String?) async throws {
+        let (server, running) = try await startRunOnAHangingServer(environment: ["GTK_THEME": chosen, "GTK_DATA_PREFIX": nil])
+        defer { server.stop() }
+        let webProcess = try #require(running.descendants().first { $0.name.hasPrefix("WebKitWebProces") })
+        let environment = try Self.environment(of: webProcess.pid)
+        if let chosen {
+            #expect(environment["GTK_THEME"] == chosen)
+            #expect(environment["GTK_DATA_PREFIX"] == nil)
+        } else {
+            #expect(environment["GTK_THEME"] == "webparse")
+            let prefix = try #require(environment["GTK_DATA_PREFIX"])
+            #expect(try String(contentsOfFile: prefix + "/share/themes/webparse/gtk-3.0/gtk.css", encoding: .utf8)
+                    == "@define-color theme_selected_bg_color #3584e4;\n")
+            #expect(try Self.permissions(prefix) == 0o700)
+            running.send(SIGTERM)
+            _ = await running.finish()
+            #expect(!FileManager.default.fileExists(atPath: prefix), "the theme is removed at exit")
+            return
+        }
         running.send(SIGTERM)
         _ = await running.finish()
     }

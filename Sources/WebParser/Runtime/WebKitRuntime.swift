@@ -17,23 +17,26 @@ enum WebKitRuntime {
         try await startup.value
     }
 
-    /// Stops the WebKit thread, then the private Xvfb if webparse started one, so that GTK never sees its
-    /// display vanish and nothing runs while the process tears down. Runs at exit by itself. Safe to call
-    /// from any thread except the WebKit thread, more than once, and when nothing was started.
+    /// Stops the WebKit thread, then the private Xvfb if webparse started one (and removes its theme), so that
+    /// GTK never sees its display vanish and nothing runs while the process tears down. Runs at exit by itself.
+    /// Safe to call from any thread except the WebKit thread, more than once, and when nothing was started.
     static func shutdown() {
         WebKitThread.stop()
-        let server = privateDisplay.withLock { display in
+        let (server, theme) = privateDisplay.withLock { display in
             display.shuttingDown = true
-            defer { display.server = nil }
-            return display.server
+            defer { (display.server, display.theme) = (nil, nil) }
+            return (display.server, display.theme)
         }
         server?.stop()
+        theme?.remove()
     }
 
-    /// The private display, and whether the process is past the point where one may be started. Launching and
-    /// recording a server happen under this lock, so a shutdown racing a start still stops what it started.
+    /// The private display and its theme, and whether the process is past the point where one may be started.
+    /// Launching and recording a server happen under this lock, so a shutdown racing a start still stops what
+    /// it started.
     private struct PrivateDisplay {
         var server: XvfbServer?
+        var theme: HeadlessTheme?
         var shuttingDown = false
     }
 
@@ -43,6 +46,7 @@ enum WebKitRuntime {
         atexit { WebKitRuntime.shutdown() }
         let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
         let needsOwnDisplay = environment["WAYLAND_DISPLAY"] == nil && environment["DISPLAY"] == nil
+        let choosesTheme = environment["GTK_THEME"] != nil || environment["GTK_DATA_PREFIX"] != nil
         // A headless scraper needs neither the accessibility bus nor a session bus; without these settings
         // GTK and GLib would try to reach them, or even launch a bus daemon that outlives webparse.
         setenv("NO_AT_BRIDGE", "1", 0)
@@ -67,7 +71,7 @@ enum WebKitRuntime {
         do {
             // Xvfb is started by the WebKit thread itself, the thread that lives as long as webparse: Xvfb is
             // told to die with the thread that started it, so it never outlives webparse, even a killed one.
-            try await WebKitThread.start(beforeGTK: { if needsOwnDisplay { try startOwnDisplay() } })
+            try await WebKitThread.start(beforeGTK: { if needsOwnDisplay { try startOwnDisplay(themed: !choosesTheme) } })
         } catch let error as WebParserError {
             shutdown()
             throw error
@@ -88,9 +92,9 @@ enum WebKitRuntime {
         return nodes.contains { $0.hasPrefix("renderD") }
     }
 
-    /// Starts Xvfb, waits for it and points `DISPLAY` and `XAUTHORITY` at it; on the WebKit thread, before GTK
-    /// starts.
-    private static func startOwnDisplay() throws {
+    /// Starts Xvfb, waits for it and points `DISPLAY` and `XAUTHORITY` at it, and while it starts gives GTK
+    /// webparse's theme when `themed`; on the WebKit thread, before GTK starts.
+    private static func startOwnDisplay(themed: Bool) throws {
         let server = try privateDisplay.withLock { display throws in
             guard !display.shuttingDown else {
                 throw WebParserError(.environmentUnavailable("webparse is exiting"))
@@ -98,6 +102,19 @@ enum WebKitRuntime {
             let server = try XvfbServer.launch()
             display.server = server
             return server
+        }
+        if themed, let theme = HeadlessTheme.install() {
+            let kept = privateDisplay.withLock { display in
+                guard !display.shuttingDown else { return false }
+                display.theme = theme
+                return true
+            }
+            if kept {
+                setenv("GTK_DATA_PREFIX", theme.prefix, 1)
+                setenv("GTK_THEME", HeadlessTheme.name, 1)
+            } else {
+                theme.remove()
+            }
         }
         setenv("DISPLAY", try server.waitForDisplay(), 1)
         setenv("XAUTHORITY", server.authorityPath, 1)
