@@ -73,7 +73,7 @@ typedef struct {
     const char *document_start_script;
 } WKViewOptions;
 
-/* Creates a view of options.width x options.height inside a shown GtkOffscreenWindow, with hardware
+/* Creates a view of options.width x options.height inside a shown one-pixel GtkOffscreenWindow, with hardware
  * acceleration off, console output kept off stdout, media that never plays by itself, no second window and
  * script dialogs answered at once. With a related view (or NULL), the new view shares its web process while
  * the two load the same site (WebKit starts another for a different site): a new tab, with its own history,
