@@ -96,6 +96,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # socketserver's backlog of 5 overflowed when a browser opened several connections at once while the
+    # accepting thread waited for a core: the kernel dropped the connection and the client retried after 1 s.
+    request_queue_size = 128
 
 
 def start():

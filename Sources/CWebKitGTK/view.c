@@ -224,16 +224,20 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
     for (size_t index = 0; index < G_N_ELEMENTS(handlers); index++)
         g_signal_connect(view->web_view, handlers[index].signal, handlers[index].handler, view);
 
-    /* The view has the viewport's size, in a layout in a one-pixel window: GTK keeps an offscreen window's pixels
-     * in the X server, ~4 MB per view at 1280x800, and copied every frame WebKit drew into it, which nothing reads
-     * (screenshots are drawn by the web process). The view is still mapped and visible, so the page runs as shown. */
+    /* The view has the viewport's size, in a layout in a one-pixel window, beside that pixel, so GTK never draws
+     * it; its window is shown at its first load. Nothing reads what GTK would draw (screenshots are drawn by the
+     * web process), and drawing cost: GTK keeps an offscreen window's pixels in the X server (~4 MB a view at
+     * 1280x800), WebKit keeps a copy of the page's picture for each view it has drawn (a fresh tab prepared ahead
+     * too), and when GTK drew a view whose picture had not come yet, WebKit held webparse's WebKit thread, every
+     * page's events, for up to 500 ms waiting for the web process to paint it (seen about once in thirty pages
+     * when two pages share a process). Once shown, the view is mapped and visible: the page runs as shown. */
     view->window = gtk_offscreen_window_new();
     gtk_window_set_default_size(GTK_WINDOW(view->window), 1, 1);
     GtkWidget *layout = gtk_layout_new(NULL, NULL);
     gtk_widget_set_size_request(GTK_WIDGET(view->web_view), options.width, options.height);
-    gtk_layout_put(GTK_LAYOUT(layout), GTK_WIDGET(view->web_view), 0, 0);
+    gtk_layout_put(GTK_LAYOUT(layout), GTK_WIDGET(view->web_view), 1, 1);
     gtk_container_add(GTK_CONTAINER(view->window), layout);
-    gtk_widget_show_all(view->window);
+    gtk_widget_show_all(layout);
     return view;
 }
 
@@ -249,6 +253,7 @@ void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers,
         if (request_headers)
             soup_message_headers_replace(request_headers, headers[index], headers[index + 1]);
     }
+    gtk_widget_show(view->window);
     webkit_web_view_load_request(view->web_view, request);
     g_object_unref(request);
 }

@@ -74,9 +74,9 @@ import TestSupport
         #expect(String(decoding: result.data, as: UTF8.self) == #"["mousedown true","click true","keydown x true","keydown Tab true"]"#)
     }
 
-    /// The page has its whole viewport, though the window webparse draws it in on its display is a single pixel
-    /// (a full-size window cost the display ~4 MB per page): its size, visible, animation frames running, and a
-    /// trusted click hitting a button in the viewport's far corner.
+    /// The page has its whole viewport, though its window on webparse's display is a single pixel and the view lies
+    /// beside it, never drawn by GTK: its size, visible, animation frames running, and a trusted click hitting a
+    /// button in the viewport's far corner.
     @Test(arguments: [Viewport(), Viewport(width: 800, height: 600)])
     func thePageHasItsWholeViewport(viewport: Viewport) async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: """

@@ -73,9 +73,9 @@ typedef struct {
     const char *document_start_script;
 } WKViewOptions;
 
-/* Creates a view of options.width x options.height inside a shown one-pixel GtkOffscreenWindow, with hardware
- * acceleration off, console output kept off stdout, media that never plays by itself, no second window and
- * script dialogs answered at once. With a related view (or NULL), the new view shares its web process while
+/* Creates a view of options.width x options.height inside a one-pixel GtkOffscreenWindow, beside its pixel (GTK
+ * never draws it) and shown at the first load, with hardware acceleration off, console output kept off stdout,
+ * media that never plays by itself, no second window and script dialogs answered at once. With a related view (or NULL), the new view shares its web process while
  * the two load the same site (WebKit starts another for a different site): a new tab, with its own history,
  * session storage and window name. With related_content too, it also shares the related view's settings and
  * user content (options then give only the size and whether scripts message back), so that it costs no more
@@ -84,8 +84,8 @@ typedef struct {
 WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, bool related_content,
                     WKViewCallbacks callbacks, void *callback_context);
 
-/* Loads uri; headers is NULL or a NULL-terminated list of name, value, name, value… added to the main
- * document's request. When a server asks for HTTP authentication during this load, user and password (if not
+/* Shows the view's window, then loads uri; headers is NULL or a NULL-terminated list of name, value, name,
+ * value… added to the main document's request. When a server asks for HTTP authentication during this load, user and password (if not
  * NULL) are given once; otherwise, or when they were refused, the load goes on without, to the server's
  * answer (a 401 page). */
 void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers, const char *user,
