@@ -216,6 +216,21 @@ import Testing
         _ = await running.finish()
     }
 
+    /// Web processes compile JavaScript with JavaScriptCore's baseline JIT only, for code that ran 50,000 times,
+    /// unless the user chose a tier or a threshold: then webparse sets none of them.
+    @Test(arguments: [(nil, "0", "50000"), ("1", "1", nil)])
+    func webProcessesAreToldWhichJITTiersToUse(given: String?, dfg: String, threshold: String?) async throws {
+        let (server, running) = try await startRunOnAHangingServer(environment: ["JSC_useDFGJIT": given])
+        defer { server.stop() }
+        let webProcess = try #require(running.descendants().first { $0.name.hasPrefix("WebKitWebProces") })
+        let environment = try Self.environment(of: webProcess.pid)
+        #expect(environment["JSC_useDFGJIT"] == dfg)
+        #expect(environment["JSC_thresholdForJITAfterWarmUp"] == threshold)
+        #expect(environment["JSC_thresholdForJITSoon"] == threshold)
+        running.send(SIGTERM)
+        _ = await running.finish()
+    }
+
     /// On its private display webparse gives GTK a theme of one line (GTK parsed Adwaita's whole stylesheet at
     /// every start), in a private folder removed at exit; a theme the user chose is left alone.
     @Test(arguments: [nil, "Adwaita"])
