@@ -218,7 +218,7 @@ import Testing
 
     /// Web processes compile JavaScript with JavaScriptCore's baseline JIT only, for code that ran 50,000 times,
     /// unless the user chose a tier or a threshold: then webparse sets none of them.
-    @Test(arguments: [(nil, "0", "50000"), ("1", "1", nil)])
+    @Test(arguments: [(nil, "0", "50000"), ("1", "1", nil)] as [(String?, String, String?)])
     func webProcessesAreToldWhichJITTiersToUse(given: String?, dfg: String, threshold: String?) async throws {
         let (server, running) = try await startRunOnAHangingServer(environment: ["JSC_useDFGJIT": given])
         defer { server.stop() }
