@@ -220,7 +220,9 @@ import Testing
     /// unless the user chose a tier or a threshold: then webparse sets none of them.
     @Test(arguments: [(nil, "0", "50000"), ("1", "1", nil)] as [(String?, String, String?)])
     func webProcessesAreToldWhichJITTiersToUse(given: String?, dfg: String, threshold: String?) async throws {
-        let (server, running) = try await startRunOnAHangingServer(environment: ["JSC_useDFGJIT": given])
+        // The test process may have these settings from WebParser runs of its own: webparse must not inherit them.
+        let (server, running) = try await startRunOnAHangingServer(
+            environment: ["JSC_useDFGJIT": given, "JSC_thresholdForJITAfterWarmUp": nil, "JSC_thresholdForJITSoon": nil])
         defer { server.stop() }
         let webProcess = try #require(running.descendants().first { $0.name.hasPrefix("WebKitWebProces") })
         let environment = try Self.environment(of: webProcess.pid)
