@@ -216,17 +216,17 @@ import Testing
         _ = await running.finish()
     }
 
-    /// Web processes compile JavaScript with JavaScriptCore's baseline JIT only, for code that ran 50,000 times,
-    /// unless the user chose a tier or a threshold: then webparse sets none of them.
-    @Test(arguments: [(nil, "0", "50000"), ("1", "1", nil)] as [(String?, String, String?)])
-    func webProcessesAreToldWhichJITTiersToUse(given: String?, dfg: String, threshold: String?) async throws {
+    /// Web processes compile JavaScript with JavaScriptCore's baseline JIT once it ran 50,000 times, unless the user
+    /// chose a tier or a threshold: then webparse sets none of them.
+    @Test(arguments: [(nil, "50000"), ("1", nil)] as [(String?, String?)])
+    func webProcessesAreToldWhenToCompileJavaScript(given: String?, threshold: String?) async throws {
         // The test process may have these settings from WebParser runs of its own: webparse must not inherit them.
         let (server, running) = try await startRunOnAHangingServer(
             environment: ["JSC_useDFGJIT": given, "JSC_thresholdForJITAfterWarmUp": nil, "JSC_thresholdForJITSoon": nil])
         defer { server.stop() }
         let webProcess = try #require(running.descendants().first { $0.name.hasPrefix("WebKitWebProces") })
         let environment = try Self.environment(of: webProcess.pid)
-        #expect(environment["JSC_useDFGJIT"] == dfg)
+        #expect(environment["JSC_useDFGJIT"] == given)
         #expect(environment["JSC_thresholdForJITAfterWarmUp"] == threshold)
         #expect(environment["JSC_thresholdForJITSoon"] == threshold)
         running.send(SIGTERM)

@@ -68,14 +68,14 @@ enum WebKitRuntime {
         if ProcessInfo.processInfo.physicalMemory > javaScriptRAMSize {
             setenv("JSC_forceRAMSize", String(javaScriptRAMSize), 0)
         }
-        // JavaScriptCore compiles code that runs often in up to three tiers; its optimizing ones (DFG, FTL) compile
-        // on threads of their own, which compete with the pages for the cores, and keep what they compile. A page
-        // lives for seconds and most of its code runs a few times: with the baseline tier only, and only for code
-        // that ran 50,000 times, 40 Dash pages at 4 at once peaked at 481-484 MB instead of 557-596 and took 8.4-8.6 s
-        // instead of 12.5-15; a numeric loop of 300 million steps took 2.6 times as long (measured on 2 cores).
-        // A user who sets a JIT's tier or threshold (`JSC_use…JIT`, `JSC_threshold…`) has chosen: none is set then.
+        // JavaScriptCore compiles a function with its baseline JIT once it ran about 500 times (100 for code that ran
+        // before), and keeps what it compiled; most of a framework's code runs a few hundred times in a page that lives
+        // for seconds. At 50,000, 40 Dash pages at 4 at once peaked at 526-543 MB instead of 557-596 and took 10-11 s
+        // instead of 12.5-15, and a page's own hot loop ran as fast (its optimizing tiers still come in: without them,
+        // measured and not kept, such a loop ran 20 times as long). A user who sets a JIT's tier or threshold
+        // (`JSC_use…JIT`, `JSC_threshold…`) has chosen: none is set then.
         if !environment.keys.contains(where: { ($0.hasPrefix("JSC_use") && $0.hasSuffix("JIT")) || $0.hasPrefix("JSC_threshold") }) {
-            for (name, value) in javaScriptJITTiers { setenv(name, value, 0) }
+            for (name, value) in javaScriptJITThresholds { setenv(name, value, 0) }
         }
         do {
             // Xvfb is started by the WebKit thread itself, the thread that lives as long as webparse: Xvfb is
@@ -92,10 +92,9 @@ enum WebKitRuntime {
         }
     }
 
-    /// JavaScriptCore's settings for its JIT's tiers in web processes, unless the user chose a tier or a threshold:
-    /// the baseline JIT only, for code that ran 50,000 times.
-    static let javaScriptJITTiers: [String: String] = [
-        "JSC_useDFGJIT": "0",
+    /// JavaScriptCore's thresholds for its baseline JIT in web processes, unless the user chose a tier or a threshold:
+    /// code is compiled once it ran 50,000 times.
+    static let javaScriptJITThresholds: [String: String] = [
         "JSC_thresholdForJITAfterWarmUp": "50000",
         "JSC_thresholdForJITSoon": "50000",
     ]
