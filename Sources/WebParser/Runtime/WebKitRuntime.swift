@@ -70,10 +70,10 @@ enum WebKitRuntime {
         }
         // JavaScriptCore compiles a function with its baseline JIT once it ran about 500 times (100 for code that ran
         // before), and keeps what it compiled; most of a framework's code runs a few hundred times in a page that lives
-        // for seconds. At 50,000, 40 Dash pages at 4 at once peaked at 526-543 MB instead of 557-596 and took 10-11 s
-        // instead of 12.5-15, and a page's own hot loop ran as fast (its optimizing tiers still come in: without them,
-        // measured and not kept, a page hashing 20 million steps took 1.48 s instead of 0.64). A user who sets a JIT's tier or threshold
-        // (`JSC_use…JIT`, `JSC_threshold…`) has chosen: none is set then.
+        // for seconds. At 50,000, 40 Dash pages at 4 at once peaked at 525-534 MB instead of 556-596 and took 10-12 s
+        // instead of 12.5-15, and a page's own hot loop ran as fast: its optimizing tiers still come in (without them,
+        // measured and not kept, a page hashing 20 million steps took 1.48 s instead of 0.64). A user who sets a
+        // JIT's tier or threshold (`JSC_use…JIT`, `JSC_threshold…`) has chosen: none is set then.
         if !environment.keys.contains(where: { ($0.hasPrefix("JSC_use") && $0.hasSuffix("JIT")) || $0.hasPrefix("JSC_threshold") }) {
             for (name, value) in javaScriptJITThresholds { setenv(name, value, 0) }
         }
