@@ -70,11 +70,11 @@ enum WebKitRuntime {
         }
         // JavaScriptCore compiles a function with its baseline JIT once it ran about 500 times (100 for code that ran
         // before), and keeps what it compiled; most of a framework's code runs a few hundred times in a page that lives
-        // for seconds. At 50,000, 40 Dash pages at 4 at once peaked at 525-534 MB instead of 556-596 and took 10-12 s
+        // for seconds. At 50,000, 40 Dash pages at 4 at once peaked at 525-534 MB instead of 556-596 and took 9.8-11.8 s
         // instead of 12.5-15, and a page's own hot loop ran as fast: its optimizing tiers still come in (without them,
         // measured and not kept, a page hashing 20 million steps took 1.48 s instead of 0.64). A user who sets a
         // JIT's tier or threshold (`JSC_use…JIT`, `JSC_threshold…`) has chosen: none is set then.
-        if !environment.keys.contains(where: { ($0.hasPrefix("JSC_use") && $0.hasSuffix("JIT")) || $0.hasPrefix("JSC_threshold") }) {
+        if !environment.keys.contains(where: choosesJIT) {
             for (name, value) in javaScriptJITThresholds { setenv(name, value, 0) }
         }
         do {
@@ -98,6 +98,11 @@ enum WebKitRuntime {
         "JSC_thresholdForJITAfterWarmUp": "50000",
         "JSC_thresholdForJITSoon": "50000",
     ]
+
+    /// Whether the environment variable `name` chooses one of JavaScriptCore's JIT tiers or thresholds.
+    private static func choosesJIT(_ name: String) -> Bool {
+        (name.hasPrefix("JSC_use") && name.hasSuffix("JIT")) || name.hasPrefix("JSC_threshold")
+    }
 
     /// The RAM, in bytes, JavaScriptCore sizes its heaps' growth by, unless the machine has less.
     static let javaScriptRAMSize: UInt64 = 256 << 20
