@@ -4,7 +4,8 @@ Sections (--sections): "pages" (cold and batch runs of the static, SPA and heavy
 fixture at 1, 2, 4 and 8 pages at once, webparse -jN against Playwright with N pages at once in one browser,
 blocking the same resource kinds; peak tree PSS and its slope per extra page) and "dash" (a Plotly Dash app from
 PyPI, Scripts/bench/dash_app.py: sequential and 4 at once). Both also run webparse with a web process for each
-page (pagesPerProcess 1) beside its default of two pages to a process.
+page (pagesPerProcess 1) beside its default of two pages to a process, and the Dash app with four pages to a
+process.
 
 Measures wall time (median, min, max over the repeats), CPU time (user + system of the process and the
 children it reaped), and the peak memory of the whole process tree (sum of PSS of every process, sampled
@@ -153,6 +154,7 @@ def slope(points):
 
 
 SOLO = "webparse, a process per page"
+SHARED = "webparse, four pages to a process"
 
 
 def wait_for_dash(process, port):
@@ -259,6 +261,9 @@ def main():
         run = tools.webparse_batch(dash_url, 2 * options.dash_batch, 4, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS, pages_per_process=1)
         record("dash", f"{2 * options.dash_batch} at 4", SOLO, [run], 2 * options.dash_batch)
         slopes[f"dash {SOLO}"] = slope([(1, results[("dash", f"{options.dash_batch} at 1", "webparse")]["peak_mb"]), (4, run["peak_mb"])])
+        # And the lighter trade: all four pages in one web process, their scripts taking turns on its one thread.
+        run = tools.webparse_batch(dash_url, 2 * options.dash_batch, 4, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS, pages_per_process=4)
+        record("dash", f"{2 * options.dash_batch} at 4", SHARED, [run], 2 * options.dash_batch)
         dash.terminate()
     server.shutdown()
 

@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import socketserver
+import sys
 import threading
 import time
 
@@ -99,6 +100,11 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     # socketserver's backlog of 5 overflowed when a browser opened several connections at once while the
     # accepting thread waited for a core: the kernel dropped the connection and the client retried after 1 s.
     request_queue_size = 128
+
+    def handle_error(self, request, client_address):
+        """Stays quiet when a client closed its connection early (a browser shutting down); reports the rest."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
 
 
 def start():
