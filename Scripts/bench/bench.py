@@ -258,12 +258,13 @@ def main():
                 if tool == "playwright" and pages == 4:
                     points = [(1, results[("dash", f"{options.dash_batch} at 1", "playwright")]["peak_mb"]), (4, run["peak_mb"])]
                     slopes["dash playwright"] = slope(points)
-        run = tools.webparse_batch(dash_url, 2 * options.dash_batch, 4, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS, pages_per_process=1)
-        record("dash", f"{2 * options.dash_batch} at 4", SOLO, [run], 2 * options.dash_batch)
-        slopes[f"dash {SOLO}"] = slope([(1, results[("dash", f"{options.dash_batch} at 1", "webparse")]["peak_mb"]), (4, run["peak_mb"])])
-        # And the lighter trade: all four pages in one web process, their scripts taking turns on its one thread.
-        run = tools.webparse_batch(dash_url, 2 * options.dash_batch, 4, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS, pages_per_process=4)
-        record("dash", f"{2 * options.dash_batch} at 4", SHARED, [run], 2 * options.dash_batch)
+        # A web process for each page, and the lighter trade: all four pages in one, taking turns on its one thread.
+        for pages_per_process, tool in ((1, SOLO), (4, SHARED)):
+            run = tools.webparse_batch(dash_url, 2 * options.dash_batch, 4, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS,
+                                       pages_per_process=pages_per_process)
+            record("dash", f"{2 * options.dash_batch} at 4", tool, [run], 2 * options.dash_batch)
+        solo_peak = results[("dash", f"{2 * options.dash_batch} at 4", SOLO)]["peak_mb"]
+        slopes[f"dash {SOLO}"] = slope([(1, results[("dash", f"{options.dash_batch} at 1", "webparse")]["peak_mb"]), (4, solo_peak)])
         dash.terminate()
     server.shutdown()
 
