@@ -37,10 +37,14 @@ WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, 
 
 void wk_context_set_proxy(WKContext *context, const char *proxy_uri, const char *const *no_proxy) {
     WebKitWebsiteDataManager *data = webkit_web_context_get_website_data_manager(context->web_context);
+    g_clear_object(&context->proxy_resolver);
+    context->direct = !proxy_uri;
     if (!proxy_uri) {
         webkit_website_data_manager_set_network_proxy_settings(data, WEBKIT_NETWORK_PROXY_MODE_NO_PROXY, NULL);
         return;
     }
+    /* The resolver WebKit makes of the same settings for its own connections. */
+    context->proxy_resolver = g_simple_proxy_resolver_new(proxy_uri, (char **)no_proxy);
     WebKitNetworkProxySettings *settings = webkit_network_proxy_settings_new(proxy_uri, no_proxy);
     webkit_website_data_manager_set_network_proxy_settings(data, WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings);
     webkit_network_proxy_settings_free(settings);
@@ -138,6 +142,7 @@ void wk_context_sync_data(WKContext *context, WKDoneCallback callback, void *cal
 
 void wk_context_free(WKContext *context) {
     g_object_unref(context->web_context);
+    g_clear_object(&context->proxy_resolver);
     g_free(context);
 }
 

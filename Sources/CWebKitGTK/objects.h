@@ -9,6 +9,10 @@
 
 struct WKContext {
     WebKitWebContext *web_context;
+    /* How the context's requests reach servers, for connections webparse makes itself: NULL (the system's
+     * proxy settings, as WebKit's default) or the proxy of wk_context_set_proxy; direct when that was none. */
+    GProxyResolver *proxy_resolver;
+    bool direct;
 };
 
 struct WKContentFilter {
@@ -16,10 +20,14 @@ struct WKContentFilter {
 };
 
 struct WKView {
+    /* The context the view was made in. */
+    WKContext *context;
     GtkWidget *window;
     WebKitWebView *web_view;
     WKViewCallbacks callbacks;
     void *callback_context;
+    /* The request of the current load, kept to load it again with its headers. */
+    WebKitURIRequest *request;
     /* The credentials for the current load, offered once. */
     char *user;
     char *password;
@@ -32,6 +40,10 @@ typedef struct {
     void *context;
     char *path;
 } Pending;
+
+/* Trusts certificate for uri's host in the view's web context and loads uri again: the view's current request
+ * (with its headers) when uri is its URI. */
+void trust_certificate(WKView *view, GTlsCertificate *certificate, const char *uri);
 
 Pending *pending_new(void (*callback)(void), void *context, const char *path);
 

@@ -79,13 +79,7 @@ static gboolean on_tls_errors(WebKitWebView *web_view, const char *failing_uri, 
     WKView *view = data;
     if (!view->callbacks.allow_certificate(view->callback_context, failing_uri))
         return FALSE;
-    GUri *uri = g_uri_parse(failing_uri, G_URI_FLAGS_NONE, NULL);
-    if (!uri)
-        return FALSE;
-    webkit_web_context_allow_tls_certificate_for_host(webkit_web_view_get_context(web_view), certificate,
-                                                      g_uri_get_host(uri));
-    g_uri_unref(uri);
-    webkit_web_view_load_uri(web_view, failing_uri);
+    trust_certificate(view, certificate, failing_uri);
     return TRUE;
 }
 
@@ -187,6 +181,7 @@ static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WK
 WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, bool related_content,
                     WKViewCallbacks callbacks, void *callback_context) {
     WKView *view = g_new0(WKView, 1);
+    view->context = context;
     view->callbacks = callbacks;
     view->callback_context = callback_context;
 
@@ -255,7 +250,8 @@ void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers,
     }
     gtk_widget_show(view->window);
     webkit_web_view_load_request(view->web_view, request);
-    g_object_unref(request);
+    g_clear_object(&view->request);
+    view->request = request;
 }
 
 static gboolean destroy_window(gpointer window) {
@@ -274,6 +270,7 @@ void wk_view_destroy(WKView *view, bool keep_process) {
      * busy, and every window not yet destroyed keeps its surface and is still painted. */
     gtk_widget_hide(view->window);
     g_idle_add_full(G_PRIORITY_DEFAULT, destroy_window, view->window, NULL);
+    g_clear_object(&view->request);
     g_free(view->user);
     if (view->password)
         memset(view->password, 0, strlen(view->password));

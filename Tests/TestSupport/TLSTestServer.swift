@@ -10,7 +10,8 @@ public final class TLSTestServer {
     /// The server's standard input: it exits when this closes, so a test process that dies leaves no server.
     private let lifeline = Pipe()
 
-    /// Starts a server answering every path with `body`.
+    /// Starts a server answering every path with `body`, in which `{x-token}` is replaced by the request's
+    /// X-Token header (`none` without one).
     /// - Throws: when the certificate cannot be made or the server does not start.
     public init(body: String) throws {
         directory = FileManager.default.temporaryDirectory.appending(path: "webparse-tls-\(UUID().uuidString)")
@@ -31,7 +32,7 @@ public final class TLSTestServer {
             class Handler(http.server.BaseHTTPRequestHandler):
                 def log_message(self, *a): pass
                 def do_GET(self):
-                    body = open("index.html", "rb").read()
+                    body = open("index.html", "rb").read().replace(b"{x-token}", (self.headers.get("X-Token") or "none").encode())
                     self.send_response(200); self.send_header("Content-Type", "text/html"); self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
             server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); context.load_cert_chain("cert.pem", "key.pem")

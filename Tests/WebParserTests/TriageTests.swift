@@ -18,6 +18,7 @@ import Testing
         Case(domain: "g-io-error-quark", code: 44, kind: .connectionLost("m")),
         Case(domain: "g-io-error-quark", code: 24, kind: .connectionLost("m")),
         Case(domain: "g-io-error-quark", code: 34, kind: .connectionLost("m")),
+        Case(domain: "g-io-error-quark", code: 19, kind: .connectionLost("m")),
         Case(domain: "g-resolver-error-quark", code: 1, kind: .connectionLost("m")),
         Case(domain: "g-io-error-quark", code: 1, kind: .loadFailed("file not found")),
         Case(domain: "WebKitNetworkError", code: 303, kind: .loadFailed("file not found")),
@@ -50,6 +51,17 @@ import Testing
     @Test func onlyTheReplacedLoadIsIgnored() {
         #expect(LoadFailureTriage.isSuperseded(PageLoadFailure(url: "", domain: "WebKitNetworkError", code: 302, message: "")))
         #expect(!LoadFailureTriage.isSuperseded(PageLoadFailure(url: "", domain: "WebKitNetworkError", code: 300, message: "")))
+    }
+
+    @Test func onlyACancelledHTTPSLoadMayHideAnUntrustedCertificate() {
+        let cancelled = PageLoadFailure(url: "https://x.test/", domain: "g-io-error-quark", code: 19, message: "")
+        #expect(LoadFailureTriage.mayHideUntrustedCertificate(cancelled))
+        #expect(!LoadFailureTriage.mayHideUntrustedCertificate(PageLoadFailure(url: "http://x.test/", domain: "g-io-error-quark",
+                                                                            code: 19, message: "")))
+        #expect(!LoadFailureTriage.mayHideUntrustedCertificate(PageLoadFailure(url: "https://x.test/", domain: "WebKitNetworkError",
+                                                                            code: 302, message: "")))
+        #expect(LoadFailureTriage.kind(of: LoadFailureTriage.untrustedCertificate(at: cancelled.url))
+                == .tlsFailed("Unacceptable TLS certificate"))
     }
 
     @Test func backoffDoublesUpToTheCap() {

@@ -48,6 +48,19 @@ void wk_context_clear_data(WKContext *context, bool only_cache, WKDoneCallback c
  * what it had queued on its stores, such as creating their folders. */
 void wk_context_sync_data(WKContext *context, WKDoneCallback callback, void *callback_context);
 
+/* A server's certificate. */
+typedef struct WKCertificate WKCertificate;
+
+/* Called once per wk_context_check_certificate, on the WebKit thread: untrusted is the certificate the server
+ * presented when it is not trusted (valid during the call only), NULL when it is trusted or the server was not
+ * reached within 10 seconds. */
+typedef void (*WKCertificateCallback)(void *context, WKCertificate *untrusted);
+
+/* Connects to the server of uri (https) as the context's requests do, through its proxy, and checks the
+ * certificate it presents against the system's trusted authorities and uri's host, as WebKit does. */
+void wk_context_check_certificate(WKContext *context, const char *uri, WKCertificateCallback callback,
+                                  void *callback_context);
+
 void wk_context_free(WKContext *context);
 
 /* Sets the languages pages ask for (Accept-Language, navigator.language, the Intl locale), best first;

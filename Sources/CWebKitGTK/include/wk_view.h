@@ -51,7 +51,8 @@ typedef struct {
      * the view in its place (the view never opens a second window), false ignores it. */
     bool (*popup)(void *context, const char *uri, const char *opener_uri);
     /* Asked when the certificate of uri's server is not trusted; true trusts it for that host and loads uri
-     * again (the first load then ends with WK_LOAD_FINISHED), false lets the load fail with the TLS error. */
+     * again, as wk_view_trust_certificate does (the first load then ends with WK_LOAD_FINISHED), false lets the
+     * load fail with the TLS error. */
     bool (*allow_certificate)(void *context, const char *uri);
     /* Called once, when the view is destroyed, to release the callback context. */
     void (*release)(void *context);
@@ -90,6 +91,10 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
  * answer (a 401 page). */
 void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers, const char *user,
                       const char *password);
+
+/* Trusts certificate (from wk_context_check_certificate) for uri's host in the view's context and loads uri again,
+ * as a load whose allow_certificate said true does: with the headers of the view's last load when uri is its URI. */
+void wk_view_trust_certificate(WKView *view, WKCertificate *certificate, const char *uri);
 
 typedef enum {
     WK_JS_UNDEFINED,

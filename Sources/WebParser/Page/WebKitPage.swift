@@ -244,11 +244,47 @@ final class WebKitPage: WebPage {
         wk_view_destroy(view, !endingProcess)
     }
 
+    /// Checks the certificate of the server whose load failed with `failure`, then hands on what the load met:
+    /// an untrusted certificate is trusted (the load starts again) when the load accepts any, and is otherwise
+    /// the failure; a trusted one, or no answer, leaves `failure` as it was.
+    private func checkCertificate(after failure: PageLoadFailure) {
+        let resume: @WebKitActor (OpaquePointer?) -> Void = { [weak self] untrusted in
+            guard let self, let held = heldEvents else { return }
+            heldEvents = nil
+            guard let view else { return }
+            if let untrusted, trustsAnyCertificate {
+                deliver(.certificateTrusted)
+                held.forEach(deliver)
+                wk_view_trust_certificate(view, untrusted, failure.url)
+            } else {
+                deliver(.failed(untrusted == nil ? failure : LoadFailureTriage.untrustedCertificate(at: failure.url)))
+                held.forEach(deliver)
+            }
+        }
+        wk_context_check_certificate(context, failure.url, { context, untrusted in
+            let resume = CallbackBox<@WebKitActor (OpaquePointer?) -> Void>.take(context)
+            WebKitActor.assumeIsolated { resume(untrusted) }
+        }, CallbackBox.retained(resume))
+    }
+
     isolated deinit {
         if let view { wk_view_destroy(view, false) }
     }
 
+    /// The events of a load whose failure may hide an untrusted certificate, held while the server's certificate
+    /// is checked; nil when none is.
+    private var heldEvents: [PageEvent]?
+
     fileprivate func deliver(_ event: PageEvent) {
+        if heldEvents != nil {
+            heldEvents?.append(event)
+            return
+        }
+        if case .failed(let failure) = event, LoadFailureTriage.mayHideUntrustedCertificate(failure) {
+            heldEvents = []
+            checkCertificate(after: failure)
+            return
+        }
         switch event {
         case .started, .failed: process.settle()
         default: break
