@@ -5,7 +5,7 @@ fixture at 1, 2, 4 and 8 pages at once, webparse -jN against Playwright with N p
 blocking the same resource kinds; peak tree PSS and its slope per extra page) and "dash" (a Plotly Dash app from
 PyPI, Scripts/bench/dash_app.py: sequential and 4 at once). Both also run webparse with a web process for each
 page (pagesPerProcess 1) beside its default of two pages to a process, and the Dash app with four pages to a
-process.
+process. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py).
 
 Measures wall time (median, min, max over the repeats), CPU time (user + system of the process and the
 children it reaped), and the peak memory of the whole process tree (sum of PSS of every process, sampled
@@ -26,6 +26,7 @@ import threading
 import time
 import urllib.request
 
+import dash_profile
 import fixtures
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -240,13 +241,14 @@ def main():
             points.append((pages, run["peak_mb"]))
         slopes[SOLO] = slope(points)
     dash = None
-    if "dash" in sections and tools.dash:
+    if sections & {"dash", "profile"} and tools.dash:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         dash = subprocess.Popen([tools.python, os.path.join(HERE, "dash_app.py"), str(port)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         dash_url = wait_for_dash(dash, port)
+    if "dash" in sections and dash:
         for tool in ["webparse", "playwright"] if tools.playwright else ["webparse"]:
             for count, pages in ((options.dash_batch, 1), (2 * options.dash_batch, 4)):
                 run = (tools.webparse_batch(dash_url, count, pages, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS) if tool == "webparse"
@@ -265,7 +267,6 @@ def main():
             record("dash", f"{2 * options.dash_batch} at 4", tool, [run], 2 * options.dash_batch)
         solo_peak = results[("dash", f"{2 * options.dash_batch} at 4", SOLO)]["peak_mb"]
         slopes[f"dash {SOLO}"] = slope([(1, results[("dash", f"{options.dash_batch} at 1", "webparse")]["peak_mb"]), (4, solo_peak)])
-        dash.terminate()
     server.shutdown()
 
     print("\n| page | mode | tool | median s/page | min | max | CPU s/page | peak MB (tree) | output |")
@@ -312,6 +313,11 @@ def main():
             continue
         met = value <= goal if relation == "≤" else value >= goal
         print(f"| {name} | {value:.2f} | {relation} {goal} | {'met' if met else 'MISSED'} |")
+
+    if dash:
+        if "profile" in sections:
+            dash_profile.report(tools.webparse, dash_url, options.dash_batch)
+        dash.terminate()
 
 
 if __name__ == "__main__":
