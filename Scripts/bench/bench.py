@@ -13,6 +13,7 @@ every 20 ms; Xvfb and WebKit's processes for webparse, the driver and browser pr
 checks every output. Prints a table and the ratios the speed issue sets as targets.
 """
 import argparse
+import atexit
 import json
 import os
 import resource
@@ -247,6 +248,7 @@ def main():
             port = probe.getsockname()[1]
         dash = subprocess.Popen([tools.python, os.path.join(HERE, "dash_app.py"), str(port)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        atexit.register(dash.terminate)  # also when a section fails
         dash_url = wait_for_dash(dash, port)
     if "dash" in sections and dash:
         for tool in ["webparse", "playwright"] if tools.playwright else ["webparse"]:
@@ -314,10 +316,13 @@ def main():
         met = value <= goal if relation == "≤" else value >= goal
         print(f"| {name} | {value:.2f} | {relation} {goal} | {'met' if met else 'MISSED'} |")
 
-    if dash:
-        if "profile" in sections:
+    if "profile" in sections:
+        if not dash:
+            print("\n(profile: Dash is not installed; Scripts/bench.sh --install-peers installs it)")
+        elif options.dash_batch < 3:
+            print("\n(profile: needs --dash-batch 3 or more)")
+        else:
             dash_profile.report(tools.webparse, dash_url, options.dash_batch)
-        dash.terminate()
 
 
 if __name__ == "__main__":

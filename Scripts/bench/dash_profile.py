@@ -68,7 +68,10 @@ def timeline(webparse, url, pages):
         raise SystemExit("dash_profile: WRONG chapters")
 
     def first(page, part):
-        return min((r["start"], r["end"]) for r in page["resources"] if part in r["name"])
+        found = [(r["start"], r["end"]) for r in page["resources"] if part in r["name"]]
+        if not found:
+            raise SystemExit(f"dash_profile: the page made no request for {part}: not the benchmark's Dash app?")
+        return min(found)
 
     rows = collections.OrderedDict()
     for page in ordered[1:]:
@@ -124,20 +127,21 @@ def perf_works():
     return probe.returncode == 0
 
 
-def cpu_profile(webparse, url, pages, frequency=1999):
+def cpu_profile(webparse, url, pages):
     """CPU ms per page by (process or thread, library), sampled by perf over PAGES pages; perf slows the run."""
     with tempfile.TemporaryDirectory() as folder:
         data = os.path.join(folder, "perf.data")
         run_pages(webparse, url, pages, fixtures.DASH_SCRIPT,
-                  prefix=("perf", "record", "-q", "-e", "cpu-clock", "-F", str(frequency), "-o", data, "--"))
-        report = subprocess.run(["perf", "report", "-i", data, "--sort", "comm,dso", "--stdio", "-F", "sample,comm,dso"],
-                                capture_output=True, text=True).stdout
+                  prefix=("perf", "record", "-q", "-e", "cpu-clock", "-F", "1999", "-o", data, "--"))
+        # Tab-separated (thread names have spaces); a cpu-clock sample's period is the time it stands for, in ns,
+        # whatever rate perf ended up sampling at.
+        report = subprocess.run(["perf", "report", "-i", data, "--sort", "comm,dso", "-F", "period,comm,dso", "-t", "\t",
+                                 "--stdio"], capture_output=True, text=True).stdout
     rows = []
     for line in report.splitlines():
-        fields = line.split()
-        if len(fields) >= 3 and fields[0].isdigit():
-            samples, comm, dso = int(fields[0]), fields[1], " ".join(fields[2:])
-            rows.append((samples * 1000 / frequency / pages, comm, dso))
+        fields = [field.strip() for field in line.split("\t")]
+        if len(fields) == 3 and fields[0].isdigit():
+            rows.append((int(fields[0]) / 1e6 / pages, fields[1], fields[2]))
     return sorted(rows, reverse=True)
 
 
@@ -147,6 +151,8 @@ def main():
     parser.add_argument("--webparse", default=os.path.join(bench.ROOT, ".build/release/webparse"))
     parser.add_argument("--python", default=os.path.join(bench.ROOT, ".build/bench-venv/bin/python"))
     options = parser.parse_args()
+    if options.pages < 3:
+        parser.error("--pages: at least 3 (the first page is left out of the timeline, and it needs two after it)")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -3,12 +3,31 @@
 
 #include "objects.h"
 
+/* Whether certificate was trusted for host in context, as WebKit then accepts it. */
+static bool is_trusted(WKContext *context, const char *host, GTlsCertificate *certificate) {
+    GPtrArray *trusted = host ? g_hash_table_lookup(context->trusted_certificates, host) : NULL;
+    for (guint index = 0; trusted && index < trusted->len; index++) {
+        if (g_tls_certificate_is_same(g_ptr_array_index(trusted, index), certificate))
+            return true;
+    }
+    return false;
+}
+
 /* The answer WebKit gives a load whose certificate is not trusted, when webparse trusts it for the load. */
 void trust_certificate(WKView *view, GTlsCertificate *certificate, const char *uri) {
     GUri *parsed = g_uri_parse(uri, G_URI_FLAGS_NONE, NULL);
     if (!parsed)
         return;
-    webkit_web_context_allow_tls_certificate_for_host(view->context->web_context, certificate, g_uri_get_host(parsed));
+    const char *host = g_uri_get_host(parsed);
+    webkit_web_context_allow_tls_certificate_for_host(view->context->web_context, certificate, host);
+    if (host && !is_trusted(view->context, host, certificate)) {
+        GPtrArray *trusted = g_hash_table_lookup(view->context->trusted_certificates, host);
+        if (!trusted) {
+            trusted = g_ptr_array_new_with_free_func(g_object_unref);
+            g_hash_table_insert(view->context->trusted_certificates, g_strdup(host), trusted);
+        }
+        g_ptr_array_add(trusted, g_object_ref(certificate));
+    }
     g_uri_unref(parsed);
     if (view->request && g_strcmp0(webkit_uri_request_get_uri(view->request), uri) == 0)
         webkit_web_view_load_request(view->web_view, view->request);
@@ -23,6 +42,8 @@ void wk_view_trust_certificate(WKView *view, WKCertificate *certificate, const c
 typedef struct {
     WKCertificateCallback callback;
     void *context;
+    WKContext *web_context;
+    char *host;
     /* The certificate the server presented, once the handshake found it untrusted. */
     GTlsCertificate *untrusted;
 } Check;
@@ -47,8 +68,12 @@ static void on_connected(GObject *client, GAsyncResult *result, gpointer data) {
         g_io_stream_close(G_IO_STREAM(connection), NULL, NULL);
         g_object_unref(connection);
     }
+    /* A certificate trusted for the host earlier in the run is one WebKit accepts. */
+    if (check->untrusted && is_trusted(check->web_context, check->host, check->untrusted))
+        g_clear_object(&check->untrusted);
     check->callback(check->context, (WKCertificate *)check->untrusted);
     g_clear_object(&check->untrusted);
+    g_free(check->host);
     g_free(check);
     g_object_unref(client);
 }
@@ -58,6 +83,12 @@ void wk_context_check_certificate(WKContext *context, const char *uri, WKCertifi
     Check *check = g_new0(Check, 1);
     check->callback = callback;
     check->context = callback_context;
+    check->web_context = context;
+    GUri *parsed = g_uri_parse(uri, G_URI_FLAGS_NONE, NULL);
+    if (parsed) {
+        check->host = g_strdup(g_uri_get_host(parsed));
+        g_uri_unref(parsed);
+    }
     GSocketClient *client = g_socket_client_new();
     g_socket_client_set_tls(client, TRUE);
     g_socket_client_set_timeout(client, 10);

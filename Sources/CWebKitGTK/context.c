@@ -32,6 +32,7 @@ WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, 
     if (memory)
         webkit_memory_pressure_settings_free(memory);
     webkit_web_context_set_cache_model(context->web_context, WEBKIT_CACHE_MODEL_DOCUMENT_BROWSER);
+    context->trusted_certificates = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
     return context;
 }
 
@@ -143,6 +144,7 @@ void wk_context_sync_data(WKContext *context, WKDoneCallback callback, void *cal
 void wk_context_free(WKContext *context) {
     g_object_unref(context->web_context);
     g_clear_object(&context->proxy_resolver);
+    g_hash_table_unref(context->trusted_certificates);
     g_free(context);
 }
 

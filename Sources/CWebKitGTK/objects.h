@@ -13,6 +13,9 @@ struct WKContext {
      * proxy settings, as WebKit's default) or the proxy of wk_context_set_proxy; direct when that was none. */
     GProxyResolver *proxy_resolver;
     bool direct;
+    /* The certificates trusted for a host (trust_certificate), which WebKit accepts from then on: host name to a
+     * GPtrArray of GTlsCertificate. */
+    GHashTable *trusted_certificates;
 };
 
 struct WKContentFilter {

@@ -52,8 +52,9 @@ void wk_context_sync_data(WKContext *context, WKDoneCallback callback, void *cal
 typedef struct WKCertificate WKCertificate;
 
 /* Called once per wk_context_check_certificate, on the WebKit thread: untrusted is the certificate the server
- * presented when it is not trusted (valid during the call only), NULL when it is trusted or the server was not
- * reached within 10 seconds. */
+ * presented when it is not trusted (valid during the call only), NULL when it is trusted (by the system, or for
+ * its host by wk_view_trust_certificate or allow_certificate earlier) or the server was not reached within 10
+ * seconds. */
 typedef void (*WKCertificateCallback)(void *context, WKCertificate *untrusted);
 
 /* Connects to the server of uri (https) as the context's requests do, through its proxy, and checks the

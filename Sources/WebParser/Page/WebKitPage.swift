@@ -246,20 +246,20 @@ final class WebKitPage: WebPage {
 
     /// Checks the certificate of the server whose load failed with `failure`, then hands on what the load met:
     /// an untrusted certificate is trusted (the load starts again) when the load accepts any, and is otherwise
-    /// the failure; a trusted one, or no answer, leaves `failure` as it was.
+    /// the failure; a trusted one, or no answer, leaves `failure` as it was. The load's end waits with it.
     private func checkCertificate(after failure: PageLoadFailure) {
         let resume: @WebKitActor (OpaquePointer?) -> Void = { [weak self] untrusted in
             guard let self, let held = heldEvents else { return }
             heldEvents = nil
             guard let view else { return }
             if let untrusted, trustsAnyCertificate {
-                deliver(.certificateTrusted)
-                held.forEach(deliver)
                 wk_view_trust_certificate(view, untrusted, failure.url)
+                deliver(.certificateTrusted)
             } else {
                 deliver(.failed(untrusted == nil ? failure : LoadFailureTriage.untrustedCertificate(at: failure.url)))
-                held.forEach(deliver)
             }
+            // The failure may have ended the job and closed the page.
+            for event in held where isOpen { deliver(event) }
         }
         wk_context_check_certificate(context, failure.url, { context, untrusted in
             let resume = CallbackBox<@WebKitActor (OpaquePointer?) -> Void>.take(context)
@@ -271,12 +271,12 @@ final class WebKitPage: WebPage {
         if let view { wk_view_destroy(view, false) }
     }
 
-    /// The events of a load whose failure may hide an untrusted certificate, held while the server's certificate
-    /// is checked; nil when none is.
+    /// The end (`.finished`) of a load whose failure may hide an untrusted certificate, held with the failure
+    /// while the server's certificate is checked; nil when none is. Other events go on: a crash is not held up.
     private var heldEvents: [PageEvent]?
 
     fileprivate func deliver(_ event: PageEvent) {
-        if heldEvents != nil {
+        if heldEvents != nil, case .finished = event {
             heldEvents?.append(event)
             return
         }
