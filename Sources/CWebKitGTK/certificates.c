@@ -3,9 +3,29 @@
 
 #include "objects.h"
 
+/* uri's host, newly allocated; NULL when uri has none. */
+static char *host_of(const char *uri) {
+    GUri *parsed = g_uri_parse(uri, G_URI_FLAGS_NONE, NULL);
+    if (!parsed)
+        return NULL;
+    char *host = g_strdup(g_uri_get_host(parsed));
+    g_uri_unref(parsed);
+    return host;
+}
+
+/* The certificates trusted for host in context (NULL when none), or, with create, the list to add one to. */
+static GPtrArray *trusted_for(WKContext *context, const char *host, bool create) {
+    GPtrArray *trusted = g_hash_table_lookup(context->trusted_certificates, host);
+    if (!trusted && create) {
+        trusted = g_ptr_array_new_with_free_func(g_object_unref);
+        g_hash_table_insert(context->trusted_certificates, g_strdup(host), trusted);
+    }
+    return trusted;
+}
+
 /* Whether certificate was trusted for host in context, as WebKit then accepts it. */
 static bool is_trusted(WKContext *context, const char *host, GTlsCertificate *certificate) {
-    GPtrArray *trusted = host ? g_hash_table_lookup(context->trusted_certificates, host) : NULL;
+    GPtrArray *trusted = host ? trusted_for(context, host, false) : NULL;
     for (guint index = 0; trusted && index < trusted->len; index++) {
         if (g_tls_certificate_is_same(g_ptr_array_index(trusted, index), certificate))
             return true;
@@ -14,25 +34,19 @@ static bool is_trusted(WKContext *context, const char *host, GTlsCertificate *ce
 }
 
 /* The answer WebKit gives a load whose certificate is not trusted, when webparse trusts it for the load. */
-void trust_certificate(WKView *view, GTlsCertificate *certificate, const char *uri) {
-    GUri *parsed = g_uri_parse(uri, G_URI_FLAGS_NONE, NULL);
-    if (!parsed)
-        return;
-    const char *host = g_uri_get_host(parsed);
+bool trust_certificate(WKView *view, GTlsCertificate *certificate, const char *uri) {
+    char *host = host_of(uri);
+    if (!host)
+        return false;
     webkit_web_context_allow_tls_certificate_for_host(view->context->web_context, certificate, host);
-    if (host && !is_trusted(view->context, host, certificate)) {
-        GPtrArray *trusted = g_hash_table_lookup(view->context->trusted_certificates, host);
-        if (!trusted) {
-            trusted = g_ptr_array_new_with_free_func(g_object_unref);
-            g_hash_table_insert(view->context->trusted_certificates, g_strdup(host), trusted);
-        }
-        g_ptr_array_add(trusted, g_object_ref(certificate));
-    }
-    g_uri_unref(parsed);
+    if (!is_trusted(view->context, host, certificate))
+        g_ptr_array_add(trusted_for(view->context, host, true), g_object_ref(certificate));
+    g_free(host);
     if (view->request && g_strcmp0(webkit_uri_request_get_uri(view->request), uri) == 0)
         webkit_web_view_load_request(view->web_view, view->request);
     else
         webkit_web_view_load_uri(view->web_view, uri);
+    return true;
 }
 
 void wk_view_trust_certificate(WKView *view, WKCertificate *certificate, const char *uri) {
@@ -84,11 +98,7 @@ void wk_context_check_certificate(WKContext *context, const char *uri, WKCertifi
     check->callback = callback;
     check->context = callback_context;
     check->web_context = context;
-    GUri *parsed = g_uri_parse(uri, G_URI_FLAGS_NONE, NULL);
-    if (parsed) {
-        check->host = g_strdup(g_uri_get_host(parsed));
-        g_uri_unref(parsed);
-    }
+    check->host = host_of(uri);
     GSocketClient *client = g_socket_client_new();
     g_socket_client_set_tls(client, TRUE);
     g_socket_client_set_timeout(client, 10);

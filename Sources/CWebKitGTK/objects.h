@@ -45,8 +45,8 @@ typedef struct {
 } Pending;
 
 /* Trusts certificate for uri's host in the view's web context and loads uri again: the view's current request
- * (with its headers) when uri is its URI. */
-void trust_certificate(WKView *view, GTlsCertificate *certificate, const char *uri);
+ * (with its headers) when uri is its URI. False, doing nothing, when uri has no host. */
+bool trust_certificate(WKView *view, GTlsCertificate *certificate, const char *uri);
 
 Pending *pending_new(void (*callback)(void), void *context, const char *path);
 

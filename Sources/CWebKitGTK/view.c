@@ -77,10 +77,8 @@ static gboolean on_decide_policy(WebKitWebView *web_view, WebKitPolicyDecision *
 static gboolean on_tls_errors(WebKitWebView *web_view, const char *failing_uri, GTlsCertificate *certificate,
                               GTlsCertificateFlags errors, gpointer data) {
     WKView *view = data;
-    if (!view->callbacks.allow_certificate(view->callback_context, failing_uri))
-        return FALSE;
-    trust_certificate(view, certificate, failing_uri);
-    return TRUE;
+    return view->callbacks.allow_certificate(view->callback_context, failing_uri)
+           && trust_certificate(view, certificate, failing_uri);
 }
 
 static gboolean on_authenticate(WebKitWebView *web_view, WebKitAuthenticationRequest *request, gpointer data) {
