@@ -5,7 +5,8 @@ fixture at 1, 2, 4 and 8 pages at once, webparse -jN against Playwright with N p
 blocking the same resource kinds; peak tree PSS and its slope per extra page) and "dash" (a Plotly Dash app from
 PyPI, Scripts/bench/dash_app.py: sequential and 4 at once). Both also run webparse with a web process for each
 page (pagesPerProcess 1) beside its default of two pages to a process, and the Dash app with four pages to a
-process. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py).
+process. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
+and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py).
 
 Measures wall time (median, min, max over the repeats), CPU time (user + system of the process and the
 children it reaped), and the peak memory of the whole process tree (sum of PSS of every process, sampled
@@ -27,6 +28,7 @@ import threading
 import time
 import urllib.request
 
+import dash_memory
 import dash_profile
 import fixtures
 
@@ -323,6 +325,7 @@ def main():
             print("\n(profile: needs --dash-batch 3 or more)")
         else:
             dash_profile.report(tools.webparse, dash_url, options.dash_batch)
+            dash_memory.report(tools.webparse, dash_url, 2 * options.dash_batch)
 
 
 if __name__ == "__main__":
