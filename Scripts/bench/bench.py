@@ -300,6 +300,8 @@ def main():
         (f"same, peak tree PSS", ratio(("dash", f"{dash_4} at 4", "webparse"), ("dash", f"{dash_4} at 4", "playwright"), "peak_mb"), "≤", 0.5),
         ("memory per extra concurrent Dash page, webparse (MB)", slopes.get("dash webparse"), "≤", 100),
         ("cold SPA page vs Playwright", ratio(("spa", "cold", "webparse"), ("spa", "cold", "playwright")), "≤", 0.55),
+        ("cold static page (eval), median s",
+         results[("static", "cold", "webparse")]["median"] if ("static", "cold", "webparse") in results else None, "≤", 0.25),
         ("batch static page vs Playwright (per page)",
          ratio(("static", f"{batch} -j1", "webparse"), ("static", f"{batch} seq", "playwright")), "≤", 0.3),
         ("heavy page (batch) vs its 300 ms data delay",

@@ -5,6 +5,7 @@ import WebParseCore
 @main
 enum WebParseCommand {
     static func main() async {
+        _ = launchEnvironment  // read before anything starts WebKit, which adds to the environment
         // A closed stdout or stderr is an error a write reports (StandardStreams), not a signal that kills.
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -14,6 +15,10 @@ enum WebParseCommand {
         if let interruption = trap.interruption { code = interruption }
         ProcessExit.exit(code)
     }
+
+    /// The environment webparse was started with, before WebKit's runtime added its own settings (its display,
+    /// GTK's, JavaScriptCore's, the dynamic loader's): what programs other than WebKit's are given.
+    static let launchEnvironment = ProcessInfo.processInfo.environment
 
     private static func execute(_ arguments: [String]) async -> ExitCode {
         guard let first = arguments.first else {

@@ -233,6 +233,33 @@ import Testing
         _ = await running.finish()
     }
 
+    /// WebKit's processes start with the libraries preloaded that would make the dynamic loader search other
+    /// libraries most in vain (on Debian, flite's cmu_time_awb voice, which libwebkit2gtk links), after those the
+    /// user preloads; Xvfb, started before, gets none of them.
+    @Test(arguments: [nil, "libm.so.6"])
+    func webKitProcessesPreloadWhatTheLoaderWouldSearchMostInVain(given: String?) async throws {
+        let (server, running) = try await startRunOnAHangingServer(environment: ["LD_PRELOAD": given])
+        defer { server.stop() }
+        let children = running.descendants()
+        let webProcess = try #require(children.first { $0.name.hasPrefix("WebKitWebProces") })
+        let network = try #require(children.first { $0.name.hasPrefix("WebKitNetworkPr") })
+        let xvfb = try #require(children.first { $0.name == "Xvfb" })
+        let webMaps = try Self.procFile("\(webProcess.pid)/maps")
+        for pid in [webProcess.pid, network.pid] {
+            let preload = try #require(try Self.environment(of: pid)["LD_PRELOAD"]).split(separator: " ").map(String.init)
+            if let given { #expect(preload.first == given, "the user's own come first") }
+            let added = preload.dropFirst(given == nil ? 0 : 1)
+            let mapped = added.allSatisfy { webMaps.contains(URL(fileURLWithPath: $0).resolvingSymlinksInPath().path) }
+            #expect(!added.isEmpty && mapped, "\(preload): libraries WebKit's processes load anyway")
+            if webMaps.contains("libflite_cmu_time_awb") {
+                #expect(added.contains { $0.hasSuffix("/libflite_cmu_time_awb.so.1") }, "\(preload)")
+            }
+        }
+        #expect(try Self.environment(of: xvfb.pid)["LD_PRELOAD"] == given)
+        running.send(SIGTERM)
+        _ = await running.finish()
+    }
+
     /// On its private display webparse gives GTK a theme of one line (GTK parsed Adwaita's whole stylesheet at
     /// every start), in a private folder removed at exit; a theme the user chose is left alone.
     @Test(arguments: [nil, "Adwaita"])

@@ -49,6 +49,37 @@ import Testing
         #expect(plain?["message"] as? String == "Chapter 4 \(site.url("/c/4"))", "the default line: the title, then the URL")
     }
 
+    /// Apprise runs with the environment webparse was given, not with what webparse set for WebKit (its private
+    /// display, the session bus turned off, JavaScriptCore's and the dynamic loader's settings).
+    @Test func appriseGetsTheEnvironmentWebparseWasGiven() async throws {
+        let chapters = Shared([1])
+        let (site, config, state) = try setUp(chapters)
+        defer { site.stop() }
+        let bin = try folder()
+        let seen = bin.appending(path: "environment").path
+        _ = try write("#!/bin/sh\nenv > '\(seen)'\ncat > /dev/null\n", "apprise", in: bin)
+        #expect(chmod(bin.appending(path: "apprise").path, 0o755) == 0)
+        var environment = headless
+        environment["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        environment["WEBPARSE_TEST_MARK"] = "given"
+        for name in ["LD_PRELOAD", "DBUS_SESSION_BUS_ADDRESS", "JSC_forceRAMSize", "GTK_THEME", "NO_AT_BRIDGE"] {
+            environment[name] = .some(nil)
+        }
+        let first = try await ProcessRunner(product: "webparse").run(["run", "--state", state, "--new-only", "--notify", "json://x/", config],
+                                                                     environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        chapters.value = [1, 2]
+        let second = try await ProcessRunner(product: "webparse").run(["run", "--state", state, "--new-only", "--notify", "json://x/", config],
+                                                                      environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        let lines = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n")
+        let names = Set(lines.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
+        #expect(names.contains("WEBPARSE_TEST_MARK"), "\(names)")
+        for added in ["LD_PRELOAD", "DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "JSC_forceRAMSize", "GTK_THEME", "NO_AT_BRIDGE"] {
+            #expect(!names.contains(added), "Apprise was given webparse's \(added)")
+        }
+    }
+
     @Test func withoutAppriseNotifyNamesThePackage() async throws {
         let (_, config, state) = try setUp(Shared([1]))
         var environment = headless

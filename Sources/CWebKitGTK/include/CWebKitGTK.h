@@ -20,5 +20,6 @@
 #include "wk_checksum.h"
 #include "wk_http_date.h"
 #include "wk_input.h"
+#include "wk_loader.h"
 
 #endif

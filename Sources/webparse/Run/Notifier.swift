@@ -31,6 +31,7 @@ struct Notifier: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: apprise)
         process.arguments = ["--title", title] + urls
+        process.environment = WebParseCommand.launchEnvironment
         let input = Pipe()
         let errors = Pipe()
         process.standardInput = input
