@@ -32,7 +32,9 @@ KINDS = {"WebKitWebProces": "web processes", "webparse": "webparse", "WebKitNetw
 ANONYMOUS = "other anonymous memory: WebKit's allocators (JS heap, DOM, style, caches), stacks, glibc arenas"
 HEADER = re.compile(r"^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$")
 GC_START = re.compile(r"\[GC<(0x[0-9a-f]+)>: START \S+ (\d+)kb")
-GC_END = re.compile(r"\[GC<(0x[0-9a-f]+)>: .*=> (\d+)kb, p=")
+# Web processes share webparse's stderr and JavaScriptCore writes a record in pieces: a heap's record ends at the
+# first "=> N kb" before another heap's record begins.
+GC_END = re.compile(r"\[GC<(0x[0-9a-f]+)>: (?:(?!\[GC<).)*?=> (\d+)kb, p=")
 
 
 def holder(permissions, name):
@@ -94,11 +96,14 @@ def run_batch(webparse, url, pages, env=None, sampler=None):
     watcher = sampler(process.pid) if sampler else None
     if watcher:
         watcher.start()
-    stdout, stderr = process.communicate(timeout=600)
-    if watcher:
-        watcher.running = False
-        watcher.join()
-    os.unlink(config.name)
+    try:
+        stdout, stderr = process.communicate(timeout=600)
+    finally:
+        process.kill()
+        if watcher:
+            watcher.running = False
+            watcher.join()
+        os.unlink(config.name)
     results = json.loads(stdout or b"{}")
     if process.returncode != 0 or len(results) != pages or any(v != fixtures.DASH_CHAPTERS for v in results.values()):
         raise SystemExit(f"dash_memory: the run failed or gave WRONG chapters: {stderr.decode(errors='replace')[-2000:]}")

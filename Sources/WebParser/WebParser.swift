@@ -42,6 +42,9 @@ public struct WebParser: Sendable {
 
     /// Starts WebKit (and a private display if there is none) now rather than with the first job, so that a
     /// program can overlap that with work of its own. WebKit starts once per process; later calls return at once.
+    /// Starting sets WebKit's settings in the process's environment (the display, GTK's, JavaScriptCore's,
+    /// `LD_PRELOAD` for WebKit's processes; see the README's Display and processes): programs the process starts
+    /// later inherit them.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start.
     public static func prepare() async throws {
         try await WebKitRuntime.start()

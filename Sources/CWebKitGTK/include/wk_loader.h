@@ -4,11 +4,12 @@
 
 #include <stddef.h>
 
-/* The shared libraries loaded in this process for which the dynamic loader searches the most libraries in vain:
- * for each library, its relocations against symbols it defines itself (each is looked up in every library
- * loaded before it, in load order, before it is found in its own) times the number of libraries loaded before
- * it. Returns the paths of those at or above minimum_searches, separated by spaces (as LD_PRELOAD takes them),
- * or NULL when there is none; free it with wk_free. Safe from any thread. */
+/* Among libwebkit2gtk and the libraries it needs (what WebKit's processes load too), as this process loaded them,
+ * those for which the dynamic loader searches other libraries the most in vain: a relocation against a symbol a
+ * library defines itself (global, of default visibility) is looked up in every library loaded before it first;
+ * the count is those relocations times the libraries loaded before it. Returns the paths of those at or above
+ * minimum_searches, separated by spaces (as LD_PRELOAD takes them; paths holding a space or a colon are left
+ * out), or NULL when there is none; free it with wk_free. Safe from any thread. */
 char *wk_libraries_searched_in_vain(size_t minimum_searches);
 
 #endif

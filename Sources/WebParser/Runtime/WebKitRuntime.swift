@@ -112,12 +112,12 @@ enum WebKitRuntime {
     static let javaScriptRAMSize: UInt64 = 256 << 20
 
     /// Has WebKit's processes start with the libraries preloaded (`LD_PRELOAD`, after any the user named) that
-    /// would otherwise make the dynamic loader search other libraries most in vain: a relocation is looked up in
-    /// every library loaded before the one defining its symbol, and Debian's flite voice `cmu_time_awb`, which
-    /// libwebkit2gtk links for speech synthesis, has 31,000 relocations against its own symbols and comes 55th:
-    /// 1.7 million fruitless searches, ~15 ms of every WebKit process's start (measured: a program linking WebKit
-    /// and doing nothing started in 58-62 ms with it preloaded, 67-80 without). Called once Xvfb has started, which
-    /// has no use for it.
+    /// would otherwise make the dynamic loader search other libraries most in vain, chosen among libwebkit2gtk and
+    /// the libraries it needs: a relocation is looked up in every library loaded before the one defining its symbol,
+    /// and Debian's flite voice `cmu_time_awb`, which libwebkit2gtk links for speech synthesis, has 31,000
+    /// relocations against its own symbols and comes 55th: 1.7 million fruitless searches, ~15 ms of every WebKit
+    /// process's start (measured: a program linking WebKit and doing nothing started in 58-62 ms with it preloaded,
+    /// 67-80 without). Called once Xvfb has started, which has no use for it.
     private static func preloadLibrariesSearchedInVain() {
         guard let found = wk_libraries_searched_in_vain(minimumSearchesInVain) else { return }
         defer { wk_free(found) }
