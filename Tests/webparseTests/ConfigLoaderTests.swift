@@ -34,6 +34,25 @@ import Testing
         #expect(try url("file:site/index.html")?.path().hasSuffix("/site/index.html") == true)
     }
 
+    /// A config's `passwordEnv` and `{"env": NAME}` are looked up in the environment it is read with: webparse
+    /// reads the config while WebKit starts and adds to the process's environment, so it gives the environment it
+    /// was started with.
+    @Test func variablesAreLookedUpInTheEnvironmentGiven() throws {
+        let text = #"{"url": "https://example.com/", "script": "1", "auth": {"user": "me", "passwordEnv": "COMIC_PASSWORD"},"#
+            + ##" "steps": [{"fill": {"#q": {"env": "COMIC_QUERY"}}}]}"##
+        let environment = ["COMIC_PASSWORD": "correct horse", "COMIC_QUERY": "chapter 12"]
+        let job = try #require(try ConfigLoader.parse(Array(text.utf8), name: "c.json", directory: URL(fileURLWithPath: "/"),
+                                                      environment: environment).jobs.first?.job)
+        #expect(job.load.credentials?.password == "correct horse")
+        #expect(job.evaluation.steps == [.fill(selector: "#q", value: "chapter 12")])
+        let unset = Result { () throws(ConfigError) in
+            try ConfigLoader.parse(Array(text.utf8), name: "c.json", directory: URL(fileURLWithPath: "/"), environment: [:])
+        }
+        guard case .failure(let error) = unset else { Issue.record("read without its variables"); return }
+        #expect(error.problems.map(\.message) == ["the environment variable COMIC_PASSWORD is not set",
+                                                   "the environment variable COMIC_QUERY is not set"])
+    }
+
     @Test func badURLsAreConfigErrors() throws {
         #expect(try problems(#"{"url": "javascript:alert(1)", "script": "1"}"#) == [#"url: unsupported scheme "javascript:"; use http, https or file"#])
         #expect(try problems(#"{"url": "ftp://example.com/x", "script": "1"}"#) == [#"url: unsupported scheme "ftp:"; use http, https or file"#])

@@ -8,19 +8,22 @@ public enum ConfigLoader {
     static let standardInput = "-"
 
     /// Loads the config at `path`, or from stdin when `path` is "-"; paths in a config from stdin are
-    /// relative to the current folder.
+    /// relative to the current folder, and `passwordEnv` and `{"env": NAME}` values are looked up in `environment`.
     /// - Throws: `ConfigError` naming the file and every problem in it.
-    public static func load(path: String) throws(ConfigError) -> Config {
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(ConfigError) -> Config {
         let name = path == standardInput ? "<stdin>" : path
         let bytes = try readBytes(path, name: name)
         let directory = path == standardInput ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: path).deletingLastPathComponent()
-        return try parse(bytes, name: name, directory: directory)
+        return try parse(bytes, name: name, directory: directory, environment: environment)
     }
 
-    /// Checks `bytes` as the config named `name`, whose paths are relative to `directory`.
+    /// Checks `bytes` as the config named `name`, whose paths are relative to `directory` and whose `passwordEnv`
+    /// and `{"env": NAME}` values are looked up in `environment`.
     /// - Throws: `ConfigError` naming `name` and every problem.
-    public static func parse(_ bytes: [UInt8], name: String, directory: URL) throws(ConfigError) -> Config {
+    public static func parse(_ bytes: [UInt8], name: String, directory: URL,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> Config {
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         guard !content.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw ConfigError(file: name, problems: [.init(
@@ -33,7 +36,7 @@ public enum ConfigLoader {
             throw ConfigError(file: name, problems: [.init(path: "", message: "invalid JSON: \(error.message)",
                                                           line: error.line, column: error.column)])
         }
-        var reader = ConfigReader(directory: directory)
+        var reader = ConfigReader(directory: directory, environment: environment)
         let config = reader.config(from: root)
         guard let config, reader.problems.isEmpty else {
             let inFileOrder = reader.problems.enumerated().sorted { first, second in

@@ -24,8 +24,8 @@ package struct ConfigReader {
     private(set) var fields: FieldReader
     package var problems: [ConfigError.Problem] { fields.problems }
 
-    package init(directory: URL) {
-        fields = FieldReader(directory: directory)
+    package init(directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        fields = FieldReader(directory: directory, environment: environment)
     }
 
     /// The fields `defaults` gives every job: read once, and which keys it set.

@@ -6,12 +6,15 @@ import WebParser
 package struct FieldReader {
     /// Paths in the config are resolved against this folder.
     let directory: URL
+    /// Where `passwordEnv` and `{"env": NAME}` values are looked up.
+    let environment: [String: String]
     package private(set) var problems: [ConfigError.Problem] = []
     /// The problems already reported, so that one is said once, in constant time.
     private var reported: Set<ConfigError.Problem> = []
 
-    package init(directory: URL) {
+    package init(directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.directory = directory
+        self.environment = environment
     }
 
     /// Records that `input`, at `path`, is wrong; the same problem is recorded once.
@@ -288,7 +291,7 @@ package struct FieldReader {
             return .init(user: user, password: text)
         case (nil, let variable?):
             guard let name = string(path + ".passwordEnv", variable) else { return nil }
-            guard let password = ProcessInfo.processInfo.environment[name] else {
+            guard let password = environment[name] else {
                 problem(path + ".passwordEnv", at: variable, "the environment variable \(name) is not set")
                 return nil
             }

@@ -133,10 +133,13 @@ struct RunCommand {
 
     let settings: Settings
 
-    /// The config, or the jobs of the `--urls` list.
+    /// The config, or the jobs of the `--urls` list. Read while WebKit starts, which adds to the environment: the
+    /// config's variables are looked up in the environment webparse was started with.
     /// - Throws: `ConfigError` when it cannot be read or is not valid.
     private func loadConfig() throws(ConfigError) -> Config {
-        guard let urlsPath = settings.urlsPath, let script = settings.script else { return try ConfigLoader.load(path: settings.configPath) }
+        guard let urlsPath = settings.urlsPath, let script = settings.script else {
+            return try ConfigLoader.load(path: settings.configPath, environment: WebParseCommand.launchEnvironment)
+        }
         return try ConfigLoader.loadURLList(path: urlsPath, script: script)
     }
 

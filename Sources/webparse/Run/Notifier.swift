@@ -12,10 +12,11 @@ struct Notifier: Sendable {
     let format: String?
     private let apprise: String
 
-    /// A notifier through the `apprise` on the PATH.
+    /// A notifier through the `apprise` on the PATH webparse was started with (WebKit may be changing the
+    /// environment while the run is set up).
     /// - Throws: `CommandFailure` (exit 2) naming the package to install when there is no `apprise`.
     init(urls: [String], format: String?) throws(CommandFailure) {
-        guard let path = ExecutableSearch.path(named: "apprise") else {
+        guard let path = ExecutableSearch.path(named: "apprise", searchPath: WebParseCommand.launchEnvironment["PATH"]) else {
             throw CommandFailure.usage("--notify needs Apprise, which is not installed: install the Debian package apprise (apt install apprise)")
         }
         self.urls = urls
