@@ -65,33 +65,47 @@ def pss_kb(pid):
     return 0
 
 
-class Sampler(threading.Thread):
-    """Samples the PSS of a process tree until stopped; keeps the peak."""
+def tree_pss(pids):
+    """The PSS of the processes `pids` in KB, and no detail (a sample for Sampler)."""
+    return sum(pss_kb(pid) for pid in pids), None
 
-    def __init__(self, pid):
+
+class Sampler(threading.Thread):
+    """Samples a process tree every `period` seconds until stopped, with `sample(pids)` giving (total KB, detail);
+    keeps the largest total and its detail."""
+
+    def __init__(self, pid, sample=tree_pss, period=0.02):
         super().__init__(daemon=True)
-        self.pid, self.peak_kb, self.running = pid, 0, True
+        self.pid, self.sample, self.period = pid, sample, period
+        self.peak_kb, self.peak, self.running = 0, None, True
 
     def run(self):
         while self.running:
-            self.peak_kb = max(self.peak_kb, sum(pss_kb(pid) for pid in tree(self.pid)))
-            time.sleep(0.02)
+            total, detail = self.sample(tree(self.pid))
+            if total > self.peak_kb:
+                self.peak_kb, self.peak = total, detail
+            time.sleep(self.period)
 
 
-def measure(command, env=None):
+def measure(command, env=None, sampler=Sampler):
+    """Runs `command` with `sampler(pid)` watching its process tree: wall and CPU time, peak memory, output, status,
+    and the sampler."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    sampler = Sampler(process.pid)
-    sampler.start()
-    stdout, stderr = process.communicate(timeout=600)
-    wall = time.monotonic() - start
-    sampler.running = False
-    sampler.join()
+    watcher = sampler(process.pid)
+    watcher.start()
+    try:
+        stdout, stderr = process.communicate(timeout=600)
+        wall = time.monotonic() - start
+    finally:
+        process.kill()
+        watcher.running = False
+        watcher.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"wall": wall, "cpu": cpu, "peak_mb": sampler.peak_kb / 1024, "stdout": stdout, "stderr": stderr,
-            "status": process.returncode}
+    return {"wall": wall, "cpu": cpu, "peak_mb": watcher.peak_kb / 1024, "stdout": stdout, "stderr": stderr,
+            "status": process.returncode, "sampler": watcher}
 
 
 def headless_env():
@@ -115,15 +129,22 @@ class Tools:
         run["ok"] = run["status"] == 0 and json.loads(run["stdout"] or "null") == fixtures.ITEMS
         return run
 
-    def webparse_batch(self, url, count, concurrency, script=fixtures.SCRIPT, expected=fixtures.ITEMS, pages_per_process=None):
+    def webparse_batch(self, url, count, concurrency, script=fixtures.SCRIPT, expected=fixtures.ITEMS, pages_per_process=None,
+                       env=None, sampler=Sampler):
+        """A run of `count` jobs of `url`, `concurrency` at once, measured (`env` added to a headless environment,
+        `sampler` watching its processes); "ok" when every result is `expected`."""
         jobs = [{"name": f"p{n}", "url": url, "script": script} for n in range(count)]
         settings = {"concurrency": concurrency, "jobs": jobs}
         if pages_per_process:
             settings["pagesPerProcess"] = pages_per_process
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as config:
             json.dump(settings, config)
-        run = measure([self.webparse, "run", config.name], env=headless_env())
-        os.unlink(config.name)
+        environment = headless_env()
+        environment.update(env or {})
+        try:
+            run = measure([self.webparse, "run", config.name], environment, sampler)
+        finally:
+            os.unlink(config.name)
         output = json.loads(run["stdout"] or "{}")
         run["ok"] = run["status"] == 0 and len(output) == count and all(v == expected for v in output.values())
         return run
@@ -159,6 +180,20 @@ def slope(points):
 
 SOLO = "webparse, a process per page"
 SHARED = "webparse, four pages to a process"
+
+
+def start_dash(python):
+    """Starts the Dash app (dash_app.py) on a free port with `python`; returns (its process, its URL once it answers)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([python, os.path.join(HERE, "dash_app.py"), str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        return process, wait_for_dash(process, port)
+    except BaseException:
+        process.terminate()
+        raise
 
 
 def wait_for_dash(process, port):
@@ -245,13 +280,8 @@ def main():
         slopes[SOLO] = slope(points)
     dash = None
     if sections & {"dash", "profile"} and tools.dash:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        dash = subprocess.Popen([tools.python, os.path.join(HERE, "dash_app.py"), str(port)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        dash, dash_url = start_dash(tools.python)
         atexit.register(dash.terminate)  # also when a section fails
-        dash_url = wait_for_dash(dash, port)
     if "dash" in sections and dash:
         for tool in ["webparse", "playwright"] if tools.playwright else ["webparse"]:
             for count, pages in ((options.dash_batch, 1), (2 * options.dash_batch, 4)):

@@ -12,20 +12,13 @@ Two runs of PAGES Dash pages (Scripts/bench/dash_app.py) at `-j 4`, webparse's d
 """
 import argparse
 import collections
-import json
 import os
 import re
-import socket
 import statistics
-import subprocess
-import tempfile
-import threading
-import time
 
 import bench
 import fixtures
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 CONCURRENCY = 4
 KINDS = {"WebKitWebProces": "web processes", "webparse": "webparse", "WebKitNetworkPr": "network process",
          "Xvfb": "Xvfb"}
@@ -68,51 +61,26 @@ def process_map(pid):
         return None
 
 
-class MapSampler(threading.Thread):
-    """Maps a process tree every 200 ms until stopped; keeps the map with the largest total PSS."""
-
-    def __init__(self, pid):
-        super().__init__(daemon=True)
-        self.pid, self.running, self.peak_kb, self.peak = pid, True, 0, []
-
-    def run(self):
-        while self.running:
-            maps = [found for found in map(process_map, bench.tree(self.pid)) if found]
-            total = sum(sum(counts.values()) for _, counts in maps)
-            if total > self.peak_kb:
-                self.peak_kb, self.peak = total, maps
-            time.sleep(0.2)
+def tree_map(pids):
+    """The processes `pids` mapped (a sample for bench.Sampler): total PSS in KB, and each one's (comm, PSS by holder)."""
+    maps = [found for found in map(process_map, pids) if found]
+    return sum(sum(counts.values()) for _, counts in maps), maps
 
 
 def run_batch(webparse, url, pages, env=None, sampler=None):
-    """Runs PAGES Dash jobs at 4 at once, checks every result; returns stderr."""
-    jobs = [{"name": f"p{n:03}", "url": url, "script": fixtures.DASH_SCRIPT} for n in range(pages)]
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as config:
-        json.dump({"concurrency": CONCURRENCY, "jobs": jobs}, config)
-    environment = bench.headless_env()
-    environment.update(env or {})
-    process = subprocess.Popen([webparse, "run", config.name], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=environment)
-    watcher = sampler(process.pid) if sampler else None
-    if watcher:
-        watcher.start()
-    try:
-        stdout, stderr = process.communicate(timeout=600)
-    finally:
-        process.kill()
-        if watcher:
-            watcher.running = False
-            watcher.join()
-        os.unlink(config.name)
-    results = json.loads(stdout or b"{}")
-    if process.returncode != 0 or len(results) != pages or any(v != fixtures.DASH_CHAPTERS for v in results.values()):
-        raise SystemExit(f"dash_memory: the run failed or gave WRONG chapters: {stderr.decode(errors='replace')[-2000:]}")
-    return stderr.decode(errors="replace"), watcher
+    """Runs PAGES Dash jobs at 4 at once watched by `sampler` (bench.Sampler by default), checks every result; returns
+    (stderr, the sampler)."""
+    run = bench.Tools(webparse, None).webparse_batch(url, pages, CONCURRENCY, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS,
+                                                     env=env, sampler=sampler or bench.Sampler)
+    stderr = run["stderr"].decode(errors="replace")
+    if not run["ok"]:
+        raise SystemExit(f"dash_memory: the run failed or gave WRONG chapters: {stderr[-2000:]}")
+    return stderr, run["sampler"]
 
 
 def memory_map(webparse, url, pages):
     """(MB by (kind, holder), process count by kind, peak MB) at the sampled peak of a run."""
-    _, watcher = run_batch(webparse, url, pages, sampler=MapSampler)
+    _, watcher = run_batch(webparse, url, pages, sampler=lambda pid: bench.Sampler(pid, tree_map, period=0.2))
     table, processes = collections.Counter(), collections.Counter()
     for comm, counts in watcher.peak:
         kind = KINDS.get(comm, comm)
@@ -167,13 +135,9 @@ def main():
     parser.add_argument("--webparse", default=os.path.join(bench.ROOT, ".build/release/webparse"))
     parser.add_argument("--python", default=os.path.join(bench.ROOT, ".build/bench-venv/bin/python"))
     options = parser.parse_args()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    dash = subprocess.Popen([options.python, os.path.join(HERE, "dash_app.py"), str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    dash, url = bench.start_dash(options.python)
     try:
-        report(options.webparse, bench.wait_for_dash(dash, port), options.pages)
+        report(options.webparse, url, options.pages)
     finally:
         dash.terminate()
 

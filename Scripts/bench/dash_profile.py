@@ -20,17 +20,14 @@ import json
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
 import bench
 import fixtures
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The benchmark's script, returning the page's clock with the chapters. It counts its own evaluations.
 TIMED_SCRIPT = """(() => {
@@ -153,13 +150,9 @@ def main():
     options = parser.parse_args()
     if options.pages < 3:
         parser.error("--pages: at least 3 (the first page is left out of the timeline, and it needs two after it)")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    dash = subprocess.Popen([options.python, os.path.join(HERE, "dash_app.py"), str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    dash, url = bench.start_dash(options.python)
     try:
-        report(options.webparse, bench.wait_for_dash(dash, port), options.pages)
+        report(options.webparse, url, options.pages)
     finally:
         dash.terminate()
 
