@@ -34,6 +34,9 @@ struct WKView {
     /* The credentials for the current load, offered once. */
     char *user;
     char *password;
+    /* The resources loading (view_resources.c), and the number the last one got. */
+    GPtrArray *loads;
+    guint64 last_load_id;
 };
 
 /* A request that answers later: the caller's callback (cast back to its own type by the file that made the
@@ -47,6 +50,12 @@ typedef struct {
 /* Trusts certificate for uri's host in the view's web context and loads uri again: the view's current request
  * (with its headers) when uri is its URI. False, doing nothing, when uri has no host. */
 bool trust_certificate(WKView *view, GTlsCertificate *certificate, const char *uri);
+
+/* Reports the view's resource loads through its resource_changed callback from now on. */
+void view_resources_watch(WKView *view);
+
+/* Disconnects from the resources still loading, without reporting their end. */
+void view_resources_forget(WKView *view);
 
 Pending *pending_new(void (*callback)(void), void *context, const char *path);
 

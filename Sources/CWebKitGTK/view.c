@@ -216,6 +216,7 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
     };
     for (size_t index = 0; index < G_N_ELEMENTS(handlers); index++)
         g_signal_connect(view->web_view, handlers[index].signal, handlers[index].handler, view);
+    view_resources_watch(view);
 
     /* The view has the viewport's size, in a layout in a one-pixel window, beside that pixel, so GTK never draws
      * it; its window is shown at its first load. Nothing reads what GTK would draw (screenshots are drawn by the
@@ -260,6 +261,7 @@ static gboolean destroy_window(gpointer window) {
 void wk_view_destroy(WKView *view, bool keep_process) {
     g_signal_handlers_disconnect_by_data(view->web_view, view);
     g_signal_handlers_disconnect_by_data(webkit_web_view_get_user_content_manager(view->web_view), view);
+    view_resources_forget(view);
     view->callbacks.release(view->callback_context);
     webkit_web_view_stop_loading(view->web_view);
     if (!keep_process)

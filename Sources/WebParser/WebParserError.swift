@@ -89,8 +89,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidJob(String)
         /// The job was not run, and why (a job it runs after failed).
         case notRun(String)
-        /// A step of the job could not be done: which one, and why.
-        case stepFailed(step: Int, Step, reason: String)
+        /// A step of the job could not be done: which one (its place among the steps: `3`, or `2.then.1` in an
+        /// `if` step's branch), and why.
+        case stepFailed(step: String, Step, reason: String)
         /// The screenshot could not be taken or written.
         case screenshotFailed(String)
         /// The session's cookies or stored data could not be read, written, listed or cleared; says which file
@@ -113,9 +114,13 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             if case .timedOut = self { true } else { false }
         }
 
-        /// True for a time-out on a page that loaded while only the script's data was missing.
+        /// True for a time-out on a page that loaded while only the script's data was missing, or while a step
+        /// waited for what it acts on (the page's document had arrived).
         public var isMissingData: Bool {
-            if case .timedOut(.waitingForResult, _) = self { true } else { false }
+            switch self {
+            case .timedOut(.waitingForResult, _), .timedOut(.runningStep, _): true
+            default: false
+            }
         }
 
         /// The kind in words, without URL or attempts.
@@ -143,7 +148,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
             case .invalidJob(let reason): "invalid job: \(reason)"
             case .notRun(let reason): "not run: \(reason)"
-            case .stepFailed(let index, let step, let reason): "step \(index + 1) (\(step)) failed: \(reason)"
+            case .stepFailed(let place, let step, let reason): "step \(place) (\(step)) failed: \(reason)"
             case .screenshotFailed(let reason): "screenshot failed: \(reason)"
             case .storageFailed(let reason): reason
             }
@@ -159,8 +164,9 @@ public enum LoadPhase: Sendable, Equatable, CustomStringConvertible {
     case loading
     /// The page has loaded; the script's result is still empty.
     case waitingForResult
-    /// Step `step` (from 0) was waiting for what it acts on, or for what it waits for.
-    case runningStep(Int, Step)
+    /// The step at a place among the job's steps (`3`, `2.then.1`) was waiting for what it acts on, or for what
+    /// it waits for.
+    case runningStep(String, Step)
 
     /// The phase in words, such as "waiting for the server".
     public var description: String {
@@ -168,7 +174,7 @@ public enum LoadPhase: Sendable, Equatable, CustomStringConvertible {
         case .waitingForServer: "waiting for the server"
         case .loading: "loading the page"
         case .waitingForResult: "waiting for the script's result"
-        case .runningStep(let index, let step): "running step \(index + 1) (\(step))"
+        case .runningStep(let place, let step): "running step \(place) (\(step))"
         }
     }
 }

@@ -15,6 +15,8 @@ public enum WebParserMessage: Sendable, Equatable {
     /// The page tried to navigate to `url`, which a scraper does not follow (`mailto:`, `tel:`, `intent:`…);
     /// the page stayed where it was.
     case navigationRefused(url: String)
+    /// The `if` step at `step` (`2`, `3.then.1`) found its condition `holds` or not, and runs that branch.
+    case stepDecided(step: String, Step, holds: Bool)
 }
 
 /// One line of a page's console.

@@ -20,6 +20,10 @@ import Testing
             case .load: "load"
             case .evaluate(let body, let document): "evaluate \(body.utf8.count > 200 ? "whole" : "repeat") in \(document)"
             case .evaluateLater(let delay): "evaluate after \(delay)"
+            case .expireRequest(let id, let delay): "expire request \(id) after \(delay)"
+            case .notify(let body):
+                body.hasSuffix("pageQuiet(true);\nreturn null;\n") ? "notify busy"
+                    : body.hasSuffix("pageQuiet(false);\nreturn null;\n") ? "notify quiet" : "install script"
             case .callStep(let body, let document): "step call \(body.contains("until(") ? "waiting" : "direct") in \(document)"
             case .click(let x, let y): "click \(x),\(y)"
             case .press(let key): "press \(key)"
@@ -51,7 +55,7 @@ import Testing
         let page = url.absoluteString
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.started(url: page)))
-        #expect(words(attempt.handle(.page(.committed(url: page, httpStatus: 200)))) == ["step call waiting in 1"])
+        #expect(words(attempt.handle(.page(.committed(url: page, httpStatus: 200)))) == ["install script", "step call waiting in 1"])
         #expect(words(attempt.handle(.page(.finished(url: page)))) == [])
         #expect(words(attempt.handle(.stepReply(json(#"{"at": [10, 20]}"#), document: 1)))
                 == ["click 10.0,20.0", "step timer 1 after 0.15 seconds"])
@@ -65,9 +69,9 @@ import Testing
         #expect(words(attempt.handle(.page(.committed(url: page + "again", httpStatus: 200)))) == ["step call waiting in 3"])
         #expect(words(attempt.handle(.stepReply(json(#"{"done": true}"#), document: 2))) == [], "a stale reply")
         #expect(words(attempt.handle(.stepReply(json(#"{"done": true}"#), document: 3))) == ["step timer 2 after 0.15 seconds"])
-        #expect(words(attempt.handle(.stepDue(timer: 2))) == ["step call direct in 3"])
+        #expect(words(attempt.handle(.stepDue(timer: 2))) == ["step call waiting in 3"], "a key waits for the page to settle")
         #expect(words(attempt.handle(.stepReply(json(#"{"focused": true}"#), document: 3))) == ["press Return", "step timer 3 after 0.15 seconds"])
-        #expect(words(attempt.handle(.stepDue(timer: 3))) == ["report executingJavaScript", "evaluate whole in 0"])
+        #expect(words(attempt.handle(.stepDue(timer: 3))) == ["report executingJavaScript", "evaluate whole in 3"])
     }
 
     /// A step that cannot be done fails the attempt naming the step and the page; a time-out says which step
@@ -78,7 +82,7 @@ import Testing
         _ = failing.handle(.start)
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = failing.handle(.stepReply(json(#"{"done": true}"#), document: 1))
-        #expect(words(failing.handle(.stepDue(timer: 1))) == ["step call waiting in 1"])
+        #expect(words(failing.handle(.stepDue(timer: 1))) == ["install script", "step call waiting in 1"])
         #expect(words(failing.handle(.stepReply(json(#"{"error": "the element is not a <select> (div)"}"#), document: 1)))
                 == [##"fail step 2 (select "B" in "#s") failed: the element is not a <select> (div) (\##(page))"##])
 
@@ -102,31 +106,31 @@ import Testing
         let page = url.absoluteString
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
-        #expect(words(attempt.handle(.reply(string(#"[1,2]"#), document: 0))) == ["cancel later evaluation", "find next 1"])
+        #expect(words(attempt.handle(.reply(string(#"[1,2]"#), document: 1))) == ["cancel later evaluation", "find next 1"])
         #expect(words(attempt.handle(.nextFound(json(#"{"url": "http://127.0.0.1:9/page2"}"#), call: 1)))
                 == ["watch 5.0 seconds", "load http://127.0.0.1:9/page2"])
         _ = attempt.handle(.page(.started(url: "http://127.0.0.1:9/page2")))
         #expect(words(attempt.handle(.page(.committed(url: "http://127.0.0.1:9/page2", httpStatus: 200))))
-                == ["cancel later evaluation", "evaluate whole in 1"])
-        #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 1))) == ["cancel later evaluation", "find next 2"])
+                == ["cancel later evaluation", "evaluate whole in 2"])
+        #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 2))) == ["cancel later evaluation", "find next 2"])
         #expect(words(attempt.handle(.nextFound(json(#"{"at": [5, 6]}"#), call: 2)))
-                == ["watch 5.0 seconds", "click 5.0,6.0", "evaluate repeat in 1"])
-        #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 1))) == ["evaluate after 0.05 seconds"])
-        #expect(words(attempt.handle(.reply(string(#"[4]"#), document: 1))) == ["succeed [1,2,3,4] at http://127.0.0.1:9/page2"],
+                == ["watch 5.0 seconds", "click 5.0,6.0", "evaluate repeat in 2"])
+        #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 2))) == ["evaluate after 0.05 seconds"])
+        #expect(words(attempt.handle(.reply(string(#"[4]"#), document: 2))) == ["succeed [1,2,3,4] at http://127.0.0.1:9/page2"],
                 "the third page is the most")
 
         var repeating = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next")) }
         _ = repeating.handle(.start)
         _ = repeating.handle(.page(.committed(url: page, httpStatus: 200)))
-        _ = repeating.handle(.reply(string(#"[{"a":1}]"#), document: 0))
+        _ = repeating.handle(.reply(string(#"[{"a":1}]"#), document: 1))
         _ = repeating.handle(.nextFound(json(#"{"at": [1, 1]}"#), call: 1))
-        #expect(words(repeating.handle(.reply(string(#"[{"a":1}]"#), document: 0))) == ["evaluate after 0.05 seconds"])
+        #expect(words(repeating.handle(.reply(string(#"[{"a":1}]"#), document: 1))) == ["evaluate after 0.05 seconds"])
         #expect(words(repeating.handle(.timedOut)) == [#"succeed [{"a":1}] at \#(page) (cut short)"#], "a time-out keeps the pages read")
 
         var failing = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next")) }
         _ = failing.handle(.start)
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
-        _ = failing.handle(.reply(string("[1]"), document: 0))
+        _ = failing.handle(.reply(string("[1]"), document: 1))
         _ = failing.handle(.nextFound(json(#"{"url": "http://127.0.0.1:9/gone"}"#), call: 1))
         #expect(words(failing.handle(.page(.committed(url: "http://127.0.0.1:9/gone", httpStatus: 404))))
                 == ["succeed [1] at http://127.0.0.1:9/gone (cut short)"], "a next page that cannot be read ends with the pages read")
@@ -134,7 +138,7 @@ import Testing
         var hostile = machine { $0.evaluation.pagination = Pagination(next: .script("document.querySelector('a').href")) }
         _ = hostile.handle(.start)
         _ = hostile.handle(.page(.committed(url: page, httpStatus: 200)))
-        _ = hostile.handle(.reply(string("[1]"), document: 0))
+        _ = hostile.handle(.reply(string("[1]"), document: 1))
         #expect(words(hostile.handle(.nextFound(json(#"{"url": "file:///etc/passwd"}"#), call: 1)))
                 == ["succeed [1] at \(page) (cut short)"], "no local file is loaded; the result holds the page read")
     }
@@ -144,10 +148,10 @@ import Testing
         #expect(words(attempt.handle(.start)) == ["watch 5.0 seconds", "load"])
         #expect(words(attempt.handle(.page(.started(url: url.absoluteString)))) == [])
         #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200))))
-                == ["report executingJavaScript", "evaluate whole in 0"])
+                == ["report executingJavaScript", "evaluate whole in 1"])
         #expect(words(attempt.handle(.page(.finished(url: url.absoluteString)))) == [])
-        #expect(words(attempt.handle(.reply(.null, document: 0))) == ["evaluate repeat in 0"])
-        #expect(words(attempt.handle(.reply(string("\"Title\""), document: 0))) == ["succeed \"Title\" at \(url.absoluteString)"])
+        #expect(words(attempt.handle(.reply(.null, document: 1))) == ["evaluate repeat in 1"])
+        #expect(words(attempt.handle(.reply(string("\"Title\""), document: 1))) == ["succeed \"Title\" at \(url.absoluteString)"])
         #expect(attempt.stage == .ended)
         #expect(words(attempt.handle(.timedOut)) == [], "nothing after the end")
     }
@@ -157,12 +161,12 @@ import Testing
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: "http://example.test/first", httpStatus: 200)))
         #expect(words(attempt.handle(.page(.committed(url: "http://example.test/second", httpStatus: 200))))
-                == ["cancel later evaluation", "evaluate whole in 1"])
-        #expect(words(attempt.handle(.reply(string("\"old\""), document: 0))) == [])
-        #expect(words(attempt.handle(.reply(.json(Data(#"{"notInstalled":true}"#.utf8)), document: 1))) == ["evaluate whole in 1"])
-        #expect(words(attempt.handle(.reply(.failed(domain: "WebKitJavascriptError", code: 1, message: "gone"), document: 1)))
+                == ["cancel later evaluation", "evaluate whole in 2"])
+        #expect(words(attempt.handle(.reply(string("\"old\""), document: 1))) == [])
+        #expect(words(attempt.handle(.reply(.json(Data(#"{"notInstalled":true}"#.utf8)), document: 2))) == ["evaluate whole in 2"])
+        #expect(words(attempt.handle(.reply(.failed(domain: "WebKitJavascriptError", code: 1, message: "gone"), document: 2)))
                 == ["evaluate after 0.05 seconds"])
-        #expect(words(attempt.handle(.evaluationDue)) == ["evaluate whole in 1"])
+        #expect(words(attempt.handle(.evaluationDue)) == ["evaluate whole in 2"])
     }
 
     @Test func failuresEndTheAttemptWithTheirKind() {
@@ -187,7 +191,7 @@ import Testing
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         _ = attempt.handle(.page(.finished(url: url.absoluteString)))
-        _ = attempt.handle(.reply(.json(Data(#"{"pending":"waitFor returned false"}"#.utf8)), document: 0))
+        _ = attempt.handle(.reply(.json(Data(#"{"pending":"waitFor returned false"}"#.utf8)), document: 1))
         #expect(words(attempt.handle(.timedOut))
                 == ["fail timed out after 5 s while waiting for the script's result (\(url.absoluteString)): waitFor returned false"])
     }
@@ -209,8 +213,8 @@ import Testing
         var attempt = machine { $0.evaluation.screenshot = .init(file: URL(fileURLWithPath: "/tmp/shot.png")) }
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
-        #expect(words(attempt.handle(.reply(string("1"), document: 0))) == ["cancel later evaluation", "snapshot"])
-        #expect(words(attempt.handle(.reply(string("2"), document: 0))) == [], "the result is already there")
+        #expect(words(attempt.handle(.reply(string("1"), document: 1))) == ["cancel later evaluation", "snapshot"])
+        #expect(words(attempt.handle(.reply(string("2"), document: 1))) == [], "the result is already there")
         #expect(words(attempt.handle(.snapshotWritten(error: "disk full"))) == ["fail screenshot failed: disk full (\(url.absoluteString))"])
     }
 

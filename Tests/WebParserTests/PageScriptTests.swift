@@ -5,7 +5,7 @@ import Testing
 /// The wrapper around a job's script, and how the page's replies are read.
 @Suite struct PageScriptTests {
     @Test func theScriptSitsOnItsOwnLinesWithoutTrailingSemicolons() {
-        let body = PageScript("document.title ;; \n").functionBody
+        let body = PageScript("document.title ;; \n").installBody
         #expect(body.hasPrefix("const script = () => (\ndocument.title\n);\nconst waitFor = () => (\ntrue\n);\n"))
     }
 
@@ -58,7 +58,7 @@ import Testing
         let script = PageScript("a\r\nb\rc\u{2028}d\u{2029}e\u{85}f")
         #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E","line":6,"column":1}}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E", line: 5, column: 1))))
-        #expect(PageScript(" \n x ;\u{3000};; ").functionBody.hasPrefix("const script = () => (\nx\n);"))
+        #expect(PageScript(" \n x ;\u{3000};; ").installBody.hasPrefix("const script = () => (\nx\n);"))
     }
 
     @Test func linesCountEveryKindOfLineBreak() {

@@ -17,6 +17,15 @@ typedef enum {
 } WKLoadEvent;
 
 typedef enum {
+    /* A load began; text is its request's Accept header ("" when it has none). */
+    WK_RESOURCE_STARTED,
+    /* Its response arrived; text is the response's MIME type ("" when it has none). */
+    WK_RESOURCE_RESPONDED,
+    /* It finished or failed; text is NULL. */
+    WK_RESOURCE_ENDED
+} WKResourceEvent;
+
+typedef enum {
     WK_PROCESS_CRASHED,
     WK_PROCESS_EXCEEDED_MEMORY_LIMIT,
     /* Another view in the same web process was destroyed with its process (see wk_view_destroy). */
@@ -54,6 +63,10 @@ typedef struct {
      * again, as wk_view_trust_certificate does (the first load then ends with WK_LOAD_FINISHED), false lets the
      * load fail with the TLS error. */
     bool (*allow_certificate)(void *context, const char *uri);
+    /* A resource of the view's documents (the main document, a frame's, a script, an XHR or fetch, an image…)
+     * started loading, got its response or ended; id tells the loads of the view apart. A load still going
+     * when the view is destroyed reports no end. */
+    void (*resource_changed)(void *context, unsigned long long id, WKResourceEvent event, const char *text);
     /* Called once, when the view is destroyed, to release the callback context. */
     void (*release)(void *context);
 } WKViewCallbacks;

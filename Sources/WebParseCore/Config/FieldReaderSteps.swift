@@ -19,6 +19,10 @@ extension FieldReader {
             }
             for (index, element) in elements.enumerated() {
                 let place = "\(path)[\(index)]"
+                if let members = FieldInput.node(element).members, members.contains(where: { $0.key == "if" }) {
+                    steps += conditional(members, at: .node(element), path: place).map { [$0] } ?? []
+                    continue
+                }
                 guard let members = FieldInput.node(element).members, members.count == 1, let (action, value) = members.first else {
                     problem(place, at: .node(element), "expected an object with one action, such as {\"click\": \"#next\"}, got \(FieldInput.node(element).excerpt)")
                     continue
@@ -34,6 +38,44 @@ extension FieldReader {
             }
         }
         return problems.count == problemsBefore ? steps : nil
+    }
+
+    /// An `if` step: `{"if": SELECTOR or {"script": JS} or {"selector": SELECTOR}, "then": [steps], "else": [steps]}`.
+    private mutating func conditional(_ members: [(key: String, value: JSONNode)], at input: FieldInput, path: String) -> Step? {
+        var condition: Step.Condition?
+        var then: [Step]?, otherwise: [Step] = []
+        for (key, value) in members {
+            let place = path + "." + key
+            switch key {
+            case "if": condition = self.condition(place, .node(value))
+            case "then": then = steps(place, .node(value))
+            case "else": otherwise = steps(place, .node(value)) ?? []
+            default: problem(place, at: .node(value), "unknown key; an if step has \"if\", \"then\" and \"else\"" + ConfigReader.suggestion(for: key, among: ["if", "then", "else"]))
+            }
+        }
+        if !members.contains(where: { $0.key == "then" }) { problem(path + ".then", at: input, "required: the steps to run when the condition holds") }
+        guard let condition, let then else { return nil }
+        return .when(condition, then: then, otherwise: otherwise)
+    }
+
+    /// An `if` step's condition: a CSS selector, checked here, or `{"script": JS}`.
+    private mutating func condition(_ path: String, _ input: FieldInput) -> Step.Condition? {
+        var kind = "selector", value = input
+        if let members = input.members {
+            guard members.count == 1, members[0].key == "script" || members[0].key == "selector" else {
+                problem(path, at: input, "expected a CSS selector, {\"selector\": …} or {\"script\": …}")
+                return nil
+            }
+            (kind, value) = (members[0].key, .node(members[0].value))
+        }
+        let place = input.members == nil ? path : path + "." + kind
+        guard let text = string(place, value) else { return nil }
+        if kind == "script" { return .script(text) }
+        if let problem = CSSSelectorSyntax.problem(in: text) {
+            self.problem(place, at: value, "not a valid CSS selector: \(problem)")
+            return nil
+        }
+        return .selector(text)
     }
 
     /// The next page of a list: a CSS selector (`"a.next"`, `{"selector": …}`) or `{"script": JS}`.

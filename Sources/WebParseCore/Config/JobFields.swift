@@ -67,6 +67,10 @@ package enum JobFields {
                  option: .value("poll-interval", "SECONDS", "time between evaluations while the result is empty (default \(seconds(Evaluation.defaultPollInterval)))")) { reader, path, input, draft in
             if let value = reader.seconds(path, input, in: 0.01...3600) { draft.job.evaluation.pollInterval = value }
         },
+        JobField(key: "settle", summary: "seconds the script's answer must stay the same, with none of the page's data requests in flight, before it is the result; steps act on a page quiet that long; 0 takes the first non-empty answer (default \(seconds(Evaluation.defaultSettle)))",
+                 option: .value("settle", "SECONDS", "how long the answer must stay the same on a quiet page before it is the result; 0: the first non-empty one (default \(seconds(Evaluation.defaultSettle)))")) { reader, path, input, draft in
+            if let value = reader.seconds(path, input, in: 0...600) { draft.job.evaluation.settle = value }
+        },
         JobField(key: "retries", summary: "attempts after a transient failure, 0 to 10 (default \(RetryPolicy.defaultRetries))",
                  option: .value("retries", "COUNT", "attempts after a transient failure, 0 to 10 (default \(RetryPolicy.defaultRetries))")) { reader, path, input, draft in
             if let value = reader.integer(path, input, in: 0...10, what: "a number of retries") { draft.job.retry.retries = value }

@@ -35,6 +35,8 @@ struct AttemptMachine {
         case nextFound(JavaScriptReply, call: Int)
         /// The wait after an interrupted evaluation is over.
         case evaluationDue
+        /// The request `id` has been loading for `RequestTracker.longLived`.
+        case requestExpired(id: UInt64)
         /// The job's timeout is over.
         case timedOut
         /// The job's timeout is over while another job's page was in use in the page's web process, whose one
@@ -57,6 +59,11 @@ struct AttemptMachine {
         case evaluate(body: String, document: Int)
         /// Sends `.evaluationDue` after the duration.
         case evaluateLater(Duration)
+        /// Sends `.requestExpired(id:)` after the duration.
+        case expireRequest(id: UInt64, after: Duration)
+        /// Calls `body` in the page's current document, for its effect only (telling it whether requests are in
+        /// flight).
+        case notify(body: String)
         /// Calls a step's `body` in the page's current document; its reply comes as `.stepReply`.
         case callStep(body: String, document: Int)
         /// Clicks the view at a point of the viewport, as a user's pointer does.
@@ -109,16 +116,24 @@ struct AttemptMachine {
     private var lastAnswer: String?
     /// The values user scripts emitted, in order, as JSON text.
     private var emitted: [Data] = []
+    /// The page's requests that deliver data.
+    private var requests = RequestTracker()
+    /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer
+    /// equal to the one before the steps acted.
+    private var settleFor: Duration
 
     /// The machine of an attempt of `job`.
     init(job: WebParserJob) {
         self.job = job
         self.url = job.url.absoluteString
-        self.steps = StepRunner(steps: job.evaluation.steps)
+        let settle = job.evaluation.collect == .result ? job.evaluation.settle : .zero
         self.pages = PageTurner(pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
                                 pollInterval: job.evaluation.pollInterval)
         self.script = PageScript(job.evaluation.script, waitFor: job.evaluation.waitFor, waitForSelector: job.evaluation.waitForSelector,
-                                 pollInterval: job.evaluation.pollInterval)
+                                 pollInterval: job.evaluation.pollInterval, quiet: PageQuiet(settle: settle))
+        self.settleFor = script.isFinalOnceWaitHolds ? .zero : settle
+        self.steps = StepRunner(steps: job.evaluation.steps, quietTime: job.evaluation.settle,
+                                probe: settleFor > .zero ? script.probe : nil)
     }
 
     /// Takes `event` and says what to do.
@@ -134,6 +149,8 @@ struct AttemptMachine {
             return received(reply)
         case .evaluationDue:
             return evaluate()
+        case .requestExpired(let id):
+            return track { $0.expired(id: id); return [] }
         case .stepReply(let reply, let document):
             guard stage == .running else { return [] }
             return perform(steps.received(reply, document: document))
@@ -144,8 +161,8 @@ struct AttemptMachine {
             guard stage == .running else { return [] }
             return perform(pages.found(reply, call: call))
         case .keyUnknown(let key):
-            return fail(.stepFailed(step: max(steps.index - 1, 0), steps.steps[max(steps.index - 1, 0)],
-                                    reason: "no key is named \"\(key)\""))
+            let step = steps.steps[max(steps.index - 1, 0)]
+            return fail(.stepFailed(step: step.place, step.step, reason: "no key is named \"\(key)\""))
         case .timedOut:
             return timedOut()
         case .timedOutBesideAnotherJob:
@@ -198,9 +215,9 @@ struct AttemptMachine {
                             url: job.url.absoluteString)
             }
             phase = .loading
+            document += 1
             guard steps.isFinished else { return perform(steps.committed()) }
             guard evaluating else { return startEvaluating() }
-            document += 1
             return [.cancelLaterEvaluation] + evaluate()
         case .finished:
             guard !supersededLoadFinishing else {
@@ -226,6 +243,8 @@ struct AttemptMachine {
         case .responseRefused(let mimeType):
             refusedMIMEType = mimeType
             return []
+        case .resource(let id, let load):
+            return track { $0.handle(load, id: id) }
         case .certificateTrusted:
             supersededLoadFinishing = true
             return []
@@ -276,12 +295,27 @@ struct AttemptMachine {
         }
     }
 
+    /// Lets `change` update the requests in flight, and tells the page when that starts or ends its quiet.
+    private mutating func track(_ change: (inout RequestTracker) -> [RequestTracker.Command]) -> [Action] {
+        let wasBusy = requests.isBusy
+        let commands = change(&requests)
+        var actions = commands.map { command -> Action in
+            switch command {
+            case .expire(let id, let delay): .expireRequest(id: id, after: delay)
+            }
+        }
+        if requests.isBusy != wasBusy, committed, stage == .running {
+            actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy)))
+        }
+        return actions
+    }
+
     /// The actions of the page turner's commands.
     private mutating func perform(_ commands: [PageTurner.Command]) -> [Action] {
         commands.flatMap { command -> [Action] in
             switch command {
             case .find(let body, let call):
-                return [.cancelLaterEvaluation, .findNext(body: body, call: call)]
+                return [.cancelLaterEvaluation, .findNext(body: script.quiet.preamble(busy: requests.isBusy) + body, call: call)]
             case .load(let next):
                 // A web page leads only to web pages; a local file only from a local file.
                 guard let scheme = next.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme),
@@ -307,12 +341,20 @@ struct AttemptMachine {
     private mutating func perform(_ commands: [StepRunner.Command]) -> [Action] {
         commands.flatMap { command -> [Action] in
             switch command {
-            case .call(let body, let document): [.callStep(body: body, document: document)]
-            case .click(let x, let y): [.click(x: x, y: y)]
-            case .press(let key): [.press(key: key)]
-            case .later(let delay, let timer): [.stepLater(delay, timer: timer)]
-            case .fail(let index, let reason): fail(.stepFailed(step: index, steps.steps[index], reason: reason))
-            case .finished: startEvaluating()
+            case .call(let body, let document, let probes):
+                // A step that reads the job's answer before it acts needs the job's script in its document.
+                var actions: [Action] = []
+                if probes && installedIn != self.document {
+                    installedIn = self.document
+                    actions.append(.notify(body: script.installBody))
+                }
+                return actions + [.callStep(body: script.quiet.preamble(busy: requests.isBusy) + body, document: document)]
+            case .click(let x, let y): return [.click(x: x, y: y)]
+            case .press(let key): return [.press(key: key)]
+            case .later(let delay, let timer): return [.stepLater(delay, timer: timer)]
+            case .fail(let place, let step, let reason): return fail(.stepFailed(step: place, step, reason: reason))
+            case .decided(let place, let step, let holds): return [.tell(.stepDecided(step: place, step, holds: holds))]
+            case .finished: return startEvaluating()
             }
         }
     }
@@ -327,7 +369,7 @@ struct AttemptMachine {
     /// Evaluates the script in the current document: the whole of it once per document, a few bytes after.
     private mutating func evaluate() -> [Action] {
         guard stage == .running else { return [] }
-        let body = installedIn == document ? script.repeatingBody : script.functionBody
+        let body = script.body(installed: installedIn == document, busy: requests.isBusy, settle: settleFor)
         installedIn = document
         return [.evaluate(body: body, document: document)]
     }
@@ -335,7 +377,14 @@ struct AttemptMachine {
     private mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch script.outcome(of: reply) {
         case .value(let data):
-            return job.evaluation.collect == .emitted ? succeed(with: JSONText.array(emitted)) : perform(pages.read(data))
+            if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
+            if data == steps.answerBefore, settleFor < Evaluation.unchangedAfterSteps, !pages.hasPages {
+                // The steps have not changed the answer yet: the page may still re-render (after a timer, a
+                // websocket message), so the same answer must hold longer.
+                settleFor = Evaluation.unchangedAfterSteps
+                return evaluate()
+            }
+            return perform(pages.read(data))
         case .failure(let kind):
             return fail(kind)
         case .syntaxError(let failure):
@@ -374,9 +423,10 @@ struct AttemptMachine {
             return succeed(with: JSONText.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
                            atTimeOut: true)
         }
-        let phase = steps.current.map { LoadPhase.runningStep(steps.index, $0) } ?? self.phase
+        let phase = steps.current.map { LoadPhase.runningStep($0.place, $0.step) } ?? self.phase
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
         if phase == .waitingForResult { error.lastAnswer = lastAnswer }
+        if steps.current != nil { error.lastAnswer = steps.waitingFor }
         error.timedOutBesideAnotherJob = besideAnotherJob
         return end(.failure(error))
     }

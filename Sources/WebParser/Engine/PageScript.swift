@@ -10,7 +10,10 @@ import Foundation
 /// slice ends without data, with the result's JSON text once there is data, or with a small object describing
 /// an exception or a value that is not data. An exception thrown while the document is still being parsed
 /// counts as "not yet": the element the script needs may be further down the HTML. Once the job's wait
-/// (`waitFor`, `waitForSelector`) holds, the script's result is final, empty included.
+/// (`waitFor`, `waitForSelector`) holds, the script's result is final, empty included. Without a wait, a
+/// non-empty answer is final once the page has settled: the answer unchanged, and none of the page's data
+/// requests in flight, for the settle time the call asks for (pages append list items one by one, and re-render
+/// after their requests); until then the slice goes on and replies `{pending}` saying what it waits for.
 struct PageScript: Sendable {
     /// The name the wrapper's code has in JavaScript error messages.
     static let sourceName = "webparse-script"
@@ -18,35 +21,57 @@ struct PageScript: Sendable {
     /// How long one call waits inside the page for data before it returns empty.
     static let slice: Duration = .milliseconds(500)
 
-    /// The body of the async function that evaluates the job's script for one slice, and keeps that slice's
-    /// function in the document (under a name of its own, not enumerable) for `repeatingBody`.
-    let functionBody: String
-    /// What evaluates the job's script for one more slice in a document where `functionBody` ran: a few
-    /// bytes, whatever the script's size, so that a large script is sent and compiled once per document, not
-    /// once per slice. It answers `{"notInstalled": true}` in another document.
-    let repeatingBody: String
+    /// The body of the async function that defines the slice's functions and keeps them in the document (under
+    /// a name of its own, not enumerable), without calling them: what `body` sends once per document.
+    private let installation: String
+    /// The key of the document's slice functions, as a JavaScript string literal.
+    private let key: String
     private let scriptLineCount: Int
     private let waitForLineCount: Int
 
     private let script: String
     private let waitFor: String?
+    /// Whether the script's answer is final as soon as the job's wait holds (`waitFor`, `waitForSelector`).
+    let isFinalOnceWaitHolds: Bool
+    /// The page's quiet state, which an answer waits for before it is final.
+    let quiet: PageQuiet
 
     /// Wraps `script`, a job's script, to be evaluated once `waitFor` (if any) is truthy and an element matches
-    /// `waitForSelector` (if any), again on every DOM change and at least every `pollInterval`.
+    /// `waitForSelector` (if any), again on every DOM change and at least every `pollInterval`; without either
+    /// wait, an answer is final once it has stayed the same while the page was quiet for a settle time (`quiet`).
     init(_ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
-         pollInterval: Duration = .milliseconds(100)) {
+         pollInterval: Duration = .milliseconds(100), quiet: PageQuiet = PageQuiet(settle: .zero)) {
         self.script = Self.trimmed(script)
         self.waitFor = waitFor.map(Self.trimmed)
+        self.quiet = quiet
+        isFinalOnceWaitHolds = waitFor != nil || waitForSelector != nil
         let waitForCode = self.waitFor ?? "true"
         let selector = waitForSelector.map(JavaScriptSyntax.literal) ?? "null"
-        let key = JavaScriptSyntax.literal("webparse-slice-" + UUID().uuidString)
-        let settings = "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds);\n"
-            + "const waitForSelector = \(selector), final = \(waitFor != nil || waitForSelector != nil), key = \(key);\n"
-        functionBody = "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n" + settings + Self.rest
-        repeatingBody = "const slice = window[\(key)];\nreturn typeof slice === \"function\" ? await slice() : { notInstalled: true };\n"
+        key = JavaScriptSyntax.literal("webparse-slice-" + UUID().uuidString)
+        let settings = "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
+            + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key);\n"
+        installation = "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n" + settings
+            + quiet.definitions + Self.rest
         scriptLineCount = JavaScriptSyntax.lineCount(self.script)
         waitForLineCount = JavaScriptSyntax.lineCount(waitForCode)
     }
+
+    /// The body of a call that evaluates the script for one slice, with requests in flight or not (`busy`), an
+    /// answer final once unchanged for `settle` while the page was quiet (zero: at once). With `installed`
+    /// false, it first sends the whole script (once per document); with `installed`, a few bytes, whatever the
+    /// script's size, which answer `{"notInstalled": true}` in a document the script was not sent to.
+    func body(installed: Bool, busy: Bool, settle: Duration) -> String {
+        let call = "return await window[\(key)].slice(\(busy), \(settle.milliseconds));\n"
+        return installed ? "if (!window[\(key)]) return { notInstalled: true };\n" + call : installation + call
+    }
+
+    /// The body of a call that sends the script to the current document without evaluating it, so that a step
+    /// can read the script's answer just before it acts (`probe`).
+    var installBody: String { installation + "return null;\n" }
+
+    /// A JavaScript expression whose value is a Promise of the script's answer now, as JSON text, or null when
+    /// it is empty, throws or the script was not sent to the document (`installBody`).
+    var probe: String { "(window[\(key)]?.probe() ?? null)" }
 
     /// What one evaluation found.
     enum Outcome: Equatable {
@@ -61,11 +86,11 @@ struct PageScript: Sendable {
         case syntaxError(ScriptFailure)
         /// The evaluation could not run (the page was replaced or is going away); evaluate again later.
         case interrupted
-        /// `repeatingBody` ran in a document where `functionBody` did not: send `functionBody`.
+        /// A call made with `installed` reached a document the script was not sent to: send it.
         case notInstalled
     }
 
-    /// What `reply`, the page's answer to `functionBody`, means.
+    /// What `reply`, the page's answer to a `body` call, means.
     func outcome(of reply: JavaScriptReply) -> Outcome {
         switch reply {
         case .undefined, .null:
@@ -186,8 +211,9 @@ struct PageScript: Sendable {
     }
 
     /// The wrapper after the two parts: `attempt` settles `waitFor`, then the script, then checks and serialises
-    /// the result; `slice` repeats it on DOM changes and every `pollMs` until `sliceMs` is over, and is kept on
-    /// the window under `key` for the next slices.
+    /// the result; `slice` repeats it on DOM changes, on changes of the page's quiet state and every `pollMs`
+    /// until the answer has settled or `sliceMs` is over; `slice` and `probe` are kept on the window under `key`
+    /// for the next calls.
     private static let rest = """
         const settle = async (part) => {
         let value = part();
@@ -260,21 +286,43 @@ struct PageScript: Sendable {
         if (json === "null" || json === '""' || json === "[]" || json === "{}") return empty(json);
         return json;
         };
-        const slice = async () => {
+        // The answer last seen and since when (performance.now()); an empty answer forgets it.
+        const seen = { answer: undefined, since: 0 };
+        const slice = async (busy, settleMs) => {
+        const quiet = pageQuiet(busy);
         const sliceEnd = performance.now() + sliceMs;
         for (;;) {
-        const reply = await attempt();
-        const remaining = sliceEnd - performance.now();
+        let reply = await attempt();
+        let settling = 0;
+        const now = performance.now();
+        if (typeof reply === "string") {
+        if (final || settleMs <= 0) return reply;
+        if (reply !== seen.answer) { seen.answer = reply; seen.since = now; }
+        const stable = now - Math.max(seen.since, quiet.since);
+        const shown = reply.length > 80 ? reply.slice(0, 77) + "..." : reply;
+        // A page that never stays quiet (it polls its server several times a second) has settled once the answer
+        // stayed the same as long as a request may count as in flight.
+        if (!quiet.busy && stable >= settleMs || now - seen.since >= Math.max(settleMs, busyMs)) return reply;
+        settling = quiet.busy ? pollMs : settleMs - stable;
+        reply = { pending: quiet.busy ? `the script returned ${shown}, but the page was still loading data`
+        : `the script returned ${shown}, which had not stayed the same for ${settleMs} ms` };
+        } else {
+        seen.answer = undefined;
+        }
+        const remaining = sliceEnd - now;
         if (reply.pending === undefined || remaining <= 0) return reply;
         await new Promise((resume) => {
         const observer = new MutationObserver(() => done());
-        const timer = setTimeout(() => done(), Math.min(pollMs, remaining));
-        const done = () => { observer.disconnect(); clearTimeout(timer); resume(); };
+        const timer = setTimeout(() => done(), Math.max(1, Math.min(pollMs, remaining, settling || Infinity)));
+        const done = () => { observer.disconnect(); clearTimeout(timer); quiet.wakers.delete(done); resume(); };
+        quiet.wakers.add(done);
         observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
         });
         }
         };
-        Object.defineProperty(window, key, { value: slice, configurable: true, writable: true, enumerable: false });
-        return await slice();
+        const probe = async () => {
+        try { const reply = await attempt(); return typeof reply === "string" ? reply : null; } catch { return null; }
+        };
+        Object.defineProperty(window, key, { value: { slice, probe }, configurable: true, writable: true, enumerable: false });
         """
 }

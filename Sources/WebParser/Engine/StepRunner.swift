@@ -1,20 +1,26 @@
+import Foundation
+
 /// The decisions about a job's steps within one attempt, made without a page or a clock: which step runs, in
 /// which document, and when the next may start. Each step runs once: a call that the page interrupted had not
 /// acted and is made again in the next document; after a step acted, the runner waits a moment for the
-/// navigation it may have started, and when one starts, for its document to commit.
+/// navigation it may have started, and when one starts, for its document to commit. An `if` step's branch
+/// takes its place once the page has decided it.
 struct StepRunner {
     /// What the attempt does for the steps.
     enum Command: Equatable {
-        /// Calls `body` in the current document (number `document`); its reply comes to `received`.
-        case call(body: String, document: Int)
+        /// Calls `body` in the current document (number `document`); its reply comes to `received`. With
+        /// `probes`, the body reads the job's answer before it acts, so the job's script must be in the document.
+        case call(body: String, document: Int, probes: Bool)
         /// Clicks the view at this point of the viewport.
         case click(x: Double, y: Double)
         /// Presses the key with this GDK name.
         case press(key: String)
         /// Calls `due(timer)` after the duration.
         case later(Duration, timer: Int)
-        /// The step at `index` failed.
-        case fail(index: Int, reason: String)
+        /// The step `place` failed.
+        case fail(place: String, Step, reason: String)
+        /// An `if` step chose a branch: say so.
+        case decided(place: String, Step, branch: Bool)
         /// Every step is done: the job's script may run.
         case finished
     }
@@ -24,7 +30,19 @@ struct StepRunner {
     /// How long after an interrupted call without a new document the call is made again.
     static let retryDelay: Duration = .milliseconds(100)
 
-    let steps: [Step]
+    /// A step with its place among the job's steps: `3`, or `2.then.1` for the first of an `if`'s branch.
+    struct Placed: Equatable {
+        var place: String
+        var step: Step
+    }
+
+    /// The steps to run, the branches of decided `if` steps in their place.
+    private(set) var steps: [Placed]
+    /// How long the page must be quiet before a step acts on it or an `if` decides.
+    private let quietTime: Duration
+    /// A JavaScript expression whose value is a Promise of the job's answer, read just before the first step
+    /// that acts; nil reads none.
+    private let probe: String?
     /// The step running, from 0; `steps.count` once all are done.
     private(set) var index = 0
     private enum Phase: Equatable { case waitingForDocument, calling, settling, sleeping, finished }
@@ -39,24 +57,33 @@ struct StepRunner {
     /// Whether a step has acted on the page (clicked, typed, submitted, run a script): an attempt that fails
     /// after that is not retried.
     private(set) var hasActed = false
+    /// The job's answer just before the first step acted, as JSON text, if it was not empty.
+    private(set) var answerBefore: Data?
+    /// Why the running step has not acted yet, as its last call said.
+    private(set) var waitingFor: String?
 
-    init(steps: [Step]) {
-        self.steps = steps
+    /// The runner of `steps`, acting on a page quiet for `quietTime`, reading the answer before the first step
+    /// that acts with `probe` (if any).
+    init(steps: [Step], quietTime: Duration = .zero, probe: String? = nil) {
+        self.steps = steps.enumerated().map { Placed(place: String($0.offset + 1), step: $0.element) }
+        self.quietTime = quietTime
+        self.probe = probe
         if steps.isEmpty { phase = .finished }
     }
 
     var isFinished: Bool { phase == .finished }
+
+    /// The step running, if any, with its place.
+    var current: Placed? { index < steps.count ? steps[index] : nil }
+
     /// A load that started ended without a document (replaced, stopped or refused): the current step runs
     /// again in the document the page still shows, if it was waiting for one.
     mutating func loadAbandoned() -> [Command] {
         navigating = false
-        guard phase == .waitingForDocument, let step = current else { return [] }
-        if case .waitForNavigation = step { return [] }
+        guard phase == .waitingForDocument, let current else { return [] }
+        if case .waitForNavigation = current.step { return [] }
         return begin()
     }
-
-    /// The step running, if any.
-    var current: Step? { index < steps.count ? steps[index] : nil }
 
     /// A load of the page began.
     mutating func loadStarted() {
@@ -68,7 +95,7 @@ struct StepRunner {
         documents += 1
         navigating = false
         guard phase != .finished, phase != .sleeping else { return [] }
-        if phase == .calling, case .evaluate = current {
+        if phase == .calling, case .evaluate = current?.step {
             // The script was running when its document went: it ran, and does not run again.
             hasActed = true
             documentsAtLastAct = documents - 1
@@ -79,21 +106,31 @@ struct StepRunner {
 
     /// The reply of the call made in `document`.
     mutating func received(_ reply: JavaScriptReply, document: Int) -> [Command] {
-        guard phase == .calling, document == documents, let step = current else { return [] }
+        guard phase == .calling, document == documents, let current else { return [] }
         switch StepScript.meaning(of: reply) {
         case .clickAt(let x, let y):
-            return [.click(x: x, y: y)] + acted()
+            return [.click(x: x, y: y)] + acted(reply)
         case .focused:
-            guard case .press(let key, _) = step else { return acted() }
-            return [.press(key: StepScript.keyName(key))] + acted()
+            guard case .press(let key, _) = current.step else { return acted(reply) }
+            return [.press(key: StepScript.keyName(key))] + acted(reply)
         case .done:
-            return acted()
+            return acted(reply)
+        case .decided(let holds):
+            guard case .when(_, let then, let otherwise) = current.step else { return failed("the page gave an unexpected answer") }
+            let branch = (holds ? then : otherwise).enumerated().map {
+                Placed(place: "\(current.place).\(holds ? "then" : "else").\($0.offset + 1)", step: $0.element)
+            }
+            steps.insert(contentsOf: branch, at: index + 1)
+            index += 1
+            waitingFor = nil
+            return [.decided(place: current.place, current.step, branch: holds)] + begin()
+        case .waiting(let reason):
+            waitingFor = reason
+            return begin()
         case .failed(let reason):
-            phase = .finished
-            return [.fail(index: index, reason: reason)]
+            return failed(reason)
         case .load, .lastPage:
-            phase = .finished
-            return [.fail(index: index, reason: "the page gave an unexpected answer")]
+            return failed("the page gave an unexpected answer")
         case .interrupted:
             phase = .waitingForDocument
             if navigating { return [] }
@@ -120,13 +157,19 @@ struct StepRunner {
         }
     }
 
+    private mutating func failed(_ reason: String) -> [Command] {
+        phase = .finished
+        guard let current else { return [] }
+        return [.fail(place: current.place, current.step, reason: reason)]
+    }
+
     /// Runs the current step in the current document.
     private mutating func begin() -> [Command] {
-        guard let step = current else {
+        guard let current else {
             phase = .finished
             return [.finished]
         }
-        switch step {
+        switch current.step {
         case .sleep(let duration):
             phase = .sleeping
             timer += 1
@@ -140,13 +183,19 @@ struct StepRunner {
             return begin()
         default:
             phase = .calling
-            return [.call(body: StepScript.body(of: step) ?? "", document: documents)]
+            let probes = probe != nil && !hasActed && current.step.actsOnPage
+            let body = StepScript.body(of: current.step, settle: quietTime, probe: probes ? probe : nil) ?? ""
+            return [.call(body: body, document: documents, probes: probes)]
         }
     }
 
     /// The current step acted: the next one runs once a navigation it may have started has committed.
-    private mutating func acted() -> [Command] {
-        if let step = current, step.actsOnPage { hasActed = true }
+    private mutating func acted(_ reply: JavaScriptReply) -> [Command] {
+        if let current, current.step.actsOnPage {
+            if !hasActed { answerBefore = StepScript.answerBefore(in: reply) }
+            hasActed = true
+        }
+        waitingFor = nil
         documentsAtLastAct = documents
         index += 1
         phase = .settling

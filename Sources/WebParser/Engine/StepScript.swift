@@ -3,13 +3,18 @@ import Foundation
 /// The JavaScript of a job's steps, and what the page's replies to it mean.
 ///
 /// Each step that needs the page is one call: it waits inside the page for what it acts on (an element that
-/// exists, is visible and is enabled; re-checked on every DOM change and every 100 ms), then either acts
-/// itself (fill, select, submit, scroll, evaluate) or says where the view must click, or that the element has
-/// the focus for a key. A call the page interrupts (it navigated away) has not acted, and is made again in the
-/// new document.
+/// exists, is visible and is enabled, on a page whose data requests have been quiet for the settle time;
+/// re-checked on every DOM change and every 100 ms), then either acts itself (fill, select, submit, scroll,
+/// evaluate) or says where the view must click, or that the element has the focus for a key. A call that waited
+/// a whole slice without acting answers why it waits, and is made again. A call the page interrupts (it navigated
+/// away) has not acted, and is made again in the new document. Every call starts with `PageQuiet.preamble`,
+/// which the attempt adds.
 enum StepScript {
     /// The name the steps' code has in JavaScript error messages.
     static let sourceName = "webparse-step"
+
+    /// How long one call waits for what its step needs before it answers why it still waits.
+    static let slice: Duration = .milliseconds(500)
 
     /// What a step's call answered.
     enum Reply: Equatable {
@@ -19,6 +24,10 @@ enum StepScript {
         case focused
         /// The step acted in the page and is done.
         case done
+        /// An `if` step's condition, decided on the settled page.
+        case decided(Bool)
+        /// The step waited a whole slice without acting, for the reason given: call it again.
+        case waiting(String)
         /// The next page is at this URL: load it.
         case load(URL)
         /// There is no next page.
@@ -30,75 +39,82 @@ enum StepScript {
     }
 
     /// The body of the async function that does `step` in the page, once the document is ready (see
-    /// `documentReady`); nil for a step the page has no part in (`sleep`, `waitForNavigation`).
-    static func body(of step: Step) -> String? {
-        action(step).map { documentReady + $0 }
+    /// `documentReady`): an action on an element waits for the page to have been quiet for `settle`, and with a
+    /// `probe` (a JavaScript expression whose value is a Promise of the job's answer), the answer just before the
+    /// step acts comes back as `before`. Nil for a step the page has no part in (`sleep`, `waitForNavigation`).
+    static func body(of step: Step, settle: Duration, probe: String? = nil) -> String? {
+        action(step, settle: settle.milliseconds, probe: probe.map { "const before = await \($0);\n" } ?? "const before = null;\n")
+            .map { documentReady + $0 }
     }
 
     /// Waits until the document is parsed and its own scripts ran (DOMContentLoaded), then for its load event
-    /// for up to 3 s more, so that handlers a page attaches once it is ready or loaded are there: a step runs
-    /// as a user acts, on a page that has appeared, not while it is still arriving.
+    /// for up to 3 s more, once per document, so that handlers a page attaches once it is ready or loaded are
+    /// there: a step runs as a user acts, on a page that has appeared, not while it is still arriving.
     private static let documentReady = """
+        if (!pageQuiet().ready) {
         if (document.readyState === "loading") await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
         if (document.readyState !== "complete") await new Promise((resolve) => { window.addEventListener("load", resolve, { once: true }); setTimeout(resolve, 3000); });
+        pageQuiet().ready = true;
+        }
 
         """
 
-    private static func action(_ step: Step) -> String? {
+    private static func action(_ step: Step, settle: Int64, probe: String) -> String? {
         switch step {
         case .click(let selector):
-            return element(selector) + "const el = await until(ready);\n" + uncoveredClickPoint
+            return sliced(element(selector, settle: settle) + clickPoint(probe: probe))
         case .fill(let selector, let value):
-            return element(selector) + """
-                const el = await until(() => { const el = ready(); return el && !el.readOnly ? el : null; });
+            return sliced(element(selector, settle: settle) + """
+                const el = await until(() => { const el = ready(); if (el && el.readOnly) { why = "an element matches, but it is read-only"; return null; } return el; });
                 const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
                   : el instanceof HTMLInputElement ? HTMLInputElement.prototype : null;
                 if (!proto && !el.isContentEditable) return { error: "the element is not a text field (" + el.tagName.toLowerCase() + ")" };
                 const value = \(JavaScriptSyntax.literal(value));
-                el.focus();
+                \(probe)el.focus();
                 if (proto) Object.getOwnPropertyDescriptor(proto, "value").set.call(el, value); else el.textContent = value;
                 el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: value }));
                 el.dispatchEvent(new Event("change", { bubbles: true }));
-                return { done: true };
-                """
+                return { done: true, before };
+                """)
         case .select(let selector, let option):
-            return element(selector) + """
+            return sliced(element(selector, settle: settle) + """
                 const wanted = \(JavaScriptSyntax.literal(option));
                 const pick = (el) => Array.from(el.options || []).find((o) => o.value === wanted || o.label.trim() === wanted || o.text.trim() === wanted);
-                const el = await until(() => { const el = ready(); return el && (!(el instanceof HTMLSelectElement) || pick(el)) ? el : null; });
+                const el = await until(() => { const el = ready(); if (el && el instanceof HTMLSelectElement && !pick(el)) { why = "the <select> has no option " + JSON.stringify(wanted) + " yet"; return null; } return el; });
                 if (!(el instanceof HTMLSelectElement)) return { error: "the element is not a <select> (" + el.tagName.toLowerCase() + ")" };
-                el.value = pick(el).value;
+                \(probe)el.value = pick(el).value;
                 el.dispatchEvent(new Event("input", { bubbles: true }));
                 el.dispatchEvent(new Event("change", { bubbles: true }));
-                return { done: true };
-                """
+                return { done: true, before };
+                """)
         case .check(let selector, let checked):
-            return element(selector) + """
-                const el = await until(ready);
-                if (!("checked" in el)) return { error: "the element is not a checkbox or radio button (" + el.tagName.toLowerCase() + ")" };
-                if (el.checked === \(checked)) return { done: true };
+            return sliced(element(selector, settle: settle) + """
+                const found = await until(ready);
+                if (!("checked" in found)) return { error: "the element is not a checkbox or radio button (" + found.tagName.toLowerCase() + ")" };
+                if (found.checked === \(checked)) return { done: true };
 
-                """ + uncoveredClickPoint
+                """ + clickPoint(probe: probe))
         case .press(_, let selector?):
-            return element(selector) + "const el = await until(ready);\nel.focus();\nreturn { focused: true };\n"
+            return sliced(element(selector, settle: settle) + "const el = await until(ready);\n\(probe)el.focus();\nreturn { focused: true, before };\n")
         case .press(_, nil):
-            return "return { focused: true };\n"
+            let wait = settle == 0 ? "" : "await until(() => quietFor(\(settle)) || ((why = \"the page was still loading data\"), null));\n"
+            return sliced(helpers + wait + "\(probe)return { focused: true, before };\n")
         case .submit(let selector):
-            return element(selector) + """
-                const el = await until(() => document.querySelector(selector));
+            return sliced(element(selector, settle: settle) + """
+                const el = await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el && settled() ? el : null; });
                 const form = el instanceof HTMLFormElement ? el : (el.form || el.closest("form"));
                 if (!form) return { error: "the element is not a form, nor in one" };
-                if (form.requestSubmit) form.requestSubmit(); else form.submit();
-                return { done: true };
-                """
+                \(probe)if (form.requestSubmit) form.requestSubmit(); else form.submit();
+                return { done: true, before };
+                """)
         case .scroll(.bottom):
             return "window.scrollTo(0, document.scrollingElement.scrollHeight);\nreturn { done: true };\n"
         case .scroll(.element(let selector)):
-            return element(selector) + """
-                const el = await until(() => document.querySelector(selector));
+            return sliced(element(selector, settle: 0) + """
+                const el = await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el; });
                 el.scrollIntoView({ block: "center" });
                 return { done: true };
-                """
+                """)
         case .scroll(.untilStable(let settle)):
             return helpers + """
                 // Stable means the page stopped growing: a clock or a carousel changing the page does not count.
@@ -112,23 +128,61 @@ enum StepScript {
                 return { done: true };
                 """
         case .waitFor(let script):
-            return helpers + "await until(() => (\n\(script)\n));\nreturn { done: true };\n"
+            return sliced(helpers + """
+                await until(() => { const value = (
+                \(script)
+                ); if (!value) why = "the expression returned " + String(value); return value; });
+                return { done: true };
+                """)
         case .waitForSelector(let selector):
-            return element(selector) + "await until(() => { const el = document.querySelector(selector); return el && visible(el) ? el : null; });\nreturn { done: true };\n"
+            return sliced(element(selector, settle: 0) + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { done: true };\n")
         case .evaluate(let script):
             return """
-                try {
+                \(probe)try {
                   await (async () => {
                 \(script)
                   })();
                 } catch (error) {
                   return { error: String(error && error.message || error) };
                 }
-                return { done: true };
+                return { done: true, before };
+                """
+        case .when(let condition, _, _):
+            let holds = switch condition {
+            case .selector(let selector):
+                "const selector = \(JavaScriptSyntax.literal(selector));\n"
+                    + "try { document.querySelector(selector); } catch (_) { return { error: \"not a valid CSS selector: \" + selector }; }\n"
+                    + "const holds = async () => document.querySelector(selector) !== null;\n"
+            case .script(let script):
+                "const holds = async () => { let value = (\n\(script)\n); if (typeof value === \"function\") value = value(); return Boolean(await value); };\n"
+            }
+            return helpers + holds + """
+                // Decided once the answer has stayed the same on a page quiet for the settle time.
+                let last, since = 0;
+                for (;;) {
+                  let value = false;
+                  try { value = await holds(); } catch (_) { value = false; }
+                  const now = performance.now();
+                  if (value !== last) { last = value; since = now; }
+                  if (quietFor(\(settle)) && now - since >= \(settle)) return { decided: value };
+                  await new Promise((resume) => {
+                    const observer = new MutationObserver(() => done());
+                    const timer = setTimeout(() => done(), 50);
+                    const done = () => { observer.disconnect(); clearTimeout(timer); pageQuiet().wakers.delete(done); resume(); };
+                    pageQuiet().wakers.add(done);
+                    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+                  });
+                }
                 """
         case .sleep, .waitForNavigation:
             return nil
         }
+    }
+
+    /// `body` (which declares `why` through `helpers`) made to answer `{waiting: why}` when what it waits for
+    /// has not come within a slice.
+    private static func sliced(_ body: String) -> String {
+        "try {\n" + body + "\n} catch (error) {\nif (error === stillWaiting) return { waiting: why };\nthrow error;\n}\n"
     }
 
     /// The body of the async function that finds the next page: its URL (a link to a web page, or what the
@@ -136,14 +190,14 @@ enum StepScript {
     static func nextPage(_ next: Pagination.Next) -> String {
         switch next {
         case .selector(let selector):
-            return element(selector) + """
+            return element(selector, settle: 0) + """
                 const el = ready();
                 if (!el) return { last: true };
                 const href = el.tagName === "A" ? el.href : "";
                 if (/^https?:/i.test(href) && href.split("#")[0] !== location.href.split("#")[0]) return { url: href };
                 if (href.split("#")[0] === location.href.split("#")[0] && el.getAttribute("href") && !el.getAttribute("href").startsWith("#") && !/^javascript:/i.test(el.getAttribute("href"))) return { last: true };
 
-                """ + clickPoint
+                """ + middlePoint
         case .script(let script):
             return """
                 let value = (
@@ -163,6 +217,8 @@ enum StepScript {
         case .json(let data):
             guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else { return .failed("the page gave an unexpected answer") }
             if let error = answer.error { return .failed(error) }
+            if let waiting = answer.waiting { return .waiting(waiting) }
+            if let decided = answer.decided { return .decided(decided) }
             if let point = answer.at, point.count == 2 { return .clickAt(x: point[0], y: point[1]) }
             if answer.focused == true { return .focused }
             if answer.last == true { return .lastPage }
@@ -184,8 +240,18 @@ enum StepScript {
         return names[key] ?? key
     }
 
+    /// The job's answer just before the step acted, as JSON text, when the call was made with a probe and the
+    /// answer was not empty.
+    static func answerBefore(in reply: JavaScriptReply) -> Data? {
+        guard case .json(let data) = reply, let answer = try? JSONDecoder().decode(Answer.self, from: data) else { return nil }
+        return answer.before.map { Data($0.utf8) }
+    }
+
     private struct Answer: Decodable {
         var at: [Double]?
+        var waiting: String?
+        var decided: Bool?
+        var before: String?
         var focused: Bool?
         var done: Bool?
         var error: String?
@@ -194,63 +260,96 @@ enum StepScript {
     }
 
     /// `until(check)`: a Promise of `check()`'s first truthy value, checked now, on every DOM change and
-    /// every 100 ms (an exception counts as not yet); `visible` and `enabled` as a user sees an element.
+    /// every 100 ms (an exception counts as not yet); it rejects with `stillWaiting` once the call's slice is over,
+    /// with `why` saying what was missing. `describe` names an element (`tag#id.class`); `hidden` says why an
+    /// element is not visible ("" when it is), `disabled` why it cannot be used.
     private static let helpers = """
-        const until = (check) => new Promise((resolve) => {
+        let why = "";
+        const stillWaiting = {};
+        const sliceEnd = performance.now() + \(slice.milliseconds);
+        const until = (check) => new Promise((resolve, reject) => {
           let observer = null, timer = null;
+          const stop = () => { if (observer) observer.disconnect(); if (timer) clearInterval(timer); };
           const test = () => {
             let value = null;
-            try { value = check(); } catch (_) { value = null; }
-            if (!value) return false;
-            if (observer) observer.disconnect();
-            if (timer) clearInterval(timer);
-            resolve(value);
-            return true;
+            try { value = check(); } catch (error) { value = null; why = String(error && error.message || error); }
+            if (value) { stop(); resolve(value); return true; }
+            if (performance.now() >= sliceEnd) { stop(); reject(stillWaiting); return true; }
+            return false;
           };
           if (test()) return;
           observer = new MutationObserver(test);
           observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
           timer = setInterval(test, 100);
         });
-        const visible = (el) => {
+        const describe = (el) => el.localName + (el.id ? "#" + el.id : "") + Array.from(el.classList).slice(0, 3).map((c) => "." + c).join("");
+        const hidden = (el) => {
           if (el.tagName === "OPTION" || el.tagName === "OPTGROUP") el = el.closest("select") || el;
-          if (!el.isConnected) return false;
+          for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+            if (getComputedStyle(node).display === "none") return "it is not visible (display: none" + (node === el ? ")" : " on " + describe(node) + ")");
+          }
+          const visibility = getComputedStyle(el).visibility;
+          if (visibility === "hidden" || visibility === "collapse") return "it is not visible (visibility: " + visibility + ")";
           const rect = el.getBoundingClientRect();
-          const style = getComputedStyle(el);
-          return rect.width > 0 && rect.height > 0 && style.visibility !== "hidden" && style.display !== "none";
+          if (rect.width === 0 || rect.height === 0) return "it is not visible (it has no size)";
+          return "";
         };
-        const enabled = (el) => !el.disabled && !el.closest("fieldset[disabled]") && el.getAttribute("aria-disabled") !== "true";
+        const shown = (el) => { const reason = hidden(el); if (reason) why = "an element matches, but " + reason; return !reason; };
+        const disabled = (el) => el.disabled ? "it is disabled" : el.closest("fieldset[disabled]") ? "it is disabled (in a disabled fieldset)"
+          : el.getAttribute("aria-disabled") === "true" ? "it is disabled (aria-disabled)" : "";
 
         """
 
-    /// The helpers, `selector` (refused at once when it is not CSS), and `ready()`: the element it matches,
-    /// once visible and enabled.
-    private static func element(_ selector: String) -> String {
+    /// The helpers, `selector` (refused at once when it is not CSS), `found()` (the element it matches, if any;
+    /// saying in `why` when none does), `settled()` (whether the page has been quiet for `settle` ms) and
+    /// `ready()`: the element, once visible and enabled on a settled page.
+    private static func element(_ selector: String, settle: Int64) -> String {
         helpers + """
             const selector = \(JavaScriptSyntax.literal(selector));
             try { document.querySelector(selector); } catch (_) { return { error: "not a valid CSS selector: " + selector }; }
-            const ready = () => { const el = document.querySelector(selector); return el && visible(el) && enabled(el) ? el : null; };
+            let matched = false;
+            const found = () => {
+              const el = document.querySelector(selector);
+              if (el) matched = true;
+              else why = matched ? "the element it matched was removed from the page (detached), and none matches now" : "no element matches " + JSON.stringify(selector);
+              return el;
+            };
+            const settled = () => { if (\(settle == 0 ? "true" : "quietFor(\(settle))")) return true; why = "the element is ready, but the page was still loading data"; return false; };
+            const ready = () => {
+              const el = found();
+              if (!el || !shown(el)) return null;
+              const reason = disabled(el);
+              if (reason) { why = "an element matches, but " + reason; return null; }
+              return settled() ? el : null;
+            };
 
             """
     }
 
-    /// Waits until the middle of `el`, scrolled into view, is `el` itself (or inside it, or its label) and not a
-    /// banner or dialog over it, then answers that point: a user clicks what they see.
-    private static let uncoveredClickPoint = """
-        return await until(() => {
-          if (!el.isConnected) return null;
+    /// Waits until the middle of the element `ready()` gives, scrolled into view, is that element itself (or
+    /// inside it, or its label) and not a banner or dialog over it, then answers that point: a user clicks what
+    /// they see. `probe` runs just before the answer.
+    private static func clickPoint(probe: String) -> String {
+        """
+        const point = await until(() => {
+          const el = ready();
+          if (!el) return null;
           el.scrollIntoView({ block: "center", inline: "center" });
           const rect = el.getBoundingClientRect();
           const x = rect.left + rect.width / 2, y = rect.top + rect.height / 2;
+          if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) { why = "an element matches, but it is off-screen, and scrolling does not bring it into view"; return null; }
           const hit = document.elementFromPoint(x, y);
           const mine = hit && (hit === el || el.contains(hit) || Array.from(el.labels || []).some((label) => label.contains(hit)));
-          return mine ? { at: [x, y] } : null;
+          if (!mine) { why = "an element matches, but it is covered by " + (hit ? describe(hit) : "nothing WebKit can hit there"); return null; }
+          return { at: [x, y] };
         });
+        \(probe)return { ...point, before };
 
         """
+    }
 
     /// Scrolls `el` into view and answers the middle of it.
-    private static let clickPoint = """
+    private static let middlePoint = """
         el.scrollIntoView({ block: "center", inline: "center" });
         const rect = el.getBoundingClientRect();
         return { at: [rect.left + rect.width / 2, rect.top + rect.height / 2] };

@@ -17,6 +17,8 @@ final class WebParserEngine {
     private var watchdog: Task<Void, Never>?
     private var nextEvaluation: Task<Void, Never>?
     private var stepTimer: Task<Void, Never>?
+    /// The timers after which requests in flight stop counting, by request.
+    private var requestTimers: [UInt64: Task<Void, Never>] = [:]
     /// Since when a call to the page has gone unanswered, if one has.
     private var unansweredSince: ContinuousClock.Instant?
     /// Whether the page has answered a call in this attempt.
@@ -88,6 +90,14 @@ final class WebParserEngine {
                 guard (try? await Task.sleep(for: delay)) != nil else { return }
                 self?.send(.evaluationDue)
             }
+        case .expireRequest(let id, let delay):
+            requestTimers[id] = Task { [weak self] in
+                guard (try? await Task.sleep(for: delay)) != nil, let self else { return }
+                requestTimers[id] = nil
+                send(.requestExpired(id: id))
+            }
+        case .notify(let body):
+            page.callAsyncFunction(body, sourceName: PageScript.sourceName) { _ in }
         case .cancelLaterEvaluation:
             nextEvaluation?.cancel()
         case .report(let state):
@@ -109,6 +119,8 @@ final class WebParserEngine {
             watchdog?.cancel()
             nextEvaluation?.cancel()
             stepTimer?.cancel()
+            for timer in requestTimers.values { timer.cancel() }
+            requestTimers = [:]
             page.eventHandler = nil
             release(page, PageReturn(result))
         }

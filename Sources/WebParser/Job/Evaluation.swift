@@ -18,6 +18,17 @@ public struct Evaluation: Sendable, Equatable {
     public var pollInterval: Duration
     /// How often a script is evaluated again unless an evaluation says otherwise.
     public static let defaultPollInterval: Duration = .milliseconds(100)
+    /// Without `waitFor` and `waitForSelector`: how long the script's non-empty answer must stay the same, with
+    /// none of the page's data requests (documents, scripts, XHR, fetch) in flight, before it is the result;
+    /// also how long the page must be quiet before a step acts on it or an `if` step decides. Zero takes the
+    /// first non-empty answer, and steps act as soon as their element is ready.
+    public var settle: Duration = defaultSettle
+    /// How long answers settle unless an evaluation says otherwise.
+    public static let defaultSettle: Duration = .milliseconds(300)
+    /// After steps that acted: how long an answer equal to the one just before they acted must stay the same
+    /// before it is the result (a page may re-render a few hundred milliseconds after a click, after a timer
+    /// or a websocket message that no request shows); an answer that changed needs only `settle`.
+    public static let unchangedAfterSteps: Duration = .seconds(1)
 
     /// Actions run once, in order, before `script` is evaluated: clicks, form filling, scrolling, waits.
     public var steps: [Step] = []

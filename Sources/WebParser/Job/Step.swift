@@ -32,6 +32,25 @@ public enum Step: Sendable, Equatable, CustomStringConvertible {
     /// Waits for `duration` (prefer the other waits: a fixed sleep is too short on a slow day, too long on
     /// others).
     case sleep(Duration)
+    /// Runs the steps `then` when `condition` holds, else the steps `otherwise`, decided once, when the page has
+    /// settled (see `Evaluation.settle`): a login form that is there is filled, one that is not costs no wait.
+    indirect case when(Condition, then: [Step], otherwise: [Step])
+
+    /// What an `if` step asks of the page.
+    public enum Condition: Sendable, Equatable, CustomStringConvertible {
+        /// An element matches the CSS selector.
+        case selector(String)
+        /// The JavaScript expression (or function) is truthy.
+        case script(String)
+
+        /// The condition for messages: `"#login"`, `script "…"`.
+        public var description: String {
+            switch self {
+            case .selector(let selector): Step.quoted(selector)
+            case .script(let script): "script " + Step.quoted(script)
+            }
+        }
+    }
 
     /// Where a `scroll` step goes.
     public enum Scroll: Sendable, Equatable {
@@ -48,7 +67,7 @@ public enum Step: Sendable, Equatable, CustomStringConvertible {
     var actsOnPage: Bool {
         switch self {
         case .click, .fill, .select, .check, .press, .submit, .evaluate: true
-        case .scroll, .waitFor, .waitForSelector, .waitForNavigation, .sleep: false
+        case .scroll, .waitFor, .waitForSelector, .waitForNavigation, .sleep, .when: false
         }
     }
 
@@ -72,10 +91,11 @@ public enum Step: Sendable, Equatable, CustomStringConvertible {
         case .waitForNavigation: "waitForNavigation"
         case .evaluate: "evaluate"
         case .sleep(let duration): "sleep \(Double(duration.milliseconds) / 1000) s"
+        case .when(let condition, _, _): "if \(condition)"
         }
     }
 
-    private static func quoted(_ text: String) -> String {
+    fileprivate static func quoted(_ text: String) -> String {
         "\"" + (text.count > 60 ? text.prefix(60) + "…" : text) + "\""
     }
 }

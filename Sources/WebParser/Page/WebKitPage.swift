@@ -120,6 +120,14 @@ final class WebKitPage: WebPage {
                 CallbackTarget.deliver(.certificateTrusted, to: context)
                 return true
             },
+            resource_changed: { context, id, event, text in
+                let load: ResourceLoad = switch event {
+                case WK_RESOURCE_STARTED: .started(accept: String(cString: text!))
+                case WK_RESOURCE_RESPONDED: .responded(mimeType: String(cString: text!))
+                default: .ended
+                }
+                CallbackTarget.deliver(.resource(id: UInt64(id), load), to: context)
+            },
             release: { context in
                 Unmanaged<CallbackTarget>.fromOpaque(context!).release()
             })

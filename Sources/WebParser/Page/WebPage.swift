@@ -134,6 +134,18 @@ enum PageEvent: Sendable, Equatable {
     case popupOpened(url: String, followed: Bool)
     /// The page's bridge said something.
     case message(PageMessage)
+    /// A load of the page's documents or subresources, numbered `id`, started, got its response or ended.
+    case resource(id: UInt64, ResourceLoad)
+}
+
+/// What happened to one load of a page's documents or subresources.
+enum ResourceLoad: Sendable, Equatable {
+    /// It started; `accept` is its request's Accept header ("" without one).
+    case started(accept: String)
+    /// Its response arrived, of `mimeType` ("" when it has none).
+    case responded(mimeType: String)
+    /// It finished or failed.
+    case ended
 }
 
 /// What a page may navigate to and show: web documents, not downloads or other applications' URLs.

@@ -51,6 +51,8 @@ struct ProgressReporter: Sendable {
                 StandardStreams.tell("webparse: \(name): the page opened a window for \(URLRedaction.redact(url))" + (followed ? "; loading it in its place" : "; ignored"))
             case .navigationRefused(let url) where showsProgress:
                 StandardStreams.tell("webparse: \(name): not following \(URLRedaction.redact(url)) (not a web page)")
+            case .stepDecided(let place, let step, let holds) where showsProgress:
+                StandardStreams.tell("webparse: \(name): step \(place) (\(step)): \(holds ? "true, running its then steps" : "false, running its else steps")")
             default: break
             }
         }

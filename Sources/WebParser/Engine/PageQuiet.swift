@@ -1,0 +1,52 @@
+import Foundation
+
+/// The page's side of "the page has settled": whether any of the page's requests that deliver data is in flight,
+/// as webparse sees them in WebKit's resource loads (`RequestTracker`) and tells the page, and since when none is.
+///
+/// The state lives in the page's window under a name of its own (not enumerable), made afresh in every document:
+/// every call that needs it first says whether requests are in flight (`preamble(busy:)`), and a change between
+/// calls is told with `notifyBody(busy:)`, which also wakes what waits for it.
+struct PageQuiet: Sendable {
+    /// How long the page must be quiet, and the script's answer unchanged, before the answer is final.
+    let settle: Duration
+    private let key: String
+
+    /// The quiet state of a job whose answers settle for `settle`.
+    init(settle: Duration) {
+        self.settle = settle
+        key = JavaScriptSyntax.literal("webparse-quiet-" + UUID().uuidString)
+    }
+
+    /// JavaScript that defines `pageQuiet(busy)`, which records whether requests are in flight and returns the
+    /// state `{busy, since, wakers}` (`since`: when the page last went quiet, on `performance.now()`'s clock;
+    /// `wakers`: functions called at every change), and `quietFor(ms)`, whether the page has been quiet that long.
+    var definitions: String {
+        """
+        const pageQuiet = (busy) => {
+        let state = window[\(key)];
+        if (!state) {
+        state = { busy: false, since: performance.now(), wakers: new Set() };
+        Object.defineProperty(window, \(key), { value: state, configurable: true, writable: true, enumerable: false });
+        }
+        if (busy !== undefined && state.busy !== busy) {
+        state.busy = busy;
+        if (!busy) state.since = performance.now();
+        for (const wake of [...state.wakers]) wake();
+        }
+        return state;
+        };
+        const quietFor = (ms) => { const state = pageQuiet(); return !state.busy && performance.now() - state.since >= ms; };
+
+        """
+    }
+
+    /// A call's first lines: `definitions`, then the page told whether requests are in flight now.
+    func preamble(busy: Bool) -> String {
+        definitions + "pageQuiet(\(busy));\n"
+    }
+
+    /// The body of a call that tells the page whether requests are in flight.
+    func notifyBody(busy: Bool) -> String {
+        preamble(busy: busy) + "return null;\n"
+    }
+}
