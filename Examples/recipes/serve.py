@@ -60,6 +60,9 @@ class Site(BaseHTTPRequestHandler):
         if url.path == "/jquery.js":
             return self.send(JQUERY.read_bytes(), content_type="application/javascript")
         if url.path == "/login":
+            # As Django, Rails and most sites do: a user who is logged in is sent on to the members' pages.
+            if self.session():
+                return self.send("", status=302, headers=[("Location", "/members/updates")])
             token = secrets.token_hex(8)
             return self.send(page((SITE / "login.html").read_text().replace("{csrf}", token)),
                              headers=[("Set-Cookie", f"csrf={token}; Path=/; HttpOnly")])

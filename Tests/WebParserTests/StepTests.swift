@@ -128,7 +128,7 @@ import TestSupport
         await #expect {
             try await WebParser().run(ordering)
         } throws: { error in
-            "\(error)".contains("not retried, as its steps had acted on the page")
+            (error as? WebParserError)?.attempts == 1 && "\(error)".contains(##"while running step 2 (waitForSelector "#confirmation")"##)
         }
         #expect(server.requests(for: "/order").count == 1, "the order was posted once")
 

@@ -111,9 +111,9 @@ import Testing
 
     /// A template is read once: `{item}` is the item's JSON, and what the page wrote is never read as a template.
     @Test func aTemplateTakesThePagesTextAsText() throws {
-        let notifier = try Notifier(urls: [], format: "{job}: {title} ({n.count}) {item}")
+        let notifier = try Notifier(urls: [], configs: [], format: "{job}: {title} ({n.count}) {item}")
         let item = Data(#"{"title":"{title}{title} Vol {2}","n":{"count":3}}"#.utf8)
         #expect(notifier.line(for: item, of: "comic") == #"comic: {title}{title} Vol {2} (3) {"title":"{title}{title} Vol {2}","n":{"count":3}}"#)
-        #expect(try Notifier(urls: [], format: "{missing}-{").line(for: Data("1".utf8), of: "j") == "-{")
+        #expect(try Notifier(urls: [], configs: [], format: "{missing}-{").line(for: Data("1".utf8), of: "j") == "-{")
     }
 }

@@ -196,8 +196,7 @@ enum CSSSelectorSyntax {
             var count = 0
             while let scalar = peek {
                 if scalar == "\\" {
-                    guard position + 1 < scalars.count, scalars[position + 1] != "\n" else { throw Failure("a \"\\\" escapes nothing") }
-                    position += 2
+                    try escape()
                 } else if isNameCharacter(scalar) {
                     position += 1
                 } else {
@@ -206,6 +205,22 @@ enum CSSSelectorSyntax {
                 count += 1
             }
             guard count > 0 else { throw Failure("expected a name, got \(peekDescription)") }
+        }
+
+        /// A backslash and what it escapes: up to six hex digits and one white space after them, or one character.
+        mutating func escape() throws {
+            position += 1
+            guard let first = peek, first != "\n" else { throw Failure("a \"\\\" escapes nothing") }
+            guard first.properties.isASCIIHexDigit else {
+                position += 1
+                return
+            }
+            var digits = 0
+            while digits < 6, let digit = peek, digit.properties.isASCIIHexDigit {
+                position += 1
+                digits += 1
+            }
+            if let space = peek, space == " " || space == "\t" || space == "\n" { position += 1 }
         }
 
         func isNameStart(_ scalar: Unicode.Scalar) -> Bool {

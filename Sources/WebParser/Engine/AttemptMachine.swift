@@ -132,8 +132,7 @@ struct AttemptMachine {
         self.script = PageScript(job.evaluation.script, waitFor: job.evaluation.waitFor, waitForSelector: job.evaluation.waitForSelector,
                                  pollInterval: job.evaluation.pollInterval, quiet: PageQuiet(settle: settle))
         self.settleFor = script.isFinalOnceWaitHolds ? .zero : settle
-        self.steps = StepRunner(steps: job.evaluation.steps, quietTime: job.evaluation.settle,
-                                probe: settleFor > .zero ? script.probe : nil)
+        self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero)
     }
 
     /// Takes `event` and says what to do.
@@ -315,7 +314,7 @@ struct AttemptMachine {
         commands.flatMap { command -> [Action] in
             switch command {
             case .find(let body, let call):
-                return [.cancelLaterEvaluation, .findNext(body: script.quiet.preamble(busy: requests.isBusy) + body, call: call)]
+                return [.cancelLaterEvaluation, .findNext(body: body, call: call)]
             case .load(let next):
                 // A web page leads only to web pages; a local file only from a local file.
                 guard let scheme = next.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme),
@@ -341,14 +340,16 @@ struct AttemptMachine {
     private mutating func perform(_ commands: [StepRunner.Command]) -> [Action] {
         commands.flatMap { command -> [Action] in
             switch command {
-            case .call(let body, let document, let probes):
+            case .call(let step, let document, let probes):
                 // A step that reads the job's answer before it acts needs the job's script in its document.
                 var actions: [Action] = []
                 if probes && installedIn != self.document {
                     installedIn = self.document
                     actions.append(.notify(body: script.installBody))
                 }
-                return actions + [.callStep(body: script.quiet.preamble(busy: requests.isBusy) + body, document: document)]
+                let body = StepScript.body(of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil,
+                                           preamble: script.quiet.preamble(busy: requests.isBusy)) ?? ""
+                return actions + [.callStep(body: body, document: document)]
             case .click(let x, let y): return [.click(x: x, y: y)]
             case .press(let key): return [.press(key: key)]
             case .later(let delay, let timer): return [.stepLater(delay, timer: timer)]

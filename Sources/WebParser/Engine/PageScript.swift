@@ -50,8 +50,10 @@ struct PageScript: Sendable {
         key = JavaScriptSyntax.literal("webparse-slice-" + UUID().uuidString)
         let settings = "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
             + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key);\n"
-        installation = "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n" + settings
-            + quiet.definitions + Self.rest
+        // The job's code sees only its own two names: webparse's code is in a function of its own, so that none
+        // of its names hides a global of the page's that the job's code reads.
+        installation = "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n"
+            + "((script, waitFor) => {\n" + settings + quiet.definitions + Self.rest + "})(script, waitFor);\n"
         scriptLineCount = JavaScriptSyntax.lineCount(self.script)
         waitForLineCount = JavaScriptSyntax.lineCount(waitForCode)
     }
@@ -286,8 +288,14 @@ struct PageScript: Sendable {
         if (json === "null" || json === '""' || json === "[]" || json === "{}") return empty(json);
         return json;
         };
-        // The answer last seen and since when (performance.now()); an empty answer forgets it.
+        // The answer last seen and since when (performance.now()); an empty answer forgets it. And when the
+        // document last changed: an answer that changes while the document does not (it holds a time) has settled
+        // once the document has been still for the settle time, as an answer that stays the same on a page that
+        // keeps changing (a clock, a carousel) has once the answer has.
         const seen = { answer: undefined, since: 0 };
+        const dom = { since: performance.now() };
+        new MutationObserver(() => { dom.since = performance.now(); })
+        .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
         const slice = async (busy, settleMs) => {
         const quiet = pageQuiet(busy);
         const sliceEnd = performance.now() + sliceMs;
@@ -298,12 +306,13 @@ struct PageScript: Sendable {
         if (typeof reply === "string") {
         if (final || settleMs <= 0) return reply;
         if (reply !== seen.answer) { seen.answer = reply; seen.since = now; }
-        const stable = now - Math.max(seen.since, quiet.since);
-        const shown = reply.length > 80 ? reply.slice(0, 77) + "..." : reply;
+        const still = Math.min(now - quiet.since, Math.max(now - seen.since, now - dom.since));
+        if (!quiet.busy && still >= settleMs) return reply;
         // A page that never stays quiet (it polls its server several times a second) has settled once the answer
         // stayed the same as long as a request may count as in flight.
-        if (!quiet.busy && stable >= settleMs || now - seen.since >= Math.max(settleMs, busyMs)) return reply;
-        settling = quiet.busy ? pollMs : settleMs - stable;
+        if (now - seen.since >= Math.max(settleMs, busyMs)) return reply;
+        settling = quiet.busy ? pollMs : settleMs - still;
+        const shown = reply.length > 80 ? reply.slice(0, 77) + "..." : reply;
         reply = { pending: quiet.busy ? `the script returned ${shown}, but the page was still loading data`
         : `the script returned ${shown}, which had not stayed the same for ${settleMs} ms` };
         } else {

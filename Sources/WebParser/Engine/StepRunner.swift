@@ -8,9 +8,10 @@ import Foundation
 struct StepRunner {
     /// What the attempt does for the steps.
     enum Command: Equatable {
-        /// Calls `body` in the current document (number `document`); its reply comes to `received`. With
-        /// `probes`, the body reads the job's answer before it acts, so the job's script must be in the document.
-        case call(body: String, document: Int, probes: Bool)
+        /// Calls `step`'s code (`StepScript.body`) in the current document (number `document`); its reply comes
+        /// to `received`. With `probes`, the call reads the job's answer before it acts, so the job's script must be
+        /// in the document.
+        case call(Step, document: Int, probes: Bool)
         /// Clicks the view at this point of the viewport.
         case click(x: Double, y: Double)
         /// Presses the key with this GDK name.
@@ -38,11 +39,8 @@ struct StepRunner {
 
     /// The steps to run, the branches of decided `if` steps in their place.
     private(set) var steps: [Placed]
-    /// How long the page must be quiet before a step acts on it or an `if` decides.
-    private let quietTime: Duration
-    /// A JavaScript expression whose value is a Promise of the job's answer, read just before the first step
-    /// that acts; nil reads none.
-    private let probe: String?
+    /// Whether the job's answer is read just before the first step that acts.
+    private let readsAnswerBefore: Bool
     /// The step running, from 0; `steps.count` once all are done.
     private(set) var index = 0
     private enum Phase: Equatable { case waitingForDocument, calling, settling, sleeping, finished }
@@ -62,12 +60,11 @@ struct StepRunner {
     /// Why the running step has not acted yet, as its last call said.
     private(set) var waitingFor: String?
 
-    /// The runner of `steps`, acting on a page quiet for `quietTime`, reading the answer before the first step
-    /// that acts with `probe` (if any).
-    init(steps: [Step], quietTime: Duration = .zero, probe: String? = nil) {
+    /// The runner of `steps`, reading the job's answer just before the first step that acts when
+    /// `readsAnswerBefore`.
+    init(steps: [Step], readsAnswerBefore: Bool = false) {
         self.steps = steps.enumerated().map { Placed(place: String($0.offset + 1), step: $0.element) }
-        self.quietTime = quietTime
-        self.probe = probe
+        self.readsAnswerBefore = readsAnswerBefore
         if steps.isEmpty { phase = .finished }
     }
 
@@ -183,9 +180,7 @@ struct StepRunner {
             return begin()
         default:
             phase = .calling
-            let probes = probe != nil && !hasActed && current.step.actsOnPage
-            let body = StepScript.body(of: current.step, settle: quietTime, probe: probes ? probe : nil) ?? ""
-            return [.call(body: body, document: documents, probes: probes)]
+            return [.call(current.step, document: documents, probes: readsAnswerBefore && !hasActed && current.step.actsOnPage)]
         }
     }
 

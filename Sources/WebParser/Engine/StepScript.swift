@@ -39,13 +39,30 @@ enum StepScript {
     }
 
     /// The body of the async function that does `step` in the page, once the document is ready (see
-    /// `documentReady`): an action on an element waits for the page to have been quiet for `settle`, and with a
-    /// `probe` (a JavaScript expression whose value is a Promise of the job's answer), the answer just before the
-    /// step acts comes back as `before`. Nil for a step the page has no part in (`sleep`, `waitForNavigation`).
-    static func body(of step: Step, settle: Duration, probe: String? = nil) -> String? {
-        action(step, settle: settle.milliseconds, probe: probe.map { "const before = await \($0);\n" } ?? "const before = null;\n")
-            .map { documentReady + $0 }
+    /// `documentReady`), after `preamble` (`PageQuiet.preamble`): an action on an element waits for the page to
+    /// have been quiet for `settle`, and with a `probe` (a JavaScript expression whose value is a Promise of the
+    /// job's answer), the answer just before the step acts comes back as `before`. Nil for a step the page has
+    /// no part in (`sleep`, `waitForNavigation`). The job's own code (of `evaluate`, `waitFor`, an `if` script)
+    /// sees none of webparse's names, which could hide the page's globals it reads.
+    static func body(of step: Step, settle: Duration, probe: String? = nil, preamble: String) -> String? {
+        guard let action = action(step, settle: settle.milliseconds,
+                                  probe: probe.map { "const before = await \($0);\n" } ?? "const before = null;\n") else { return nil }
+        return ownCode(of: step) + "return await (async () => {\n" + preamble + prologue + documentReady + action + "})();\n"
     }
+
+    /// The job's own code in `step`, as a function defined before webparse's code (in a scope without its names).
+    private static func ownCode(of step: Step) -> String {
+        switch step {
+        case .evaluate(let script): "const evaluateStep = async () => {\n\(script)\n};\n"
+        case .waitFor(let script): "const waitForStep = () => (\n\(script)\n);\n"
+        case .when(.script(let script), _, _): "const condition = () => (\n\(script)\n);\n"
+        default: ""
+        }
+    }
+
+    /// What every call's code starts with: `why` (what a step still waits for) and `stillWaiting` (what `until`
+    /// rejects with once the call's slice is over), at the top of the function, where `sliced` can read them.
+    private static let prologue = "let why = \"\";\nconst stillWaiting = {};\n"
 
     /// Waits until the document is parsed and its own scripts ran (DOMContentLoaded), then for its load event
     /// for up to 3 s more, once per document, so that handlers a page attaches once it is ready or loaded are
@@ -89,9 +106,9 @@ enum StepScript {
                 """)
         case .check(let selector, let checked):
             return sliced(element(selector, settle: settle) + """
-                const found = await until(ready);
-                if (!("checked" in found)) return { error: "the element is not a checkbox or radio button (" + found.tagName.toLowerCase() + ")" };
-                if (found.checked === \(checked)) return { done: true };
+                const box = await until(ready);
+                if (!("checked" in box)) return { error: "the element is not a checkbox or radio button (" + box.tagName.toLowerCase() + ")" };
+                if (box.checked === \(checked)) return { done: true };
 
                 """ + clickPoint(probe: probe))
         case .press(_, let selector?):
@@ -127,21 +144,17 @@ enum StepScript {
                 }
                 return { done: true };
                 """
-        case .waitFor(let script):
+        case .waitFor:
             return sliced(helpers + """
-                await until(() => { const value = (
-                \(script)
-                ); if (!value) why = "the expression returned " + String(value); return value; });
+                await until(() => { const value = waitForStep(); if (!value) why = "the expression returned " + String(value); return value; });
                 return { done: true };
                 """)
         case .waitForSelector(let selector):
             return sliced(element(selector, settle: 0) + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { done: true };\n")
-        case .evaluate(let script):
+        case .evaluate:
             return """
                 \(probe)try {
-                  await (async () => {
-                \(script)
-                  })();
+                  await evaluateStep();
                 } catch (error) {
                   return { error: String(error && error.message || error) };
                 }
@@ -153,8 +166,8 @@ enum StepScript {
                 "const selector = \(JavaScriptSyntax.literal(selector));\n"
                     + "try { document.querySelector(selector); } catch (_) { return { error: \"not a valid CSS selector: \" + selector }; }\n"
                     + "const holds = async () => document.querySelector(selector) !== null;\n"
-            case .script(let script):
-                "const holds = async () => { let value = (\n\(script)\n); if (typeof value === \"function\") value = value(); return Boolean(await value); };\n"
+            case .script:
+                "const holds = async () => { let value = condition(); if (typeof value === \"function\") value = value(); return Boolean(await value); };\n"
             }
             return helpers + holds + """
                 // Decided once the answer has stayed the same on a page quiet for the settle time.
@@ -179,8 +192,8 @@ enum StepScript {
         }
     }
 
-    /// `body` (which declares `why` through `helpers`) made to answer `{waiting: why}` when what it waits for
-    /// has not come within a slice.
+    /// `body` made to answer `{waiting: why}` when what it waits for has not come within a slice (`why` and
+    /// `stillWaiting` are the `prologue`'s).
     private static func sliced(_ body: String) -> String {
         "try {\n" + body + "\n} catch (error) {\nif (error === stillWaiting) return { waiting: why };\nthrow error;\n}\n"
     }
@@ -190,7 +203,7 @@ enum StepScript {
     static func nextPage(_ next: Pagination.Next) -> String {
         switch next {
         case .selector(let selector):
-            return element(selector, settle: 0) + """
+            return prologue + element(selector, settle: 0) + """
                 const el = ready();
                 if (!el) return { last: true };
                 const href = el.tagName === "A" ? el.href : "";
@@ -200,13 +213,16 @@ enum StepScript {
                 """ + middlePoint
         case .script(let script):
             return """
-                let value = (
+                const nextScript = () => (
                 \(script)
                 );
+                return await (async () => {
+                let value = nextScript();
                 if (typeof value === "function") value = value();
                 value = await value;
                 if (value === null || value === undefined || value === "") return { last: true };
                 return { url: new URL(String(value), location.href).href };
+                })();
                 """
         }
     }
@@ -264,8 +280,6 @@ enum StepScript {
     /// with `why` saying what was missing. `describe` names an element (`tag#id.class`); `hidden` says why an
     /// element is not visible ("" when it is), `disabled` why it cannot be used.
     private static let helpers = """
-        let why = "";
-        const stillWaiting = {};
         const sliceEnd = performance.now() + \(slice.milliseconds);
         const until = (check) => new Promise((resolve, reject) => {
           let observer = null, timer = null;

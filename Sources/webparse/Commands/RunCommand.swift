@@ -14,6 +14,8 @@ struct RunCommand {
         var merge = false
         /// Apprise URLs the new items go to, and the line for each.
         var notify: [String] = []
+        var notifyConfigs: [String] = []
+        var notifyFromEnvironment = false
         var notifyFormat: String?
         /// Whether the run only lists the config's jobs, or reports without writing the state.
         var list = false
@@ -35,6 +37,9 @@ struct RunCommand {
         var logConsole = false
         var session = SessionOptions()
         var verbosity = Verbosity.normal
+
+        /// Whether new items are sent through Apprise.
+        var notifies: Bool { !notify.isEmpty || !notifyConfigs.isEmpty || notifyFromEnvironment }
     }
 
     static let command = TableCommand<Settings>(
@@ -92,6 +97,12 @@ struct RunCommand {
             .value("notify", "URL", "with --state: send new items through Apprise to URL (ntfy://…, mailto://…, json://…); repeatable") {
                 $0.notify.append($1)
             },
+            .value("notify-config", "FILE", "with --state: send new items through the services of an Apprise configuration FILE (tokens stay out of crontab and ps); repeatable") {
+                $0.notifyConfigs.append($1)
+            },
+            .flag("notify-env", "with --state: send new items through the services of Apprise's APPRISE_URLS and APPRISE_CONFIG") {
+                $0.notifyFromEnvironment = true
+            },
             .value("notify-format", "TEMPLATE", "the line for each new item in --notify: {job}, {item}, {FIELD} (default: its title and URL)") {
                 $0.notifyFormat = $1
             },
@@ -116,7 +127,8 @@ struct RunCommand {
             }
             if settings.statePath == nil {
                 let needing = [("--new-only", settings.newOnly), ("--emit-initial", settings.emitInitial),
-                               ("--notify", !settings.notify.isEmpty), ("--dry-run", settings.dryRun),
+                               ("--notify", !settings.notify.isEmpty), ("--notify-config", !settings.notifyConfigs.isEmpty),
+                               ("--notify-env", settings.notifyFromEnvironment), ("--dry-run", settings.dryRun),
                                ("--fail-after", settings.failAfter != nil), ("--wait-lock", settings.waitLock > .zero)]
                 if let option = needing.first(where: \.1)?.0 { throw CommandFailure.usage("\(option) needs --state FILE") }
             }
@@ -127,7 +139,9 @@ struct RunCommand {
             if settings.merge, let option = [("--report", settings.report != .added), ("--diff", settings.diff)].first(where: \.1)?.0 {
                 throw CommandFailure.usage("\(option) does not go with --merge, which lists items only")
             }
-            if settings.notifyFormat != nil && settings.notify.isEmpty { throw CommandFailure.usage("--notify-format goes with --notify URL") }
+            if settings.notifyFormat != nil && !settings.notifies {
+                throw CommandFailure.usage("--notify-format goes with --notify URL, --notify-config FILE or --notify-env")
+            }
         },
         run: { await RunCommand(settings: $0).execute() })
 
@@ -169,7 +183,11 @@ struct RunCommand {
         }
         var notifier: Notifier?
         do throws(CommandFailure) {
-            if !settings.notify.isEmpty { notifier = try Notifier(urls: settings.notify, format: settings.notifyFormat) }
+            if settings.notifies {
+                let chosen = try Notifier(urls: settings.notify, configs: settings.notifyConfigs, format: settings.notifyFormat)
+                try await chosen.check()
+                notifier = chosen
+            }
         } catch {
             StandardStreams.tellError("webparse run: \(error.message)")
             return error.code
@@ -184,6 +202,14 @@ struct RunCommand {
         var toAdd = Array(chosen)
         while let name = toAdd.popLast() {
             for before in afterByName[name] ?? [] where chosen.insert(before).inserted { toAdd.append(before) }
+        }
+        // Without a key, an item whose content changed is a new item: --report changed would report nothing and
+        // mark it seen.
+        if settings.report == .changed, let keyless = config.jobs.first(where: { chosen.contains($0.name) && $0.tracking.key == nil }) {
+            StandardStreams.tellError("webparse run: --report changed: job \"\(keyless.name)\" has no \"key\", so an item whose content "
+                + "changed is a new item and would never be reported; set \"key\" to the field that identifies an item (such as "
+                + "\"key\": \"url\"), or use --report added or all")
+            return .usage
         }
         let run = settings.run.over(config.run)
         let concurrency = run.concurrency ?? RunSettings.defaultConcurrency
@@ -228,8 +254,9 @@ struct RunCommand {
         }
         var reportedFailure = false
         var anySuccess = false
-        /// The new items of each job, for --notify, by the job's place in the config.
-        var news: [(index: Int, name: String, items: [Data])] = []
+        /// The new items of each job (for a result that is not a list, how it changed), for --notify, by the job's
+        /// place in the config.
+        var news: [(index: Int, name: String, items: [Data], diff: String?)] = []
         do throws(JobScheduler.Stop) {
             try await scheduler.run(jobs) { index, outcome in
                 let named = jobs[index]
@@ -242,7 +269,7 @@ struct RunCommand {
                         outcome.result = .failure(error)
                     }
                 }
-                if let items = fresh?.items, !items.isEmpty { news.append((index, named.name, items)) }
+                if let fresh, !fresh.items.isEmpty { news.append((index, named.name, fresh.items, fresh.isList ? nil : fresh.diff)) }
                 switch outcome.result {
                 case .success:
                     anySuccess = true
@@ -274,7 +301,7 @@ struct RunCommand {
         if undelivered == nil, !settings.dryRun, let notifier {
             // Notifications are deliveries too: one that fails leaves the state for the next run to report again.
             for job in news.sorted(by: { $0.index < $1.index }) where undelivered == nil {
-                do throws(CommandFailure) { try await notifier.send(job.items, of: job.name) } catch { undelivered = error.message }
+                do throws(CommandFailure) { try await notifier.send(job.items, diff: job.diff, of: job.name) } catch { undelivered = error.message }
             }
         }
         var recorded = true

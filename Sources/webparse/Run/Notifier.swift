@@ -3,72 +3,116 @@ import WebParseCore
 import WebParser
 
 /// Sends what a run found new through Apprise (`--notify URL`, Debian's `apprise`: mail, ntfy, Telegram, Slack,
-/// Matrix and 80 more services): one message per job with new items, a line per item.
+/// Matrix and 80 more services): one message per job with new items, a line per item; for a result that is not
+/// a list, how it changed.
 struct Notifier: Sendable {
     /// Apprise URLs, such as `ntfy://topic` or `mailto://user:password@example.com`.
     let urls: [String]
+    /// Apprise configuration files (`--notify-config`), which keep the URLs and their tokens out of command lines.
+    let configs: [String]
     /// A line per item: `{job}`, `{item}` (its JSON) and `{FIELD}` or `{FIELD.PATH}` of an object item; nil
     /// for the default (a title or name, then a URL, of what the item has).
     let format: String?
     private let apprise: String
 
     /// A notifier through the `apprise` on the PATH webparse was started with (WebKit may be changing the
-    /// environment while the run is set up).
-    /// - Throws: `CommandFailure` (exit 2) naming the package to install when there is no `apprise`.
-    init(urls: [String], format: String?) throws(CommandFailure) {
+    /// environment while the run is set up), to `urls` and the services of `configs`; with neither, to those of
+    /// Apprise's own `APPRISE_URLS` and `APPRISE_CONFIG` (`--notify-env`).
+    /// - Throws: `CommandFailure` (exit 2) naming the package to install when there is no `apprise`, or the
+    ///   configuration file that cannot be read.
+    init(urls: [String], configs: [String], format: String?) throws(CommandFailure) {
         guard let path = ExecutableSearch.path(named: "apprise", searchPath: WebParseCommand.launchEnvironment["PATH"]) else {
             throw CommandFailure.usage("--notify needs Apprise, which is not installed: install the Debian package apprise (apt install apprise)")
         }
+        for config in configs where !FileManager.default.isReadableFile(atPath: config) {
+            let reason = FileManager.default.fileExists(atPath: config) ? "it cannot be read (permission denied)" : "no such file"
+            throw CommandFailure.usage("--notify-config: cannot read \(config): \(reason)")
+        }
         self.urls = urls
+        self.configs = configs
         self.format = format
         apprise = path
     }
 
-    /// Sends the new `items` of the job `job`.
+    /// What Apprise is given besides the message: the configuration files, then the URLs.
+    private var services: [String] { configs.flatMap { ["--config", $0] } + urls }
+
+    /// Asks Apprise, without sending anything (its dry run), whether it can use every URL and configuration.
+    /// - Throws: `CommandFailure` (exit 2) with Apprise's reason when it cannot.
+    func check() async throws(CommandFailure) {
+        let (status, said) = try await apprise(["--dry-run", "--body", "webparse"] + services, input: nil)
+        guard status == 0 else {
+            throw CommandFailure.usage("--notify: Apprise cannot send with \(describedServices): \(Self.reason(in: said, status: status))")
+        }
+    }
+
+    /// Sends the new `items` of the job `job`; for a result that is not a list, `diff` says how it changed.
     /// - Throws: `CommandFailure` (exit 1) with what Apprise said when it could not send.
-    func send(_ items: [Data], of job: String) async throws(CommandFailure) {
-        let title = "webparse: \(job): \(items.count) new"
-        let body = items.map { line(for: $0, of: job) }.joined(separator: "\n")
+    func send(_ items: [Data], diff: String? = nil, of job: String) async throws(CommandFailure) {
+        let title = diff == nil ? "webparse: \(job): \(items.count) new" : "webparse: \(job): changed"
+        let body = diff ?? items.map { line(for: $0, of: job) }.joined(separator: "\n")
+        let (status, said) = try await apprise(["--verbose", "--title", title] + services, input: body)
+        guard status == 0 else {
+            throw CommandFailure(message: "--notify: Apprise could not send the news of \(job): \(Self.reason(in: said, status: status))",
+                                 code: .jobFailed)
+        }
+    }
+
+    private var describedServices: String {
+        let parts = configs.map { "--notify-config \($0)" } + (urls.isEmpty ? [] : ["the URLs given"])
+        return parts.isEmpty ? "APPRISE_URLS and APPRISE_CONFIG" : parts.joined(separator: " and ")
+    }
+
+    /// What Apprise said went wrong: its error and warning lines, without their time stamps.
+    static func reason(in said: String, status: Int32) -> String {
+        let lines = said.split(separator: "\n").compactMap { line -> String? in
+            for level in [" - ERROR - ", " - WARNING - "] {
+                if let range = line.range(of: level) { return String(line[range.upperBound...]) }
+            }
+            return nil
+        }
+        return lines.isEmpty ? "exit status \(status)" : lines.joined(separator: "; ")
+    }
+
+    /// Runs Apprise with `arguments`, writing `input` (if any) as the message body, and returns its exit status
+    /// and what it wrote on stdout and stderr together.
+    /// - Throws: `CommandFailure` (exit 1) when it cannot be started.
+    private func apprise(_ arguments: [String], input body: String?) async throws(CommandFailure) -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: apprise)
-        process.arguments = ["--title", title] + urls
+        process.arguments = arguments
         process.environment = WebParseCommand.launchEnvironment
         let input = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        let status: Int32
-        let said: String
+        let output = Pipe()
+        process.standardInput = body == nil ? FileHandle.nullDevice : input
+        process.standardOutput = output
+        process.standardError = output
         do {
             // The exit is awaited through the termination handler (waiting on a thread would spin); the body is
             // written and what Apprise says is read on threads of their own, so that neither pipe can fill up
             // and block it, and an Apprise that exits before reading costs a failed write, not a crash.
             let written = Self.onThread { [body] in
+                guard let body else { return }
                 try? input.fileHandleForWriting.write(contentsOf: Data(body.utf8))
                 try? input.fileHandleForWriting.close()
             }
-            let read = Self.onThread { errors.fileHandleForReading.readDataToEndOfFile() }
-            status = try await withCheckedThrowingContinuation { continuation in
+            let read = Self.onThread { output.fileHandleForReading.readDataToEndOfFile() }
+            let status: Int32 = try await withCheckedThrowingContinuation { continuation in
                 process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
                 do {
                     try process.run()
                 } catch {
                     process.terminationHandler = nil
                     try? input.fileHandleForWriting.close()
-                    try? errors.fileHandleForWriting.close()
+                    try? output.fileHandleForWriting.close()
                     continuation.resume(throwing: error)
                 }
             }
-            try? errors.fileHandleForWriting.close()
+            try? output.fileHandleForWriting.close()
             await written.value
-            said = String(decoding: await read.value, as: UTF8.self)
+            return (status, String(decoding: await read.value, as: UTF8.self))
         } catch {
             throw CommandFailure(message: "--notify: cannot start \(apprise): \(error)", code: .jobFailed)
-        }
-        guard status == 0 else {
-            let last = said.split(separator: "\n").last.map(String.init) ?? "exit status \(status)"
-            throw CommandFailure(message: "--notify: Apprise could not send the new items of \(job): \(last)", code: .jobFailed)
         }
     }
 
