@@ -31,7 +31,8 @@ import Testing
         chapters.value = [1, 2, 3]
         answer.value = 500
         let failed = try await webparse.run(["run", "--state", state, "--new-only"] + notify + [config], environment: headless)
-        #expect(failed.status == 1 && failed.stderr.contains("--notify: Apprise could not send the new items of comic"), "\(failed.stderr)")
+        #expect(failed.status == 1 && failed.stderr.contains("--notify: Apprise could not send the news of comic: "), "\(failed.stderr)")
+        #expect(!failed.stderr.contains("exit status"), "Apprise's own reason: \(failed.stderr)")
 
         answer.value = 200
         let sent = try await webparse.run(["run", "--state", state, "--new-only"] + notify + ["--notify-format", "{title}: {url}", config],
@@ -80,6 +81,52 @@ import Testing
         for name in added {
             #expect(!names.contains(name), "Apprise was given webparse's \(name)")
         }
+    }
+
+    /// Apprise's URLs and configuration files are checked before any page loads; a configuration file or
+    /// Apprise's own variables keep tokens out of the command line; a value that is not a list is sent as a diff.
+    @Test func notificationsAreCheckedFirstAndTakeConfigurationFiles() async throws {
+        let count = Shared(1)
+        let site = try TestHTTPServer(routes: ["/status": .handle { _ in TestHTTPServer.Response(body: "<p id=open>\(count.value)</p>") }])
+        let endpoint = try TestHTTPServer(routes: ["/": .respond(body: "")])
+        let directory = try folder()
+        let config = try write(#"""
+            {"name": "queue", "url": "\#(site.url("/status"))", "retries": 0,
+             "script": "({name: 'queue', open: Number(document.getElementById('open').textContent)})"}
+            """#, "queue.json", in: directory)
+        let state = directory.appending(path: "queue.state").path
+        let bogus = try await webparse.run(["run", "--state", state, "--new-only", "--notify", "bogus://x", config], environment: headless)
+        #expect(bogus.status == 2 && bogus.stderr.contains("Unparseable URL bogus://x"), "\(bogus.stderr)")
+        #expect(site.requests.isEmpty, "no page loads before the notification URLs are checked")
+        let missing = try await webparse.run(["run", "--state", state, "--new-only", "--notify-config", directory.appending(path: "none.yml").path, config],
+                                             environment: headless)
+        #expect(missing.status == 2 && missing.stderr.contains("--notify-config: cannot read") && site.requests.isEmpty, "\(missing.stderr)")
+
+        let appriseConfig = try write("urls:\n  - json://127.0.0.1:\(endpoint.url("/").port!)/\n", "apprise.yml", in: directory)
+        let first = try await webparse.run(["run", "--state", state, "--new-only", "--notify-config", appriseConfig, config], environment: headless)
+        #expect(first.status == 0 && endpoint.requests.isEmpty, "\(first.stderr)")
+        count.value = 2
+        let changed = try await webparse.run(["run", "--state", state, "--new-only", "--notify-config", appriseConfig, config], environment: headless)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        let message = try #require(endpoint.requests.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] })
+        #expect(message["title"] as? String == "webparse: queue: changed")
+        #expect((message["message"] as? String)?.contains("-  \"open\": 1\n+  \"open\": 2") == true, "the diff: \(message)")
+
+        count.value = 3
+        var environment = headless
+        environment["APPRISE_URLS"] = "json://127.0.0.1:\(endpoint.url("/").port!)/"
+        let fromEnvironment = try await webparse.run(["run", "--state", state, "--new-only", "--notify-env", config], environment: environment)
+        #expect(fromEnvironment.status == 0 && endpoint.requests.count == 2, "\(fromEnvironment.stderr)")
+    }
+
+    /// Without a key, an item whose content changed is a new one: `--report changed` would lose it silently.
+    @Test func reportingChangesOfAJobWithoutKeyIsRefused() async throws {
+        let site = try TestHTTPServer(routes: ["/": .respond(body: "<p>1</p>")])
+        let directory = try folder()
+        let config = try write(#"{"name": "plain", "url": "\#(site.url("/"))", "script": "['a']"}"#, "plain.json", in: directory)
+        let run = try await webparse.run(["run", "--state", directory.appending(path: "s").path, "--new-only", "--report", "changed", config],
+                                         environment: headless)
+        #expect(run.status == 2 && run.stderr.contains(#"job "plain" has no "key""#) && site.requests.isEmpty, "\(run.stderr)")
     }
 
     @Test func withoutAppriseNotifyNamesThePackage() async throws {

@@ -65,6 +65,25 @@ import Testing
                 "\(refused.stderr)")
     }
 
+    /// The login recipe with a session folder, run after run: the site sends a logged-in user from its login page
+    /// on to the members' pages (as Django does), and the `if` step then fills nothing.
+    @Test func theLoginRecipeWorksOnEveryRunOfASession() async throws {
+        let directory = try folder()
+        let site = try Site(configsIn: directory)
+        defer { site.stop() }
+        var environment = headless
+        environment["COMICS_PASSWORD"] = "correct horse"
+        let session = directory.appending(path: "session").path
+        let output = #"{"login":"/members/updates","updates":["Comic 1","Comic 2","Comic 3"]}"# + "\n"
+        let first = try await webparse.run(["run", "-v", "--session", session, site.config("login.json")], environment: environment)
+        #expect(first.status == 0 && first.stdoutText == output, "\(first.stderr)")
+        #expect(first.stderr.contains(#"login: step 1 (if "form[action='/login']"): true, running its then steps"#), "\(first.stderr)")
+        environment["COMICS_PASSWORD"] = "wrong: the form must not be filled again"
+        let second = try await webparse.run(["run", "-v", "--session", session, site.config("login.json")], environment: environment)
+        #expect(second.status == 0 && second.stdoutText == output, "\(second.stderr)")
+        #expect(second.stderr.contains(#"login: step 1 (if "form[action='/login']"): false, running its else steps"#), "\(second.stderr)")
+    }
+
     @Test func theUpdateCheckReadsOnePageWhenNothingIsNew() async throws {
         let directory = try folder()
         let site = try Site(configsIn: directory)
