@@ -1,5 +1,6 @@
 """Loads pages with Python Playwright driving the system chromium, polling the benchmark's script with
-wait_for_function, as a Playwright user would. Prints the results as a JSON list.
+wait_for_function, as a Playwright user would, and taking its answer once it has stayed the same for 0.3 s, the
+waiting webparse does by default (see `settled`). Prints the results as a JSON list.
 
     playwright_runner.py cold URL SCRIPT
     playwright_runner.py batch URL COUNT SCRIPT             (one browser, pages one after another)
@@ -15,6 +16,20 @@ from playwright.async_api import async_playwright
 from playwright.sync_api import sync_playwright
 
 BLOCKED = {"image", "media", "font"}
+# webparse's default settle time: its answer is taken once unchanged for 0.3 s (README, "When is the result there?").
+SETTLE_MS = 300
+
+
+def settled(script):
+    """A wait_for_function body giving the script's non-empty answer once it has stayed the same for SETTLE_MS,
+    polled on every animation frame. webparse also waits until none of the page's data requests is in flight;
+    Playwright has no such predicate short of networkidle (500 ms without any connection), and the benchmark's
+    pages make no request after their data has arrived, so the answer's stability is the equivalent wait."""
+    return ("() => { const value = (" + script + "); const text = JSON.stringify(value);"
+            " const seen = window.__settled || (window.__settled = {text: undefined, since: 0}); const now = performance.now();"
+            " if (value === null || value === undefined || ['[]', '{}', '\"\"'].includes(text)) { seen.text = undefined; return null; }"
+            " if (text !== seen.text) { seen.text = text; seen.since = now; return null; }"
+            f" return now - seen.since >= {SETTLE_MS} ? value : null; }}")
 
 
 def sequential(url, count, script):
@@ -24,7 +39,7 @@ def sequential(url, count, script):
         for _ in range(count):
             page = browser.new_page()
             page.goto(url, wait_until="commit")
-            results.append(page.wait_for_function(f"() => {script}", timeout=30_000).json_value())
+            results.append(page.wait_for_function(settled(script), timeout=30_000).json_value())
             page.close()
         browser.close()
     return results
@@ -50,7 +65,7 @@ async def concurrent(url, count, pages, script):
                 index = queue.pop(0)
                 page = await context.new_page()
                 await page.goto(url, wait_until="commit")
-                results[index] = await (await page.wait_for_function(f"() => {script}", timeout=30_000)).json_value()
+                results[index] = await (await page.wait_for_function(settled(script), timeout=30_000)).json_value()
                 await page.close()
 
         await asyncio.gather(*(worker() for _ in range(pages)))

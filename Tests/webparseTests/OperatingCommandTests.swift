@@ -119,14 +119,21 @@ import Testing
         #expect(fromEnvironment.status == 0 && endpoint.requests.count == 2, "\(fromEnvironment.stderr)")
     }
 
-    /// Without a key, an item whose content changed is a new one: `--report changed` would lose it silently.
-    @Test func reportingChangesOfAJobWithoutKeyIsRefused() async throws {
-        let site = try TestHTTPServer(routes: ["/": .respond(body: "<p>1</p>")])
+    /// Without a key, an item whose content changed is a new one: `--report changed` shows it as added, and says
+    /// why, rather than mark it seen silently.
+    @Test func reportingChangesOfAListWithoutKeyLosesNothing() async throws {
+        let title = Shared("One")
+        let site = try TestHTTPServer(routes: ["/": .handle { _ in TestHTTPServer.Response(body: "<p>\(title.value)</p>") }])
         let directory = try folder()
-        let config = try write(#"{"name": "plain", "url": "\#(site.url("/"))", "script": "['a']"}"#, "plain.json", in: directory)
-        let run = try await webparse.run(["run", "--state", directory.appending(path: "s").path, "--new-only", "--report", "changed", config],
-                                         environment: headless)
-        #expect(run.status == 2 && run.stderr.contains(#"job "plain" has no "key""#) && site.requests.isEmpty, "\(run.stderr)")
+        let config = try write(#"{"name": "plain", "url": "\#(site.url("/"))", "script": "[document.querySelector('p').textContent]"}"#,
+                               "plain.json", in: directory)
+        let arguments = ["run", "--state", directory.appending(path: "s").path, "--new-only", "--report", "changed", config]
+        let first = try await webparse.run(arguments, environment: headless)
+        #expect(first.status == 0 && first.stdout.isEmpty, "\(first.stderr)")
+        title.value = "One, revised"
+        let second = try await webparse.run(arguments, environment: headless)
+        #expect(second.status == 0 && second.stdoutText == #"[{"item":"One, revised","change":"added"}]"# + "\n", "\(second.stderr)")
+        #expect(second.stderr.contains(#"plain: warning: --report changed: the job has no "key""#), "\(second.stderr)")
     }
 
     @Test func withoutAppriseNotifyNamesThePackage() async throws {

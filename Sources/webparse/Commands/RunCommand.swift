@@ -203,14 +203,6 @@ struct RunCommand {
         while let name = toAdd.popLast() {
             for before in afterByName[name] ?? [] where chosen.insert(before).inserted { toAdd.append(before) }
         }
-        // Without a key, an item whose content changed is a new item: --report changed would report nothing and
-        // mark it seen.
-        if settings.report == .changed, let keyless = config.jobs.first(where: { chosen.contains($0.name) && $0.tracking.key == nil }) {
-            StandardStreams.tellError("webparse run: --report changed: job \"\(keyless.name)\" has no \"key\", so an item whose content "
-                + "changed is a new item and would never be reported; set \"key\" to the field that identifies an item (such as "
-                + "\"key\": \"url\"), or use --report added or all")
-            return .usage
-        }
         let run = settings.run.over(config.run)
         let concurrency = run.concurrency ?? RunSettings.defaultConcurrency
         let setup: SessionSetup
@@ -270,6 +262,11 @@ struct RunCommand {
                     }
                 }
                 if let fresh, !fresh.items.isEmpty { news.append((index, named.name, fresh.items, fresh.isList ? nil : fresh.diff)) }
+                if settings.report == .changed, let fresh, fresh.isList, !fresh.keyed, !fresh.items.isEmpty {
+                    StandardStreams.tellError("webparse: \(named.name): warning: --report changed: the job has no \"key\", so an item whose "
+                        + "content changed counts as new; its \(fresh.items.count) new item\(fresh.items.count == 1 ? " is" : "s are") reported as "
+                        + "added (set \"key\" to the field that identifies an item, such as \"key\": \"url\")")
+                }
                 switch outcome.result {
                 case .success:
                     anySuccess = true

@@ -89,13 +89,15 @@ final class RunOutput: Sendable {
 
     /// What `--report` asks to show of a job's news: its new items (plain `{"item"}` by default, marked
     /// `"change": "added"` otherwise) and its changed ones (`"change": "changed"`, with `"before"`).
-    /// A result that is not a list and changed is a changed record when the state knew what it was before.
+    /// A result that is not a list and changed is a changed record when the state knew what it was before. A list
+    /// without a key has no changed items, only new ones (a changed item among them): `--report changed` shows
+    /// them as added rather than lose them.
     private func records(of fresh: RunMemory.Fresh) -> [[(key: String, value: JSONText.Value)]] {
         if !fresh.isList, let value = fresh.items.first, let before = fresh.before, settings.report != .added {
             return [[("item", .raw(value)), ("change", .string("changed")), ("before", .raw(before))]]
         }
         let marked = settings.report != .added
-        let added = settings.report == .changed ? [] : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
+        let added = settings.report == .changed && fresh.keyed ? [] : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
             [("item", .raw(item))] + (marked ? [("change", .string("added"))] : [])
         }
         let changed = settings.report == .added ? [] : fresh.changed.map { change -> [(key: String, value: JSONText.Value)] in

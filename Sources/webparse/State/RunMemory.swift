@@ -18,6 +18,8 @@ final class RunMemory {
         var diff: String?
         /// What a result that is not a list was before it changed (canonical JSON), when the state knew it.
         var before: Data?
+        /// Whether the job's items are told apart by a `key`: without one, an item whose content changed is new.
+        var keyed = true
     }
 
     private let path: String
@@ -90,7 +92,7 @@ final class RunMemory {
                                  + "they are told apart by their whole content")
         }
         return Fresh(items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
-                     diff: diff, before: changes.changedValue.map { Data($0.before.utf8) })
+                     diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil)
     }
 
     /// For a paginated job that stops at seen pages (`stopAtSeen`): the check that a page's items were all seen
