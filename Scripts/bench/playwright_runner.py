@@ -1,5 +1,5 @@
 """Loads pages with Python Playwright driving the system chromium, polling the benchmark's script with
-wait_for_function, as a Playwright user would, and taking its answer once it has stayed the same for 0.3 s, the
+wait_for_function, as a Playwright user would, and taking its answer once it has stayed the same for 0.2 s, the
 waiting webparse does by default (see `settled`). Prints the results as a JSON list.
 
     playwright_runner.py cold URL SCRIPT
@@ -16,8 +16,8 @@ from playwright.async_api import async_playwright
 from playwright.sync_api import sync_playwright
 
 BLOCKED = {"image", "media", "font"}
-# webparse's default settle time: its answer is taken once unchanged for 0.3 s (README, "When is the result there?").
-SETTLE_MS = 300
+# webparse's default settle time: its answer is taken once unchanged for 0.2 s (README, "When is the result there?").
+SETTLE_MS = 200
 
 
 def settled(script):

@@ -143,6 +143,63 @@ import Testing
                 == ["succeed [1] at \(page) (cut short)"], "no local file is loaded; the result holds the page read")
     }
 
+    /// The page is told when its data requests start and stop being in flight, and every evaluation says so too;
+    /// what delivers no data does not count, and a request loading too long stops counting.
+    @Test func requestsInFlightAreToldToThePage() {
+        var attempt = machine()
+        _ = attempt.handle(.start)
+        #expect(words(attempt.handle(.page(.resource(id: 1, .started(accept: "text/html"))))) == ["expire request 1 after 5.0 seconds"],
+                "before the document commits there is no page to tell")
+        _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
+        #expect(words(attempt.handle(.page(.resource(id: 2, .started(accept: "*/*"))))) == ["expire request 2 after 5.0 seconds"])
+        #expect(words(attempt.handle(.page(.resource(id: 3, .started(accept: "image/png,image/*;q=0.8"))))) == [])
+        #expect(words(attempt.handle(.page(.resource(id: 1, .ended)))) == [], "request 2 is still in flight")
+        #expect(words(attempt.handle(.requestExpired(id: 2))) == ["notify quiet"])
+        #expect(words(attempt.handle(.page(.resource(id: 4, .started(accept: ""))))) == ["expire request 4 after 5.0 seconds", "notify busy"])
+        guard case .evaluate(let body, _)? = attempt.handle(.reply(.null, document: 1)).first else {
+            Issue.record("expected an evaluation")
+            return
+        }
+        #expect(body.contains(".slice(true, 200)"), "the evaluation says requests are in flight, and the settle time")
+    }
+
+    /// After steps that acted, an answer equal to the one just before the first of them must hold longer; one
+    /// that changed is taken as it settled.
+    @Test func anAnswerTheStepsDidNotChangeMustHoldLonger() {
+        func afterClick() -> AttemptMachine {
+            var attempt = machine { $0.evaluation.steps = [.click(selector: "#filter")] }
+            _ = attempt.handle(.start)
+            #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == ["install script", "step call waiting in 1"])
+            _ = attempt.handle(.stepReply(json(#"{"at": [1, 2], "before": "[\"all\"]"}"#), document: 1))
+            #expect(words(attempt.handle(.stepDue(timer: 1))) == ["report executingJavaScript", "evaluate repeat in 1"])
+            return attempt
+        }
+        var unchanged = afterClick()
+        guard case .evaluate(let body, _)? = unchanged.handle(.reply(string(#"["all"]"#), document: 1)).first else {
+            Issue.record("expected another evaluation")
+            return
+        }
+        #expect(body.contains(", 1000)"), "the same answer must now hold for 1 s")
+        #expect(words(unchanged.handle(.reply(string(#"["all"]"#), document: 1))) == [#"succeed ["all"] at \#(url.absoluteString)"#])
+        var changed = afterClick()
+        #expect(words(changed.handle(.reply(string(#"["manga"]"#), document: 1))) == [#"succeed ["manga"] at \#(url.absoluteString)"#])
+    }
+
+    /// An `if` step's branch runs in its place, named by it; a step still waiting at the time-out says why.
+    @Test func anIfStepsBranchRunsInItsPlaceAndAWaitSaysWhy() {
+        var attempt = machine {
+            $0.evaluation.steps = [.when(.selector("#login"), then: [.click(selector: "#go")], otherwise: []), .waitForSelector("#done")]
+        }
+        _ = attempt.handle(.start)
+        #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == ["step call direct in 1"])
+        #expect(words(attempt.handle(.stepReply(json(#"{"decided": true}"#), document: 1)))
+                == [##"tell stepDecided(step: "1", if "#login", holds: true)"##, "install script", "step call waiting in 1"])
+        #expect(words(attempt.handle(.stepReply(json(#"{"waiting": "an element matches, but it is disabled"}"#), document: 1)))
+                == ["step call waiting in 1"], "a call that waited a slice is made again")
+        #expect(words(attempt.handle(.timedOut))
+                == [##"fail timed out after 5 s while running step 1.then.1 (click "#go") (\##(url.absoluteString)): an element matches, but it is disabled"##])
+    }
+
     @Test func aLoadThenEvaluationsUntilTheDataIsThere() {
         var attempt = machine()
         #expect(words(attempt.handle(.start)) == ["watch 5.0 seconds", "load"])

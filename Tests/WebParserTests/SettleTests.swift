@@ -174,9 +174,12 @@ import TestSupport
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: """
                 <!doctype html><div id="app"></div><script>
-                setTimeout(() => { document.getElementById("app").innerHTML = '<input id="q"><p class="title">form</p>'; }, 300);
+                fetch("/session").then((r) => r.json()).then((session) => {
+                  if (!session.user) document.getElementById("app").innerHTML = '<input id="q"><p class="title">form</p>';
+                });
                 </script>
                 """),
+            "/session": .delayed(.milliseconds(400), .respond(contentType: "application/json", body: #"{"user": null}"#)),
             "/plain": .respond(body: "<!doctype html><p class='title'>plain</p>"),
         ])
         let steps: [Step] = [.when(.selector("#q"), then: [.evaluate(script: "document.querySelector('.title').textContent = 'then ran'")],
@@ -184,7 +187,7 @@ import TestSupport
         let messages = MessageLog()
         let parser = WebParser()
         let rendered = try await parser.run(job(server.url("/"), steps: steps), onMessage: messages.add)
-        #expect(text(rendered) == #"["then ran"]"#, "the form a script renders after 300 ms is there")
+        #expect(text(rendered) == #"["then ran"]"#, "the form an app renders once it knows no one is logged in is there")
         let plain = try await parser.run(job(server.url("/plain"), steps: steps), onMessage: messages.add)
         #expect(text(plain) == #"["else ran"]"#)
         #expect(messages.decisions == ["1 true", "1 false"])

@@ -24,7 +24,7 @@ public struct Evaluation: Sendable, Equatable {
     /// first non-empty answer, and steps act as soon as their element is ready.
     public var settle: Duration = defaultSettle
     /// How long answers settle unless an evaluation says otherwise.
-    public static let defaultSettle: Duration = .milliseconds(300)
+    public static let defaultSettle: Duration = .milliseconds(200)
     /// After steps that acted: how long an answer equal to the one just before they acted must stay the same
     /// before it is the result (a page may re-render a few hundred milliseconds after a click, after a timer
     /// or a websocket message that no request shows); an answer that changed needs only `settle`.
