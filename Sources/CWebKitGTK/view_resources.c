@@ -50,9 +50,27 @@ static void on_resource_load_started(WebKitWebView *web_view, WebKitWebResource 
     view->callbacks.resource_changed(view->callback_context, load->id, WK_RESOURCE_STARTED, accept ? accept : "");
 }
 
+/* WebKit forgets the resources of the document a new load replaces: they report no end of their own. */
+static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpointer data) {
+    WKView *view = data;
+    if (event != WEBKIT_LOAD_STARTED || view->loads->len == 0)
+        return;
+    GPtrArray *replaced = view->loads;
+    view->loads = g_ptr_array_new();
+    for (guint index = 0; index < replaced->len; index++) {
+        Load *load = g_ptr_array_index(replaced, index);
+        g_signal_handlers_disconnect_by_data(load->resource, load);
+        view->callbacks.resource_changed(view->callback_context, load->id, WK_RESOURCE_ENDED, NULL);
+        g_object_unref(load->resource);
+        g_free(load);
+    }
+    g_ptr_array_free(replaced, TRUE);
+}
+
 void view_resources_watch(WKView *view) {
     view->loads = g_ptr_array_new();
     g_signal_connect(view->web_view, "resource-load-started", G_CALLBACK(on_resource_load_started), view);
+    g_signal_connect(view->web_view, "load-changed", G_CALLBACK(on_load_changed), view);
 }
 
 void view_resources_forget(WKView *view) {

@@ -9,6 +9,8 @@ import Testing
         "a:not(.hidden, [aria-hidden=true])", "div:has(> img)", ":is(h1, h2) span", "p::first-line", "input:checked",
         "#\\31 23", ".\\@media", "[data-x]", "[ data-x = 'y' s ]", "table tbody tr:first-child td:last-child",
         "h1,h2 , h3", "-webkit-any", "--custom", "é.classe", "a:where(.x)", "button[type=submit]", "div\n>\tspan",
+        "*|*", "|a", "*|rect", "[*|href]", "[|href^=http]", "a /* the links */ b", ":is(.a, ::nonsense)", ":where()",
+        "a[lang|=en]",
     ])
     func browsersAcceptThese(_ selector: String) {
         #expect(CSSSelectorSyntax.problem(in: selector) == nil, "\(selector)")
@@ -16,7 +18,7 @@ import Testing
 
     @Test(arguments: [
         "", " ", "div >", "> div", "a,", ",a", "#", ".", "[x", "[x=]", "[=x]", "[x=/y]", "a:not(", "a:not(,)", "::",
-        "div:has()", "a]", "a)", "p{color:red}", "a b c >", "[x='y]", "1abc", "#a..b", "a::", "a|b",
+        "div:has()", "a]", "a)", "p{color:red}", "a b c >", "[x='y]", "1abc", "#a..b", "a::", "a||b", "[*]", "svg|rect", "[xlink|href]",
     ])
     func browsersRefuseThese(_ selector: String) {
         #expect(CSSSelectorSyntax.problem(in: selector) != nil, "\(selector)")

@@ -31,7 +31,7 @@ import Testing
         chapters.value = [1, 2, 3]
         answer.value = 500
         let failed = try await webparse.run(["run", "--state", state, "--new-only"] + notify + [config], environment: headless)
-        #expect(failed.status == 1 && failed.stderr.contains("--notify: Apprise could not send the news of comic: "), "\(failed.stderr)")
+        #expect(failed.status == 1 && failed.stderr.contains("--notify: Apprise could not send the news of comic with the URLs given: "), "\(failed.stderr)")
         #expect(!failed.stderr.contains("exit status"), "Apprise's own reason: \(failed.stderr)")
 
         answer.value = 200
@@ -98,6 +98,9 @@ import Testing
         let bogus = try await webparse.run(["run", "--state", state, "--new-only", "--notify", "bogus://x", config], environment: headless)
         #expect(bogus.status == 2 && bogus.stderr.contains("Unparseable URL bogus://x"), "\(bogus.stderr)")
         #expect(site.requests.isEmpty, "no page loads before the notification URLs are checked")
+        let oneBad = try await webparse.run(["run", "--state", state, "--new-only", "--notify", "json://127.0.0.1:9/", "--notify", "bogus://y", config],
+                                            environment: headless)
+        #expect(oneBad.status == 2 && oneBad.stderr.contains("bogus://y"), "one bad URL among good ones: \(oneBad.stderr)")
         let missing = try await webparse.run(["run", "--state", state, "--new-only", "--notify-config", directory.appending(path: "none.yml").path, config],
                                              environment: headless)
         #expect(missing.status == 2 && missing.stderr.contains("--notify-config: cannot read") && site.requests.isEmpty, "\(missing.stderr)")

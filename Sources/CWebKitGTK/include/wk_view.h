@@ -64,8 +64,8 @@ typedef struct {
      * load fail with the TLS error. */
     bool (*allow_certificate)(void *context, const char *uri);
     /* A resource of the view's documents (the main document, a frame's, a script, an XHR or fetch, an image…)
-     * started loading, got its response or ended; id tells the loads of the view apart. A load still going
-     * when the view is destroyed reports no end. */
+     * started loading, got its response or ended; id tells the loads of the view apart. The loads of a document
+     * that a new load replaces end when it starts; one still going when the view is destroyed reports no end. */
     void (*resource_changed)(void *context, unsigned long long id, WKResourceEvent event, const char *text);
     /* Called once, when the view is destroyed, to release the callback context. */
     void (*release)(void *context);

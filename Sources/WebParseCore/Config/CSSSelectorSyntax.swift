@@ -1,7 +1,8 @@
 /// Whether a text is a CSS selector list as browsers parse it, checked without a browser so that a config's
 /// selectors are refused before any page loads. It follows the grammar of Selectors Level 4 (type, universal,
-/// id, class and attribute selectors, pseudo-classes and pseudo-elements with their arguments, combinators), and
-/// leaves only the meaning of names to the browser: an unknown pseudo-class is accepted here.
+/// id, class and attribute selectors, namespaces, pseudo-classes and pseudo-elements with their arguments,
+/// combinators, comments), and leaves only the meaning of names to the browser: an unknown pseudo-class is accepted
+/// here, and so is anything in the forgiving lists of `:is()` and `:where()`.
 enum CSSSelectorSyntax {
     /// Nil when `text` is a selector list; else what is wrong, in words.
     static func problem(in text: String) -> String? {
@@ -24,7 +25,7 @@ enum CSSSelectorSyntax {
     }
 
     /// The pseudo-classes whose argument is itself a selector list (relative, for `:has`).
-    private static let selectorArguments: Set<String> = ["not", "is", "where", "matches", "-webkit-any", "any", "has", "host", "host-context", "slotted", "cue"]
+    private static let selectorArguments: Set<String> = ["not", "matches", "-webkit-any", "any", "has", "host", "host-context", "slotted", "cue"]
 
     private struct Parser {
         let scalars: [Unicode.Scalar]
@@ -36,8 +37,45 @@ enum CSSSelectorSyntax {
         var peek: Unicode.Scalar? { atEnd ? nil : scalars[position] }
         var peekDescription: String { peek.map { "\"\(Character($0))\"" } ?? "end" }
 
+        /// Skips white space and comments.
         mutating func skipSpace() {
-            while let scalar = peek, scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}" { position += 1 }
+            while let scalar = peek {
+                if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}" {
+                    position += 1
+                } else if scalar == "/", position + 1 < scalars.count, scalars[position + 1] == "*" {
+                    position += 2
+                    while position < scalars.count, !(scalars[position] == "*" && position + 1 < scalars.count && scalars[position + 1] == "/") {
+                        position += 1
+                    }
+                    position = min(position + 2, scalars.count)
+                } else {
+                    return
+                }
+            }
+        }
+
+        /// A type or attribute name with its namespace, if any: `name`, `*|name`, `|name` (and `*` where `star`
+        /// allows it); a named prefix (`ns|name`) is refused, as a page's `querySelector` refuses it.
+        mutating func qualifiedName(star: Bool) throws {
+            if peek == "|" {
+                position += 1
+            } else {
+                if take("*") {
+                    guard peek == "|", position + 1 < scalars.count, scalars[position + 1] != "=" else {
+                        if star { return }
+                        throw Failure("expected a name, got \"*\"")
+                    }
+                } else {
+                    try identifier()
+                    guard peek == "|", position + 1 < scalars.count, scalars[position + 1] != "=" else { return }
+                    // A page's querySelector knows no namespace prefix: only "*|" and "|" work there.
+                    throw Failure("a namespace prefix is never declared for a page's selectors; write *| or | instead")
+                }
+                position += 1
+            }
+            if star && take("*") { return }
+            guard startsIdentifier else { throw Failure("expected a name after \"|\"") }
+            try identifier()
         }
 
         mutating func selectorList(relative: Bool) throws {
@@ -78,10 +116,8 @@ enum CSSSelectorSyntax {
 
         mutating func compoundSelector() throws {
             var parts = 0
-            if take("*") {
-                parts += 1
-            } else if startsIdentifier {
-                try identifier()
+            if peek == "*" || peek == "|" || startsIdentifier {
+                try qualifiedName(star: true)
                 parts += 1
             }
             while let scalar = peek {
@@ -112,8 +148,8 @@ enum CSSSelectorSyntax {
 
         mutating func attribute() throws {
             skipSpace()
-            guard startsIdentifier else { throw Failure("expected an attribute name after \"[\"") }
-            try identifier()
+            guard peek == "*" || peek == "|" || startsIdentifier else { throw Failure("expected an attribute name after \"[\"") }
+            try qualifiedName(star: false)
             skipSpace()
             if take("]") { return }
             if let scalar = peek, "~|^$*".unicodeScalars.contains(scalar) { position += 1 }

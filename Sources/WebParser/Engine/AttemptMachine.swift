@@ -303,7 +303,8 @@ struct AttemptMachine {
             case .expire(let id, let delay): .expireRequest(id: id, after: delay)
             }
         }
-        if requests.isBusy != wasBusy, committed, stage == .running {
+        // Told to whatever document the page shows (every call also says it, so a new document learns it anyway).
+        if requests.isBusy != wasBusy, stage == .running {
             actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy)))
         }
         return actions
@@ -424,10 +425,12 @@ struct AttemptMachine {
             return succeed(with: JSONText.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
                            atTimeOut: true)
         }
-        let phase = steps.current.map { LoadPhase.runningStep($0.place, $0.step) } ?? self.phase
+        // Before its first document, the page was still on its way: a transient time-out, whatever the steps.
+        let running = steps.hasDocument ? steps.current : nil
+        let phase = running.map { LoadPhase.runningStep($0.place, $0.step) } ?? self.phase
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
         if phase == .waitingForResult { error.lastAnswer = lastAnswer }
-        if steps.current != nil { error.lastAnswer = steps.waitingFor }
+        if running != nil { error.lastAnswer = steps.waitingFor }
         error.timedOutBesideAnotherJob = besideAnotherJob
         return end(.failure(error))
     }

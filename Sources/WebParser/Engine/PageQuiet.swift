@@ -18,14 +18,17 @@ struct PageQuiet: Sendable {
     }
 
     /// JavaScript that defines `pageQuiet(busy)`, which records whether requests are in flight and returns the
-    /// state `{busy, since, wakers}` (`since`: when the page last went quiet, on `performance.now()`'s clock;
-    /// `wakers`: functions called at every change), and `quietFor(ms)`, whether the page has been quiet that long.
+    /// state `{busy, since, created, wakers}` (`since`: when the page last went quiet, on `performance.now()`'s
+    /// clock; `created`: when the state was made; `wakers`: functions called at every change), and `quietFor(ms)`:
+    /// whether the page has been quiet that long, or, for a page that is never quiet (it polls its server several
+    /// times a second), whether the document has been there as long as a request may count as in flight.
     var definitions: String {
         """
         const pageQuiet = (busy) => {
         let state = window[\(key)];
         if (!state) {
-        state = { busy: false, since: performance.now(), wakers: new Set() };
+        const now = performance.now();
+        state = { busy: false, since: now, created: now, wakers: new Set() };
         Object.defineProperty(window, \(key), { value: state, configurable: true, writable: true, enumerable: false });
         }
         if (busy !== undefined && state.busy !== busy) {
@@ -35,7 +38,10 @@ struct PageQuiet: Sendable {
         }
         return state;
         };
-        const quietFor = (ms) => { const state = pageQuiet(); return !state.busy && performance.now() - state.since >= ms; };
+        const quietFor = (ms) => {
+        const state = pageQuiet(), now = performance.now();
+        return !state.busy && now - state.since >= ms || now - state.created >= Math.max(ms, \(RequestTracker.longLived.milliseconds));
+        };
 
         """
     }

@@ -70,6 +70,9 @@ struct StepRunner {
 
     var isFinished: Bool { phase == .finished }
 
+    /// Whether a document has committed, so that the steps are running on a page (and not waiting for its server).
+    var hasDocument: Bool { documents > 0 }
+
     /// The step running, if any, with its place.
     var current: Placed? { index < steps.count ? steps[index] : nil }
 
@@ -186,7 +189,7 @@ struct StepRunner {
 
     /// The current step acted: the next one runs once a navigation it may have started has committed.
     private mutating func acted(_ reply: JavaScriptReply) -> [Command] {
-        if let current, current.step.actsOnPage {
+        if let current, current.step.actsOnPage, StepScript.acted(in: reply) {
             if !hasActed { answerBefore = StepScript.answerBefore(in: reply) }
             hasActed = true
         }

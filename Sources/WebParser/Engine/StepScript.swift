@@ -45,9 +45,12 @@ enum StepScript {
     /// no part in (`sleep`, `waitForNavigation`). The job's own code (of `evaluate`, `waitFor`, an `if` script)
     /// sees none of webparse's names, which could hide the page's globals it reads.
     static func body(of step: Step, settle: Duration, probe: String? = nil, preamble: String) -> String? {
-        guard let action = action(step, settle: settle.milliseconds,
-                                  probe: probe.map { "const before = await \($0);\n" } ?? "const before = null;\n") else { return nil }
-        return ownCode(of: step) + "return await (async () => {\n" + preamble + prologue + documentReady + action + "})();\n"
+        guard let action = action(step, settle: settle.milliseconds) else { return nil }
+        // The answer before the step acts, read for at most 250 ms: a script still waiting for what only the steps
+        // bring must not hold the step up.
+        let readBefore = probe.map { "const readBefore = () => Promise.race([\($0), new Promise((resolve) => setTimeout(() => resolve(null), 250))]);\n" }
+            ?? "const readBefore = async () => null;\n"
+        return ownCode(of: step) + "return await (async () => {\n" + preamble + prologue + readBefore + documentReady + action + "})();\n"
     }
 
     /// The job's own code in `step`, as a function defined before webparse's code (in a scope without its names).
@@ -76,10 +79,17 @@ enum StepScript {
 
         """
 
-    private static func action(_ step: Step, settle: Int64, probe: String) -> String? {
+    /// Reads the answer before the step acts (`readBefore`), then checks that the element `el` is still there.
+    private static let readAnswer = """
+        const before = await readBefore();
+        if (!el.isConnected) { why = "the element it matched was removed from the page (detached)"; throw stillWaiting; }
+
+        """
+
+    private static func action(_ step: Step, settle: Int64) -> String? {
         switch step {
         case .click(let selector):
-            return sliced(element(selector, settle: settle) + clickPoint(probe: probe))
+            return sliced(element(selector, settle: settle) + clickPoint)
         case .fill(let selector, let value):
             return sliced(element(selector, settle: settle) + """
                 const el = await until(() => { const el = ready(); if (el && el.readOnly) { why = "an element matches, but it is read-only"; return null; } return el; });
@@ -87,7 +97,7 @@ enum StepScript {
                   : el instanceof HTMLInputElement ? HTMLInputElement.prototype : null;
                 if (!proto && !el.isContentEditable) return { error: "the element is not a text field (" + el.tagName.toLowerCase() + ")" };
                 const value = \(JavaScriptSyntax.literal(value));
-                \(probe)el.focus();
+                \(readAnswer)el.focus();
                 if (proto) Object.getOwnPropertyDescriptor(proto, "value").set.call(el, value); else el.textContent = value;
                 el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: value }));
                 el.dispatchEvent(new Event("change", { bubbles: true }));
@@ -99,7 +109,7 @@ enum StepScript {
                 const pick = (el) => Array.from(el.options || []).find((o) => o.value === wanted || o.label.trim() === wanted || o.text.trim() === wanted);
                 const el = await until(() => { const el = ready(); if (el && el instanceof HTMLSelectElement && !pick(el)) { why = "the <select> has no option " + JSON.stringify(wanted) + " yet"; return null; } return el; });
                 if (!(el instanceof HTMLSelectElement)) return { error: "the element is not a <select> (" + el.tagName.toLowerCase() + ")" };
-                \(probe)el.value = pick(el).value;
+                \(readAnswer)el.value = pick(el).value;
                 el.dispatchEvent(new Event("input", { bubbles: true }));
                 el.dispatchEvent(new Event("change", { bubbles: true }));
                 return { done: true, before };
@@ -108,20 +118,20 @@ enum StepScript {
             return sliced(element(selector, settle: settle) + """
                 const box = await until(ready);
                 if (!("checked" in box)) return { error: "the element is not a checkbox or radio button (" + box.tagName.toLowerCase() + ")" };
-                if (box.checked === \(checked)) return { done: true };
+                if (box.checked === \(checked)) return { done: true, acted: false };
 
-                """ + clickPoint(probe: probe))
+                """ + clickPoint)
         case .press(_, let selector?):
-            return sliced(element(selector, settle: settle) + "const el = await until(ready);\n\(probe)el.focus();\nreturn { focused: true, before };\n")
+            return sliced(element(selector, settle: settle) + "const el = await until(ready);\n\(readAnswer)el.focus();\nreturn { focused: true, before };\n")
         case .press(_, nil):
             let wait = settle == 0 ? "" : "await until(() => quietFor(\(settle)) || ((why = \"the page was still loading data\"), null));\n"
-            return sliced(helpers + wait + "\(probe)return { focused: true, before };\n")
+            return sliced(helpers + wait + "const before = await readBefore();\nreturn { focused: true, before };\n")
         case .submit(let selector):
             return sliced(element(selector, settle: settle) + """
                 const el = await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el && settled() ? el : null; });
                 const form = el instanceof HTMLFormElement ? el : (el.form || el.closest("form"));
                 if (!form) return { error: "the element is not a form, nor in one" };
-                \(probe)if (form.requestSubmit) form.requestSubmit(); else form.submit();
+                \(readAnswer)if (form.requestSubmit) form.requestSubmit(); else form.submit();
                 return { done: true, before };
                 """)
         case .scroll(.bottom):
@@ -153,7 +163,8 @@ enum StepScript {
             return sliced(element(selector, settle: 0) + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { done: true };\n")
         case .evaluate:
             return """
-                \(probe)try {
+                const before = await readBefore();
+                try {
                   await evaluateStep();
                 } catch (error) {
                   return { error: String(error && error.message || error) };
@@ -169,15 +180,18 @@ enum StepScript {
             case .script:
                 "const holds = async () => { let value = condition(); if (typeof value === \"function\") value = value(); return Boolean(await value); };\n"
             }
-            return helpers + holds + """
-                // Decided once the answer has stayed the same on a page quiet for the settle time.
-                let last, since = 0;
+            return sliced(helpers + holds + """
+                // Decided once the answer has stayed the same on a page quiet for the settle time; what was seen is
+                // kept in the document, for the calls after a slice.
+                const seen = (pageQuiet().conditions ??= {})[\(JavaScriptSyntax.literal(condition.description))] ??= { since: 0 };
                 for (;;) {
                   let value = false;
                   try { value = await holds(); } catch (_) { value = false; }
                   const now = performance.now();
-                  if (value !== last) { last = value; since = now; }
-                  if (quietFor(\(settle)) && now - since >= \(settle)) return { decided: value };
+                  if (value !== seen.value) { seen.value = value; seen.since = now; }
+                  if (quietFor(\(settle)) && now - seen.since >= \(settle)) return { decided: value };
+                  why = pageQuiet().busy ? "the page was still loading data" : "the condition had not given the same answer for \(settle) ms";
+                  if (now >= sliceEnd) throw stillWaiting;
                   await new Promise((resume) => {
                     const observer = new MutationObserver(() => done());
                     const timer = setTimeout(() => done(), 50);
@@ -186,7 +200,7 @@ enum StepScript {
                     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
                   });
                 }
-                """
+                """)
         case .sleep, .waitForNavigation:
             return nil
         }
@@ -263,11 +277,18 @@ enum StepScript {
         return answer.before.map { Data($0.utf8) }
     }
 
+    /// False when the step found nothing to do (a box already checked); true otherwise.
+    static func acted(in reply: JavaScriptReply) -> Bool {
+        guard case .json(let data) = reply, let answer = try? JSONDecoder().decode(Answer.self, from: data) else { return true }
+        return answer.acted ?? true
+    }
+
     private struct Answer: Decodable {
         var at: [Double]?
         var waiting: String?
         var decided: Bool?
         var before: String?
+        var acted: Bool?
         var focused: Bool?
         var done: Bool?
         var error: String?
@@ -342,10 +363,9 @@ enum StepScript {
 
     /// Waits until the middle of the element `ready()` gives, scrolled into view, is that element itself (or
     /// inside it, or its label) and not a banner or dialog over it, then answers that point: a user clicks what
-    /// they see. `probe` runs just before the answer.
-    private static func clickPoint(probe: String) -> String {
-        """
-        const point = await until(() => {
+    /// they see. The point is found again after the answer before the step is read.
+    private static let clickPoint = """
+        const target = () => {
           const el = ready();
           if (!el) return null;
           el.scrollIntoView({ block: "center", inline: "center" });
@@ -356,11 +376,14 @@ enum StepScript {
           const mine = hit && (hit === el || el.contains(hit) || Array.from(el.labels || []).some((label) => label.contains(hit)));
           if (!mine) { why = "an element matches, but it is covered by " + (hit ? describe(hit) : "nothing WebKit can hit there"); return null; }
           return { at: [x, y] };
-        });
-        \(probe)return { ...point, before };
+        };
+        await until(target);
+        const before = await readBefore();
+        const point = target();
+        if (!point) throw stillWaiting;
+        return { ...point, before };
 
         """
-    }
 
     /// Scrolls `el` into view and answers the middle of it.
     private static let middlePoint = """

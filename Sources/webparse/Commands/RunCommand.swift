@@ -100,7 +100,7 @@ struct RunCommand {
             .value("notify-config", "FILE", "with --state: send new items through the services of an Apprise configuration FILE (tokens stay out of crontab and ps); repeatable") {
                 $0.notifyConfigs.append($1)
             },
-            .flag("notify-env", "with --state: send new items through the services of Apprise's APPRISE_URLS and APPRISE_CONFIG") {
+            .flag("notify-env", "with --state: send new items through Apprise's own defaults: APPRISE_URLS, APPRISE_CONFIG(_PATH), its configuration files") {
                 $0.notifyFromEnvironment = true
             },
             .value("notify-format", "TEMPLATE", "the line for each new item in --notify: {job}, {item}, {FIELD} (default: its title and URL)") {
@@ -184,7 +184,8 @@ struct RunCommand {
         var notifier: Notifier?
         do throws(CommandFailure) {
             if settings.notifies {
-                let chosen = try Notifier(urls: settings.notify, configs: settings.notifyConfigs, format: settings.notifyFormat)
+                let chosen = try Notifier(urls: settings.notify, configs: settings.notifyConfigs, fromEnvironment: settings.notifyFromEnvironment,
+                                          format: settings.notifyFormat)
                 try await chosen.check()
                 notifier = chosen
             }

@@ -10,17 +10,20 @@ struct Notifier: Sendable {
     let urls: [String]
     /// Apprise configuration files (`--notify-config`), which keep the URLs and their tokens out of command lines.
     let configs: [String]
+    /// Whether Apprise's own defaults are used too (`--notify-env`): its variables, or its configuration files.
+    let fromEnvironment: Bool
     /// A line per item: `{job}`, `{item}` (its JSON) and `{FIELD}` or `{FIELD.PATH}` of an object item; nil
     /// for the default (a title or name, then a URL, of what the item has).
     let format: String?
     private let apprise: String
 
     /// A notifier through the `apprise` on the PATH webparse was started with (WebKit may be changing the
-    /// environment while the run is set up), to `urls` and the services of `configs`; with neither, to those of
-    /// Apprise's own `APPRISE_URLS` and `APPRISE_CONFIG` (`--notify-env`).
+    /// environment while the run is set up), to `urls`, the services of `configs`, and with `fromEnvironment`
+    /// those of Apprise's own defaults (`APPRISE_URLS`, `APPRISE_CONFIG` or `APPRISE_CONFIG_PATH`, else its
+    /// default configuration files).
     /// - Throws: `CommandFailure` (exit 2) naming the package to install when there is no `apprise`, or the
     ///   configuration file that cannot be read.
-    init(urls: [String], configs: [String], format: String?) throws(CommandFailure) {
+    init(urls: [String], configs: [String], fromEnvironment: Bool = false, format: String?) throws(CommandFailure) {
         guard let path = ExecutableSearch.path(named: "apprise", searchPath: WebParseCommand.launchEnvironment["PATH"]) else {
             throw CommandFailure.usage("--notify needs Apprise, which is not installed: install the Debian package apprise (apt install apprise)")
         }
@@ -30,19 +33,27 @@ struct Notifier: Sendable {
         }
         self.urls = urls
         self.configs = configs
+        self.fromEnvironment = fromEnvironment
         self.format = format
         apprise = path
     }
 
-    /// What Apprise is given besides the message: the configuration files, then the URLs.
-    private var services: [String] { configs.flatMap { ["--config", $0] } + urls }
+    /// The services of one Apprise call each, and how to name them: Apprise ignores configuration files when it
+    /// is given URLs, and its own defaults when it is given either, so each kind is a call of its own.
+    private var services: [(arguments: [String], name: String)] {
+        (urls.isEmpty ? [] : [(urls, "the URLs given")]) + configs.map { (["--config", $0], "--notify-config \($0)") }
+            + (fromEnvironment ? [([], "Apprise's variables and configuration files")] : [])
+    }
 
     /// Asks Apprise, without sending anything (its dry run), whether it can use every URL and configuration.
-    /// - Throws: `CommandFailure` (exit 2) with Apprise's reason when it cannot.
+    /// - Throws: `CommandFailure` (exit 2) with Apprise's reason when it cannot, even for one URL among several.
     func check() async throws(CommandFailure) {
-        let (status, said) = try await apprise(["--dry-run", "--body", "webparse"] + services, input: nil)
-        guard status == 0 else {
-            throw CommandFailure.usage("--notify: Apprise cannot send with \(describedServices): \(Self.reason(in: said, status: status))")
+        for service in services {
+            let (status, said) = try await apprise(["--dry-run", "--body", "webparse"] + service.arguments, input: nil)
+            // With several URLs, Apprise's dry run succeeds when one of them works, and logs an error for the others.
+            guard status == 0, !said.contains(" - ERROR - ") else {
+                throw CommandFailure.usage("--notify: Apprise cannot send with \(service.name): \(Self.reason(in: said, status: status))")
+            }
         }
     }
 
@@ -51,16 +62,13 @@ struct Notifier: Sendable {
     func send(_ items: [Data], diff: String? = nil, of job: String) async throws(CommandFailure) {
         let title = diff == nil ? "webparse: \(job): \(items.count) new" : "webparse: \(job): changed"
         let body = diff ?? items.map { line(for: $0, of: job) }.joined(separator: "\n")
-        let (status, said) = try await apprise(["--verbose", "--title", title] + services, input: body)
-        guard status == 0 else {
-            throw CommandFailure(message: "--notify: Apprise could not send the news of \(job): \(Self.reason(in: said, status: status))",
-                                 code: .jobFailed)
+        for service in services {
+            let (status, said) = try await apprise(["--verbose", "--title", title] + service.arguments, input: body)
+            guard status == 0 else {
+                throw CommandFailure(message: "--notify: Apprise could not send the news of \(job) with \(service.name): "
+                                     + Self.reason(in: said, status: status), code: .jobFailed)
+            }
         }
-    }
-
-    private var describedServices: String {
-        let parts = configs.map { "--notify-config \($0)" } + (urls.isEmpty ? [] : ["the URLs given"])
-        return parts.isEmpty ? "APPRISE_URLS and APPRISE_CONFIG" : parts.joined(separator: " and ")
     }
 
     /// What Apprise said went wrong: its error and warning lines, without their time stamps.

@@ -97,7 +97,7 @@ final class RunOutput: Sendable {
             return [[("item", .raw(value)), ("change", .string("changed")), ("before", .raw(before))]]
         }
         let marked = settings.report != .added
-        let added = settings.report == .changed && fresh.keyed ? [] : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
+        let added = settings.report == .changed && (fresh.keyed || !fresh.isList) ? [] : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
             [("item", .raw(item))] + (marked ? [("change", .string("added"))] : [])
         }
         let changed = settings.report == .added ? [] : fresh.changed.map { change -> [(key: String, value: JSONText.Value)] in
