@@ -324,7 +324,9 @@ struct PageScript: Sendable {
         const observer = new MutationObserver(() => done());
         const timer = setTimeout(() => done(), Math.max(1, Math.min(pollMs, remaining, settling || Infinity)));
         const done = () => { observer.disconnect(); clearTimeout(timer); quiet.wakers.delete(done); resume(); };
-        quiet.wakers.add(done);
+        // Only an answer waiting to settle wakes when the page's requests start or stop: a script that acts on the
+        // page (submits a form) must not run again at every request that its own action starts.
+        if (settling) quiet.wakers.add(done);
         observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
         });
         }
