@@ -199,6 +199,19 @@ import Testing
                 == [##"fail timed out after 5 s while running step 1.then.1 (click "#go") (\##(url.absoluteString)): an element matches, but it is disabled"##])
     }
 
+    /// `if` steps nest: a branch's own `if` decides in its turn, and its steps are named by their whole place.
+    @Test func nestedIfStepsAreNamedByTheirPlace() {
+        let inner = Step.when(.script("window.admin"), then: [], otherwise: [.click(selector: "#ask")])
+        var attempt = machine { $0.evaluation.steps = [.when(.selector("#login"), then: [inner], otherwise: [])] }
+        _ = attempt.handle(.start)
+        _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
+        #expect(words(attempt.handle(.stepReply(json(#"{"decided": true}"#), document: 1)))
+                == [##"tell stepDecided(step: "1", if "#login", holds: true)"##, "step call direct in 1"])
+        #expect(words(attempt.handle(.stepReply(json(#"{"decided": false}"#), document: 1)))
+                == [##"tell stepDecided(step: "1.then.1", if script "window.admin", holds: false)"##, "install script", "step call waiting in 1"])
+        #expect(words(attempt.handle(.timedOut)).first?.contains(##"running step 1.then.1.else.1 (click "#ask")"##) == true)
+    }
+
     @Test func aLoadThenEvaluationsUntilTheDataIsThere() {
         var attempt = machine()
         #expect(words(attempt.handle(.start)) == ["watch 5.0 seconds", "load"])
