@@ -20,7 +20,7 @@ struct PageQuiet: Sendable {
     /// JavaScript that defines `pageQuiet(busy)`, which records whether requests are in flight and returns the
     /// state `{busy, since, created, wakers}` (`since`: when the page last went quiet, on `performance.now()`'s
     /// clock; `created`: when the state was made; `wakers`: functions called at every change), and `quietFor(ms)`:
-    /// whether the page has been quiet that long, or, for a page that is never quiet (it polls its server several
+    /// whether the page has been quiet that long (always, for 0), or, for a page that is never quiet (it polls its server several
     /// times a second), whether the document has been there as long as a request may count as in flight.
     var definitions: String {
         """
@@ -40,7 +40,7 @@ struct PageQuiet: Sendable {
         };
         const quietFor = (ms) => {
         const state = pageQuiet(), now = performance.now();
-        return !state.busy && now - state.since >= ms || now - state.created >= Math.max(ms, \(RequestTracker.longLived.milliseconds));
+        return ms <= 0 || !state.busy && now - state.since >= ms || now - state.created >= Math.max(ms, \(RequestTracker.longLived.milliseconds));
         };
 
         """
