@@ -10,12 +10,22 @@ typedef struct {
     guint64 id;
 } Load;
 
-static void load_end(Load *load) {
+/* Disconnects from the resource and frees the record. */
+static void load_free(Load *load) {
     g_signal_handlers_disconnect_by_data(load->resource, load);
-    g_ptr_array_remove_fast(load->view->loads, load);
-    load->view->callbacks.resource_changed(load->view->callback_context, load->id, WK_RESOURCE_ENDED, NULL);
     g_object_unref(load->resource);
     g_free(load);
+}
+
+/* Reports the end of the load and frees its record, which the caller has taken out of the view's loads. */
+static void load_ended(Load *load) {
+    load->view->callbacks.resource_changed(load->view->callback_context, load->id, WK_RESOURCE_ENDED, NULL);
+    load_free(load);
+}
+
+static void load_end(Load *load) {
+    g_ptr_array_remove_fast(load->view->loads, load);
+    load_ended(load);
 }
 
 static void on_finished(WebKitWebResource *resource, gpointer data) {
@@ -57,13 +67,8 @@ static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpoi
         return;
     GPtrArray *replaced = view->loads;
     view->loads = g_ptr_array_new();
-    for (guint index = 0; index < replaced->len; index++) {
-        Load *load = g_ptr_array_index(replaced, index);
-        g_signal_handlers_disconnect_by_data(load->resource, load);
-        view->callbacks.resource_changed(view->callback_context, load->id, WK_RESOURCE_ENDED, NULL);
-        g_object_unref(load->resource);
-        g_free(load);
-    }
+    for (guint index = 0; index < replaced->len; index++)
+        load_ended(g_ptr_array_index(replaced, index));
     g_ptr_array_free(replaced, TRUE);
 }
 
@@ -74,12 +79,8 @@ void view_resources_watch(WKView *view) {
 }
 
 void view_resources_forget(WKView *view) {
-    for (guint index = 0; index < view->loads->len; index++) {
-        Load *load = g_ptr_array_index(view->loads, index);
-        g_signal_handlers_disconnect_by_data(load->resource, load);
-        g_object_unref(load->resource);
-        g_free(load);
-    }
+    for (guint index = 0; index < view->loads->len; index++)
+        load_free(g_ptr_array_index(view->loads, index));
     g_ptr_array_free(view->loads, TRUE);
     view->loads = NULL;
 }

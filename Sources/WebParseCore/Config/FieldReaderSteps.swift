@@ -60,33 +60,29 @@ extension FieldReader {
 
     /// An `if` step's condition: a CSS selector, checked here, or `{"script": JS}`.
     private mutating func condition(_ path: String, _ input: FieldInput) -> Step.Condition? {
-        var kind = "selector", value = input
-        if let members = input.members {
-            guard members.count == 1, members[0].key == "script" || members[0].key == "selector" else {
-                problem(path, at: input, "expected a CSS selector, {\"selector\": …} or {\"script\": …}")
-                return nil
-            }
-            (kind, value) = (members[0].key, .node(members[0].value))
-        }
-        let place = input.members == nil ? path : path + "." + kind
-        guard let text = string(place, value) else { return nil }
-        if kind == "script" { return .script(text) }
-        if let problem = CSSSelectorSyntax.problem(in: text) {
-            self.problem(place, at: value, "not a valid CSS selector: \(problem)")
+        guard let found = selectorOrScript(path, input) else { return nil }
+        if found.isScript { return .script(found.text) }
+        if let problem = CSSSelectorSyntax.problem(in: found.text) {
+            self.problem(found.path, at: found.input, "not a valid CSS selector: \(problem)")
             return nil
         }
-        return .selector(text)
+        return .selector(found.text)
     }
 
     /// The next page of a list: a CSS selector (`"a.next"`, `{"selector": …}`) or `{"script": JS}`.
     mutating func next(_ path: String, _ input: FieldInput) -> Pagination.Next? {
-        guard let members = input.members else { return string(path, input).map(Pagination.Next.selector) }
+        selectorOrScript(path, input).map { $0.isScript ? .script($0.text) : .selector($0.text) }
+    }
+
+    /// A CSS selector (`"a.next"`, `{"selector": …}`) or `{"script": JS}`, with where its text is.
+    private mutating func selectorOrScript(_ path: String, _ input: FieldInput)
+        -> (isScript: Bool, text: String, path: String, input: FieldInput)? {
+        guard let members = input.members else { return string(path, input).map { (false, $0, path, input) } }
         guard members.count == 1, let (kind, value) = members.first, kind == "selector" || kind == "script" else {
             problem(path, at: input, "expected a CSS selector, {\"selector\": …} or {\"script\": …}")
             return nil
         }
-        guard let text = string(path + "." + kind, .node(value)) else { return nil }
-        return kind == "script" ? .script(text) : .selector(text)
+        return string(path + "." + kind, .node(value)).map { (kind == "script", $0, path + "." + kind, .node(value)) }
     }
 
     /// The steps `action` with `input` makes (a `fill` of several fields makes one per field).

@@ -126,12 +126,11 @@ struct AttemptMachine {
     init(job: WebParserJob) {
         self.job = job
         self.url = job.url.absoluteString
-        let settle = job.evaluation.collect == .result ? job.evaluation.settle : .zero
         self.pages = PageTurner(pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
                                 pollInterval: job.evaluation.pollInterval)
         self.script = PageScript(job.evaluation.script, waitFor: job.evaluation.waitFor, waitForSelector: job.evaluation.waitForSelector,
-                                 pollInterval: job.evaluation.pollInterval, quiet: PageQuiet(settle: settle))
-        self.settleFor = script.isFinalOnceWaitHolds ? .zero : settle
+                                 pollInterval: job.evaluation.pollInterval)
+        self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect != .result ? .zero : job.evaluation.settle
         self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero)
     }
 

@@ -7,21 +7,15 @@ import Foundation
 /// every call that needs it first says whether requests are in flight (`preamble(busy:)`), and a change between
 /// calls is told with `notifyBody(busy:)`, which also wakes what waits for it.
 struct PageQuiet: Sendable {
-    /// How long the page must be quiet, and the script's answer unchanged, before the answer is final.
-    let settle: Duration
-    private let key: String
-
-    /// The quiet state of a job whose answers settle for `settle`.
-    init(settle: Duration) {
-        self.settle = settle
-        key = JavaScriptSyntax.literal("webparse-quiet-" + UUID().uuidString)
-    }
+    private let key = JavaScriptSyntax.literal("webparse-quiet-" + UUID().uuidString)
 
     /// JavaScript that defines `pageQuiet(busy)`, which records whether requests are in flight and returns the
     /// state `{busy, since, created, wakers}` (`since`: when the page last went quiet, on `performance.now()`'s
     /// clock; `created`: when the state was made; `wakers`: functions called at every change), and `quietFor(ms)`:
-    /// whether the page has been quiet that long (always, for 0), or, for a page that is never quiet (it polls its server several
-    /// times a second), whether the document has been there as long as a request may count as in flight.
+    /// whether the page has been quiet that long (always, for 0), or, for a page that is never quiet (it polls its
+    /// server several times a second), whether the document has been there as long as a request may count as in
+    /// flight; and `nextChange(ms, byQuiet)`: a Promise that resolves at the document's next change, after `ms`,
+    /// or (with `byQuiet`) when requests start or stop being in flight, whichever comes first.
     var definitions: String {
         """
         const pageQuiet = (busy) => {
@@ -42,6 +36,14 @@ struct PageQuiet: Sendable {
         const state = pageQuiet(), now = performance.now();
         return ms <= 0 || !state.busy && now - state.since >= ms || now - state.created >= Math.max(ms, \(RequestTracker.longLived.milliseconds));
         };
+        const nextChange = (ms, byQuiet) => new Promise((resume) => {
+        const state = pageQuiet();
+        const observer = new MutationObserver(() => done());
+        const timer = setTimeout(() => done(), ms);
+        const done = () => { observer.disconnect(); clearTimeout(timer); state.wakers.delete(done); resume(); };
+        if (byQuiet) state.wakers.add(done);
+        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        });
 
         """
     }

@@ -34,16 +34,16 @@ struct PageScript: Sendable {
     /// Whether the script's answer is final as soon as the job's wait holds (`waitFor`, `waitForSelector`).
     let isFinalOnceWaitHolds: Bool
     /// The page's quiet state, which an answer waits for before it is final.
-    let quiet: PageQuiet
+    let quiet = PageQuiet()
 
     /// Wraps `script`, a job's script, to be evaluated once `waitFor` (if any) is truthy and an element matches
     /// `waitForSelector` (if any), again on every DOM change and at least every `pollInterval`; without either
-    /// wait, an answer is final once it has stayed the same while the page was quiet for a settle time (`quiet`).
+    /// wait, an answer is final once it has stayed the same while the page was quiet for the settle time each call
+    /// asks for (`quiet`).
     init(_ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
-         pollInterval: Duration = .milliseconds(100), quiet: PageQuiet = PageQuiet(settle: .zero)) {
+         pollInterval: Duration = .milliseconds(100)) {
         self.script = Self.trimmed(script)
         self.waitFor = waitFor.map(Self.trimmed)
-        self.quiet = quiet
         isFinalOnceWaitHolds = waitFor != nil || waitForSelector != nil
         let waitForCode = self.waitFor ?? "true"
         let selector = waitForSelector.map(JavaScriptSyntax.literal) ?? "null"
@@ -320,15 +320,9 @@ struct PageScript: Sendable {
         }
         const remaining = sliceEnd - now;
         if (reply.pending === undefined || remaining <= 0) return reply;
-        await new Promise((resume) => {
-        const observer = new MutationObserver(() => done());
-        const timer = setTimeout(() => done(), Math.max(1, Math.min(pollMs, remaining, settling || Infinity)));
-        const done = () => { observer.disconnect(); clearTimeout(timer); quiet.wakers.delete(done); resume(); };
         // Only an answer waiting to settle wakes when the page's requests start or stop: a script that acts on the
         // page (submits a form) must not run again at every request that its own action starts.
-        if (settling) quiet.wakers.add(done);
-        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        });
+        await nextChange(Math.max(1, Math.min(pollMs, remaining, settling || Infinity)), settling > 0);
         }
         };
         const probe = async () => {

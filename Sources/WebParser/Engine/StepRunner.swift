@@ -189,8 +189,9 @@ struct StepRunner {
 
     /// The current step acted: the next one runs once a navigation it may have started has committed.
     private mutating func acted(_ reply: JavaScriptReply) -> [Command] {
-        if let current, current.step.actsOnPage, StepScript.acted(in: reply) {
-            if !hasActed { answerBefore = StepScript.answerBefore(in: reply) }
+        let effect = StepScript.effect(of: reply)
+        if let current, current.step.actsOnPage, effect.acted {
+            if !hasActed { answerBefore = effect.answerBefore }
             hasActed = true
         }
         waitingFor = nil

@@ -192,13 +192,7 @@ enum StepScript {
                   if (quietFor(\(settle)) && now - seen.since >= \(settle)) return { decided: value };
                   why = pageQuiet().busy ? "the page was still loading data" : "the condition had not given the same answer for \(settle) ms";
                   if (now >= sliceEnd) throw stillWaiting;
-                  await new Promise((resume) => {
-                    const observer = new MutationObserver(() => done());
-                    const timer = setTimeout(() => done(), 50);
-                    const done = () => { observer.disconnect(); clearTimeout(timer); pageQuiet().wakers.delete(done); resume(); };
-                    pageQuiet().wakers.add(done);
-                    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-                  });
+                  await nextChange(50, true);
                 }
                 """)
         case .sleep, .waitForNavigation:
@@ -270,17 +264,12 @@ enum StepScript {
         return names[key] ?? key
     }
 
-    /// The job's answer just before the step acted, as JSON text, when the call was made with a probe and the
-    /// answer was not empty.
-    static func answerBefore(in reply: JavaScriptReply) -> Data? {
-        guard case .json(let data) = reply, let answer = try? JSONDecoder().decode(Answer.self, from: data) else { return nil }
-        return answer.before.map { Data($0.utf8) }
-    }
-
-    /// False when the step found nothing to do (a box already checked); true otherwise.
-    static func acted(in reply: JavaScriptReply) -> Bool {
-        guard case .json(let data) = reply, let answer = try? JSONDecoder().decode(Answer.self, from: data) else { return true }
-        return answer.acted ?? true
+    /// What a step's reply says of its effect: whether it acted (false when it found nothing to do, such as a box
+    /// already checked), and the job's answer just before it acted, as JSON text, when the call was made with a
+    /// probe and the answer was not empty.
+    static func effect(of reply: JavaScriptReply) -> (acted: Bool, answerBefore: Data?) {
+        guard case .json(let data) = reply, let answer = try? JSONDecoder().decode(Answer.self, from: data) else { return (true, nil) }
+        return (answer.acted ?? true, answer.before.map { Data($0.utf8) })
     }
 
     private struct Answer: Decodable {
