@@ -202,3 +202,49 @@ import Testing
         #expect(error.problems.map(\.message) == ["is a directory, not a config file"])
     }
 }
+
+/// Configs with thousands of mistakes: each is found in time linear in the config, and the report is capped.
+@Suite struct ManyProblemsTests {
+    func load(_ object: Any) throws -> ConfigError? {
+        let file = FileManager.default.temporaryDirectory.appending(path: "webparse-many-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        do throws(ConfigError) { _ = try ConfigLoader.load(path: file.path); return nil } catch { return error }
+    }
+
+    /// 20,000 jobs, each waiting for a job that does not exist, each with a mistyped key, and all in one circle
+    /// of waits: every problem is found (a near miss among 20,000 names is sought for the shown ones only), the
+    /// circle is said once, and the report shows 100 problems and counts the rest.
+    @Test func twentyThousandBadJobsAreReportedAtOnceAndCapped() throws {
+        let count = 20_000
+        let jobs = (0..<count).map { index -> [String: Any] in
+            ["name": "j\(index)", "url": "https://example.com/\(index)", "script": "1", "timout": 5,
+             "after": ["j\((index + 1) % count)", "missing\(index)"]]
+        }
+        let error = try #require(try load(["jobs": jobs]))
+        #expect(error.problems.count == 2 * count + 1)
+        #expect(error.problems.filter { $0.message.hasPrefix("jobs wait for each other: j0 → j1 → j2 → ") }.count == 1)
+        let lines = error.description.split(separator: "\n")
+        #expect(lines.count == ConfigError.shownProblems + 1)
+        #expect(lines.last == "… and 39,901 more problems")
+        #expect(lines.first?.hasSuffix(#"jobs[0].timout: unknown key; did you mean "timeout"?"#) == true, "\(lines.first ?? "")")
+    }
+
+    /// Each circle of waits is said once, at its first job, as the shortest way round; a job waiting for itself
+    /// is a circle too.
+    @Test func circlesOfWaitsAreSaidOnceEach() throws {
+        let circles = JobCircles([[1], [2], [0], [3], [5], [4, 6], []]).circles
+        #expect(circles == [[0, 1, 2], [3], [4, 5]])
+        #expect(JobCircles([[1], [2], []]).circles.isEmpty)
+        let chain = JobCircles((0..<100_000).map { $0 == 0 ? [] : [$0 - 1] })
+        #expect(chain.circles.isEmpty, "a long chain has no circle, and does not overflow the stack")
+    }
+
+    @Test func nearMissesAreTheClosestNameWithinAThird() {
+        #expect(Spelling.nearest(to: "timout", among: ["script", "timeout", "retries"]) == "timeout")
+        #expect(Spelling.nearest(to: "TIMEOUT", among: ["timeout"]) == "timeout")
+        #expect(Spelling.nearest(to: "waitFr", among: ["wait", "waitFor", "waitForSelector"]) == "waitFor")
+        #expect(Spelling.nearest(to: "colour", among: ["block", "cookies"]) == nil)
+        #expect(Spelling.nearest(to: "ab", among: ["ac", "ad"]) == "ac", "the first of equally close names")
+    }
+}

@@ -47,12 +47,19 @@ public struct ConfigError: Error, CustomStringConvertible {
     /// own error, `webparse run: FILE: no such file`, not as a problem inside the file.
     package var isUnreadable = false
 
-    /// One line per problem: `file:line:column: path: message`.
+    /// How many problems `description` shows; the others are counted.
+    public static let shownProblems = 100
+
+    /// One line per problem, `file:line:column: path: message`, for the first `shownProblems`, then how many
+    /// more there are (`… and 19,900 more problems`).
     public var description: String {
-        problems.map { problem in
+        var lines = problems.prefix(Self.shownProblems).map { problem in
             var place = file
             if let line = problem.line { place += ":\(line)" + (problem.column.map { ":\($0)" } ?? "") }
             return place + ": " + (problem.path.isEmpty ? "" : problem.path + ": ") + problem.message
-        }.joined(separator: "\n")
+        }
+        let more = problems.count - Self.shownProblems
+        if more > 0 { lines.append("… and \(more.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) more problem\(more == 1 ? "" : "s")") }
+        return lines.joined(separator: "\n")
     }
 }

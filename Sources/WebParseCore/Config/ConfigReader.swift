@@ -210,37 +210,29 @@ package struct ConfigReader {
         }
     }
 
-    /// Checks that every job's `after` names jobs of the config, and that no job waits for itself.
+    /// Checks that every job's `after` names jobs of the config, and that no jobs wait for each other: each
+    /// circle of jobs is said once, at its first job in file order. Linear in the jobs and their `after` lists.
     private mutating func checkOrder(_ jobs: [Config.NamedJob], elements: [JSONNode], elementOf: [Int]) {
         let names = jobs.map(\.name)
-        let byName = Dictionary(jobs.map { ($0.name, $0.after) }, uniquingKeysWith: { first, _ in first })
+        var indexOf: [String: Int] = [:]
+        for (index, name) in names.enumerated() where indexOf[name] == nil { indexOf[name] = index }
         func place(_ index: Int) -> (String, FieldInput) {
             let element = elements[elementOf[index]]
             let node = FieldInput.node(element).members?.first { $0.key == "after" }?.value ?? element
             return ("jobs[\(elementOf[index])].after", .node(node))
         }
         for (index, job) in jobs.enumerated() {
-            for name in job.after where byName[name] == nil {
+            for name in job.after where indexOf[name] == nil {
                 let (path, input) = place(index)
-                fields.problem(path, at: input, "no job is named \"\(name)\"" + Self.suggestion(for: name, among: names))
-            }
-            if let cycle = Self.path(from: job.name, backTo: job.name, through: byName) {
-                let (path, input) = place(index)
-                fields.problem(path, at: input, "jobs wait for each other: " + ([job.name] + cycle).joined(separator: " → "))
+                let nearMiss = fields.isFull ? "" : Spelling.nearest(to: name, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                fields.problem(path, at: input, "no job is named \"\(name)\"" + nearMiss)
             }
         }
-    }
-
-    /// The jobs from `start`'s `after` on to `target`, following `after`, if `target` can be reached.
-    private static func path(from start: String, backTo target: String, through after: [String: [String]]) -> [String]? {
-        var visited: Set<String> = []
-        var stack: [(name: String, path: [String])] = (after[start] ?? []).map { ($0, [$0]) }
-        while let (name, path) = stack.popLast() {
-            if name == target { return path }
-            guard visited.insert(name).inserted else { continue }
-            stack += (after[name] ?? []).map { ($0, path + [$0]) }
+        let waitsFor = jobs.map { $0.after.compactMap { indexOf[$0] } }
+        for circle in JobCircles(waitsFor).circles {
+            let (path, input) = place(circle[0])
+            fields.problem(path, at: input, "jobs wait for each other: " + (circle + [circle[0]]).map { names[$0] }.joined(separator: " → "))
         }
-        return nil
     }
 
     /// The name a job of `url` gets when it has none: the host, or a local file's name without its extension.
@@ -250,7 +242,9 @@ package struct ConfigReader {
 
     /// "; did you mean …?" for a near miss, or the list of what may be there.
     static func suggestion(for key: String, among keys: [String]) -> String {
-        guard let best = Spelling.nearest(to: key, among: keys) else { return "; expected one of " + keys.joined(separator: ", ") }
+        guard let best = Spelling.nearest(to: key, among: keys) else {
+            return keys.count > 20 ? "" : "; expected one of " + keys.joined(separator: ", ")
+        }
         return "; did you mean \"\(best)\"?"
     }
 }

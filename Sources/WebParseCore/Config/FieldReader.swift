@@ -17,6 +17,10 @@ package struct FieldReader {
         self.environment = environment
     }
 
+    /// True once more problems were found than `ConfigError` shows: details that cost time to work out, such as
+    /// near misses among thousands of job names, are then left out.
+    var isFull: Bool { problems.count >= ConfigError.shownProblems }
+
     /// Records that `input`, at `path`, is wrong; the same problem is recorded once.
     mutating func problem(_ path: String, at input: FieldInput, _ message: String) {
         let problem = ConfigError.Problem(path: path, message: message, line: input.place?.line, column: input.place?.column)

@@ -9,7 +9,8 @@ struct ValidateCommand {
         name: "validate", operands: "CONFIG", summary: "check CONFIG and print ok or its problems",
         details: """
             Checks every field of CONFIG ("-" for stdin) as 'webparse run' would, without loading any page.
-            Prints "ok" on stdout and exits 0, or prints every problem on stderr and exits 2.
+            Prints "ok" on stdout and exits 0, or prints its problems on stderr (the first 100, then how many more)
+            and exits 2.
             """,
         options: [], initial: Settings(), takeOperands: TableCommand.single("CONFIG") { $0.configPath = $1 },
         run: { settings in
