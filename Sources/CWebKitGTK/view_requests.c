@@ -52,6 +52,22 @@ static void on_javascript_finished(GObject *object, GAsyncResult *result, gpoint
     pending_free(call);
 }
 
+static void on_ping(GObject *object, GAsyncResult *result, gpointer data) {
+    Pending *ping = data;
+    GError *error = NULL;
+    JSCValue *value = webkit_web_view_evaluate_javascript_finish(WEBKIT_WEB_VIEW(object), result, &error);
+    ((WKDoneCallback)ping->callback)(ping->context, error ? error->message : NULL);
+    g_clear_error(&error);
+    if (value)
+        g_object_unref(value);
+    pending_free(ping);
+}
+
+void wk_view_ping(WKView *view, WKDoneCallback callback, void *context) {
+    webkit_web_view_evaluate_javascript(view->web_view, "0", -1, NULL, NULL, NULL, on_ping,
+                                        pending_new((void (*)(void))callback, context, NULL));
+}
+
 void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
                                  WKJavaScriptCallback callback, void *context) {
     webkit_web_view_call_async_javascript_function(view->web_view, body, -1, NULL, NULL, source_uri, NULL,

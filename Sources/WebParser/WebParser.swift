@@ -75,19 +75,24 @@ public struct WebParser: Sendable {
             onStateChange(.started)
             var attempt = 1
             var alone = false
+            var attemptStarted = ContinuousClock.now
+            var timeLimit = job.timeout
             while true {
                 do {
-                    let result = try await runAttempt(of: job, alone: alone, report: AttemptStates(onStateChange).record, tell: onMessage)
+                    let result = try await runAttempt(of: job, alone: alone, timeLimit: timeLimit,
+                                                      report: AttemptStates(onStateChange).record, tell: onMessage)
                     onStateChange(.completed)
                     return WebParserResult(data: result.data, finalURL: result.url,
                                            httpStatus: result.httpStatus == 0 ? nil : result.httpStatus, attempts: attempt,
                                            isComplete: result.isComplete, cutShort: result.cutShort)
                 } catch var error as WebParserError {
                     error.attempts = attempt
-                    if error.mayBeAnotherJobsDoing, !error.stepsActed, !alone {
+                    let timeLeft = job.timeout - (ContinuousClock.now - attemptStarted)
+                    if error.mayBeAnotherJobsDoing, !error.stepsActed, !alone, timeLeft > .zero {
                         // Perhaps not this job's failure: once, the attempt runs again at once, in a web process of
-                        // its own, and does not count.
+                        // its own, in the time left of it, and does not count.
                         alone = true
+                        timeLimit = timeLeft
                         onStateChange(.retrying(attempt: attempt, error: error))
                         continue
                     }
@@ -95,6 +100,8 @@ public struct WebParser: Sendable {
                     attempt += 1
                     onStateChange(.retrying(attempt: attempt, error: error))
                     try await Task.sleep(for: job.retry.delay(beforeAttempt: attempt, retryAfter: error.retryAfter))
+                    attemptStarted = .now
+                    timeLimit = job.timeout
                 }
             }
         } catch let error as WebParserError {
@@ -116,9 +123,13 @@ public struct WebParser: Sendable {
     }
 
     @WebKitActor
-    private func runAttempt(of job: WebParserJob, alone: Bool, report: @escaping @Sendable (WebParserState) -> Void,
+    private func runAttempt(of job: WebParserJob, alone: Bool, timeLimit: Duration, report: @escaping @Sendable (WebParserState) -> Void,
                             tell: @escaping @Sendable (WebParserMessage) -> Void) async throws -> AttemptResult
     {
-        try await WebParserEngine(job: job, page: try await makePage(job, alone), report: report, tell: tell, release: releasePage).run()
+        // The wait for a page (beside another one, its process's first load must have started) counts in the time.
+        let asked = ContinuousClock.now
+        let page = try await makePage(job, alone)
+        let timeLeft = max(timeLimit - (ContinuousClock.now - asked), .milliseconds(1))
+        return try await WebParserEngine(job: job, page: page, timeLimit: timeLeft, report: report, tell: tell, release: releasePage).run()
     }
 }

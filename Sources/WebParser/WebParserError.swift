@@ -14,15 +14,11 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// True when the job's steps had acted on the page (clicked, filled, submitted…) before it failed: it is then
     /// not retried, so that nothing a step did (an order, a post) is done twice.
     public var stepsActed = false
-    /// True for a time-out while another job's page was in use in the page's web process (see
-    /// `WebParserSession.Configuration.pagesPerProcess`) and the page was not answering: that page may have
-    /// held the process's one thread.
-    var timedOutBesideAnotherJob = false
 
-    /// Whether the failure may be another job's doing: its shared web process ended, or it timed out beside
-    /// another job's page. `WebParser` then runs the job again once, in a web process of its own, without
-    /// counting the attempt.
-    var mayBeAnotherJobsDoing: Bool { kind == .sharedWebProcessEnded || timedOutBesideAnotherJob }
+    /// Whether the failure may be another job's doing: the web process it shared with another job's page ended
+    /// or stopped answering. `WebParser` then runs the job again once, in a web process of its own, in what is
+    /// left of the attempt's time, without counting the attempt.
+    var mayBeAnotherJobsDoing: Bool { kind == .sharedWebProcessEnded || kind.isUnresponsive }
 
     /// Creates an error of `kind` about `url` after `attempts` attempts.
     public init(_ kind: Kind, url: String? = nil, attempts: Int = 1) {
@@ -83,6 +79,11 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         /// process of its own, and that attempt does not count (unless the job's steps had acted); once a shared
         /// process goes over the limit, the session's new pages each get a process of their own.
         case sharedWebProcessEnded
+        /// The web process the page shared with another job's page left a ping unanswered for the duration: one
+        /// of the pages held its one thread (a script stuck in a loop). As for `sharedWebProcessEnded`, the job
+        /// runs again once, at once, in a web process of its own, and that attempt does not count; the process
+        /// is ended, so the other job's page does the same.
+        case sharedWebProcessUnresponsive(after: Duration)
         /// WebKit cannot run here: no display, or GTK failed to start.
         case environmentUnavailable(String)
         /// The job asks for something that cannot work, such as collecting emitted values without user scripts.
@@ -103,10 +104,15 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             switch self {
             case .timedOut: !isMissingData
             case .connectionRefused, .connectionLost, .webProcessCrashed, .webProcessEndedBeforePage,
-                 .sharedWebProcessEnded: true
+                 .sharedWebProcessEnded, .sharedWebProcessUnresponsive: true
             case .httpStatus(let status): status == 429 || status >= 500
             default: false
             }
+        }
+
+        /// True when a shared web process stopped answering.
+        var isUnresponsive: Bool {
+            if case .sharedWebProcessUnresponsive = self { true } else { false }
         }
 
         /// True for a time-out, in any phase.
@@ -145,6 +151,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             case .sharedWebProcessEnded:
                 "the web process this page shared with another job's page ended (it crashed, went over the memory limit, "
                     + "or was stopped for that page)"
+            case .sharedWebProcessUnresponsive(let after):
+                "the web process this page shared with another job's page did not answer for \(after.secondsText) "
+                    + "(a page there was stuck in JavaScript)"
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
             case .invalidJob(let reason): "invalid job: \(reason)"
             case .notRun(let reason): "not run: \(reason)"

@@ -18,7 +18,7 @@ import Testing
             switch action {
             case .watch(let timeout): "watch \(timeout)"
             case .load: "load"
-            case .evaluate(let body, let document): "evaluate \(body.utf8.count > 200 ? "whole" : "repeat") in \(document)"
+            case .evaluate(let body, let document): "evaluate \(body.utf8.count > 1000 ? "whole" : "repeat") in \(document)"
             case .evaluateLater(let delay): "evaluate after \(delay)"
             case .expireRequest(let id, let delay): "expire request \(id) after \(delay)"
             case .notify(let body):

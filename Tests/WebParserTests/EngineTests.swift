@@ -147,24 +147,35 @@ import Testing
             if case .retrying(1, let error) = state { error.kind == .sharedWebProcessEnded && error.attempts == 1 } else { false }
         })
 
+        // A shared process that leaves pings unanswered for 3 s: the job runs again alone, in what is left of
+        // its attempt's time.
         let stuckBeside = FakeBrowser { attempt in
             let page = FakePage(.commit(status: 200), replies: attempt == 1 ? [nil] : [self.string("2")])
             page.sharesProcessWithAnotherJob = attempt == 1
+            page.answersPings = attempt != 1
             return page
         }
-        let rerun = try await stuckBeside.parser().run(job(timeout: .milliseconds(1300), retries: 0))
+        let rerunLog = StateLog()
+        let rerun = try await stuckBeside.parser().run(job(timeout: .seconds(6), retries: 0), onStateChange: rerunLog.record)
         #expect(rerun.data == Data("2".utf8))
         #expect(rerun.attempts == 1)
+        #expect(rerunLog.states.contains { state in
+            if case .retrying(1, let error) = state { error.kind == .sharedWebProcessUnresponsive(after: .seconds(3)) } else { false }
+        })
 
-        // A page that answers, with no data, times out on its own, beside another job or not.
-        let answering = FakeBrowser { _ in
-            let page = FakePage(.commit(status: 200), replies: [.null])
-            page.sharesProcessWithAnotherJob = true
-            return page
+        // A page whose process answers pings times out on its own, beside another job or not: whether its calls
+        // answer with no data or never answer (a promise of the page's that never settles).
+        for reply in [JavaScriptReply.null, nil] {
+            let answering = FakeBrowser { _ in
+                let page = FakePage(.commit(status: 200), replies: [reply])
+                page.sharesProcessWithAnotherJob = true
+                return page
+            }
+            let missing = await #expect(throws: WebParserError.self) { try await answering.parser().run(job(timeout: .milliseconds(1600), retries: 0)) }
+            guard case .timedOut? = missing?.kind else { Issue.record("expected a time-out, got \(String(describing: missing))"); return }
+            #expect(await answering.pages.count == 1, "not run again")
+            #expect(await answering.pages.first?.pingCount ?? 0 >= 1, "its process was pinged")
         }
-        let missing = await #expect(throws: WebParserError.self) { try await answering.parser().run(job(timeout: .milliseconds(300), retries: 0)) }
-        guard case .timedOut? = missing?.kind else { Issue.record("expected a time-out, got \(String(describing: missing))"); return }
-        #expect(await answering.pages.count == 1, "not run again")
 
         let twice = FakeBrowser { _ in FakePage(.terminate(.endedWithAnotherJob), replies: [nil]) }
         let error = await #expect(throws: WebParserError.self) { try await twice.parser().run(job(retries: 0)) }

@@ -28,6 +28,9 @@ final class FakePage: WebPage {
     private(set) var bodySizes: [Int] = []
     private(set) var closeCount = 0
     var sharesProcessWithAnotherJob = false
+    /// Whether its web process answers pings: false for a process whose thread a page holds.
+    var answersPings = true
+    private(set) var pingCount = 0
 
     /// A page that loads as `behavior` says and answers its n-th JavaScript call with `replies[n]` (the last
     /// repeats; nil never answers).
@@ -64,6 +67,11 @@ final class FakePage: WebPage {
         let reply = replies.count > 1 ? replies.removeFirst() : replies.first ?? nil
         guard let reply else { return }
         Task { completion(reply) }
+    }
+
+    func ping(answered: @escaping @WebKitActor () -> Void) {
+        pingCount += 1
+        if answersPings { Task { answered() } }
     }
 
     /// The points it was clicked at and the keys pressed, in order.

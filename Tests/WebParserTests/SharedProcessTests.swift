@@ -6,8 +6,8 @@ import WebParser
 /// Pages at once sharing web processes (`pagesPerProcess`): how many processes run, and that a page stuck in
 /// JavaScript, over the memory limit or failing costs the job beside it nothing.
 @Suite struct SharedProcessTests {
-    func job(_ url: URL, _ script: String, timeout: Duration = .seconds(20)) -> WebParserJob {
-        WebParserJob(url: url, script: script, timeout: timeout, retry: RetryPolicy(retries: 0))
+    func job(_ url: URL, _ script: String, timeout: Duration = .seconds(20), retries: Int = 0) -> WebParserJob {
+        WebParserJob(url: url, script: script, timeout: timeout, retry: RetryPolicy(retries: retries, delay: .milliseconds(100)))
     }
 
     /// Runs `jobs` at once on `parser`; each job's outcome, in order, with its states.
@@ -88,11 +88,11 @@ import WebParser
         }
     }
 
-    /// A page stuck in JavaScript holds the thread of the process it shares, so either job may time out first
-    /// (here: the stuck one at 1 s, or the one beside it at 1.5 s). Whichever does, while its page does not
-    /// answer, runs again alone without counting, and so does the other if that ended its process: the job
-    /// beside the stuck page succeeds, though it has no retries, and the stuck one fails on its own.
-    @Test(arguments: [(Duration.seconds(1), 2500, Duration.seconds(20)), (Duration.seconds(4), 600, Duration.milliseconds(1500))])
+    /// A page stuck in JavaScript holds the thread of the process it shares. Either the stuck job times out
+    /// first (at 1 s) and its process ends with it, or the process leaves pings unanswered for 3 s: either way
+    /// each job runs again alone, in the time left of its attempt, without counting. The job beside the stuck
+    /// page succeeds, though it has no retries, and the stuck one fails on its own.
+    @Test(arguments: [(Duration.seconds(1), 2500, Duration.seconds(20)), (Duration.seconds(9), 600, Duration.seconds(7))])
     func aPageStuckInJavaScriptCostsTheJobBesideItNothing(stuckTimeout: Duration, dataDelay: Int, timeout: Duration) async throws {
         let server = try TestHTTPServer(routes: [
             "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
@@ -110,6 +110,36 @@ import WebParser
             return
         }
         #expect(reruns(outcomes[0].1) <= 1, "once at most (not at all when its page's call had waited under a second)")
+    }
+
+    /// A job that times out beside another job's page, whose process answers pings, times out on its own: it
+    /// is retried as its retries say (a page whose data is missing is not), never run again without counting,
+    /// so that it ends within (retries + 1) × timeout and the retry delays; and the process goes on serving the
+    /// page beside it. Here: a server that accepts and never answers, and a page that makes promises never
+    /// settle, so that webparse's calls for its result never answer.
+    @Test func aTimeOutBesideAnAnsweringPageIsTheJobsOwn() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/hang": .hang,
+            "/thenable": .respond(body: "<script>Object.prototype.then = function () {}; Promise.prototype.then = function () {}</script>"),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 4000)</script>"),
+        ])
+        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 3)))
+        let outcomes = await runTogether([job(server.url("/hang"), "1", timeout: .seconds(2), retries: 1),
+                                          job(server.url("/thenable"), "1", timeout: .seconds(2), retries: 1),
+                                          job(server.url("/slow"), "out.textContent", timeout: .seconds(20))], on: parser)
+        #expect(try outcomes[2].0.get().data == Data(#""done""#.utf8))
+        #expect(reruns(outcomes[2].1) == 0, "\(outcomes[2].1)")
+        for (outcome, (phase, attempts)) in zip(outcomes, [(LoadPhase.waitingForServer, 2), (.waitingForResult, 1)]) {
+            guard case .failure(let error as WebParserError) = outcome.0 else {
+                Issue.record("expected a time-out: \(outcome.0) \(outcome.1)")
+                continue
+            }
+            #expect(error.kind == .timedOut(phase: phase, after: .seconds(2)))
+            #expect(error.attempts == attempts, "\(error) \(outcome.1)")
+            #expect(reruns(outcome.1) == 0, "\(outcome.1)")
+        }
+        #expect(server.requests(for: "/hang").count == 2)
+        #expect(server.requests(for: "/thenable").count == 1)
     }
 
     @Test func aSharedProcessOverTheMemoryLimitBlamesOnlyThePageThatStaysOver() async throws {

@@ -394,7 +394,7 @@ import Testing
         #expect(outcome.status == 1)
         #expect(outcome.stdoutText == #"{"slow":"done"}"# + "\n")
         #expect(outcome.stderr.contains("webparse: slow: the web process this page shared with another job's page ended"), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("it runs again in a web process of its own, and that does not count as an attempt"))
+        #expect(outcome.stderr.contains("it runs again in a web process of its own, in the time left of the attempt, and that does not count as an attempt"))
         #expect(outcome.stderr.contains("webparse: stuck: failed: timed out after 1 s"))
     }
 

@@ -131,6 +131,11 @@ typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind,
 void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
                                  WKJavaScriptCallback callback, void *context);
 
+/* Evaluates a constant in the page's main world, which no page script can hold up or change: callback is
+ * called once (its error argument is NULL, or why WebKit gave no answer) when the web process's thread was
+ * free to answer. */
+void wk_view_ping(WKView *view, WKDoneCallback callback, void *context);
+
 /* Writes a PNG of what the view shows (its visible area, or with full_document the whole document) to
  * png_path, then calls callback once. */
 void wk_view_snapshot(WKView *view, bool full_document, const char *png_path, WKDoneCallback callback,

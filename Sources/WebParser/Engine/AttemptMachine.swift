@@ -39,9 +39,9 @@ struct AttemptMachine {
         case requestExpired(id: UInt64)
         /// The job's timeout is over.
         case timedOut
-        /// The job's timeout is over while another job's page was in use in the page's web process, whose one
-        /// thread that page may have held: the time-out may be its doing.
-        case timedOutBesideAnotherJob
+        /// The web process the page shares with another job's page left a ping unanswered for the duration: one
+        /// of the pages holds its one thread, perhaps the other one.
+        case sharedProcessStoppedAnswering(after: Duration)
         /// A syntax error of the script, explained in the terms of its own code.
         case explained(ScriptFailure)
         /// The screenshot was written, or why it was not.
@@ -122,9 +122,15 @@ struct AttemptMachine {
     /// equal to the one before the steps acted.
     private var settleFor: Duration
 
-    /// The machine of an attempt of `job`.
-    init(job: WebParserJob) {
+    /// How long the attempt may take to its result or first page: the job's timeout, or what is left of it for an
+    /// attempt run again in a web process of its own.
+    private let timeLimit: Duration
+
+    /// The machine of an attempt of `job` that may take `timeLimit` (by default, the job's timeout) to its
+    /// result or first page.
+    init(job: WebParserJob, timeLimit: Duration? = nil) {
         self.job = job
+        self.timeLimit = timeLimit ?? job.timeout
         self.url = job.url.absoluteString
         self.pages = PageTurner(pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
                                 pollInterval: job.evaluation.pollInterval)
@@ -163,8 +169,9 @@ struct AttemptMachine {
             return fail(.stepFailed(step: step.place, step.step, reason: "no key is named \"\(key)\""))
         case .timedOut:
             return timedOut()
-        case .timedOutBesideAnotherJob:
-            return timedOut(besideAnotherJob: true)
+        case .sharedProcessStoppedAnswering(let after):
+            guard stage == .running else { return [] }
+            return end(.failure(WebParserError(.sharedWebProcessUnresponsive(after: after), url: url)))
         case .explained(let failure):
             return fail(.scriptFailed(failure))
         case .snapshotWritten(let error):
@@ -185,7 +192,7 @@ struct AttemptMachine {
             return fail(.invalidJob("collecting emitted values needs a user script that calls webparse.emit"))
         }
         stage = .running
-        return [.watch(job.timeout), .load]
+        return [.watch(timeLimit), .load]
     }
 
     private mutating func handle(_ event: PageEvent) -> [Action] {
@@ -413,14 +420,13 @@ struct AttemptMachine {
         return [.cancelLaterEvaluation, .snapshot(screenshot)]
     }
 
-    /// Ends the attempt at its timeout: with what it has read so far, cut short, unless the time-out may be
-    /// another job's doing (`besideAnotherJob`), which the job's next attempt, in a web process of its own, settles.
-    private mutating func timedOut(besideAnotherJob: Bool = false) -> [Action] {
-        if pages.hasPages && stage == .running && !besideAnotherJob {
+    /// Ends the attempt at its timeout, with what it has read so far, cut short.
+    private mutating func timedOut() -> [Action] {
+        if pages.hasPages && stage == .running {
             return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read",
                            atTimeOut: true)
         }
-        if job.evaluation.collect == .emitted && !emitted.isEmpty && stage == .running && !besideAnotherJob {
+        if job.evaluation.collect == .emitted && !emitted.isEmpty && stage == .running {
             return succeed(with: JSONText.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
                            atTimeOut: true)
         }
@@ -430,7 +436,6 @@ struct AttemptMachine {
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
         if phase == .waitingForResult { error.lastAnswer = lastAnswer }
         if running != nil { error.lastAnswer = steps.waitingFor }
-        error.timedOutBesideAnotherJob = besideAnotherJob
         return end(.failure(error))
     }
 

@@ -64,7 +64,7 @@ struct PageScript: Sendable {
     /// script's size, which answer `{"notInstalled": true}` in a document the script was not sent to.
     func body(installed: Bool, busy: Bool, settle: Duration) -> String {
         let call = "return await window[\(key)].slice(\(busy), \(settle.milliseconds));\n"
-        return installed ? "if (!window[\(key)]) return { notInstalled: true };\n" + call : installation + call
+        return installed ? "if (!window[\(key)]) return { __proto__: null, notInstalled: true };\n" + call : installation + call
     }
 
     /// The body of a call that sends the script to the current document without evaluating it, so that a step
@@ -217,14 +217,13 @@ struct PageScript: Sendable {
     /// until the answer has settled or `sliceMs` is over; `slice` and `probe` are kept on the window under `key`
     /// for the next calls.
     private static let rest = """
-        const settle = async (part) => {
-        let value = part();
-        if (typeof value === "function") value = value();
-        return await value;
+        \(JavaScriptSyntax.resolvedDefinition)const settle = (part) => {
+        const value = part();
+        return resolved(typeof value === "function" ? value() : value);
         };
         const failure = (error) => {
         const own = error?.sourceURL === "\(sourceName)";
-        return { error: { message: String(error), line: own ? error.line : null, column: own ? error.column : null } };
+        return { __proto__: null, error: { message: String(error), line: own ? error.line : null, column: own ? error.column : null } };
         };
         const describe = (v) => {
         if (typeof v === "function") return "a function";
@@ -252,24 +251,24 @@ struct PageScript: Sendable {
         if (waitForSelector !== null) {
         let found;
         try { found = document.querySelector(waitForSelector); }
-        catch { return { error: { message: `${JSON.stringify(waitForSelector)} is not a valid CSS selector`, part: "waitForSelector" } }; }
-        if (!found) return { pending: `no element matched waitForSelector ${JSON.stringify(waitForSelector)}` };
+        catch { return { __proto__: null, error: { message: `${JSON.stringify(waitForSelector)} is not a valid CSS selector`, part: "waitForSelector" } }; }
+        if (!found) return { __proto__: null, pending: `no element matched waitForSelector ${JSON.stringify(waitForSelector)}` };
         }
-        const ready = await settle(waitFor);
-        if (!ready || (Array.isArray(ready) && ready.length === 0)) return { pending: `waitFor returned ${preview(ready)}` };
-        value = await settle(script);
+        const ready = (await settle(waitFor)).value;
+        if (!ready || (Array.isArray(ready) && ready.length === 0)) return { __proto__: null, pending: `waitFor returned ${preview(ready)}` };
+        value = (await settle(script)).value;
         } catch (error) {
         // While the document is still being parsed, an error is most likely a missing element
         // (document.body is null): try again when the DOM changes. Once parsed, an error is the script's.
-        if (document.readyState === "loading") return { pending: `the script threw ${String(error)} while the page loaded` };
+        if (document.readyState === "loading") return { __proto__: null, pending: `the script threw ${String(error)} while the page loaded` };
         return failure(error);
         }
         // Once the wait holds, an empty answer is the result (undefined is JSON's null); before, it means "not yet".
         const empty = (text) => final ? (text === "undefined" ? "null" : text)
-        : { pending: `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)` };
+        : { __proto__: null, pending: `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)` };
         if (value === undefined || value === null) return empty(String(value));
         const top = describe(value);
-        if (top) return { unsupported: top };
+        if (top) return { __proto__: null, unsupported: top };
         let json;
         try {
         json = JSON.stringify(value, function (key, v) {
@@ -278,12 +277,12 @@ struct PageScript: Sendable {
         return v;
         });
         } catch (error) {
-        if (error && error.webparseUnsupported) return { unsupported: error.webparseUnsupported };
-        return { unsupported: `a value JSON cannot hold (${String(error)})` };
+        if (error && error.webparseUnsupported) return { __proto__: null, unsupported: error.webparseUnsupported };
+        return { __proto__: null, unsupported: `a value JSON cannot hold (${String(error)})` };
         }
         if (json === "{}" && typeof value === "object" && !Array.isArray(value)
         && ![Object.prototype, null].includes(Object.getPrototypeOf(value)))
-        return { unsupported: `a ${value.constructor?.name ?? "special"} object, which JSON can only show as {}` };
+        return { __proto__: null, unsupported: `a ${value.constructor?.name ?? "special"} object, which JSON can only show as {}` };
         if (json === undefined) return empty("undefined");
         if (json === "null" || json === '""' || json === "[]" || json === "{}") return empty(json);
         return json;
@@ -313,7 +312,7 @@ struct PageScript: Sendable {
         if (now - seen.since >= Math.max(settleMs, busyMs)) return reply;
         settling = quiet.busy ? pollMs : settleMs - still;
         const shown = reply.length > 80 ? reply.slice(0, 77) + "..." : reply;
-        reply = { pending: quiet.busy ? `the script returned ${shown}, but the page was still loading data`
+        reply = { __proto__: null, pending: quiet.busy ? `the script returned ${shown}, but the page was still loading data`
         : `the script returned ${shown}, which had not stayed the same for ${settleMs} ms` };
         } else {
         seen.answer = undefined;

@@ -92,55 +92,55 @@ enum StepScript {
             return sliced(element(selector, settle: settle) + clickPoint)
         case .fill(let selector, let value):
             return sliced(element(selector, settle: settle) + """
-                const el = await until(() => { const el = ready(); if (el && el.readOnly) { why = "an element matches, but it is read-only"; return null; } return el; });
+                const el = (await until(() => { const el = ready(); if (el && el.readOnly) { why = "an element matches, but it is read-only"; return null; } return el; })).value;
                 const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
                   : el instanceof HTMLInputElement ? HTMLInputElement.prototype : null;
-                if (!proto && !el.isContentEditable) return { error: "the element is not a text field (" + el.tagName.toLowerCase() + ")" };
+                if (!proto && !el.isContentEditable) return { __proto__: null, error: "the element is not a text field (" + el.tagName.toLowerCase() + ")" };
                 const value = \(JavaScriptSyntax.literal(value));
                 \(readAnswer)el.focus();
                 if (proto) Object.getOwnPropertyDescriptor(proto, "value").set.call(el, value); else el.textContent = value;
                 el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: value }));
                 el.dispatchEvent(new Event("change", { bubbles: true }));
-                return { done: true, before };
+                return { __proto__: null, done: true, before };
                 """)
         case .select(let selector, let option):
             return sliced(element(selector, settle: settle) + """
                 const wanted = \(JavaScriptSyntax.literal(option));
                 const pick = (el) => Array.from(el.options || []).find((o) => o.value === wanted || o.label.trim() === wanted || o.text.trim() === wanted);
-                const el = await until(() => { const el = ready(); if (el && el instanceof HTMLSelectElement && !pick(el)) { why = "the <select> has no option " + JSON.stringify(wanted) + " yet"; return null; } return el; });
-                if (!(el instanceof HTMLSelectElement)) return { error: "the element is not a <select> (" + el.tagName.toLowerCase() + ")" };
+                const el = (await until(() => { const el = ready(); if (el && el instanceof HTMLSelectElement && !pick(el)) { why = "the <select> has no option " + JSON.stringify(wanted) + " yet"; return null; } return el; })).value;
+                if (!(el instanceof HTMLSelectElement)) return { __proto__: null, error: "the element is not a <select> (" + el.tagName.toLowerCase() + ")" };
                 \(readAnswer)el.value = pick(el).value;
                 el.dispatchEvent(new Event("input", { bubbles: true }));
                 el.dispatchEvent(new Event("change", { bubbles: true }));
-                return { done: true, before };
+                return { __proto__: null, done: true, before };
                 """)
         case .check(let selector, let checked):
             return sliced(element(selector, settle: settle) + """
-                const box = await until(ready);
-                if (!("checked" in box)) return { error: "the element is not a checkbox or radio button (" + box.tagName.toLowerCase() + ")" };
-                if (box.checked === \(checked)) return { done: true, acted: false };
+                const box = (await until(ready)).value;
+                if (!("checked" in box)) return { __proto__: null, error: "the element is not a checkbox or radio button (" + box.tagName.toLowerCase() + ")" };
+                if (box.checked === \(checked)) return { __proto__: null, done: true, acted: false };
 
                 """ + clickPoint)
         case .press(_, let selector?):
-            return sliced(element(selector, settle: settle) + "const el = await until(ready);\n\(readAnswer)el.focus();\nreturn { focused: true, before };\n")
+            return sliced(element(selector, settle: settle) + "const el = (await until(ready)).value;\n\(readAnswer)el.focus();\nreturn { __proto__: null, focused: true, before };\n")
         case .press(_, nil):
             let wait = settle == 0 ? "" : "await until(() => quietFor(\(settle)) || ((why = \"the page was still loading data\"), null));\n"
-            return sliced(helpers + wait + "const before = await readBefore();\nreturn { focused: true, before };\n")
+            return sliced(helpers + wait + "const before = await readBefore();\nreturn { __proto__: null, focused: true, before };\n")
         case .submit(let selector):
             return sliced(element(selector, settle: settle) + """
-                const el = await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el && settled() ? el : null; });
+                const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el && settled() ? el : null; })).value;
                 const form = el instanceof HTMLFormElement ? el : (el.form || el.closest("form"));
-                if (!form) return { error: "the element is not a form, nor in one" };
+                if (!form) return { __proto__: null, error: "the element is not a form, nor in one" };
                 \(readAnswer)if (form.requestSubmit) form.requestSubmit(); else form.submit();
-                return { done: true, before };
+                return { __proto__: null, done: true, before };
                 """)
         case .scroll(.bottom):
-            return "window.scrollTo(0, document.scrollingElement.scrollHeight);\nreturn { done: true };\n"
+            return "window.scrollTo(0, document.scrollingElement.scrollHeight);\nreturn { __proto__: null, done: true };\n"
         case .scroll(.element(let selector)):
             return sliced(element(selector, settle: 0) + """
-                const el = await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el; });
+                const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el; })).value;
                 el.scrollIntoView({ block: "center" });
-                return { done: true };
+                return { __proto__: null, done: true };
                 """)
         case .scroll(.untilStable(let settle)):
             return helpers + """
@@ -152,33 +152,34 @@ enum StepScript {
                   await new Promise((resolve) => setTimeout(resolve, 100));
                   if (height() !== last) { last = height(); changed = Date.now(); }
                 }
-                return { done: true };
+                return { __proto__: null, done: true };
                 """
         case .waitFor:
             return sliced(helpers + """
                 await until(() => { const value = waitForStep(); if (!value) why = "the expression returned " + String(value); return value; });
-                return { done: true };
+                return { __proto__: null, done: true };
                 """)
         case .waitForSelector(let selector):
-            return sliced(element(selector, settle: 0) + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { done: true };\n")
+            return sliced(element(selector, settle: 0) + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { __proto__: null, done: true };\n")
         case .evaluate:
             return """
                 const before = await readBefore();
                 try {
                   await evaluateStep();
                 } catch (error) {
-                  return { error: String(error && error.message || error) };
+                  return { __proto__: null, error: String(error && error.message || error) };
                 }
-                return { done: true, before };
+                return { __proto__: null, done: true, before };
                 """
         case .when(let condition, _, _):
             let holds = switch condition {
             case .selector(let selector):
                 "const selector = \(JavaScriptSyntax.literal(selector));\n"
-                    + "try { document.querySelector(selector); } catch (_) { return { error: \"not a valid CSS selector: \" + selector }; }\n"
+                    + "try { document.querySelector(selector); } catch (_) { return { __proto__: null, error: \"not a valid CSS selector: \" + selector }; }\n"
                     + "const holds = async () => document.querySelector(selector) !== null;\n"
             case .script:
-                "const holds = async () => { let value = condition(); if (typeof value === \"function\") value = value(); return Boolean(await value); };\n"
+                JavaScriptSyntax.resolvedDefinition
+                    + "const holds = async () => { let value = condition(); if (typeof value === \"function\") value = value(); return Boolean((await resolved(value)).value); };\n"
             }
             return sliced(helpers + holds + """
                 // Decided once the answer has stayed the same on a page quiet for the settle time; what was seen is
@@ -189,7 +190,7 @@ enum StepScript {
                   try { value = await holds(); } catch (_) { value = false; }
                   const now = performance.now();
                   if (value !== seen.value) { seen.value = value; seen.since = now; }
-                  if (quietFor(\(settle)) && now - seen.since >= \(settle)) return { decided: value };
+                  if (quietFor(\(settle)) && now - seen.since >= \(settle)) return { __proto__: null, decided: value };
                   why = pageQuiet().busy ? "the page was still loading data" : "the condition had not given the same answer for \(settle) ms";
                   if (now >= sliceEnd) throw stillWaiting;
                   await nextChange(50, true);
@@ -203,7 +204,7 @@ enum StepScript {
     /// `body` made to answer `{waiting: why}` when what it waits for has not come within a slice (`why` and
     /// `stillWaiting` are the `prologue`'s).
     private static func sliced(_ body: String) -> String {
-        "try {\n" + body + "\n} catch (error) {\nif (error === stillWaiting) return { waiting: why };\nthrow error;\n}\n"
+        "try {\n" + body + "\n} catch (error) {\nif (error === stillWaiting) return { __proto__: null, waiting: why };\nthrow error;\n}\n"
     }
 
     /// The body of the async function that finds the next page: its URL (a link to a web page, or what the
@@ -213,10 +214,10 @@ enum StepScript {
         case .selector(let selector):
             return prologue + element(selector, settle: 0) + """
                 const el = ready();
-                if (!el) return { last: true };
+                if (!el) return { __proto__: null, last: true };
                 const href = el.tagName === "A" ? el.href : "";
-                if (/^https?:/i.test(href) && href.split("#")[0] !== location.href.split("#")[0]) return { url: href };
-                if (href.split("#")[0] === location.href.split("#")[0] && el.getAttribute("href") && !el.getAttribute("href").startsWith("#") && !/^javascript:/i.test(el.getAttribute("href"))) return { last: true };
+                if (/^https?:/i.test(href) && href.split("#")[0] !== location.href.split("#")[0]) return { __proto__: null, url: href };
+                if (href.split("#")[0] === location.href.split("#")[0] && el.getAttribute("href") && !el.getAttribute("href").startsWith("#") && !/^javascript:/i.test(el.getAttribute("href"))) return { __proto__: null, last: true };
 
                 """ + middlePoint
         case .script(let script):
@@ -224,12 +225,12 @@ enum StepScript {
                 const nextScript = () => (
                 \(script)
                 );
-                return await (async () => {
+                \(JavaScriptSyntax.resolvedDefinition)return await (async () => {
                 let value = nextScript();
                 if (typeof value === "function") value = value();
-                value = await value;
-                if (value === null || value === undefined || value === "") return { last: true };
-                return { url: new URL(String(value), location.href).href };
+                value = (await resolved(value)).value;
+                if (value === null || value === undefined || value === "") return { __proto__: null, last: true };
+                return { __proto__: null, url: new URL(String(value), location.href).href };
                 })();
                 """
         }
@@ -285,7 +286,7 @@ enum StepScript {
         var last: Bool?
     }
 
-    /// `until(check)`: a Promise of `check()`'s first truthy value, checked now, on every DOM change and
+    /// `until(check)`: a Promise of `{value}`, `check()`'s first truthy value, checked now, on every DOM change and
     /// every 100 ms (an exception counts as not yet); it rejects with `stillWaiting` once the call's slice is over,
     /// with `why` saying what was missing. `describe` names an element (`tag#id.class`); `hidden` says why an
     /// element is not visible ("" when it is), `disabled` why it cannot be used.
@@ -297,7 +298,7 @@ enum StepScript {
           const test = () => {
             let value = null;
             try { value = check(); } catch (error) { value = null; why = String(error && error.message || error); }
-            if (value) { stop(); resolve(value); return true; }
+            if (value) { stop(); resolve({ __proto__: null, value }); return true; }
             if (performance.now() >= sliceEnd) { stop(); reject(stillWaiting); return true; }
             return false;
           };
@@ -330,7 +331,7 @@ enum StepScript {
     private static func element(_ selector: String, settle: Int64) -> String {
         helpers + """
             const selector = \(JavaScriptSyntax.literal(selector));
-            try { document.querySelector(selector); } catch (_) { return { error: "not a valid CSS selector: " + selector }; }
+            try { document.querySelector(selector); } catch (_) { return { __proto__: null, error: "not a valid CSS selector: " + selector }; }
             let matched = false;
             const found = () => {
               const el = document.querySelector(selector);
@@ -364,13 +365,13 @@ enum StepScript {
           const hit = document.elementFromPoint(x, y);
           const mine = hit && (hit === el || el.contains(hit) || Array.from(el.labels || []).some((label) => label.contains(hit)));
           if (!mine) { why = "an element matches, but it is covered by " + (hit ? describe(hit) : "nothing WebKit can hit there"); return null; }
-          return { at: [x, y] };
+          return { __proto__: null, at: [x, y] };
         };
         await until(target);
         const before = await readBefore();
         const point = target();
         if (!point) throw stillWaiting;
-        return { ...point, before };
+        return { __proto__: null, ...point, before };
 
         """
 
@@ -378,7 +379,7 @@ enum StepScript {
     private static let middlePoint = """
         el.scrollIntoView({ block: "center", inline: "center" });
         const rect = el.getBoundingClientRect();
-        return { at: [rect.left + rect.width / 2, rect.top + rect.height / 2] };
+        return { __proto__: null, at: [rect.left + rect.width / 2, rect.top + rect.height / 2] };
 
         """
 }

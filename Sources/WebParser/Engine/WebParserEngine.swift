@@ -19,19 +19,27 @@ final class WebParserEngine {
     private var stepTimer: Task<Void, Never>?
     /// The timers after which requests in flight stop counting, by request.
     private var requestTimers: [UInt64: Task<Void, Never>] = [:]
-    /// Since when a call to the page has gone unanswered, if one has.
-    private var unansweredSince: ContinuousClock.Instant?
-    /// Whether the page has answered a call in this attempt.
-    private var hasAnswered = false
+    /// While the page shares its web process with another job's page: the loop that pings the process.
+    private var liveness: Task<Void, Never>?
+    /// When the ping in flight was sent, if one is.
+    private var pingSent: ContinuousClock.Instant?
+    /// Whether the page's shared process has answered a ping.
+    private var pingAnswered = false
+
+    /// How long a web process shared with another job's page may leave a ping unanswered before one of the pages
+    /// is taken to hold its thread. A healthy page answers within a second even while it compiles a large
+    /// script on a busy machine; WebKit's own responsiveness timer waits 3 s too.
+    static let unresponsiveAfter: Duration = .seconds(3)
 
     /// Prepares an attempt of `job` on `page`; `report` receives the attempt's `loading` and
     /// `executingJavaScript` states, `tell` what the page says besides its result, and `release` gets the page
     /// back when the attempt ends, with how it ended (and so whether the page can serve another job, and
     /// whether its web process must end). By default the page is closed.
-    init(job: WebParserJob, page: any WebPage, report: @escaping @Sendable (WebParserState) -> Void,
+    /// With `timeLimit`, the attempt has that long to its result or first page instead of the job's timeout.
+    init(job: WebParserJob, page: any WebPage, timeLimit: Duration? = nil, report: @escaping @Sendable (WebParserState) -> Void,
          tell: @escaping @Sendable (WebParserMessage) -> Void = { _ in },
          release: @escaping @WebKitActor (any WebPage, PageReturn) -> Void = { page, _ in page.close() }) {
-        self.machine = AttemptMachine(job: job)
+        self.machine = AttemptMachine(job: job, timeLimit: timeLimit)
         self.job = job
         self.page = page
         self.report = report
@@ -63,11 +71,17 @@ final class WebParserEngine {
             watchdog?.cancel()
             watchdog = Task { [weak self] in
                 guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }
-                send(mayBeHeldByAnotherJob ? .timedOutBesideAnotherJob : .timedOut)
+                send(.timedOut)
             }
         case .load:
             page.eventHandler = { [weak self] event in self?.send(.page(event)) }
             page.load(PageRequest(for: job))
+            liveness = Task { [weak self] in
+                while (try? await Task.sleep(for: .milliseconds(500))) != nil {
+                    guard let self else { return }
+                    checkLiveness()
+                }
+            }
         case .evaluate(let body, let document):
             call(body, sourceName: PageScript.sourceName) { .reply($0, document: document) }
         case .callStep(let body, let document):
@@ -117,33 +131,46 @@ final class WebParserEngine {
         case .end(let result):
             if let result { outcome.resolve(result.mapError { $0 }) }
             watchdog?.cancel()
+            liveness?.cancel()
             nextEvaluation?.cancel()
             stepTimer?.cancel()
             for timer in requestTimers.values { timer.cancel() }
             requestTimers = [:]
             page.eventHandler = nil
-            release(page, PageReturn(result))
+            // A page whose shared process answered the last ping is not stuck, whatever it timed out on: its
+            // process goes on serving the page beside it.
+            let answering = pingAnswered && pingSent == nil
+            release(page, answering && PageReturn(result) == .unresponsive && result != nil ? .failed : PageReturn(result))
         }
     }
 
     /// Calls `body` in the page and sends the machine the event `reply` makes of its answer.
     private func call(_ body: String, sourceName: String, reply: @escaping @WebKitActor (JavaScriptReply) -> AttemptMachine.Event) {
-        if unansweredSince == nil { unansweredSince = .now }
         page.callAsyncFunction(body, sourceName: sourceName) { [weak self] answer in
-            guard let self else { return }
-            unansweredSince = nil
-            hasAnswered = true
-            send(reply(answer))
+            self?.send(reply(answer))
         }
     }
 
-    /// Whether, at the timeout, the page may have been held up by another job's page in its web process: one is
-    /// in use there, and the page is not answering (a call has gone unanswered for over a second, where a
-    /// healthy page answers within half a second, or it has answered none yet). A page that answers, with no
-    /// data, times out on its own.
-    private var mayBeHeldByAnotherJob: Bool {
-        guard page.sharesProcessWithAnotherJob else { return false }
-        if let unansweredSince { return ContinuousClock.now - unansweredSince > .seconds(1) }
-        return !hasAnswered
+    /// While another job's page is in use in the page's web process, pings the process: a ping unanswered for
+    /// `unresponsiveAfter` is the evidence that one of the pages holds the process's thread, and ends the
+    /// attempt so that the job runs again alone. A call to the job's script is no such evidence: its answer may
+    /// wait on what the page controls (a promise that never settles).
+    private func checkLiveness() {
+        guard page.sharesProcessWithAnotherJob else {
+            pingSent = nil
+            pingAnswered = false
+            return
+        }
+        if let pingSent {
+            if ContinuousClock.now - pingSent >= Self.unresponsiveAfter { send(.sharedProcessStoppedAnswering(after: Self.unresponsiveAfter)) }
+            return
+        }
+        let sent = ContinuousClock.now
+        pingSent = sent
+        page.ping { [weak self] in
+            guard let self, pingSent == sent else { return }
+            pingSent = nil
+            pingAnswered = true
+        }
     }
 }

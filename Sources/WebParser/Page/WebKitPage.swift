@@ -174,6 +174,14 @@ final class WebKitPage: WebPage {
         }, CallbackBox.retained(completion))
     }
 
+    func ping(answered: @escaping @WebKitActor () -> Void) {
+        guard let view else { return }
+        wk_view_ping(view, { context, _ in
+            let answered = CallbackBox<@WebKitActor () -> Void>.take(context)
+            WebKitActor.assumeIsolated { answered() }
+        }, CallbackBox.retained(answered))
+    }
+
     func click(x: Double, y: Double) {
         guard let view else { return }
         wk_view_click(view, x, y)

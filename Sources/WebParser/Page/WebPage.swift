@@ -32,6 +32,10 @@ protocol WebPage: AnyObject {
     /// scripts, so a time-out or the process's end may be that page's doing.
     var sharesProcessWithAnotherJob: Bool { get }
 
+    /// Asks the page's web process for an answer that no page script can hold up or forge: `answered` is called
+    /// once the process's thread is free to give it, unless the page is closed first.
+    func ping(answered: @escaping @WebKitActor () -> Void)
+
     /// Stops everything the page does, ends its web process and releases it. No event follows.
     func close()
 }
@@ -50,7 +54,7 @@ enum PageReturn: Sendable, Equatable {
     init(_ result: Result<AttemptResult, WebParserError>?) {
         switch result {
         case .success(let result)? where !result.endedAtTimeOut: self = .succeeded
-        case .failure(let error)? where !error.kind.isTimeOut: self = .failed
+        case .failure(let error)? where !error.kind.isTimeOut && !error.kind.isUnresponsive: self = .failed
         default: self = .unresponsive
         }
     }

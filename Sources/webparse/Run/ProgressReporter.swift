@@ -29,8 +29,7 @@ struct ProgressReporter: Sendable {
             case .loading: break
             case .executingJavaScript: StandardStreams.tell("webparse: \(name): page loaded, waiting for the script's result")
             case .retrying(let attempt, let error) where attempt == error.attempts:
-                let beside = if case .timedOut = error.kind { " beside another job's page" } else { "" }
-                StandardStreams.tell("webparse: \(name): \(error.kind.detail)\(beside); it runs again in a web process of its own, and that does not count as an attempt")
+                StandardStreams.tell("webparse: \(name): \(error.kind.detail); it runs again in a web process of its own, in the time left of the attempt, and that does not count as an attempt")
             case .retrying(let attempt, let error): StandardStreams.tell("webparse: \(name): \(error.kind.detail); attempt \(attempt) follows")
             case .completed: StandardStreams.tell("webparse: \(name): done")
             case .failed, .cancelled: break
