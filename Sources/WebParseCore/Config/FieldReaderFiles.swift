@@ -102,10 +102,12 @@ extension FieldReader {
         }
         guard let name = string(path, fileInput) else { return nil }
         let file = (name.hasPrefix("/") ? URL(fileURLWithPath: name) : directory.appending(path: name)).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path, isDirectory: &isDirectory),
-              isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path) else {
             problem(path, at: fileInput, "no such folder for the screenshot: \(file.deletingLastPathComponent().path)")
+            return nil
+        }
+        if let reason = AtomicFile.checkWritable(file.path) {
+            problem(path, at: fileInput, "the screenshot cannot be written: \(reason)")
             return nil
         }
         return WebParserJob.Screenshot(file: file, fullPage: fullPage)

@@ -99,9 +99,8 @@ package enum AtomicFile {
             return "\(path) is a folder"
         }
         let folder = target.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return "no folder \(folder)"
-        }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { return "no folder \(folder)" }
+        guard isDirectory.boolValue else { return "\(folder) is a file, not a folder" }
         guard access(folder, W_OK) == 0 else { return "cannot write in \(folder): \(String(cString: strerror(errno)))" }
         return nil
     }

@@ -6,22 +6,30 @@ public enum PrivateFiles {
     /// Creates `folder` (and the folders above it that are missing) readable by its owner only. An existing
     /// folder is left as it is.
     /// - Returns: a warning when an existing folder can be read by other users, nil otherwise.
-    /// - Throws: the file system's error when the folder cannot be created.
+    /// - Throws: `Failure` when the folder cannot be created, in the system's words (`cannot create the folder
+    ///   …: Read-only file system`), or when a file is where the folder should be.
     @discardableResult
-    public static func makeFolder(_ folder: URL) throws -> String? {
+    public static func makeFolder(_ folder: URL) throws(Failure) -> String? {
         var status = stat()
         if stat(folder.path, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure(path: folder.path, reason: "\(folder.path) is a file, not a folder") }
             let mode = status.st_mode & 0o777
             guard mode & 0o077 != 0 else { return nil }
             return "\(folder.path) can be read by other users (mode \(String(mode, radix: 8))); it holds cookies and logins: chmod 700 it"
         }
         try makeFolder(folder.deletingLastPathComponent())
         guard mkdir(folder.path, 0o700) == 0 || errno == EEXIST else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: folder.path,
-                                                          NSLocalizedDescriptionKey: "cannot create \(folder.path): \(String(cString: strerror(errno)))"])
+            throw Failure(path: folder.path, reason: "cannot create the folder \(folder.path): \(String(cString: strerror(errno)))")
         }
         chmod(folder.path, 0o700)
         return nil
+    }
+
+    /// The bytes free for webparse's user on the file system that holds `folder`, or nil when it cannot be told.
+    public static func freeBytes(in folder: URL) -> UInt64? {
+        var status = statvfs()
+        guard statvfs(folder.path, &status) == 0 else { return nil }
+        return UInt64(status.f_bavail) * UInt64(status.f_frsize)
     }
 
     /// Makes every file below `folder` readable by its owner only (files 0600, folders 0700), such as the files
@@ -45,19 +53,10 @@ public enum PrivateFiles {
             throw Failure(path: url.path, reason: "\(String(cString: strerror(errno))) (the folder \(folder) cannot be written)")
         }
         do {
-            try data.write(to: url, options: .atomic)
+            try AtomicFile.write(data, to: url.path, permissions: 0o600, exactPermissions: true)
         } catch {
-            throw Failure(path: url.path, reason: reason(for: error))
+            throw Failure(path: url.path, reason: error.reason)
         }
-        chmod(url.path, 0o600)
-    }
-
-    /// Why a file operation failed, in the system's words ("Permission denied", "Is a directory"), rather than
-    /// Foundation's wrapper around them.
-    private static func reason(for error: Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        return underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
-            ?? error.localizedDescription
     }
 
     /// Why a private file could not be written, in the file system's words.
@@ -66,7 +65,8 @@ public enum PrivateFiles {
         public let path: String
         /// Why, such as "Permission denied" or "No space left on device".
         public let reason: String
-        /// "Permission denied (the folder … cannot be written)".
+        /// "Permission denied (the folder … cannot be written)", "cannot create the folder …: Read-only file
+        /// system".
         public var description: String { reason }
     }
 }

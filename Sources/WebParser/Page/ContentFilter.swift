@@ -36,23 +36,40 @@ final class ContentFilter {
     ///   place to compile them.
     static func compile(_ blocking: ContentBlocking) async throws -> ContentFilter {
         // WebKit compiles into files it then maps: a private folder, removed as soon as the filter is loaded.
-        let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-filter-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = FileManager.default.temporaryDirectory
+        let directory = temporary.appending(path: "webparse-filter-\(UUID().uuidString)")
+        do {
+            try PrivateFiles.makeFolder(directory)
+        } catch {
+            throw WebParserError(.environmentUnavailable("no place to compile the content filter in \(temporary.path) (TMPDIR): \(error)"))
+        }
         defer { try? FileManager.default.removeItem(at: directory) }
         let identifier = "filter"
         let rules = rules(blocking)
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ContentFilter, Error>) in
-            let box = CallbackBox.retained(continuation)
-            wk_content_filter_compile(directory.path, identifier, rules, { context, filter, message in
-                let continuation = CallbackBox<CheckedContinuation<ContentFilter, Error>>.take(context)
-                if let filter {
-                    continuation.resume(returning: WebKitActor.assumeIsolated { ContentFilter(pointer: filter) })
-                } else {
-                    let reason = message.map { String(cString: $0) } ?? "unknown error"
-                    continuation.resume(throwing: WebParserError(.environmentUnavailable("cannot compile the content filter: \(reason)")))
-                }
-            }, box)
+        do {
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ContentFilter, Error>) in
+                let box = CallbackBox.retained(continuation)
+                wk_content_filter_compile(directory.path, identifier, rules, { context, filter, message in
+                    let continuation = CallbackBox<CheckedContinuation<ContentFilter, Error>>.take(context)
+                    if let filter {
+                        continuation.resume(returning: WebKitActor.assumeIsolated { ContentFilter(pointer: filter) })
+                    } else {
+                        continuation.resume(throwing: CompileFailure(reason: message.map { String(cString: $0) } ?? "unknown error"))
+                    }
+                }, box)
+            }
+        } catch let failure as CompileFailure {
+            var reason = failure.reason
+            if let free = PrivateFiles.freeBytes(in: directory), free < 1 << 20 {
+                reason += " (No space left on device: \(free / 1024) KiB free)"
+            }
+            throw WebParserError(.environmentUnavailable("cannot compile the content filter in \(directory.path) (TMPDIR): \(reason)"))
         }
+    }
+
+    /// WebKit's reason for not compiling a filter.
+    private struct CompileFailure: Error {
+        let reason: String
     }
 }
 

@@ -19,9 +19,10 @@ struct DisplayAuthority: Sendable {
     /// Writes a new cookie in a new private folder under the temporary folder.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the folder or file cannot be made.
     static func create() throws -> DisplayAuthority {
-        var template = Array(FileManager.default.temporaryDirectory.appending(path: "webparse-display-XXXXXX").path.utf8CString)
+        let temporary = FileManager.default.temporaryDirectory.path
+        var template = Array((temporary + "/webparse-display-XXXXXX").utf8CString)
         guard let folder = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else {
-            throw failure("cannot create a private folder for the display's cookie: \(String(cString: strerror(errno)))")
+            throw failure("cannot create a private folder for the display's cookie in \(temporary) (TMPDIR): \(String(cString: strerror(errno)))")
         }
         let authority = DisplayAuthority(path: folder + "/Xauthority", folder: folder)
         let file = open(authority.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -32,10 +33,9 @@ struct DisplayAuthority: Sendable {
         }
         defer { close(file) }
         let entry = entry(cookie: (0..<16).map { _ in UInt8.random(in: .min ... .max) })
-        let written = entry.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
-        guard written == entry.count else {
+        if let problem = DescriptorWriter.write(Data(entry), to: file) {
             authority.remove()
-            throw failure("cannot write the display's cookie in \(folder)")
+            throw failure("cannot write the display's cookie in \(folder): \(String(cString: strerror(problem)))")
         }
         return authority
     }

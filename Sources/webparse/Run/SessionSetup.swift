@@ -72,11 +72,18 @@ struct SessionSetup {
         if let directory {
             do {
                 if let warning = try PrivateFiles.makeFolder(directory) { StandardStreams.tell("webparse: warning: \(warning)") }
+                // WebKit's stores there fail one by one, with messages of their own, on a full disk.
+                if let free = PrivateFiles.freeBytes(in: directory), free < 1 << 20 {
+                    throw CommandFailure(message: "--session \(directory.path): No space left on device (\(free / 1024) KiB free; "
+                                             + "WebKit keeps the session's cookies and storage there)", code: .usage)
+                }
                 lock = try await RunLock.acquire(directory.appending(path: "webparse.lock").path,
                                                  guarding: "the session folder \(directory.path)", wait: lockWait,
                                                  advice: "try again when it has finished")
             } catch let busy as RunLock.Busy {
                 throw CommandFailure(message: busy.description, code: .stateLocked)
+            } catch let failure as CommandFailure {
+                throw failure
             } catch {
                 throw CommandFailure(message: "--session \(directory.path): \(error)", code: .usage)
             }
