@@ -75,11 +75,12 @@ public struct WebParser: Sendable {
             onStateChange(.started)
             var attempt = 1
             var alone = false
-            var attemptStarted = ContinuousClock.now
-            var timeLimit = job.timeout
+            var deadline = ContinuousClock.now + job.timeout
+            // Made once, off the WebKit thread (a large script takes a while), within the first attempt's time.
+            let script = PageScript(for: job.evaluation)
             while true {
                 do {
-                    let result = try await runAttempt(of: job, alone: alone, timeLimit: timeLimit,
+                    let result = try await runAttempt(of: job, script: script, alone: alone, deadline: deadline,
                                                       report: AttemptStates(onStateChange).record, tell: onMessage)
                     onStateChange(.completed)
                     return WebParserResult(data: result.data, finalURL: result.url,
@@ -87,12 +88,10 @@ public struct WebParser: Sendable {
                                            isComplete: result.isComplete, cutShort: result.cutShort)
                 } catch var error as WebParserError {
                     error.attempts = attempt
-                    let timeLeft = job.timeout - (ContinuousClock.now - attemptStarted)
-                    if error.mayBeAnotherJobsDoing, !error.stepsActed, !alone, timeLeft > .zero {
+                    if error.mayBeAnotherJobsDoing, !error.stepsActed, !alone, deadline > .now {
                         // Perhaps not this job's failure: once, the attempt runs again at once, in a web process of
-                        // its own, in the time left of it, and does not count.
+                        // its own, by the attempt's deadline, and does not count.
                         alone = true
-                        timeLimit = timeLeft
                         onStateChange(.retrying(attempt: attempt, error: error))
                         continue
                     }
@@ -100,8 +99,7 @@ public struct WebParser: Sendable {
                     attempt += 1
                     onStateChange(.retrying(attempt: attempt, error: error))
                     try await Task.sleep(for: job.retry.delay(beforeAttempt: attempt, retryAfter: error.retryAfter))
-                    attemptStarted = .now
-                    timeLimit = job.timeout
+                    deadline = .now + job.timeout
                 }
             }
         } catch let error as WebParserError {
@@ -123,13 +121,12 @@ public struct WebParser: Sendable {
     }
 
     @WebKitActor
-    private func runAttempt(of job: WebParserJob, alone: Bool, timeLimit: Duration, report: @escaping @Sendable (WebParserState) -> Void,
+    private func runAttempt(of job: WebParserJob, script: PageScript, alone: Bool, deadline: ContinuousClock.Instant,
+                            report: @escaping @Sendable (WebParserState) -> Void,
                             tell: @escaping @Sendable (WebParserMessage) -> Void) async throws -> AttemptResult
     {
         // The wait for a page (beside another one, its process's first load must have started) counts in the time.
-        let asked = ContinuousClock.now
-        let page = try await makePage(job, alone)
-        let timeLeft = max(timeLimit - (ContinuousClock.now - asked), .milliseconds(1))
-        return try await WebParserEngine(job: job, page: page, timeLimit: timeLeft, report: report, tell: tell, release: releasePage).run()
+        try await WebParserEngine(job: job, page: try await makePage(job, alone), script: script, deadline: deadline, report: report,
+                                  tell: tell, release: releasePage).run()
     }
 }

@@ -230,6 +230,20 @@ import Testing
         for page in await browser.pages { #expect(await page.closeCount == 1) }
     }
 
+    /// An attempt's time counts what came before its page (the script made ready, a wait for a place beside
+    /// another page, a WebKit thread kept busy): a page that answers at once, but came only after the job's
+    /// timeout, is too late.
+    @Test func anAttemptsTimeCountsTheWaitForItsPage() async throws {
+        let late = FakeBrowser { _ in
+            usleep(700_000)
+            return FakePage(.commit(status: 200), replies: [self.string("1")])
+        }
+        let error = await #expect(throws: WebParserError.self) { try await late.parser().run(job(timeout: .milliseconds(500), retries: 0)) }
+        #expect(error?.kind == .timedOut(phase: .waitingForServer, after: .milliseconds(500)))
+        let inTime = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [self.string("1")]) }
+        #expect(try await inTime.parser().run(job(timeout: .milliseconds(500), retries: 0)).data == Data("1".utf8))
+    }
+
     @Test func cancellationReturnsAtOnceAndClosesThePage() async throws {
         let browser = FakeBrowser { _ in FakePage(.silent) }
         let log = StateLog()

@@ -282,8 +282,13 @@ private struct JSONParser {
             case 0..<0x20:
                 throw error(byte == UInt8(ascii: "\n") ? "line break inside a string (write \\n)" : "control character inside a string")
             default:
-                raw.append(byte)
+                // The run of plain bytes up to the next quote, backslash or control character, at once.
+                let start = index
                 index += 1
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                    index += 1
+                }
+                raw.append(contentsOf: bytes[start..<index])
             }
         }
     }

@@ -122,21 +122,14 @@ struct AttemptMachine {
     /// equal to the one before the steps acted.
     private var settleFor: Duration
 
-    /// How long the attempt may take to its result or first page: the job's timeout, or what is left of it for an
-    /// attempt run again in a web process of its own.
-    private let timeLimit: Duration
-
-    /// The machine of an attempt of `job` that may take `timeLimit` (by default, the job's timeout) to its
-    /// result or first page.
-    init(job: WebParserJob, timeLimit: Duration? = nil) {
+    /// The machine of an attempt of `job`, with its script made ready (`script`, by default from the job).
+    init(job: WebParserJob, script: PageScript? = nil) {
         self.job = job
-        self.timeLimit = timeLimit ?? job.timeout
         self.url = job.url.absoluteString
         self.pages = PageTurner(pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
                                 pollInterval: job.evaluation.pollInterval)
-        self.script = PageScript(job.evaluation.script, waitFor: job.evaluation.waitFor, waitForSelector: job.evaluation.waitForSelector,
-                                 pollInterval: job.evaluation.pollInterval)
-        self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect != .result ? .zero : job.evaluation.settle
+        self.script = script ?? PageScript(for: job.evaluation)
+        self.settleFor = self.script.isFinalOnceWaitHolds || job.evaluation.collect != .result ? .zero : job.evaluation.settle
         self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero)
     }
 
@@ -192,7 +185,7 @@ struct AttemptMachine {
             return fail(.invalidJob("collecting emitted values needs a user script that calls webparse.emit"))
         }
         stage = .running
-        return [.watch(timeLimit), .load]
+        return [.watch(job.timeout), .load]
     }
 
     private mutating func handle(_ event: PageEvent) -> [Action] {

@@ -19,6 +19,8 @@ final class WebParserEngine {
     private var stepTimer: Task<Void, Never>?
     /// The timers after which requests in flight stop counting, by request.
     private var requestTimers: [UInt64: Task<Void, Never>] = [:]
+    /// When the first watch must end, if not a timeout after the attempt's start.
+    private var deadline: ContinuousClock.Instant?
     /// While the page shares its web process with another job's page: the loop that pings the process.
     private var liveness: Task<Void, Never>?
     /// When the ping in flight was sent, if one is.
@@ -35,11 +37,14 @@ final class WebParserEngine {
     /// `executingJavaScript` states, `tell` what the page says besides its result, and `release` gets the page
     /// back when the attempt ends, with how it ended (and so whether the page can serve another job, and
     /// whether its web process must end). By default the page is closed.
-    /// With `timeLimit`, the attempt has that long to its result or first page instead of the job's timeout.
-    init(job: WebParserJob, page: any WebPage, timeLimit: Duration? = nil, report: @escaping @Sendable (WebParserState) -> Void,
+    /// `script` is the job's script made ready (by default, made here); with `deadline`, the attempt must have
+    /// its result or first page by then, rather than within the job's timeout from its start.
+    init(job: WebParserJob, page: any WebPage, script: PageScript? = nil, deadline: ContinuousClock.Instant? = nil,
+         report: @escaping @Sendable (WebParserState) -> Void,
          tell: @escaping @Sendable (WebParserMessage) -> Void = { _ in },
          release: @escaping @WebKitActor (any WebPage, PageReturn) -> Void = { page, _ in page.close() }) {
-        self.machine = AttemptMachine(job: job, timeLimit: timeLimit)
+        self.machine = AttemptMachine(job: job, script: script)
+        self.deadline = deadline
         self.job = job
         self.page = page
         self.report = report
@@ -52,7 +57,9 @@ final class WebParserEngine {
     ///   task is cancelled; cancellation returns at once and the page is handed back right after.
     func run() async throws -> AttemptResult {
         try await withTaskCancellationHandler {
-            if !Task.isCancelled { send(.start) }
+            // An attempt whose deadline passed before its page came (a long wait for it, a busy WebKit thread) is
+            // over before it loads.
+            if !Task.isCancelled { send(deadline.map { $0 <= .now } == true ? .timedOut : .start) }
             return try await outcome.wait()
         } onCancel: {
             if outcome.resolve(.failure(CancellationError())) {
@@ -68,6 +75,8 @@ final class WebParserEngine {
     private func perform(_ action: AttemptMachine.Action) {
         switch action {
         case .watch(let timeout):
+            let timeout = deadline.map { max(min(timeout, $0 - .now), .zero) } ?? timeout
+            deadline = nil
             watchdog?.cancel()
             watchdog = Task { [weak self] in
                 guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }
