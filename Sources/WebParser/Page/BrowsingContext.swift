@@ -169,6 +169,7 @@ final class BrowsingContext {
         var directory: String?
         if case .persistent(let url) = configuration.storage { directory = url.path }
         let context = wk_context_new(directory, UInt32(configuration.memoryLimit ?? 0), 0.2)!
+        MemoryGuard.shared.open(self, limit: configuration.memoryLimit)
         if let proxy = configuration.proxy {
             withCStringArray(proxy.bypass) { wk_context_set_proxy(context, proxy.url.absoluteString, $0) }
         }
@@ -313,7 +314,10 @@ final class BrowsingContext {
 
     isolated deinit {
         idle.forEach { $0.close() }
-        if let context { wk_context_free(context) }
+        if let context {
+            wk_context_free(context)
+            MemoryGuard.shared.close(self)
+        }
     }
 }
 
