@@ -320,7 +320,7 @@ struct PageScript: Sendable {
         settling = quiet.busy ? pollMs : settleMs - still;
         const shown = reply.length > 80 ? reply.slice(0, 77) + "..." : reply;
         reply = { __proto__: null, pending: quiet.busy ? `the script returned ${shown}, but the page was still loading data`
-        : `the script returned ${shown}, which had not stayed the same for ${settleMs} ms` };
+        : `the script returned ${shown}, which had not stayed the same for ${settleMs} ms (a page that never settles, such as a clock: "settle": 0 takes the first answer)` };
         } else {
         seen.answer = undefined;
         }
