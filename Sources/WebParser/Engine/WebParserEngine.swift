@@ -27,6 +27,8 @@ final class WebParserEngine {
     private var pingSent: ContinuousClock.Instant?
     /// Whether the page's shared process has answered a ping.
     private var pingAnswered = false
+    /// Whether the attempt has ended.
+    private var ended = false
 
     /// How long a web process shared with another job's page may leave a ping unanswered before one of the pages
     /// is taken to hold its thread. A healthy page answers within a second even while it compiles a large
@@ -85,6 +87,8 @@ final class WebParserEngine {
         case .load:
             page.eventHandler = { [weak self] event in self?.send(.page(event)) }
             page.load(PageRequest(for: job))
+            // The page's events may have ended the attempt already, from inside `load`.
+            guard !ended else { return }
             liveness = Task { [weak self] in
                 while (try? await Task.sleep(for: .milliseconds(500))) != nil {
                     guard let self else { return }
@@ -138,6 +142,7 @@ final class WebParserEngine {
                 self?.send(.snapshotWritten(error: error))
             }
         case .end(let result):
+            ended = true
             if let result { outcome.resolve(result.mapError { $0 }) }
             watchdog?.cancel()
             liveness?.cancel()
