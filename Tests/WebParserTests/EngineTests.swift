@@ -251,10 +251,8 @@ import Testing
         let job = job(timeout: .seconds(60))
         let task = Task { try await parser.run(job, onStateChange: log.record) }
         while await browser.pages.isEmpty { await Task.yield() }
-        let start = ContinuousClock.now
         task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        await #expect(throws: CancellationError.self, "cancelled, not timed out") { try await task.value }
         while await browser.pages[0].closeCount == 0 { await Task.yield() }
         #expect(await browser.pages[0].closeCount == 1)
         #expect(log.states.last == .cancelled)

@@ -65,9 +65,8 @@ import Testing
 
         let greedy = TestHTTPServer.Route.respond(status: 429, headers: ["Retry-After": "3600"], body: "slow down")
         let capped = try TestHTTPServer(routes: ["/": .sequence([greedy, .respond(body: "<title>back</title>")])])
-        let cappedStart = ContinuousClock.now
         _ = try await WebParser().run(job(capped.url("/"), retries: 2, maxDelay: .milliseconds(300)))
-        #expect(ContinuousClock.now - cappedStart < .seconds(10), "an hour was capped")
+        #expect(capped.requests(for: "/").count == 2, "an hour was capped, or the test would still wait")
         #expect(RetryAfter.parse("120") == .seconds(120))
         #expect(RetryAfter.parse("Wed, 21 Oct 2015 07:28:00 GMT") == .zero)
         #expect(RetryAfter.parse("soon") == nil)
@@ -176,18 +175,16 @@ import Testing
         }
     }
 
+    /// A 10 MB script times out as a small one does, waiting for its result (how long it takes is the benchmark's
+    /// to measure; that it is sent once per document, `EngineTests`').
     @Test func theTimeoutHoldsWhateverTheScriptsSize() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>page</p>")])
         let parser = WebParser()
-        func timedOut(_ script: String) async -> Duration {
-            let start = ContinuousClock.now
+        for script in ["('x', null)", "('" + String(repeating: "x", count: 10 * 1024 * 1024) + "', null)"] {
             let error = await failure(job(server.url("/"), script, timeout: .seconds(3)), parser: parser)
             #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(3)))
-            return ContinuousClock.now - start
+            #expect(error?.lastAnswer?.hasPrefix("the script returned null") == true, "its answers came back")
         }
-        let small = await timedOut("('x', null)")
-        let large = await timedOut("('" + String(repeating: "x", count: 10 * 1024 * 1024) + "', null)")
-        #expect(large - small < .seconds(1), "a 10 MB script is sent once, not every slice: \(large) against \(small)")
     }
 
     @Test func aFiftyMegabyteResultArrivesWhole() async throws {

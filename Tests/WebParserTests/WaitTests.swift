@@ -46,10 +46,9 @@ import Testing
 
     @Test func anEmptyListIsTheResultOnceWaitForHolds() async throws {
         let server = try server()
-        let start = ContinuousClock.now
+        // Had the empty list not been final, the job would have failed at its timeout.
         let none = try await WebParser().run(job(server.url("/?q=none"), waitFor: "window.searched"))
         #expect(none.data == Data("[]".utf8))
-        #expect(ContinuousClock.now - start < .seconds(5))
         let two = try await WebParser().run(job(server.url("/?q=two"), waitFor: "window.searched"))
         #expect(two.data == Data(#"["to be","or not"]"#.utf8))
         var nothing = job(server.url("/?q=none"), waitFor: "document.body.dataset.state === 'done'")
@@ -79,12 +78,10 @@ import Testing
 
     @Test func aLoadedPageWithoutDataTimesOutOnceAndSaysWhatTheScriptReturned() async throws {
         let server = try server()
-        let start = ContinuousClock.now
         let error = await #expect(throws: WebParserError.self) {
             try await WebParser().run(job(server.url("/?q=none"), timeout: .seconds(1), retries: 2))
         }
-        #expect(ContinuousClock.now - start < .seconds(2), "not retried")
-        #expect(error?.attempts == 1)
+        #expect(error?.attempts == 1, "not retried")
         #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(1)))
         #expect(error?.isTransient == false)
         #expect(error?.description == "timed out after 1 s while waiting for the script's result (\(server.url("/?q=none"))): "
