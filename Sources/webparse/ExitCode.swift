@@ -11,6 +11,8 @@ enum ExitCode: Int32 {
     case environment = 3
     /// Another run holds the `--state` file (and `--wait-lock` ran out).
     case stateLocked = 4
+    /// Another run holds the `--session` folder (and its wait ran out).
+    case sessionLocked = 5
     /// Stopped by SIGHUP (the terminal went away).
     case hangUp = 129
     /// stdout was closed by its reader (`webparse run … | head -1`): the run stopped there and recorded nothing
@@ -28,6 +30,7 @@ enum ExitCode: Int32 {
         (.usage, "usage or config error (nothing was loaded)"),
         (.environment, "WebKit cannot run here: no display and no Xvfb, or WebKit failed to start"),
         (.stateLocked, "another run is using the --state file"),
+        (.sessionLocked, "another run is using the --session folder"),
         (.hangUp, "stopped by SIGHUP"),
         (.outputClosed, "stdout was closed by its reader (such as head); nothing was recorded in the state"),
         (.interrupted, "interrupted by SIGINT (Ctrl-C)"),

@@ -117,7 +117,7 @@ import Testing
         while server.requests(for: "/members").isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         let start = ContinuousClock.now
         let second = try await webparse.run(["run", "--session", session, config], environment: headless)
-        #expect(second.status == 4)
+        #expect(second.status == 5)
         #expect(second.stderr == "webparse run: another webparse run is using the session folder \(session) (waited 10 s); try again when it has finished\n")
         #expect(ContinuousClock.now - start >= .seconds(10))
         _ = await holder.finish()

@@ -81,7 +81,7 @@ struct SessionSetup {
                                                  guarding: "the session folder \(directory.path)", wait: lockWait,
                                                  advice: "try again when it has finished")
             } catch let busy as RunLock.Busy {
-                throw CommandFailure(message: busy.description, code: .stateLocked)
+                throw CommandFailure(message: busy.description, code: .sessionLocked)
             } catch let failure as CommandFailure {
                 throw failure
             } catch {
