@@ -134,6 +134,12 @@ import Testing
             """))
         let scheme = try await webparse.run(["eval", "ftp://example.com"])
         #expect(scheme.stderr.hasPrefix("webparse eval: URL: unsupported scheme \"ftp:\"; use http, https or file\n"))
+        // Seconds are written one way everywhere: a hexadecimal or infinite --wait-lock is refused as --timeout is.
+        for seconds in ["0x10", "inf", "nan", "1e400"] {
+            let lock = try await webparse.run(["run", "--state", "/nonexistent/state.json", "--wait-lock", seconds, "config.json"])
+            #expect(lock.status == 2)
+            #expect(lock.stderr.hasPrefix("webparse run: --wait-lock: expected a number of seconds from 0 to 86400, got '\(seconds)'"), "\(lock.stderr)")
+        }
     }
 
     @Test func validateSaysOkOrEveryProblem() async throws {

@@ -54,7 +54,7 @@ package struct JSONNode: Sendable {
     }
 
     /// `text` as a number when it is written as JSON writes one (`5`, `-0.5`, `2e3`), and nothing else.
-    static func number(writtenAs text: String) -> Double? {
+    package static func number(writtenAs text: String) -> Double? {
         var parser = JSONParser(bytes: Array(text.utf8), rules: .config)
         guard !parser.atEnd, let number = try? parser.parseNumber(), parser.atEnd else { return nil }
         return number

@@ -88,7 +88,7 @@ struct RunCommand {
                 settings.failAfter = count
             },
             .value("wait-lock", "SECONDS", "with --state: wait this long for another run using the same FILE") { settings, text throws(CommandFailure) in
-                guard let seconds = Double(text), (0...86_400).contains(seconds) else {
+                guard let seconds = JSONNode.number(writtenAs: text), (0...86_400).contains(seconds) else {
                     throw CommandFailure.usage("--wait-lock: expected a number of seconds from 0 to 86400, got '\(text)'")
                 }
                 settings.waitLock = .milliseconds(Int64(seconds * 1000))
