@@ -2,14 +2,14 @@ import Foundation
 
 /// Files that may hold secrets (cookies, logins, local storage, state): folders 0700 and files 0600, whatever
 /// the umask, written atomically.
-public enum PrivateFiles {
+package enum PrivateFiles {
     /// Creates `folder` (and the folders above it that are missing) readable by its owner only. An existing
     /// folder is left as it is.
     /// - Returns: a warning when an existing folder can be read by other users, nil otherwise.
     /// - Throws: `Failure` when the folder cannot be created, in the system's words (`cannot create the folder
     ///   …: Read-only file system`), or when a file is where the folder should be.
     @discardableResult
-    public static func makeFolder(_ folder: URL) throws(Failure) -> String? {
+    package static func makeFolder(_ folder: URL) throws(Failure) -> String? {
         var status = stat()
         if stat(folder.path, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure(path: folder.path, reason: "\(folder.path) is a file, not a folder") }
@@ -26,7 +26,7 @@ public enum PrivateFiles {
     }
 
     /// The bytes free for webparse's user on the file system that holds `folder`, or nil when it cannot be told.
-    public static func freeBytes(in folder: URL) -> UInt64? {
+    package static func freeBytes(in folder: URL) -> UInt64? {
         var status = statvfs()
         guard statvfs(folder.path, &status) == 0 else { return nil }
         return UInt64(status.f_bavail) * UInt64(status.f_frsize)
@@ -35,7 +35,7 @@ public enum PrivateFiles {
     /// Makes every file below `folder` readable by its owner only (files 0600, folders 0700), such as the files
     /// WebKit created there with the umask's permissions. Links are not followed; `folder` itself is left as
     /// it is.
-    public static func restrictContents(of folder: URL) {
+    package static func restrictContents(of folder: URL) {
         guard let items = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey]) else { return }
         for case let item as URL in items {
             let values = try? item.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
@@ -47,7 +47,7 @@ public enum PrivateFiles {
     /// Replaces the file at `url`, in a folder made by `makeFolder(_:)`, with `data`, readable by its owner
     /// only: written beside it and renamed over it, so a reader or a crash sees the old contents or the new.
     /// - Throws: `Failure`, saying why, when it cannot be written; the old file is then untouched.
-    public static func write(_ data: Data, to url: URL) throws(Failure) {
+    package static func write(_ data: Data, to url: URL) throws(Failure) {
         let folder = url.deletingLastPathComponent().path
         guard access(folder, W_OK) == 0 else {
             throw Failure(path: url.path, reason: "\(String(cString: strerror(errno))) (the folder \(folder) cannot be written)")
@@ -60,13 +60,13 @@ public enum PrivateFiles {
     }
 
     /// Why a private file could not be written, in the file system's words.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// The file.
-        public let path: String
+        package let path: String
         /// Why, such as "Permission denied" or "No space left on device".
-        public let reason: String
+        package let reason: String
         /// "Permission denied (the folder … cannot be written)", "cannot create the folder …: Read-only file
         /// system".
-        public var description: String { reason }
+        package var description: String { reason }
     }
 }
