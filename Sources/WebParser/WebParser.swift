@@ -85,7 +85,7 @@ public struct WebParser: Sendable {
                     onStateChange(.completed)
                     return WebParserResult(data: result.data, finalURL: result.url,
                                            httpStatus: result.httpStatus == 0 ? nil : result.httpStatus, attempts: attempt,
-                                           isComplete: result.isComplete, cutShort: result.cutShort)
+                                           cutShort: result.cutShort)
                 } catch var error as WebParserError {
                     error.attempts = attempt
                     if error.mayBeAnotherJobsDoing, !error.stepsActed, !alone, deadline > .now {

@@ -10,24 +10,23 @@ public struct WebParserResult: Sendable, Equatable {
     public var httpStatus: Int?
     /// How many attempts the job took (1 when the first succeeded).
     public var attempts: Int
-    /// False when a job collecting emitted values ran out of time before a user script called
-    /// `webparse.done()` (`data` holds the values emitted until then), or when a paginated job could not read
-    /// its next page (`data` holds the pages read until then); `cutShort` says which.
-    public var isComplete: Bool
-    /// Why the result is not complete, in words; nil when it is.
+    /// Why the result is not complete, in words; nil when it is. A job collecting emitted values that ran out
+    /// of time before a user script called `webparse.done()` (`data` holds the values emitted until then), or a
+    /// paginated job that could not read its next page (`data` holds the pages read until then).
     public var cutShort: String?
+    /// Whether the result is whole: `cutShort` is nil.
+    public var isComplete: Bool { cutShort == nil }
 
     /// The number of elements of `data` when it is a JSON array (a list, or the emitted values); nil for
     /// another value. Counted by scanning the text, at any depth.
     public var arrayLength: Int? { JSONTextCheck.arrayLength(of: data) }
 
     /// Creates a result.
-    public init(data: Data, finalURL: String, httpStatus: Int?, attempts: Int, isComplete: Bool = true, cutShort: String? = nil) {
+    public init(data: Data, finalURL: String, httpStatus: Int?, attempts: Int, cutShort: String? = nil) {
         self.data = data
         self.finalURL = finalURL
         self.httpStatus = httpStatus
         self.attempts = attempts
-        self.isComplete = isComplete
         self.cutShort = cutShort
     }
 }

@@ -406,7 +406,7 @@ struct AttemptMachine {
     /// Ends the attempt with `data`, once the screenshot (if the job asks for one) is written.
     private mutating func succeed(with data: Data, cutShort: String? = nil, atTimeOut: Bool = false) -> [Action] {
         guard stage == .running else { return [] }
-        let result = AttemptResult(data: data, url: url, httpStatus: httpStatus, isComplete: cutShort == nil, cutShort: cutShort,
+        let result = AttemptResult(data: data, url: url, httpStatus: httpStatus, cutShort: cutShort,
                                    endedAtTimeOut: atTimeOut)
         guard let screenshot = job.evaluation.screenshot else { return end(.success(result)) }
         stage = .finishing(result)

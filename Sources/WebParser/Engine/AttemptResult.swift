@@ -8,10 +8,10 @@ struct AttemptResult: Sendable, Equatable {
     var url: String
     /// The main document's HTTP status; 0 when there is none (a `file:` URL).
     var httpStatus: Int
-    /// False when the emitted values were cut short by the timeout.
-    var isComplete = true
-    /// Why it is not complete, in words.
+    /// Why it is not complete (emitted values or pages cut short), in words; nil when it is whole.
     var cutShort: String?
+    /// Whether the result is whole.
+    var isComplete: Bool { cutShort == nil }
     /// Whether the attempt ended at its timeout (with what it had read): its page may not answer any more.
     var endedAtTimeOut = false
 }

@@ -59,7 +59,7 @@ struct ProgressReporter: Sendable {
 
     /// Says so when job `name` ran out of time before its user scripts said they were done, and what it kept.
     func warnIfCutShort(_ name: String, _ result: WebParserResult) {
-        guard !result.isComplete, let reason = result.cutShort else { return }
+        guard let reason = result.cutShort else { return }
         StandardStreams.tell("webparse: \(name): warning: \(reason)")
     }
 
