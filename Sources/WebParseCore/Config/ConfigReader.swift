@@ -224,8 +224,7 @@ package struct ConfigReader {
         for (index, job) in jobs.enumerated() {
             for name in job.after where indexOf[name] == nil {
                 let (path, input) = place(index)
-                let nearMiss = fields.isFull ? "" : Spelling.nearest(to: name, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
-                fields.problem(path, at: input, "no job is named \"\(name)\"" + nearMiss)
+                fields.problem(path, at: input, "no job is named \"\(name)\"" + (fields.isFull ? "" : Self.suggestion(for: name, among: names)))
             }
         }
         let waitsFor = jobs.map { $0.after.compactMap { indexOf[$0] } }

@@ -40,13 +40,6 @@ struct PageScript: Sendable {
     /// `waitForSelector` (if any), again on every DOM change and at least every `pollInterval`; without either
     /// wait, an answer is final once it has stayed the same while the page was quiet for the settle time each call
     /// asks for (`quiet`).
-    /// The wrapper of `evaluation`'s script and waits. For a large script this takes a while: make it off the
-    /// WebKit thread.
-    init(for evaluation: Evaluation) {
-        self.init(evaluation.script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector,
-                  pollInterval: evaluation.pollInterval)
-    }
-
     init(_ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
          pollInterval: Duration = .milliseconds(100)) {
         self.script = Self.trimmed(script)
@@ -63,6 +56,13 @@ struct PageScript: Sendable {
             + "((script, waitFor) => {\n" + settings + quiet.definitions + Self.rest + "})(script, waitFor);\n"
         scriptLineCount = JavaScriptSyntax.lineCount(self.script)
         waitForLineCount = JavaScriptSyntax.lineCount(waitForCode)
+    }
+
+    /// The wrapper of `evaluation`'s script and waits. For a large script this takes a while: make it off the
+    /// WebKit thread.
+    init(for evaluation: Evaluation) {
+        self.init(evaluation.script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector,
+                  pollInterval: evaluation.pollInterval)
     }
 
     /// The body of a call that evaluates the script for one slice, with requests in flight or not (`busy`), an

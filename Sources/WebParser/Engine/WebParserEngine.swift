@@ -153,8 +153,9 @@ final class WebParserEngine {
             page.eventHandler = nil
             // A page whose shared process answered the last ping is not stuck, whatever it timed out on: its
             // process goes on serving the page beside it.
-            let answering = pingAnswered && pingSent == nil
-            release(page, answering && PageReturn(result) == .unresponsive && result != nil ? .failed : PageReturn(result))
+            var how = PageReturn(result)
+            if how == .unresponsive, result != nil, pingAnswered, pingSent == nil { how = .failed }
+            release(page, how)
         }
     }
 

@@ -25,11 +25,13 @@ package enum PrivateFiles {
         return nil
     }
 
-    /// The bytes free for webparse's user on the file system that holds `folder`, or nil when it cannot be told.
-    package static func freeBytes(in folder: URL) -> UInt64? {
+    /// The KiB free for webparse's user on the file system that holds `folder` when that is under 1 MiB, where
+    /// WebKit's stores and files fail one by one; nil when there is more, or it cannot be told.
+    package static func kibibytesFreeIfFull(in folder: URL) -> UInt64? {
         var status = statvfs()
         guard statvfs(folder.path, &status) == 0 else { return nil }
-        return UInt64(status.f_bavail) * UInt64(status.f_frsize)
+        let free = UInt64(status.f_bavail) * UInt64(status.f_frsize)
+        return free < 1 << 20 ? free / 1024 : nil
     }
 
     /// Makes every file below `folder` readable by its owner only (files 0600, folders 0700), such as the files

@@ -59,10 +59,7 @@ final class ContentFilter {
                 }, box)
             }
         } catch let failure as CompileFailure {
-            var reason = failure.reason
-            if let free = PrivateFiles.freeBytes(in: directory), free < 1 << 20 {
-                reason += " (No space left on device: \(free / 1024) KiB free)"
-            }
+            let reason = failure.reason + (PrivateFiles.kibibytesFreeIfFull(in: directory).map { " (No space left on device: \($0) KiB free)" } ?? "")
             throw WebParserError(.environmentUnavailable("cannot compile the content filter in \(directory.path) (TMPDIR): \(reason)"))
         }
     }

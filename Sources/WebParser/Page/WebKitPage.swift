@@ -82,7 +82,7 @@ final class WebKitPage: WebPage {
                 let termination: ProcessTermination = switch reason {
                 case WK_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
                 case WK_PROCESS_ENDED_BY_ANOTHER_VIEW: .endedWithAnotherJob
-                default: MemoryGuard.shared.attributes(.crashed) ? .exceededMemoryLimit : .crashed
+                default: MemoryGuard.shared.killedAWebProcessRecently ? .exceededMemoryLimit : .crashed
                 }
                 CallbackTarget.deliver(.processTerminated(termination), to: context)
             },

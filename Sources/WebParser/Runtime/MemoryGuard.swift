@@ -7,7 +7,7 @@ import Synchronization
 /// late, and then first tries to shrink, so the process overshoots the limit by gigabytes. The guard reads the
 /// resident size of webparse's WebKit processes from `/proc` on a thread of its own, 20 times a second (every
 /// 10 ms while one of them is past half its cap), and kills one that goes past `limit + headroom` at once.
-/// WebKit then reports a crash; `attributes(_:)` says that it was the guard's doing, so the job fails as over
+/// WebKit then reports a crash; `killedAWebProcessRecently` says that it was the guard's doing, so the job fails as over
 /// the memory limit, as for WebKit's own kill.
 final class MemoryGuard: Sendable {
     /// Room above the limit for what resident size counts and WebKit's own measure does not (the libraries
@@ -47,10 +47,10 @@ final class MemoryGuard: Sendable {
         }
     }
 
-    /// Whether a web process that WebKit says crashed was most likely killed by the guard: it killed one in
-    /// the last two seconds.
-    func attributes(_ termination: ProcessTermination) -> Bool {
-        guard termination == .crashed, let kill = state.withLock({ $0.lastKill }) else { return false }
+    /// Whether the guard killed a web process in the last two seconds: a web process WebKit says crashed then
+    /// most likely went over the memory limit.
+    var killedAWebProcessRecently: Bool {
+        guard let kill = state.withLock({ $0.lastKill }) else { return false }
         return ContinuousClock.now - kill < .seconds(2)
     }
 
@@ -67,7 +67,7 @@ final class MemoryGuard: Sendable {
         var processes: [(pid: pid_t, isWebProcess: Bool)] = []
         var lastListed = ContinuousClock.now - .seconds(1)
         while true {
-            var pause: Duration = .milliseconds(50)
+            var pause: TimeInterval = 0.05
             let done = state.withLock { state in
                 state.running = !(state.limits.isEmpty && state.unlimited.isEmpty)
                 return !state.running
@@ -85,11 +85,11 @@ final class MemoryGuard: Sendable {
                         kill(process.pid, SIGKILL)
                         if process.isWebProcess { state.withLock { $0.lastKill = .now } }
                     } else if bytes > cap / 2 {
-                        pause = .milliseconds(10)
+                        pause = 0.01
                     }
                 }
             }
-            Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
+            Thread.sleep(forTimeInterval: pause)
         }
     }
 

@@ -73,8 +73,8 @@ struct SessionSetup {
             do {
                 if let warning = try PrivateFiles.makeFolder(directory) { StandardStreams.tell("webparse: warning: \(warning)") }
                 // WebKit's stores there fail one by one, with messages of their own, on a full disk.
-                if let free = PrivateFiles.freeBytes(in: directory), free < 1 << 20 {
-                    throw CommandFailure(message: "--session \(directory.path): No space left on device (\(free / 1024) KiB free; "
+                if let free = PrivateFiles.kibibytesFreeIfFull(in: directory) {
+                    throw CommandFailure(message: "--session \(directory.path): No space left on device (\(free) KiB free; "
                                              + "WebKit keeps the session's cookies and storage there)", code: .usage)
                 }
                 lock = try await RunLock.acquire(directory.appending(path: "webparse.lock").path,
