@@ -73,34 +73,36 @@ public struct WebParser: Sendable {
         do {
             try await startRuntime()
             onStateChange(.started)
-            var attempt = 1
-            var alone = false
-            var deadline = ContinuousClock.now + job.timeout
+            var machine = JobMachine(timeout: job.timeout, retry: job.retry)
+            var actions = machine.handle(.start(now: .now))
             // Made once, off the WebKit thread (a large script takes a while), within the first attempt's time.
             let script = PageScript(for: job.evaluation)
             while true {
-                do {
-                    let result = try await runAttempt(of: job, script: script, alone: alone, deadline: deadline,
-                                                      report: AttemptStates(onStateChange).record, tell: onMessage)
-                    onStateChange(.completed)
-                    return WebParserResult(data: result.data, finalURL: result.url,
-                                           httpStatus: result.httpStatus == 0 ? nil : result.httpStatus, attempts: attempt,
-                                           cutShort: result.cutShort)
-                } catch var error as WebParserError {
-                    error.attempts = attempt
-                    if error.mayBeAnotherJobsDoing, !error.stepsActed, !alone, deadline > .now {
-                        // Perhaps not this job's failure: once, the attempt runs again at once, in a web process of
-                        // its own, by the attempt's deadline, and does not count.
-                        alone = true
-                        onStateChange(.retrying(attempt: attempt, error: error))
-                        continue
+                var next: JobMachine.Event?
+                for action in actions {
+                    switch action {
+                    case .report(let state):
+                        onStateChange(state)
+                    case .fail(let error):
+                        throw error
+                    case .wait(let delay):
+                        try await Task.sleep(for: delay)
+                        next = .retryDue(now: .now)
+                    case .run(let number, let alone, let deadline):
+                        do {
+                            let result = try await runAttempt(of: job, script: script, alone: alone, deadline: deadline,
+                                                              report: AttemptStates(onStateChange).record, tell: onMessage)
+                            for case .report(let state) in machine.handle(.succeeded) { onStateChange(state) }
+                            return WebParserResult(data: result.data, finalURL: result.url,
+                                                   httpStatus: result.httpStatus == 0 ? nil : result.httpStatus,
+                                                   attempts: number, cutShort: result.cutShort)
+                        } catch let error as WebParserError {
+                            next = .attemptFailed(error, now: .now)
+                        }
                     }
-                    guard job.retry.retries(error), attempt <= job.retry.retries else { throw error }
-                    attempt += 1
-                    onStateChange(.retrying(attempt: attempt, error: error))
-                    try await Task.sleep(for: job.retry.delay(beforeAttempt: attempt, retryAfter: error.retryAfter))
-                    deadline = .now + job.timeout
                 }
+                guard let event = next else { preconditionFailure("JobMachine: no action leads on") }
+                actions = machine.handle(event)
             }
         } catch let error as WebParserError {
             onStateChange(.failed(error))

@@ -1,6 +1,6 @@
 /// Where a job is. A job is `started` once, then for each attempt `loading` (repeatedly, with a progress that
-/// only grows) and `executingJavaScript` (once, after which no `loading` comes); between attempts `retrying`;
-/// at the end `completed`, `failed` or `cancelled`.
+/// only grows) and `executingJavaScript` (once, after which no `loading` comes); between attempts `retrying`
+/// or `rerunningAlone`; at the end `completed`, `failed` or `cancelled`.
 public enum WebParserState: Sendable, Equatable {
     /// The job began (once per job, not per attempt).
     case started
@@ -8,11 +8,12 @@ public enum WebParserState: Sendable, Equatable {
     case loading(progress: Double)
     /// The page is there and the job's script is being evaluated until it yields data.
     case executingJavaScript
-    /// Attempt `attempt` (2 for the first retry) will start after a delay because of `error`. When `attempt` is
-    /// the failed attempt's own number (`error.attempts`), that attempt runs again at once, in a web process of
-    /// its own, and does not count: the failure may have been another job's doing (a shared web process ended,
-    /// or a time-out beside another job's page).
+    /// Attempt `attempt` (2 for the first retry) will start after a delay because of `error`.
     case retrying(attempt: Int, error: WebParserError)
+    /// The attempt that failed with `error` (number `error.attempts`) runs again at once, in a web process of its
+    /// own, in the time left of the attempt, and does not count: the failure may have been another job's doing
+    /// (the web process it shared with another job's page ended or stopped answering). It runs again so once.
+    case rerunningAlone(error: WebParserError)
     /// The job produced its result.
     case completed
     /// The job gave up with `error`.

@@ -144,7 +144,7 @@ import Testing
         #expect(result.data == Data("1".utf8))
         #expect(result.attempts == 1)
         #expect(log.states.contains { state in
-            if case .retrying(1, let error) = state { error.kind == .sharedWebProcessEnded && error.attempts == 1 } else { false }
+            if case .rerunningAlone(let error) = state { error.kind == .sharedWebProcessEnded && error.attempts == 1 } else { false }
         })
 
         // A shared process that leaves pings unanswered for 3 s: the job runs again alone, in what is left of
@@ -160,7 +160,7 @@ import Testing
         #expect(rerun.data == Data("2".utf8))
         #expect(rerun.attempts == 1)
         #expect(rerunLog.states.contains { state in
-            if case .retrying(1, let error) = state { error.kind == .sharedWebProcessUnresponsive(after: .seconds(3)) } else { false }
+            if case .rerunningAlone(let error) = state { error.kind == .sharedWebProcessUnresponsive(after: .seconds(3)) } else { false }
         })
 
         // A page whose process answers pings times out on its own, beside another job or not: whether its calls

@@ -27,10 +27,10 @@ import WebParser
         }
     }
 
-    /// How many times the job's attempt ran again without counting (see `WebParserState.retrying`).
+    /// How many times the job's attempt ran again alone, without counting.
     func reruns(_ states: [WebParserState]) -> Int {
         states.filter { state in
-            if case .retrying(let attempt, let error) = state { attempt == error.attempts } else { false }
+            if case .rerunningAlone = state { true } else { false }
         }.count
     }
 

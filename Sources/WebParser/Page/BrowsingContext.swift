@@ -6,8 +6,6 @@ import Foundation
 /// freed with the session.
 @WebKitActor
 final class BrowsingContext {
-    /// The most idle pages kept for reuse.
-    static let idleLimit = 8
     /// How long a new page waits for its neighbour's web process to start its first load before it takes a
     /// process of its own: a process start, which a loaded machine (or a debug build) can stretch past a second.
     static let neighbourStartLimit: Duration = .seconds(3)
@@ -15,20 +13,14 @@ final class BrowsingContext {
     private let configuration: WebParserSession.Configuration
     private var context: OpaquePointer?
     private var filters: [ContentBlocking: ContentFilter] = [:]
-    /// The languages the context's pages use now: WebKit applies them to the whole web context, so a page for
-    /// other languages waits until every page checked out for these is back.
-    private var languages: [String] = []
-    /// Pages checked out and not yet checked in.
-    private var inUse = 0
-    /// Check-outs waiting for the pages in use to come back, to change the languages, in order.
-    private var waitingForLanguages: [(id: UUID, continuation: CheckedContinuation<Void, Never>)] = []
-    /// Fresh tabs, never loaded, each in the web process of a page whose job succeeded.
-    private var idle: [WebKitPage] = []
-    /// The pages behind `inUse`.
-    private var checkedOut: [WebKitPage] = []
-    /// Whether a new page may go beside another in its web process: until a shared process goes over the
-    /// memory limit, after which each new page gets a process of its own, so that the page to blame fails alone.
-    private var sharesProcesses = true
+    /// Which pages are idle and checked out, and the web processes they share.
+    private var pool: PagePool
+    /// The pool's pages, idle and checked out.
+    private var pages: [PagePool.PageID: WebKitPage] = [:]
+    /// The check-outs the pool's language gate holds, until the pages in use for other languages come back.
+    private var admissions: [UUID: CheckedContinuation<Void, Never>] = [:]
+    /// The new pages waiting for their neighbour's web process to be up, by process.
+    private var joiners: [PagePool.ProcessID: [UUID: CheckedContinuation<Void, Never>]] = [:]
     /// Whether the session cookies a persistent session's folder kept have been given back to the context.
     private var restoredSessionCookies = false
 
@@ -38,129 +30,147 @@ final class BrowsingContext {
 
     nonisolated init(configuration: WebParserSession.Configuration) {
         self.configuration = configuration
+        pool = PagePool(limits: PagePool.Limits(pagesPerProcess: configuration.pagesPerProcess,
+                                                recycleAfter: configuration.recycleAfter))
     }
 
     /// A page for `options` to load `url`: an idle one made with the same options, or a fresh one, beside a
     /// page of the same options and site in its web process when that process has room for it
-    /// (`pagesPerProcess`; it waits for that process's first load to start, `neighbourStartLimit` at most), else in a web
-    /// process of its own. With `alone`, a fresh page in a web process that takes no other. When pages for other
-    /// languages are in use, it waits until they are all checked in (jobs of one language run together), and
-    /// while others wait so, it waits behind them, so that jobs of one language cannot hold another off.
-    /// Every page checked out must be checked in.
+    /// (`pagesPerProcess`; it waits for that process's first load to start, `neighbourStartLimit` at most), else
+    /// in a web process of its own. With `alone`, a fresh page in a web process that takes no other. When pages
+    /// for other languages are in use, it waits until they are all checked in (`PagePool.admit`). Every page
+    /// checked out must be checked in.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled; `CancellationError` when the task is cancelled while it waits.
     func checkOut(options: PageSettings, for url: URL, alone: Bool = false) async throws -> any WebPage {
         try await restoreSessionCookies()
-        while inUse > 0 && (options.languages != languages || !waitingForLanguages.isEmpty) {
-            let id = UUID()
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    if Task.isCancelled { continuation.resume() } else { waitingForLanguages.append((id, continuation)) }
-                }
-            } onCancel: {
-                Task { @WebKitActor in self.stopWaiting(id) }
-            }
-            try Task.checkCancellation()
-        }
-        inUse += 1
+        try await admit(options.languages)
         let context = webContext
-        if options.languages != languages {
-            withCStringArray(options.languages) { wk_context_set_preferred_languages(context, $0) }
-            languages = options.languages
+        close(pool.discardEndedIdle())
+        if !alone, let id = pool.takeIdle(options: options, loading: url.host()), let page = pages[id] {
+            page.checkedOut(preparingSuccessor: pool.preparesSuccessor(id))
+            return page
         }
-        // A fresh tab whose process ended would start a process WebKit did not count with its neighbours.
-        discardIdle { $0.process.hasEnded }
-        let page: WebKitPage
-        if !alone, let index = idle.firstIndex(where: { $0.options == options }) {
-            page = idle.remove(at: index)
-        } else {
-            do {
-                let filter = try await filter(for: options.blocking)
-                page = WebKitPage(context: context, options: options, filter: filter,
-                                  placement: alone ? .newProcess : await placement(for: options, loading: url))
-            } catch {
-                returned()
-                throw error
-            }
-            if alone { page.process.stopTakingPages() }
+        let filter: ContentFilter?
+        do {
+            filter = try await self.filter(for: options.blocking)
+        } catch {
+            wake(pool.leave())
+            throw error
         }
-        page.preparesSuccessor = page.loads + 1 < configuration.recycleAfter
-        page.site = url.host()
-        page.process.jobStarted()
-        checkedOut.append(page)
+        var neighbour: WebKitPage?
+        if !alone, case .beside(let neighbourID, let process) = pool.placement(for: options, loading: url) {
+            await waitUntilUp(process)
+            if pool.mayJoin(beside: neighbourID, in: process) { neighbour = pages[neighbourID] }
+        }
+        let (id, process) = pool.newPage(options: options, loading: url.host(), in: neighbour?.process, alone: alone)
+        let page = WebKitPage(context: context, options: options, filter: filter,
+                              placement: neighbour.map { .beside($0) } ?? .newProcess(process))
+        page.id = id
+        page.owner = self
+        pages[id] = page
+        page.checkedOut(preparingSuccessor: pool.preparesSuccessor(id))
         return page
     }
 
-    /// Closes the idle pages `condition` picks; their web processes end with the last page in them.
-    private func discardIdle(where condition: (WebKitPage) -> Bool) {
-        for page in idle where condition(page) {
-            page.process.leave(retiring: false)
-            page.close(endingProcess: false)
-        }
-        idle.removeAll(where: condition)
-    }
-
-    /// Where a new page for `options` that loads `url` goes: beside a page made with the same options, for the
-    /// same web host, whose web process has room for it, once that process is up (`neighbourStartLimit`),
-    /// else in a process of its own. Local files never share. The page is counted in the process it goes to.
-    private func placement(for options: PageSettings, loading url: URL) async -> WebKitPage.Placement {
-        guard sharesProcesses, configuration.pagesPerProcess > 1, ["http", "https"].contains(url.scheme?.lowercased()),
-              let host = url.host(), !host.isEmpty else { return .newProcess }
-        let neighbour = (checkedOut + idle).first { page in
-            page.options == options && page.site == host && page.process.takesNewPages
-                && page.process.pages < configuration.pagesPerProcess
-        }
-        guard let neighbour else { return .newProcess }
-        neighbour.process.join()
-        guard await neighbour.process.waitUntilUp(atMost: Self.neighbourStartLimit), neighbour.isOpen, neighbour.process.takesNewPages else {
-            neighbour.process.leave(retiring: false)
-            return .newProcess
-        }
-        return .beside(neighbour)
-    }
-
-    /// Counts a page back; when none is in use, wakes the check-outs waiting to change the languages.
-    private func returned() {
-        inUse -= 1
-        guard inUse == 0 else { return }
-        let waiting = waitingForLanguages
-        waitingForLanguages = []
-        waiting.forEach { $0.continuation.resume() }
-    }
-
-    /// Wakes the check-out `id`, whose task was cancelled, if it still waits.
-    private func stopWaiting(_ id: UUID) {
-        guard let index = waitingForLanguages.firstIndex(where: { $0.id == id }) else { return }
-        waitingForLanguages.remove(at: index).continuation.resume()
-    }
-
-    /// Takes back a page a job is done with, `how` its attempt ended. When its job succeeded and it has served
-    /// fewer than `recycleAfter` loads, the page is replaced by a fresh tab in the same web process, kept for the
-    /// next job: nothing of the page's documents (history, session storage, window name, timers, workers, a
-    /// load still going on) reaches that job. Otherwise the page ends, and its web process with it unless other
-    /// pages live there and the page still answered (`how` is not `.unresponsive`); a process whose page has
-    /// served its loads takes no new page, so that it ends with the pages it has.
+    /// Takes back a page a job is done with, `how` its attempt ended, and does what the pool decides
+    /// (`PagePool.checkIn`): the page is replaced by a fresh tab in its web process, kept for the next job
+    /// (nothing of the page's documents reaches that job: history, session storage, window name, timers,
+    /// workers, a load still going on), or it ends, with its web process or not.
     func checkIn(_ page: any WebPage, _ how: PageReturn) {
-        returned()
-        guard let page = page as? WebKitPage else {
+        wake(pool.leave())
+        guard let page = page as? WebKitPage, pages[page.id] === page else {
             page.close()
             return
         }
-        checkedOut.removeAll { $0 === page }
-        page.process.jobEnded()
-        if page.process.exceededMemoryLimitWithSeveralJobs && sharesProcesses {
-            sharesProcesses = false
-            discardIdle { $0.process.pages > 1 }
+        let (decision, discarded) = pool.checkIn(page.id, loads: page.loads, how)
+        pages[page.id] = nil
+        close(discarded)
+        switch decision {
+        case .keep(let successor):
+            pages[successor] = page.successor(id: successor)
+        case .close(let endingProcess):
+            page.close(endingProcess: endingProcess)
         }
-        if how == .succeeded, !page.process.hasEnded, page.loads < configuration.recycleAfter, idle.count < Self.idleLimit {
-            idle.append(page.successor())
-            return
+        wakeJoiners()
+    }
+
+    /// Whether another job's page than page `id`'s own is in use in its web process.
+    func sharesProcessWithAnotherJob(_ id: PagePool.PageID) -> Bool {
+        pool.sharesProcessWithAnotherJob(id)
+    }
+
+    /// Records that a load in `process` started or failed: the process is up.
+    func processUp(_ process: PagePool.ProcessID) {
+        pool.loadStarted(in: process)
+        wakeJoiners()
+    }
+
+    /// Records that `process` ended with `termination`, as one of its pages heard, and says what that page's
+    /// job is told.
+    func processEnded(_ process: PagePool.ProcessID, _ termination: ProcessTermination) -> ProcessTermination {
+        defer { wakeJoiners() }
+        return pool.processEnded(process, termination)
+    }
+
+    /// Lets a check-out for pages in `languages` go on, once the pool's language gate lets it.
+    /// - Throws: `CancellationError` when the task is cancelled while it waits.
+    private func admit(_ languages: [String]) async throws {
+        while true {
+            let waiter = UUID()
+            switch pool.admit(waiter, languages: languages) {
+            case .enter(let setting):
+                if let setting { withCStringArray(setting) { wk_context_set_preferred_languages(webContext, $0) } }
+                return
+            case .wait:
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { continuation in
+                        admissions[waiter] = continuation
+                        if Task.isCancelled { stopWaiting(waiter) }
+                    }
+                } onCancel: {
+                    Task { @WebKitActor in self.stopWaiting(waiter) }
+                }
+                try Task.checkCancellation()
+            }
         }
-        // Left before closing: closing may end the process, and the other pages' jobs, checked in from inside
-        // this call, must not count this page any more.
-        let othersRemain = page.process.pages > 1
-        page.process.leave(retiring: page.loads >= configuration.recycleAfter)
-        page.close(endingProcess: how == .unresponsive || !othersRemain)
+    }
+
+    /// Wakes the check-outs `waiters` (they ask the gate again).
+    private func wake(_ waiters: [UUID]) {
+        for waiter in waiters { admissions.removeValue(forKey: waiter)?.resume() }
+    }
+
+    /// Wakes the check-out `waiter`, whose task was cancelled, if it still waits.
+    private func stopWaiting(_ waiter: UUID) {
+        if pool.stopWaiting(waiter) { wake([waiter]) }
+    }
+
+    /// Waits until `process` is up, or will never take the page, for `neighbourStartLimit` at most. A page that
+    /// joins a process before the process's first load has started may never get its own (seen with WebKitGTK
+    /// 2.50: its navigation starts, its URL empties, and nothing follows).
+    private func waitUntilUp(_ process: PagePool.ProcessID) async {
+        guard pool.isStarting(process) else { return }
+        let id = UUID()
+        await withCheckedContinuation { continuation in
+            joiners[process, default: [:]][id] = continuation
+            Task {
+                try? await Task.sleep(for: Self.neighbourStartLimit)
+                self.joiners[process]?.removeValue(forKey: id)?.resume()
+            }
+        }
+    }
+
+    /// Wakes the new pages waiting for a process that is no longer starting.
+    private func wakeJoiners() {
+        for process in joiners.keys where !pool.isStarting(process) {
+            joiners.removeValue(forKey: process)?.values.forEach { $0.resume() }
+        }
+    }
+
+    /// Closes the pages the pool let go of; their web processes end with the last page in them.
+    private func close(_ discarded: [PagePool.PageID]) {
+        for id in discarded { pages.removeValue(forKey: id)?.close(endingProcess: false) }
     }
 
     /// The WebKit context, made on first use with the session's storage and proxy.
@@ -313,7 +323,7 @@ final class BrowsingContext {
     }
 
     isolated deinit {
-        idle.forEach { $0.close() }
+        pages.values.forEach { $0.close() }
         if let context {
             wk_context_free(context)
             MemoryGuard.shared.close(self)

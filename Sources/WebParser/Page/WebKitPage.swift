@@ -7,20 +7,21 @@ final class WebKitPage: WebPage {
     var eventHandler: ((PageEvent) -> Void)?
     /// What the page was made with.
     let options: PageSettings
-    /// The pages its web process holds.
-    let process: WebProcessShare
+    /// The page's number in its browsing context's pool (given when the pool takes it).
+    var id: PagePool.PageID = 0
+    /// The web process it lives in, as the pool names it.
+    let process: PagePool.ProcessID
+    /// The browsing context that counts the page and its web process.
+    weak var owner: BrowsingContext?
     /// How many loads the page and the pages it succeeded have started in their web process.
     private(set) var loads = 0
-    /// The host of the page the page's job loads (set when it is checked out), or of the last page it and the
-    /// pages it succeeded loaded.
-    var site: String?
+    /// The page's decisions: which events pass, the certificate check, the fresh tab for the next job.
+    private var machine = PageMachine()
 
-    var sharesProcessWithAnotherJob: Bool { process.hasSeveralJobs }
+    var sharesProcessWithAnotherJob: Bool { owner?.sharesProcessWithAnotherJob(id) == true }
 
     /// Whether the page has not been closed.
     var isOpen: Bool { view != nil }
-    /// Whether the current load accepts an untrusted certificate.
-    fileprivate var trustsAnyCertificate = false
     /// Whether the current job loads a local file, and so may navigate to other local files.
     fileprivate var opensLocalFiles = false
     private var view: OpaquePointer?
@@ -32,17 +33,16 @@ final class WebKitPage: WebPage {
 
     /// Where a new page's view is made.
     enum Placement {
-        /// In a web process of its own.
-        case newProcess
+        /// In a web process of its own, `process` in the pool.
+        case newProcess(PagePool.ProcessID)
         /// In `page`'s web process, with its settings and user content: the fresh tab that replaces it.
         case replacing(WebKitPage)
-        /// In `page`'s web process, beside it, with settings and user content of its own; the caller counts the
-        /// new page in `page.process`.
+        /// In `page`'s web process, beside it, with settings and user content of its own.
         case beside(WebKitPage)
     }
 
     /// Creates the view in `context` (a `WKContext`), blocking what `filter` blocks, where `placement` says.
-    init(context: OpaquePointer, options: PageSettings, filter: ContentFilter?, placement: Placement = .newProcess) {
+    init(context: OpaquePointer, options: PageSettings, filter: ContentFilter?, placement: Placement) {
         self.context = context
         self.options = options
         self.filter = filter
@@ -50,17 +50,19 @@ final class WebKitPage: WebPage {
         let bridge: PageBridge?
         let sharesContent: Bool
         switch placement {
-        case .newProcess:
+        case .newProcess(let process):
             (related, bridge, sharesContent) = (nil, options.makeBridge(), false)
-            process = WebProcessShare()
+            self.process = process
         case .replacing(let page):
             // The page's user content manager, and with it the document-start script and the token in it.
             (related, bridge, sharesContent) = (page, page.bridge, true)
             process = page.process
+            owner = page.owner
         case .beside(let page):
             // A bridge of its own: script messages of a user content manager go to whichever view takes them.
             (related, bridge, sharesContent) = (page, options.makeBridge(), false)
             process = page.process
+            owner = page.owner
         }
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
@@ -116,7 +118,7 @@ final class WebKitPage: WebPage {
                 return follows
             },
             allow_certificate: { context, _ in
-                guard CallbackTarget.read(context, { $0.trustsAnyCertificate }) == true else { return false }
+                guard CallbackTarget.read(context, { $0.machine.trustsAnyCertificate }) == true else { return false }
                 CallbackTarget.deliver(.certificateTrusted, to: context)
                 return true
             },
@@ -148,8 +150,7 @@ final class WebKitPage: WebPage {
     func load(_ request: PageRequest) {
         guard let view else { return }
         loads += 1
-        site = request.url.host()
-        trustsAnyCertificate = request.trustsAnyCertificate
+        machine.loadStarting(trustsAnyCertificate: request.trustsAnyCertificate)
         opensLocalFiles = request.url.isFileURL
         let headers = request.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
         withCStringArray(headers) { headers in
@@ -232,19 +233,22 @@ final class WebKitPage: WebPage {
     /// The fresh tab prepared for the job after this page's, while this page's job runs.
     private var next: WebKitPage?
 
-    /// Whether to prepare the fresh tab `successor()` returns once this page's document has arrived: WebKit
-    /// then builds the new page in the web process while this page's job goes on, so that the next job need
-    /// not wait for it.
-    var preparesSuccessor = false
+    /// Says whether to prepare the fresh tab `successor(id:)` returns once this page's document has arrived:
+    /// WebKit then builds the new page in the web process while this page's job goes on, so that the next job
+    /// need not wait for it.
+    func checkedOut(preparingSuccessor: Bool) {
+        machine.checkedOut(preparingSuccessor: preparingSuccessor)
+    }
 
-    /// A fresh tab for the next job, in this page's web process, which is then closed: the successor has no
-    /// history, session storage, window name, timers or workers of this page's documents, and starts no
-    /// process.
-    func successor() -> WebKitPage {
+    /// A fresh tab for the next job, numbered `id` in the pool, in this page's web process, which is then closed:
+    /// the successor has no history, session storage, window name, timers or workers of this page's documents,
+    /// and starts no process.
+    func successor(id: PagePool.PageID) -> WebKitPage {
         let successor = next ?? WebKitPage(context: context, options: options, filter: filter, placement: .replacing(self))
         next = nil
+        machine.successorTaken()
+        successor.id = id
         successor.loads = loads
-        successor.site = site
         close(endingProcess: false)
         return successor
     }
@@ -253,6 +257,7 @@ final class WebKitPage: WebPage {
     /// stuck in JavaScript; the other pages in it then get `.endedWithAnotherJob`). No event follows.
     func close(endingProcess: Bool) {
         eventHandler = nil
+        machine.close()
         next?.close(endingProcess: endingProcess)
         next = nil
         guard let view else { return }
@@ -260,63 +265,55 @@ final class WebKitPage: WebPage {
         wk_view_destroy(view, !endingProcess)
     }
 
-    /// Checks the certificate of the server whose load failed with `failure`, then hands on what the load met:
-    /// an untrusted certificate is trusted (the load starts again) when the load accepts any, and is otherwise
-    /// the failure; a trusted one, or no answer, leaves `failure` as it was. The load's end waits with it.
-    private func checkCertificate(after failure: PageLoadFailure) {
-        let resume: @WebKitActor (OpaquePointer?) -> Void = { [weak self] untrusted in
-            guard let self, let held = heldEvents else { return }
-            heldEvents = nil
-            guard let view else { return }
-            if let untrusted, trustsAnyCertificate {
-                wk_view_trust_certificate(view, untrusted, failure.url)
-                deliver(.certificateTrusted)
-            } else {
-                deliver(.failed(untrusted == nil ? failure : LoadFailureTriage.untrustedCertificate(at: failure.url)))
-            }
-            // The failure may have ended the job and closed the page.
-            for event in held where isOpen { deliver(event) }
-        }
-        wk_context_check_certificate(context, failure.url, { context, untrusted in
-            let resume = CallbackBox<@WebKitActor (OpaquePointer?) -> Void>.take(context)
-            WebKitActor.assumeIsolated { resume(untrusted) }
-        }, CallbackBox.retained(resume))
-    }
-
     isolated deinit {
         if let view { wk_view_destroy(view, false) }
     }
 
-    /// The end (`.finished`) of a load whose failure may hide an untrusted certificate, held with the failure
-    /// while the server's certificate is checked; nil when none is. Other events go on: a crash is not held up.
-    private var heldEvents: [PageEvent]?
-
     fileprivate func deliver(_ event: PageEvent) {
-        if heldEvents != nil, case .finished = event {
-            heldEvents?.append(event)
-            return
-        }
-        if case .failed(let failure) = event, LoadFailureTriage.mayHideUntrustedCertificate(failure) {
-            heldEvents = []
-            checkCertificate(after: failure)
-            return
-        }
-        switch event {
-        case .started, .failed: process.settle()
-        default: break
-        }
-        if case .processTerminated(let termination) = event {
-            // WebKit does not say because of which page a shared process crashed or went over the limit.
-            process.ended(exceedingMemoryLimit: termination == .exceededMemoryLimit)
-            if process.endedWithSeveralJobs && termination != .endedWithAnotherJob {
-                eventHandler?(.processTerminated(.endedWithAnotherJob))
-                return
+        perform(machine.receive(event))
+    }
+
+    /// Carries out the machine's actions in order, until the page is closed (handing an event on may close it).
+    private func perform(_ actions: [PageMachine.Action]) {
+        for action in actions where view != nil {
+            switch action {
+            case .deliver(let event):
+                eventHandler?(event)
+            case .processUp:
+                owner?.processUp(process)
+            case .processEnded(let termination):
+                eventHandler?(.processTerminated(owner?.processEnded(process, termination) ?? termination))
+            case .checkCertificate(let failure):
+                wk_context_check_certificate(context, failure.url, { context, untrusted in
+                    let page = CallbackBox<WeakPage>.take(context)
+                    WebKitActor.assumeIsolated { page.page?.certificateChecked(untrusted) }
+                }, CallbackBox.retained(WeakPage(page: self)))
+            case .trustCertificate(let url):
+                if let view, let checkedCertificate { wk_view_trust_certificate(view, checkedCertificate, url) }
+            case .prepareSuccessor:
+                next = WebKitPage(context: context, options: options, filter: filter, placement: .replacing(self))
             }
         }
-        eventHandler?(event)
-        if case .committed = event, preparesSuccessor, next == nil, view != nil {
-            next = WebKitPage(context: context, options: options, filter: filter, placement: .replacing(self))
-        }
+    }
+
+    /// The untrusted certificate the last check found, while its answer is carried out.
+    private var checkedCertificate: OpaquePointer?
+
+    /// The certificate check is over: `untrusted` is the server's certificate when it is not trusted.
+    private func certificateChecked(_ untrusted: OpaquePointer?) {
+        checkedCertificate = untrusted
+        defer { checkedCertificate = nil }
+        perform(machine.certificateChecked(untrusted: untrusted != nil))
+    }
+}
+
+/// A weak way back to a page, for a callback that may come after it is gone.
+@WebKitActor
+private final class WeakPage {
+    weak var page: WebKitPage?
+
+    init(page: WebKitPage) {
+        self.page = page
     }
 }
 
