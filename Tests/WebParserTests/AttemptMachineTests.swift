@@ -221,7 +221,7 @@ import Testing
         #expect(words(attempt.handle(.page(.finished(url: url.absoluteString)))) == [])
         #expect(words(attempt.handle(.reply(.null, document: 1))) == ["evaluate repeat in 1"])
         #expect(words(attempt.handle(.reply(string("\"Title\""), document: 1))) == ["succeed \"Title\" at \(url.absoluteString)"])
-        #expect(attempt.stage == .ended)
+        #expect(attempt.hasEnded)
         #expect(words(attempt.handle(.timedOut)) == [], "nothing after the end")
     }
 
@@ -285,6 +285,32 @@ import Testing
         #expect(words(attempt.handle(.reply(string("1"), document: 1))) == ["cancel later evaluation", "snapshot"])
         #expect(words(attempt.handle(.reply(string("2"), document: 1))) == [], "the result is already there")
         #expect(words(attempt.handle(.snapshotWritten(error: "disk full"))) == ["fail screenshot failed: disk full (\(url.absoluteString))"])
+    }
+
+    /// While the screenshot is written, the result is there: a time-out or the process's end is the
+    /// screenshot's failure, said so, and the page's other events change nothing.
+    @Test func aScreenshotThatIsNotWrittenFailsAsTheScreenshot() {
+        func finishing() -> AttemptMachine {
+            var attempt = machine { $0.evaluation.screenshot = .init(file: URL(fileURLWithPath: "/tmp/shot.png")) }
+            _ = attempt.handle(.start)
+            _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
+            _ = attempt.handle(.reply(string("1"), document: 1))
+            return attempt
+        }
+        var late = finishing()
+        #expect(words(late.handle(.page(.committed(url: url.absoluteString, httpStatus: 500)))) == [])
+        #expect(words(late.handle(.timedOut))
+                == ["fail screenshot failed: WebKit did not write it within the job's timeout (5 s) (\(url.absoluteString))"])
+        var crashed = finishing()
+        #expect(words(crashed.handle(.page(.processTerminated(.crashed)))) == ["fail the page's web process crashed (\(url.absoluteString))"])
+        #expect(crashed.hasEnded)
+    }
+
+    /// An attempt whose deadline passed before its page came ends before it loads.
+    @Test func anAttemptPastItsDeadlineEndsBeforeItLoads() {
+        var attempt = machine()
+        #expect(words(attempt.handle(.timedOut)) == ["fail timed out after 5 s while waiting for the server (\(url.absoluteString))"])
+        #expect(words(attempt.handle(.start)) == [])
     }
 
     @Test func cancellationEndsTheAttemptOnce() {

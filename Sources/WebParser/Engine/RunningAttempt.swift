@@ -1,0 +1,362 @@
+import Foundation
+
+/// The data and decisions of an attempt while it runs: where the page is and how its load goes, the steps, the
+/// script's evaluations and answers, the pages of a list spread over pages, the requests in flight, and the
+/// values emitted. It concludes once (`conclusion`); `AttemptMachine` then moves on to the screenshot or the end.
+struct RunningAttempt {
+    typealias Action = AttemptMachine.Action
+
+    /// How the attempt concluded.
+    enum Conclusion {
+        case succeeded(AttemptResult)
+        case failed(WebParserError)
+    }
+
+    /// How the attempt concluded, once it has; the running attempt then takes no more events.
+    private(set) var conclusion: Conclusion?
+    private let job: WebParserJob
+    private let script: PageScript
+    /// Where the page is: its URL, the main document's status, the load's phase.
+    private var url: String
+    private var httpStatus = 0
+    private var phase = LoadPhase.waitingForServer
+    private var committed = false
+    /// The failure and the end of a load that a newer navigation (or a trusted certificate's reload) replaced
+    /// are not the attempt's.
+    private var supersededLoadFinishing = false
+    /// The main document WebKit could not show, if the load was refused for that.
+    private var refusedMIMEType: String?
+    /// Whether the script is being evaluated, in which document (a reply from an earlier one is stale), and
+    /// in which document the script's slice function is installed.
+    private var evaluating = false
+    private(set) var document = 0
+    private var installedIn: Int?
+    /// The job's steps, run before the script.
+    private var steps: StepRunner
+    /// The pages of a list spread over pages.
+    private var pages: PageTurner
+    /// What the script or its wait last answered while the result was empty.
+    private var lastAnswer: String?
+    /// The values user scripts emitted, in order, as JSON text.
+    private var emitted: [Data] = []
+    /// The page's requests that deliver data.
+    private var requests = RequestTracker()
+    /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer
+    /// equal to the one before the steps acted.
+    private var settleFor: Duration
+
+    /// An attempt of `job`, with its script made ready, about to load.
+    init(job: WebParserJob, script: PageScript) {
+        self.job = job
+        self.script = script
+        self.url = job.url.absoluteString
+        self.pages = PageTurner(pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
+                                pollInterval: job.evaluation.pollInterval)
+        self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect != .result ? .zero : job.evaluation.settle
+        self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero)
+    }
+
+    /// Takes an event other than the page's, the start, the screenshot and cancellation.
+    mutating func handle(_ event: AttemptMachine.Event) -> [Action] {
+        switch event {
+        case .page(let pageEvent):
+            return handle(pageEvent)
+        case .reply(let reply, let document):
+            guard document == self.document else { return [] }
+            return received(reply)
+        case .evaluationDue:
+            return evaluate()
+        case .requestExpired(let id):
+            return track { $0.expired(id: id); return [] }
+        case .stepReply(let reply, let document):
+            return perform(steps.received(reply, document: document))
+        case .stepDue(let timer):
+            return perform(steps.due(timer: timer))
+        case .nextFound(let reply, let call):
+            return perform(pages.found(reply, call: call))
+        case .keyUnknown(let key):
+            let step = steps.steps[max(steps.index - 1, 0)]
+            return fail(.stepFailed(step: step.place, step.step, reason: "no key is named \"\(key)\""))
+        case .timedOut:
+            return timedOut()
+        case .sharedProcessStoppedAnswering(let after):
+            return end(.failure(WebParserError(.sharedWebProcessUnresponsive(after: after), url: url)))
+        case .explained(let failure):
+            return fail(.scriptFailed(failure))
+        case .start, .snapshotWritten, .cancelled:
+            preconditionFailure("RunningAttempt: \(event) is the machine's")
+        }
+    }
+
+    /// Takes an event of the page.
+    mutating func handle(_ event: PageEvent) -> [Action] {
+        switch event {
+        case .started(let url):
+            self.url = url
+            phase = .waitingForServer
+            committed = false
+            steps.loadStarted()
+            return []
+        case .redirected(let url):
+            self.url = url
+            return []
+        case .committed(let url, let httpStatus, let retryAfter):
+            self.url = url
+            self.httpStatus = httpStatus
+            committed = true
+            if httpStatus >= 400 {
+                var error = WebParserError(.httpStatus(httpStatus), url: url)
+                error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
+                return end(.failure(error))
+            }
+            if url == "about:blank" {
+                return fail(.unsupportedURL("WebKit refused to load it (WebKit blocks some ports, such as 1 and 6000)"),
+                            url: job.url.absoluteString)
+            }
+            phase = .loading
+            document += 1
+            guard steps.isFinished else { return perform(steps.committed()) }
+            guard evaluating else { return startEvaluating() }
+            return [.cancelLaterEvaluation] + evaluate()
+        case .finished:
+            guard !supersededLoadFinishing else {
+                supersededLoadFinishing = false
+                return []
+            }
+            guard committed else {
+                return fail(.loadFailed(refusedMIMEType.map(Self.download) ?? "WebKit did not load the page"))
+            }
+            phase = .waitingForResult
+            return steps.isFinished ? startEvaluating() : []
+        case .failed(let failure):
+            return failed(failure)
+        case .navigationRefused(let url):
+            return [.tell(.navigationRefused(url: url))]
+        case .urlChanged(let url):
+            if committed { self.url = url }
+            return []
+        case .popupOpened(let url, let followed):
+            return [.tell(.popupOpened(url: url, followed: followed))]
+        case .message(let message):
+            return received(message)
+        case .responseRefused(let mimeType):
+            refusedMIMEType = mimeType
+            return []
+        case .resource(let id, let load):
+            return track { $0.handle(load, id: id) }
+        case .certificateTrusted:
+            supersededLoadFinishing = true
+            return []
+        case .progress(let progress):
+            return [.report(.loading(progress: progress))]
+        case .processTerminated(.exceededMemoryLimit):
+            return fail(.memoryLimitExceeded)
+        case .processTerminated(.endedWithAnotherJob):
+            return fail(.sharedWebProcessEnded)
+        case .processTerminated(.crashed) where !committed && !job.url.isFileURL:
+            // WebKit's UI process ends a web process whose navigation turns to a local file, and a server's
+            // redirect to file: is the one way a web page's load gets there before its document arrives; but a
+            // crash looks the same, so it is retried like one.
+            return fail(.webProcessEndedBeforePage)
+        case .processTerminated(.crashed):
+            return fail(.webProcessCrashed)
+        }
+    }
+
+    private mutating func failed(_ failure: PageLoadFailure) -> [Action] {
+        if let mimeType = refusedMIMEType, LoadFailureTriage.isPolicyInterruption(failure) {
+            return fail(.loadFailed(Self.download(mimeType)), url: failure.url)
+        }
+        // A newer navigation replaced the load, or a navigation webparse refused was stopped: the page goes
+        // on, as in a browser.
+        if LoadFailureTriage.isSuperseded(failure) || LoadFailureTriage.isPolicyInterruption(failure) {
+            supersededLoadFinishing = true
+            return steps.isFinished ? [] : perform(steps.loadAbandoned())
+        }
+        if let target = LoadFailureTriage.redirectTarget(of: failure) {
+            return fail(LoadFailureTriage.redirected(to: target))
+        }
+        return fail(LoadFailureTriage.kind(of: failure), url: failure.url)
+    }
+
+    private mutating func received(_ message: PageMessage) -> [Action] {
+        switch message {
+        case .emitted(let json):
+            if job.evaluation.collect == .emitted && conclusion == nil { emitted.append(json) }
+            return [.tell(.emitted(json: json))]
+        case .done:
+            return job.evaluation.collect == .emitted ? succeed(with: JSONText.array(emitted)) : []
+        case .console(var line):
+            line.source = line.source.map(script.ownPlace)
+            return [.tell(.console(line))]
+        case .userScriptFailed(let failure):
+            return [.tell(.userScriptFailed(failure))]
+        }
+    }
+
+    /// Lets `change` update the requests in flight, and tells the page when that starts or ends its quiet.
+    private mutating func track(_ change: (inout RequestTracker) -> [RequestTracker.Command]) -> [Action] {
+        let wasBusy = requests.isBusy
+        let commands = change(&requests)
+        var actions = commands.map { command -> Action in
+            switch command {
+            case .expire(let id, let delay): .expireRequest(id: id, after: delay)
+            }
+        }
+        // Told to whatever document the page shows (every call also says it, so a new document learns it anyway).
+        if requests.isBusy != wasBusy, conclusion == nil {
+            actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy)))
+        }
+        return actions
+    }
+
+    /// The actions of the page turner's commands.
+    private mutating func perform(_ commands: [PageTurner.Command]) -> [Action] {
+        commands.flatMap { command -> [Action] in
+            switch command {
+            case .find(let body, let call):
+                return [.cancelLaterEvaluation, .findNext(body: body, call: call)]
+            case .load(let next):
+                // A web page leads only to web pages; a local file only from a local file.
+                guard let scheme = next.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme),
+                      scheme != "file" || job.url.isFileURL else {
+                    return fail(.invalidJob("the next page is not a web page: \(next.absoluteString)"))
+                }
+                return [.watch(job.timeout), .loadNext(next)]
+            case .click(let x, let y):
+                return [.watch(job.timeout), .click(x: x, y: y)]
+            case .read(nil):
+                return evaluate()
+            case .read(let delay?):
+                return [.evaluateLater(delay)]
+            case .finish(let data):
+                return succeed(with: data)
+            case .fail(let reason):
+                return fail(.invalidJob("the next page cannot be found: \(reason)"))
+            }
+        }
+    }
+
+    /// The actions of the steps' commands.
+    private mutating func perform(_ commands: [StepRunner.Command]) -> [Action] {
+        commands.flatMap { command -> [Action] in
+            switch command {
+            case .call(let step, let document, let probes):
+                // A step that reads the job's answer before it acts needs the job's script in its document.
+                var actions: [Action] = []
+                if probes && installedIn != self.document {
+                    installedIn = self.document
+                    actions.append(.notify(body: script.installBody))
+                }
+                let body = StepScript.body(of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil,
+                                           preamble: script.quiet.preamble(busy: requests.isBusy)) ?? ""
+                return actions + [.callStep(body: body, document: document)]
+            case .click(let x, let y): return [.click(x: x, y: y)]
+            case .press(let key): return [.press(key: key)]
+            case .later(let delay, let timer): return [.stepLater(delay, timer: timer)]
+            case .fail(let place, let step, let reason): return fail(.stepFailed(step: place, step, reason: reason))
+            case .decided(let place, let step, let holds): return [.tell(.stepDecided(step: place, step, holds: holds))]
+            case .finished: return startEvaluating()
+            }
+        }
+    }
+
+    private mutating func startEvaluating() -> [Action] {
+        guard !evaluating, conclusion == nil else { return [] }
+        if job.evaluation.collect == .emitted && job.evaluation.script.allSatisfy(\.isWhitespace) { return [] }
+        evaluating = true
+        return [.report(.executingJavaScript)] + evaluate()
+    }
+
+    /// Evaluates the script in the current document: the whole of it once per document, a few bytes after.
+    private mutating func evaluate() -> [Action] {
+        guard conclusion == nil else { return [] }
+        let body = script.body(installed: installedIn == document, busy: requests.isBusy, settle: settleFor)
+        installedIn = document
+        return [.evaluate(body: body, document: document)]
+    }
+
+    private mutating func received(_ reply: JavaScriptReply) -> [Action] {
+        switch script.outcome(of: reply) {
+        case .value(let data):
+            if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
+            if data == steps.answerBefore, settleFor < Evaluation.unchangedAfterSteps, !pages.hasPages {
+                // The steps have not changed the answer yet: the page may still re-render (after a timer, a
+                // websocket message), so the same answer must hold longer.
+                settleFor = Evaluation.unchangedAfterSteps
+                return evaluate()
+            }
+            return perform(pages.read(data))
+        case .failure(let kind):
+            return fail(kind)
+        case .syntaxError(let failure):
+            return [.explain(failure)]
+        case .empty(let answer):
+            lastAnswer = answer ?? lastAnswer
+            // The page waited a whole slice for data already: ask again at once.
+            return evaluate()
+        case .notInstalled:
+            installedIn = nil
+            return evaluate()
+        case .interrupted:
+            installedIn = nil
+            return [.evaluateLater(job.evaluation.pollInterval)]
+        }
+    }
+
+    /// Concludes the attempt with `data`.
+    private mutating func succeed(with data: Data, cutShort: String? = nil, atTimeOut: Bool = false) -> [Action] {
+        guard conclusion == nil else { return [] }
+        conclusion = .succeeded(AttemptResult(data: data, url: url, httpStatus: httpStatus, cutShort: cutShort,
+                                              endedAtTimeOut: atTimeOut))
+        return []
+    }
+
+    /// Concludes the attempt at its timeout, with what it has read so far, cut short.
+    mutating func timedOut() -> [Action] {
+        if pages.hasPages && conclusion == nil {
+            return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read",
+                           atTimeOut: true)
+        }
+        if job.evaluation.collect == .emitted && !emitted.isEmpty && conclusion == nil {
+            return succeed(with: JSONText.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
+                           atTimeOut: true)
+        }
+        // Before its first document, the page was still on its way: a transient time-out, whatever the steps.
+        let running = steps.hasDocument ? steps.current : nil
+        let phase = running.map { LoadPhase.runningStep($0.place, $0.step) } ?? self.phase
+        var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
+        if phase == .waitingForResult { error.lastAnswer = lastAnswer }
+        if running != nil { error.lastAnswer = steps.waitingFor }
+        return end(.failure(error))
+    }
+
+    /// Concludes the attempt with a failure of `kind`, at `url` or where the page is.
+    mutating func fail(_ kind: WebParserError.Kind, url: String? = nil) -> [Action] {
+        end(.failure(WebParserError(kind, url: url ?? self.url)))
+    }
+
+    /// Concludes the attempt with `error`; after the first page of a paginated job, with the pages read, cut short.
+    private mutating func end(failing error: WebParserError) -> [Action] {
+        return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) could not be read (\(error)); the result holds the \(pages.count) pages read")
+    }
+
+    private mutating func end(_ outcome: Swift.Result<AttemptResult, WebParserError>) -> [Action] {
+        guard conclusion == nil else { return [] }
+        switch outcome {
+        case .success(let result):
+            conclusion = .succeeded(result)
+        case .failure(var error):
+            // A failure that may be another job's doing ends the attempt, so that it runs again on its own.
+            if pages.hasPages, !error.mayBeAnotherJobsDoing { return end(failing: error) }
+            if steps.hasActed { error.stepsActed = true }
+            conclusion = .failed(error)
+        }
+        return []
+    }
+
+
+    private static func download(_ mimeType: String) -> String {
+        "the server sent a download (\(mimeType.isEmpty ? "no content type" : mimeType)), not a page"
+    }
+}
