@@ -5,7 +5,7 @@ let package = Package(
     name: "webparse",
     products: [
         .library(name: "WebParser", targets: ["WebParser"]),
-        .library(name: "WebParseCore", targets: ["WebParseCore"]),
+        .library(name: "WebParserCore", targets: ["WebParserCore"]),
         .executable(name: "webparse", targets: ["webparse"]),
     ],
     targets: [
@@ -16,13 +16,13 @@ let package = Package(
         ),
         .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem"]),
         .target(name: "WebParser", dependencies: ["CWebKitGTK"]),
-        .target(name: "WebParseCore", dependencies: ["WebParser"]),
+        .target(name: "WebParserCore", dependencies: ["WebParser"]),
         // The version, compiled from the VERSION file.
-        .target(name: "WebParseVersion"),
-        .executableTarget(name: "webparse", dependencies: ["WebParser", "WebParseCore", "WebParseVersion"]),
+        .target(name: "WebParserVersion"),
+        .executableTarget(name: "webparse", dependencies: ["WebParser", "WebParserCore", "WebParserVersion"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WebParserTests", dependencies: ["WebParser", "TestSupport"]),
         // The bad-config corpus is read from the source tree by its test, not bundled.
-        .testTarget(name: "webparseTests", dependencies: ["webparse", "WebParseCore", "TestSupport"], exclude: ["BadConfigs"]),
+        .testTarget(name: "webparseTests", dependencies: ["webparse", "WebParserCore", "TestSupport"], exclude: ["BadConfigs"]),
     ]
 )

@@ -17,13 +17,13 @@ release="$(swift build -c release --show-bin-path)"
 # under the name SwiftPM gave the package (its folder's name).
 package_name="$(grep -A1 '"-package-name"' "$release/description.json" | sed -n 2p | tr -d ' ",')"
 # The loader's sources: the core library's config folder.
-sources=(Sources/WebParseCore/Config/*.swift)
+sources=(Sources/WebParserCore/Config/*.swift)
 # The library's objects: one per source file that exists now (a build folder may keep objects of removed files).
 objects=()
 for file in Sources/CWebKitGTK/*.c; do objects+=("$release/CWebKitGTK.build/$(basename "$file").o"); done
 while IFS= read -r file; do objects+=("$release/WebParser.build/$(basename "$file").o"); done < <(find Sources/WebParser -name '*.swift')
 # shellcheck disable=SC2046 # pkg-config's flags are words
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -module-name WebParseCore -package-name "$package_name" \
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -module-name WebParserCore -package-name "$package_name" \
   -I "$release/Modules" -Xcc -fmodule-map-file="$release/CWebKitGTK.build/module.modulemap" \
   -Xcc -fmodule-map-file=Sources/WebKitGTKSystem/module.modulemap \
   $(pkg-config --cflags-only-I webkit2gtk-4.1 | sed 's/-I/-Xcc -I/g') \

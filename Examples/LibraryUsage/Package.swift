@@ -8,7 +8,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "LibraryUsage", dependencies: [
             .product(name: "WebParser", package: "webparse"),
-            .product(name: "WebParseCore", package: "webparse"),
+            .product(name: "WebParserCore", package: "webparse"),
         ]),
     ]
 )

@@ -16,7 +16,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     public var stepsActed = false
 
     /// Whether the failure may be another job's doing: the web process it shared with another job's page ended
-    /// or stopped answering. `WebParser` then runs the job again once, in a web process of its own, in what is
+    /// or stopped answering. `WebParserRunner` then runs the job again once, in a web process of its own, in what is
     /// left of the attempt's time, without counting the attempt.
     var mayBeAnotherJobsDoing: Bool { kind == .sharedWebProcessEnded || kind.isUnresponsive }
 
@@ -75,7 +75,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case memoryLimitExceeded
         /// The web process the page shared with another job's page ended: it crashed or went over the memory
         /// limit (WebKit does not say because of which page), or it was stopped because the other job ended while
-        /// its page may have been stuck in JavaScript. `WebParser` runs the job again once, at once, in a web
+        /// its page may have been stuck in JavaScript. `WebParserRunner` runs the job again once, at once, in a web
         /// process of its own, and that attempt does not count (unless the job's steps had acted); once a shared
         /// process goes over the limit, the session's new pages each get a process of their own.
         case sharedWebProcessEnded

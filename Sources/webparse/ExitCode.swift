@@ -1,4 +1,4 @@
-import WebParseCore
+import WebParserCore
 /// webparse's exit codes: part of its interface, documented in the README and `--help`.
 enum ExitCode: Int32 {
     /// Every job succeeded.

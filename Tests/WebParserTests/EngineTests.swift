@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebParser
 
-/// The engine and `WebParser` on fake pages: results, triage, retries, time-outs, cancellation, races.
+/// The engine and `WebParserRunner` on fake pages: results, triage, retries, time-outs, cancellation, races.
 @Suite struct EngineTests {
     let url = URL(string: "http://example.test/updates")!
 
@@ -277,7 +277,7 @@ import Testing
     @Test func racingEndingsResumeExactlyOnce() async throws {
         for round in 0..<200 {
             let page = await FakePage(.silent, replies: [string("1")])
-            let parser = WebParser(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
+            let parser = WebParserRunner(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
             let job = job(timeout: .milliseconds(Int64(round % 3)), retries: 0)
             let task = Task { try await parser.run(job) }
             // A deadline of a millisecond or two may pass before the page loads: the attempt then ends unloaded.
@@ -309,7 +309,7 @@ import Testing
 
     @Test func aLoadReplacedByANewerOneIsNotAFailure() async throws {
         let page = await FakePage(.silent, replies: [string("\"second\"")])
-        let parser = WebParser(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
+        let parser = WebParserRunner(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
         let task = Task { try await parser.run(job(retries: 0)) }
         while await page.loadedURLs.isEmpty { await Task.yield() }
         let first = url.absoluteString, second = "http://example.test/second"
@@ -321,7 +321,7 @@ import Testing
 
     @Test func aLoadThatEndsWithoutADocumentFails() async throws {
         let page = await FakePage(.silent)
-        let parser = WebParser(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
+        let parser = WebParserRunner(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
         let task = Task { try await parser.run(job(retries: 0)) }
         while await page.loadedURLs.isEmpty { await Task.yield() }
         await page.emit(.finished(url: url.absoluteString))
@@ -331,7 +331,7 @@ import Testing
 
     @Test func aBlankPageInsteadOfTheURLFails() async throws {
         let page = await FakePage(.silent)
-        let parser = WebParser(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
+        let parser = WebParserRunner(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
         let task = Task { try await parser.run(job()) }
         while await page.loadedURLs.isEmpty { await Task.yield() }
         await page.emitAll([.committed(url: "about:blank", httpStatus: 0), .finished(url: "about:blank")])

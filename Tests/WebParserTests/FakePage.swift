@@ -122,8 +122,8 @@ final class FakeBrowser {
 
     /// A parser whose pages come from this browser. The runtime starts as usual: the pages are fake, but
     /// the WebKit thread and its executor, which the engine runs on, are real.
-    nonisolated func parser() -> WebParser {
-        WebParser(makePage: { _ in self.makePage() }, startRuntime: { try await WebKitRuntime.start() })
+    nonisolated func parser() -> WebParserRunner {
+        WebParserRunner(makePage: { _ in self.makePage() }, startRuntime: { try await WebKitRuntime.start() })
     }
 }
 

@@ -11,7 +11,7 @@ import Testing
                      retry: RetryPolicy(retries: retries, delay: retryDelay, maxDelay: maxDelay))
     }
 
-    func failure(_ job: WebParserJob, log: StateLog = StateLog(), parser: WebParser = WebParser()) async -> WebParserError? {
+    func failure(_ job: WebParserJob, log: StateLog = StateLog(), parser: WebParserRunner = WebParserRunner()) async -> WebParserError? {
         do {
             _ = try await parser.run(job, onStateChange: log.record)
             Issue.record("the job succeeded")
@@ -48,7 +48,7 @@ import Testing
         let page = "<title>whole</title>" + String(repeating: "<p>filler</p>", count: 2000)
         let server = try TestHTTPServer(routes: ["/": .sequence([.resetMidBody(body: page), .respond(body: page)])])
         let log = StateLog()
-        let result = try await WebParser().run(job(server.url("/"), "document.readyState === 'complete' ? document.title : null", retries: 2),
+        let result = try await WebParserRunner().run(job(server.url("/"), "document.readyState === 'complete' ? document.title : null", retries: 2),
                                                onStateChange: log.record)
         #expect(result.data == Data(#""whole""#.utf8))
         #expect(result.attempts == 2)
@@ -59,13 +59,13 @@ import Testing
         let busy = TestHTTPServer.Route.respond(status: 503, headers: ["Retry-After": "1"], body: "busy")
         let server = try TestHTTPServer(routes: ["/": .sequence([busy, .respond(body: "<title>back</title>")])])
         let start = ContinuousClock.now
-        let result = try await WebParser().run(job(server.url("/"), retries: 2))
+        let result = try await WebParserRunner().run(job(server.url("/"), retries: 2))
         #expect(result.data == Data(#""back""#.utf8))
         #expect(ContinuousClock.now - start >= .seconds(1), "waited as the server asked")
 
         let greedy = TestHTTPServer.Route.respond(status: 429, headers: ["Retry-After": "3600"], body: "slow down")
         let capped = try TestHTTPServer(routes: ["/": .sequence([greedy, .respond(body: "<title>back</title>")])])
-        _ = try await WebParser().run(job(capped.url("/"), retries: 2, maxDelay: .milliseconds(300)))
+        _ = try await WebParserRunner().run(job(capped.url("/"), retries: 2, maxDelay: .milliseconds(300)))
         #expect(capped.requests(for: "/").count == 2, "an hour was capped, or the test would still wait")
         #expect(RetryAfter.parse("120") == .seconds(120))
         #expect(RetryAfter.parse("Wed, 21 Oct 2015 07:28:00 GMT") == .zero)
@@ -79,7 +79,7 @@ import Testing
     @Test(arguments: [500, 502, 503, 429])
     func serverErrorsAreRetried(status: Int) async throws {
         let server = try TestHTTPServer(routes: ["/": .sequence([.respond(status: status, body: "no"), .respond(body: "<title>ok</title>")])])
-        let result = try await WebParser().run(job(server.url("/"), retries: 1))
+        let result = try await WebParserRunner().run(job(server.url("/"), retries: 1))
         #expect(result.attempts == 2)
     }
 
@@ -103,7 +103,7 @@ import Testing
         let target = try TestHTTPServer(routes: ["/page": .respond(body: "<title>moved</title>")])
         let other = URL(string: "http://localhost:\(target.port)/page")!
         let server = try TestHTTPServer(routes: ["/go": .respond(status: 302, headers: ["Location": other.absoluteString], body: "")])
-        let result = try await WebParser().run(job(server.url("/go")))
+        let result = try await WebParserRunner().run(job(server.url("/go")))
         #expect(result.data == Data(#""moved""#.utf8))
         #expect(result.finalURL == other.absoluteString)
     }
@@ -130,7 +130,7 @@ import Testing
             "/loop": .respond(body: "<title>stuck</title><script>setTimeout(() => { while (true) {} }, 50)</script>"),
             "/fine": .respond(body: "<title>fine</title>"),
         ])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let error = await failure(job(server.url("/loop"), "null", timeout: .seconds(2)), parser: parser)
         guard case .timedOut? = error?.kind else {
             Issue.record("expected a time-out, got \(String(describing: error))")
@@ -147,7 +147,7 @@ import Testing
         let me = getpid()
         let before = Set(ProcessTree.descendants(of: me).filter { $0.name.hasPrefix("WebKitWebProces") }.map(\.pid))
         let log = StateLog()
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let running = Task { try await parser.run(job(server.url("/"), "document.getElementById('data')?.textContent", retries: 2),
                                                   onStateChange: log.record) }
         while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
@@ -163,7 +163,7 @@ import Testing
 
     @Test func wrongResultsFailWithTheirReason() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         for (script, expected) in [("(() => { const o = {}; o.self = o; return o })()", "cyclic"),
                                    ("document.body", "a DOM element (<body>)")] {
             let error = await failure(job(server.url("/"), script), parser: parser)
@@ -179,7 +179,7 @@ import Testing
     /// to measure; that it is sent once per document, `EngineTests`').
     @Test func theTimeoutHoldsWhateverTheScriptsSize() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>page</p>")])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         for script in ["('x', null)", "('" + String(repeating: "x", count: 10 * 1024 * 1024) + "', null)"] {
             let error = await failure(job(server.url("/"), script, timeout: .seconds(3)), parser: parser)
             #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(3)))
@@ -189,14 +189,14 @@ import Testing
 
     @Test func aFiftyMegabyteResultArrivesWhole() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>big</p>")])
-        let result = try await WebParser().run(job(server.url("/"), "'x'.repeat(50 * 1024 * 1024)", timeout: .seconds(60)))
+        let result = try await WebParserRunner().run(job(server.url("/"), "'x'.repeat(50 * 1024 * 1024)", timeout: .seconds(60)))
         #expect(result.data.count == 50 * 1024 * 1024 + 2)
         #expect(result.data.first == UInt8(ascii: "\"") && result.data.last == UInt8(ascii: "\""))
     }
 
     @Test func loneSurrogatesAndDeepResultsArePassedThrough() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>odd</p>")])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let cut = try await parser.run(job(server.url("/"), "['😀 title'.slice(0, 1), '😀'.slice(1), 'fine']"))
         #expect(cut.data == Data(#"["\ud83d","\ude00","fine"]"#.utf8))
         let deep = try await parser.run(job(server.url("/"), "(() => { let v = {a: 1}; for (let i = 1; i < 20000; i++) v = [v]; return v; })()"))
@@ -223,7 +223,7 @@ import Testing
             "/file": redirect(secret.absoluteString), "/data": redirect("data:text/html,<title>data</title>"),
             "/javascript": redirect("javascript:document.title='js'"), "/about": redirect("about:blank"),
         ])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let local = await failure(job(server.url("/file"), retries: 1), parser: parser)
         #expect(local?.kind == .webProcessEndedBeforePage, "\(String(describing: local))")
         #expect(local?.description.contains("redirected to a file: URL") == true)
@@ -253,7 +253,7 @@ import Testing
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
         var ignoringPopups = job(server.url("/"), "document.title === 'after' ? document.title : null", timeout: .seconds(10))
         ignoringPopups.page.popups = .ignore
-        let result = try await WebParser().run(ignoringPopups)
+        let result = try await WebParserRunner().run(ignoringPopups)
         #expect(result.data == Data(#""after""#.utf8))
         #expect(result.finalURL == server.url("/").absoluteString)
     }
@@ -263,7 +263,7 @@ import Testing
             "/first": .respond(body: "<title>first</title><script>setTimeout(() => location.href = '/second', 200)</script>"),
             "/second": .respond(body: "<title>second</title><p class=data>fresh</p>"),
         ])
-        let result = try await WebParser().run(job(server.url("/first"), "document.querySelector('.data')?.textContent"))
+        let result = try await WebParserRunner().run(job(server.url("/first"), "document.querySelector('.data')?.textContent"))
         #expect(result.data == Data(#""fresh""#.utf8))
         #expect(result.finalURL == server.url("/second").absoluteString)
     }
@@ -292,7 +292,7 @@ import Testing
               return [fetched, requested];
             }
             """
-        let result = try await WebParser().run(job(server.url("/"), script))
+        let result = try await WebParserRunner().run(job(server.url("/"), script))
         #expect(result.data == Data(#"["blocked","blocked"]"#.utf8))
     }
 
@@ -320,7 +320,7 @@ import Testing
               try { return document.getElementById(id).contentDocument?.body?.textContent ?? "no access"; } catch { return "no access"; }
             })] : null
             """
-        let result = try await WebParser().run(job(server.url("/"), script))
+        let result = try await WebParserRunner().run(job(server.url("/"), script))
         let text = String(decoding: result.data, as: UTF8.self)
         #expect(!text.contains("top secret"), "\(text)")
         #expect(text.hasPrefix(#"["remote","http:""#), "\(text)")
@@ -335,7 +335,7 @@ import Testing
             </script>
             """
         let server = try TestHTTPServer(routes: ["/": .respond(body: hostile)])
-        let result = try await WebParser().run(job(server.url("/"), "[document.title, window.attempts.join(), typeof window.webkit?.messageHandlers?.webparse]"))
+        let result = try await WebParserRunner().run(job(server.url("/"), "[document.title, window.attempts.join(), typeof window.webkit?.messageHandlers?.webparse]"))
         #expect(result.data == Data(#"["real","no handler","undefined"]"#.utf8))
     }
 
@@ -343,7 +343,7 @@ import Testing
         let server = try TestHTTPServer(routes: [:])
         let url = URL(string: "http://reader:s3cret-pass@127.0.0.1:\(server.port)/members")!
         do {
-            _ = try await WebParser().run(job(url, "document.title"))
+            _ = try await WebParserRunner().run(job(url, "document.title"))
             Issue.record("a 404 page succeeded")
         } catch let error as WebParserError {
             #expect(!error.description.contains("s3cret"))

@@ -27,7 +27,7 @@ import Testing
         let paths = (1...6).map { "/page\($0)" }
         let server = try TestHTTPServer(routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .respond(body: Self.marker)) })
                                         .merging(["/tick": .respond(body: ""), "/worker": .respond(body: "")]) { $1 })
-        let parser = WebParser()
+        let parser = WebParserRunner()
         for path in paths {
             let result = try await parser.run(job(server.url(path)))
             #expect(String(decoding: result.data, as: UTF8.self) == #""{\"session\":null,\"name\":\"\",\"history\":1}""#,
@@ -44,7 +44,7 @@ import Testing
         let server = try TestHTTPServer(routes: ["*": .respond(body: "<title>t</title><script>console.log('from ' + location.pathname)</script>")])
         let emitter = try UserScript(source: "// ==UserScript==\n// @name e\n// ==/UserScript==\nwebparse.emit(location.pathname).then(() => webparse.done());",
                                      fileName: "e.user.js")
-        let parser = WebParser()
+        let parser = WebParserRunner()
         for path in ["/one", "/two", "/three"] {
             var job = WebParserJob(url: server.url(path), evaluation: Evaluation(script: "", collect: .emitted), timeout: .seconds(10),
                                    retry: RetryPolicy(retries: 0), page: PageSettings(userScripts: [emitter], capturesConsole: true))
@@ -62,7 +62,7 @@ import Testing
         let paths = (1...16).map { "/page\($0)" }
         let server = try TestHTTPServer(routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .respond(body: Self.marker)) })
                                         .merging(["/tick": .respond(body: ""), "/worker": .respond(body: "")]) { $1 })
-        let parser = WebParser()
+        let parser = WebParserRunner()
         // Four at a time, as `-j 4` runs them: pages are reused by whichever job comes next.
         let results = try await withThrowingTaskGroup(of: [String].self) { group in
             for worker in 0..<4 {
@@ -99,7 +99,7 @@ import Testing
             "*": .respond(body: start), "/a": slow, "/b": slow,
             "/end": .delayed(.milliseconds(10), .respond(body: "<title>end</title>")),
         ])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let script = "document.title === 'end' ? document.title : null"
         // Two at a time, as `-j 2` runs them.
         let outcomes = await withTaskGroup(of: [String].self) { group in

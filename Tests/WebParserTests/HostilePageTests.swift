@@ -28,14 +28,14 @@ import TestSupport
         ])
         let steps: [Step] = [.fill(selector: "#q", value: "x"),
                              .when(.script("({ login: document.querySelector('#go') !== null })"), then: [.click(selector: "#go")], otherwise: [])]
-        let result = try await WebParser().run(job(server.url("/"), "out.textContent.startsWith('clicked') ? { text: out.textContent, list: [1, 2] } : null", steps: steps))
+        let result = try await WebParserRunner().run(job(server.url("/"), "out.textContent.startsWith('clicked') ? { text: out.textContent, list: [1, 2] } : null", steps: steps))
         #expect(result.data == Data(#"{"text":"clicked x","list":[1,2]}"#.utf8))
 
-        let paged = try await WebParser().run(job(server.url("/"), "[out.textContent]", pagination: Pagination(next: .selector("#next"), maxPages: 2)))
+        let paged = try await WebParserRunner().run(job(server.url("/"), "[out.textContent]", pagination: Pagination(next: .selector("#next"), maxPages: 2)))
         #expect(paged.data == Data(#"["waiting","page 2"]"#.utf8))
 
         let empty = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(self.job(server.url("/"), "document.querySelector('#none')", timeout: .seconds(2)))
+            try await WebParserRunner().run(self.job(server.url("/"), "document.querySelector('#none')", timeout: .seconds(2)))
         }
         #expect(empty?.kind == .timedOut(phase: .waitingForResult, after: .seconds(2)))
         #expect(empty?.lastAnswer?.hasPrefix("the script returned null") == true, "its empty answers came back: \(String(describing: empty?.lastAnswer))")
@@ -49,7 +49,7 @@ import TestSupport
         ])
         let log = StateLog()
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(self.job(server.url("/"), "out.textContent", timeout: .seconds(2)), onStateChange: log.record)
+            try await WebParserRunner().run(self.job(server.url("/"), "out.textContent", timeout: .seconds(2)), onStateChange: log.record)
         }
         #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(2)))
         #expect(error?.attempts == 1)

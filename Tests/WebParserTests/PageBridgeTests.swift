@@ -41,7 +41,7 @@ import WebParser
             Self.userScript("// @name all-but-admin\n// @include *\n// @exclude /\\/admin/\n// @run-at document-end", Self.marker + "'A';"),
             Self.userScript("// @name other-host\n// @match https://comics.example/*\n// @run-at document-end", Self.marker + "'X';"),
         ]
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let cases = [("/list?page=2", "LA"), ("/admin/list", "none"), ("/chapter", "A")]
         for (path, expected) in cases {
             let data = try await parser.run(try job(server.url(path), Self.afterLoad, userScripts: scripts)).data
@@ -59,7 +59,7 @@ import WebParser
             Self.userScript("// @name start\n// @run-at document-start",
                             Self.marker + "(document.querySelector('p') ? 's' : 'S');"),
         ]
-        let data = try await WebParser().run(try job(server.url("/"), Self.allMarks, userScripts: scripts)).data
+        let data = try await WebParserRunner().run(try job(server.url("/"), Self.allMarks, userScripts: scripts)).data
         #expect(String(decoding: data, as: UTF8.self) == #""SPEI""#)
     }
 
@@ -72,7 +72,7 @@ import WebParser
             Self.userScript("// @name survivor\n// @run-at document-end", Self.marker + "'S';"),
         ]
         let messages = Messages()
-        let data = try await WebParser().run(
+        let data = try await WebParserRunner().run(
             try job(server.url("/"), "window.pageRan && document.readyState === 'complete' ? window.marks : null",
                     userScripts: scripts),
             onMessage: messages.handler).data
@@ -106,7 +106,7 @@ import WebParser
             };
             """)
         let messages = Messages()
-        let result = try await WebParser().run(try job(server.url("/"), "", userScripts: [capture], collect: .emitted),
+        let result = try await WebParserRunner().run(try job(server.url("/"), "", userScripts: [capture], collect: .emitted),
                                                onMessage: messages.handler)
         #expect(String(decoding: result.data, as: UTF8.self) == #"[{"chapter":203,"title":"Paper Knights"},{"chapter":204,"title":"Café"}]"#)
         #expect(result.isComplete)
@@ -127,7 +127,7 @@ import WebParser
             })();
             """)
         let messages = Messages()
-        let result = try await WebParser().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted),
+        let result = try await WebParserRunner().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted),
                                                onMessage: messages.handler)
         let expected = (0..<100).map { #"{"i":\#($0)}"# }
         #expect(String(decoding: result.data, as: UTF8.self) == "[" + expected.joined(separator: ",") + "]")
@@ -137,17 +137,17 @@ import WebParser
     @Test func theJobsScriptCanEndTheCollectionAndTheTimeoutKeepsWhatCame() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>records</p>")])
         let emitter = Self.userScript("// @name emitter", "webparse.emit('one').then(() => webparse.emit('two')).then(() => { window.sent = true; });")
-        let byScript = try await WebParser().run(try job(server.url("/"), "window.sent", userScripts: [emitter], collect: .emitted))
+        let byScript = try await WebParserRunner().run(try job(server.url("/"), "window.sent", userScripts: [emitter], collect: .emitted))
         #expect(String(decoding: byScript.data, as: UTF8.self) == #"["one","two"]"#)
         #expect(byScript.isComplete)
 
-        let byTimeout = try await WebParser().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted, timeout: .seconds(2)))
+        let byTimeout = try await WebParserRunner().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted, timeout: .seconds(2)))
         #expect(String(decoding: byTimeout.data, as: UTF8.self) == #"["one","two"]"#)
         #expect(!byTimeout.isComplete)
 
         let silent = Self.userScript("// @name silent", "void 0;")
         await #expect {
-            try await WebParser().run(try job(server.url("/"), "", userScripts: [silent], collect: .emitted, timeout: .seconds(1)))
+            try await WebParserRunner().run(try job(server.url("/"), "", userScripts: [silent], collect: .emitted, timeout: .seconds(1)))
         } throws: { error in
             guard case .timedOut = (error as? WebParserError)?.kind else { return false }
             return true
@@ -166,7 +166,7 @@ import WebParser
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
         let emitter = Self.userScript("// @name emitter\n// @run-at document-end",
                                       "const wait = () => window.probe?.forged ? webparse.emit(window.probe).then(() => webparse.done()) : setTimeout(wait, 10);\nwait();")
-        let result = try await WebParser().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted))
+        let result = try await WebParserRunner().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted))
         #expect(String(decoding: result.data, as: UTF8.self) == #"[{"global":"undefined","forged":"rejected"}]"#)
     }
 
@@ -241,7 +241,7 @@ import WebParser
         var job = try job(server.url("/"), "", userScripts: [thrower, trap, emitter], collect: .emitted)
         job.page.capturesConsole = true
         let messages = Messages()
-        let result = try await WebParser().run(job, onMessage: messages.handler)
+        let result = try await WebParserRunner().run(job, onMessage: messages.handler)
         #expect(String(decoding: result.data, as: UTF8.self) == #"[{"genuine":1},{"caught":0}]"#)
         #expect(!messages.emitted.contains { $0.contains("FORGED") })
         #expect(messages.console.contains { $0.level == .log && $0.text.hasPrefix("a line") })
@@ -263,7 +263,7 @@ import WebParser
         var job = try job(server.url("/"), "document.readyState === 'complete' ? document.title : null")
         job.page.capturesConsole = true
         let messages = Messages()
-        _ = try await WebParser().run(job, onMessage: messages.handler)
+        _ = try await WebParserRunner().run(job, onMessage: messages.handler)
         let url = server.url("/").absoluteString
         let lines = messages.console
         #expect(lines.contains(ConsoleMessage(level: .log, text: #"hello {"a":1} 42"#, source: SourceLocation(url: url, line: 2, column: 12))))
@@ -277,7 +277,7 @@ import WebParser
         var job = try job(server.url("/"), "(console.info('from the script'), document.title)")
         job.page.capturesConsole = true
         let messages = Messages()
-        _ = try await WebParser().run(job, onMessage: messages.handler)
+        _ = try await WebParserRunner().run(job, onMessage: messages.handler)
         #expect(messages.console.first { $0.text == "from the script" }?.source == SourceLocation(url: "script", line: 1, column: 14),
                 "\(messages.console)")
     }
@@ -290,14 +290,14 @@ import WebParser
             await webparse.emit(data.n);
             await webparse.done();
             """)
-        let result = try await WebParser().run(try job(server.url("/"), "", userScripts: [script], collect: .emitted))
+        let result = try await WebParserRunner().run(try job(server.url("/"), "", userScripts: [script], collect: .emitted))
         #expect(result.data == Data("[7]".utf8))
     }
 
     @Test func theConsoleIsLeftAloneUnlessAsked() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<script>console.log('quiet')</script>")])
         let messages = Messages()
-        _ = try await WebParser().run(try job(server.url("/"), "String(console.log).includes('[native code]')"), onMessage: messages.handler)
+        _ = try await WebParserRunner().run(try job(server.url("/"), "String(console.log).includes('[native code]')"), onMessage: messages.handler)
         #expect(messages.all.isEmpty)
     }
 
@@ -318,7 +318,7 @@ import WebParser
         var job = try job(server.url("/"), "document.readyState === 'complete'")
         job.page.viewport = Viewport(width: 400, height: 200)
         job.evaluation.screenshot = .init(file: directory.appending(path: "accent.png"))
-        _ = try await WebParser().run(job)
+        _ = try await WebParserRunner().run(job)
         #expect(try PNGImage(contentsOf: directory.appending(path: "accent.png")).pixel(x: 200, y: 2) == [53, 132, 228, 255])
     }
 
@@ -330,14 +330,14 @@ import WebParser
         var job = try job(server.url("/"), "document.readyState === 'complete'")
         job.page.viewport = Viewport(width: 320, height: 240)
         job.evaluation.screenshot = .init(file: directory.appending(path: "page.png"))
-        _ = try await WebParser().run(job)
+        _ = try await WebParserRunner().run(job)
         let image = try PNGImage(contentsOf: directory.appending(path: "page.png"))
         #expect(image.width == 320 && image.height == 240)
         #expect(image.pixel(x: 10, y: 10) == [0, 0, 255, 255])
         #expect(image.pixel(x: 200, y: 200) == [255, 0, 0, 255])
 
         job.evaluation.screenshot = .init(file: directory.appending(path: "full.png"), fullPage: true)
-        _ = try await WebParser().run(job)
+        _ = try await WebParserRunner().run(job)
         let full = try PNGImage(contentsOf: directory.appending(path: "full.png"))
         #expect(full.width == 320 && full.height == 900)
         #expect(full.pixel(x: 10, y: 890) == [255, 0, 0, 255])
@@ -345,7 +345,7 @@ import WebParser
 
         job.evaluation.screenshot = .init(file: directory.appending(path: "missing/page.png"))
         await #expect {
-            try await WebParser().run(job)
+            try await WebParserRunner().run(job)
         } throws: { error in
             guard case .screenshotFailed(let reason) = (error as? WebParserError)?.kind else { return false }
             return reason.contains("missing/page.png")
@@ -358,7 +358,7 @@ import WebParser
             "/popup": .respond(body: "<title>popup</title>"),
         ])
         let messages = Messages()
-        let followed = try await WebParser().run(try job(server.url("/"), "location.pathname === '/popup' ? document.title : null"),
+        let followed = try await WebParserRunner().run(try job(server.url("/"), "location.pathname === '/popup' ? document.title : null"),
                                                  onMessage: messages.handler)
         #expect(followed.data == Data(#""popup""#.utf8))
         #expect(followed.finalURL == server.url("/popup").absoluteString)
@@ -367,7 +367,7 @@ import WebParser
         var ignoring = try job(server.url("/"), "document.readyState === 'complete' ? document.title : null")
         ignoring.page.popups = .ignore
         let ignoredMessages = Messages()
-        let ignored = try await WebParser().run(ignoring, onMessage: ignoredMessages.handler)
+        let ignored = try await WebParserRunner().run(ignoring, onMessage: ignoredMessages.handler)
         #expect(ignored.data == Data(#""main""#.utf8))
         #expect(ignoredMessages.all == [.popupOpened(url: server.url("/popup").absoluteString, followed: false)])
         #expect(server.requests(for: "/popup").count == 1)
@@ -380,7 +380,7 @@ import WebParser
                 "/": .respond(body: "<title>main</title><script>\(opening); setTimeout(() => document.title = 'done', 300)</script>"),
             ])
             let messages = Messages()
-            let result = try await WebParser().run(try job(server.url("/"), "document.title === 'done' ? document.documentElement.outerHTML : null"),
+            let result = try await WebParserRunner().run(try job(server.url("/"), "document.title === 'done' ? document.documentElement.outerHTML : null"),
                                                    onMessage: messages.handler)
             #expect(result.finalURL == server.url("/").absoluteString, "\(opening)")
             #expect(!String(decoding: result.data, as: UTF8.self).contains("PATH="), "\(opening)")
@@ -398,7 +398,7 @@ import WebParser
             """
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
         let messages = Messages()
-        let result = try await WebParser().run(try job(server.url("/"), "document.title === 'after' ? document.title : null"),
+        let result = try await WebParserRunner().run(try job(server.url("/"), "document.title === 'after' ? document.title : null"),
                                                onMessage: messages.handler)
         #expect(result.data == Data(#""after""#.utf8))
         let refused = messages.all.compactMap { if case .navigationRefused(let url) = $0 { url } else { nil } }
@@ -409,7 +409,7 @@ import WebParser
     @Test func theFinalURLFollowsInPageNavigation() async throws {
         let page = "<script>setTimeout(() => { history.pushState({}, '', '/chapter/2?from=list'); document.title = 'two'; }, 100);</script>"
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
-        let result = try await WebParser().run(try job(server.url("/"), "document.title === 'two' ? document.title : null"))
+        let result = try await WebParserRunner().run(try job(server.url("/"), "document.title === 'two' ? document.title : null"))
         #expect(result.finalURL == server.url("/chapter/2?from=list").absoluteString)
     }
 }

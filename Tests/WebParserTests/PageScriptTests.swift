@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func syntaxChecksWorkFromTheWebKitThreadToo() async throws {
-        try await WebParser.prepare()
+        try await WebParserRunner.prepare()
         let problem = await Task { @WebKitActor in JavaScriptSyntax.error(in: "1 +\n") }.value
         #expect(problem?.message.isEmpty == false)
         let none = await Task { @WebKitActor in JavaScriptSyntax.error(in: "[1, 2]") }.value

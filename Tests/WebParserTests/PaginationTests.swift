@@ -28,13 +28,13 @@ import TestSupport
 
     @Test func nextLinksAreFollowedAndListsJoinedUpToMaxPages() async throws {
         let server = try numberedSite()
-        let all = try await WebParser().run(job(server.url("/list/1"), Self.items, next: .selector("a.next")))
+        let all = try await WebParserRunner().run(job(server.url("/list/1"), Self.items, next: .selector("a.next")))
         #expect(String(decoding: all.data, as: UTF8.self) == #"["c1","c2","c3","c4","c5","c6","c7","c8"]"#)
         #expect(all.finalURL.hasSuffix("/list/4"))
-        let three = try await WebParser().run(job(server.url("/list/1"), Self.items, next: .selector("a.next"), maxPages: 3))
+        let three = try await WebParserRunner().run(job(server.url("/list/1"), Self.items, next: .selector("a.next"), maxPages: 3))
         #expect(String(decoding: three.data, as: UTF8.self) == #"["c1","c2","c3","c4","c5","c6"]"#)
         #expect(server.requests(for: "/list/4").count == 1, "maxPages 3 never loads the fourth page")
-        let scripted = try await WebParser().run(job(server.url("/list/3"), "document.querySelector('li').textContent",
+        let scripted = try await WebParserRunner().run(job(server.url("/list/3"), "document.querySelector('li').textContent",
                                                      next: .script("document.querySelector('link[rel=next]')?.href ?? null")))
         #expect(String(decoding: scripted.data, as: UTF8.self) == #"["c5","c7"]"#, "results that are not lists, one per page")
     }
@@ -59,7 +59,7 @@ import TestSupport
             "/api?page=2": .delayed(.milliseconds(200), .respond(contentType: "application/json", body: #"{"items": ["c", "d"], "more": true}"#)),
             "/api?page=3": .delayed(.milliseconds(200), .respond(contentType: "application/json", body: #"{"items": ["e"], "more": false}"#)),
         ])
-        let result = try await WebParser().run(job(server.url("/"), Self.items, next: .selector("#more")))
+        let result = try await WebParserRunner().run(job(server.url("/"), Self.items, next: .selector("#more")))
         #expect(String(decoding: result.data, as: UTF8.self) == #"["a","b","c","d","e"]"#)
         #expect(server.requests(for: "/api?page=3").count == 1)
     }
@@ -73,7 +73,7 @@ import TestSupport
         ])
         var job = job(server.url("/1"), Self.items, next: .selector("a.next"))
         job.load.headers = ["X-Token": "secret"]
-        let result = try await WebParser().run(job)
+        let result = try await WebParserRunner().run(job)
         #expect(String(decoding: result.data, as: UTF8.self) == #"["a","b","x"]"#)
         #expect(server.requests(for: "/2").first?.headers["x-token"] == "secret")
         #expect(elsewhere.requests.first.map { $0.headers["x-token"] == nil } == true, "no token for another host")

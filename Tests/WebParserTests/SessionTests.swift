@@ -30,7 +30,7 @@ import Testing
     @Test func aMembersPageNeedsItsCookie() async throws {
         let server = try membersSite()
         do {
-            _ = try await WebParser().run(job(server.url("/members")))
+            _ = try await WebParserRunner().run(job(server.url("/members")))
             Issue.record("the members page opened without its cookie")
         } catch let error as WebParserError {
             #expect(error.kind == .httpStatus(403))
@@ -38,7 +38,7 @@ import Testing
         let session = WebParserSession()
         try await session.addCookies([WebParserCookie(name: "session", value: "let-me-in", domain: "127.0.0.1"),
                                       WebParserCookie(name: "tracker", value: "elsewhere", domain: ".example.org")])
-        #expect(text(try await WebParser(session: session).run(job(server.url("/members")))) == #""chapter 12""#)
+        #expect(text(try await WebParserRunner(session: session).run(job(server.url("/members")))) == #""chapter 12""#)
         #expect(server.requests(for: "/members").last?.cookie("tracker") == nil, "each cookie goes to its own domain only")
     }
 
@@ -50,11 +50,11 @@ import Testing
             """)
         do {
             let session = WebParserSession(configuration: .init(storage: .persistent(directory)))
-            #expect(text(try await WebParser(session: session).run(login)) == #""chapter 12""#)
+            #expect(text(try await WebParserRunner(session: session).run(login)) == #""chapter 12""#)
         }
         try await Task.sleep(for: .seconds(1))
         let later = WebParserSession(configuration: .init(storage: .persistent(directory)))
-        #expect(text(try await WebParser(session: later).run(job(server.url("/members")))) == #""chapter 12""#)
+        #expect(text(try await WebParserRunner(session: later).run(job(server.url("/members")))) == #""chapter 12""#)
         #expect(FileManager.default.fileExists(atPath: directory.appending(path: "cookies.sqlite").path))
     }
 
@@ -94,7 +94,7 @@ import Testing
         let proxy = try TestHTTPServer(routes: ["*": .respond(body: "<p>via proxy</p>")])
         let origin = try TestHTTPServer(routes: ["/direct": .respond(body: "<p>direct</p>")])
         let session = WebParserSession(configuration: .init(proxy: .init(url: proxy.url("/"), bypass: ["127.0.0.1"])))
-        let parser = WebParser(session: session)
+        let parser = WebParserRunner(session: session)
         #expect(text(try await parser.run(job(URL(string: "http://comics.invalid/updates")!))) == #""via proxy""#)
         #expect(proxy.requests.map(\.path) == ["http://comics.invalid/updates"])
         #expect(text(try await parser.run(job(origin.url("/direct")))) == #""direct""#)
@@ -106,7 +106,7 @@ import Testing
         let server = try TLSTestServer(body: "<p>secure</p>")
         var trusting = job(server.url())
         trusting.load.ignoresTLSErrors = true
-        let parser = WebParser()
+        let parser = WebParserRunner()
         #expect(text(try await parser.run(trusting)) == #""secure""#)
         let other = try TLSTestServer(body: "<p>other</p>")
         do {
@@ -123,7 +123,7 @@ import Testing
     /// error. It happens once WebKit's network process runs, so after a first job.
     @Test func everyLoadMeetsItsCertificateWhateverRanBefore() async throws {
         let plain = try TestHTTPServer(routes: ["/": .respond(body: "<p>plain</p>")])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         #expect(text(try await parser.run(job(plain.url("/")))) == #""plain""#)
         for round in 1...10 {
             let trusted = try TLSTestServer(body: "<p>token {x-token}</p>")
@@ -148,7 +148,7 @@ import Testing
                 : .init(status: 401, headers: ["WWW-Authenticate": "Basic realm=\"comics\""], body: "who are you?")
         }])
         do {
-            _ = try await WebParser().run(job(server.url("/private")))
+            _ = try await WebParserRunner().run(job(server.url("/private")))
             Issue.record("no credentials, yet in")
         } catch let error as WebParserError {
             #expect(error.kind == .httpStatus(401))
@@ -156,7 +156,7 @@ import Testing
         }
         var withCredentials = job(server.url("/private"))
         withCredentials.load.credentials = .init(user: "reader", password: "open sesame")
-        #expect(text(try await WebParser().run(withCredentials)) == #""inside""#)
+        #expect(text(try await WebParserRunner().run(withCredentials)) == #""inside""#)
         #expect(!"\(withCredentials)".contains("open sesame"))
     }
 
@@ -166,7 +166,7 @@ import Testing
             "/elsewhere": .respond(body: "<p>elsewhere</p>"),
         ])
         let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-cache-\(UUID().uuidString)")
-        let parser = WebParser(session: WebParserSession(configuration: .init(storage: .persistent(directory))))
+        let parser = WebParserRunner(session: WebParserSession(configuration: .init(storage: .persistent(directory))))
         // Going elsewhere between two loads of the list, so that the second is a navigation, not a reload.
         _ = try await parser.run(job(server.url("/list")))
         _ = try await parser.run(job(server.url("/elsewhere")))

@@ -45,7 +45,7 @@ import TestSupport
             "/": .respond(body: Self.appending),
             "/hits.json": .respond(contentType: "application/json", body: "[\(hits)]"),
         ])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         for _ in 1...3 {
             #expect(text(try await parser.run(job(server.url("/")))) == "[\(hits)]")
         }
@@ -64,7 +64,7 @@ import TestSupport
                 """),
             "/slow.json": .delayed(.milliseconds(1200), .respond(contentType: "application/json", body: #"["Saga","Berserk"]"#)),
         ])
-        #expect(text(try await WebParser().run(job(server.url("/")))) == #"["Saga","Berserk"]"#)
+        #expect(text(try await WebParserRunner().run(job(server.url("/")))) == #"["Saga","Berserk"]"#)
     }
 
     /// A catalogue written with jQuery: the whole list on load, and filter buttons whose handlers re-render the
@@ -102,13 +102,13 @@ import TestSupport
 
     @Test func aListReRenderedAfterAClickOverFetchIsTakenAfterIt() async throws {
         let server = try catalogueServer()
-        let result = try await WebParser().run(job(server.url("/"), steps: [.click(selector: "#manga")]))
+        let result = try await WebParserRunner().run(job(server.url("/"), steps: [.click(selector: "#manga")]))
         #expect(text(result) == #"["One Piece","Naruto"]"#)
     }
 
     @Test func aListReRenderedAfterATimerThatAClickStartedIsTakenAfterIt() async throws {
         let server = try catalogueServer()
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let result = try await parser.run(job(server.url("/"), steps: [.click(selector: "#debounced")]))
         #expect(text(result) == #"["One Piece","Naruto"]"#)
         let early = try await parser.run(job(server.url("/"), steps: [.click(selector: "#debounced")], settle: .zero))
@@ -118,7 +118,7 @@ import TestSupport
     @Test func aStepThatChangesNothingEndsPromptly() async throws {
         let server = try catalogueServer()
         // Taken at the timeout, the answer would be a failure: the unchanged answer is taken after its quiet time.
-        let result = try await WebParser().run(job(server.url("/"), steps: [.click(selector: "#list")], timeout: .seconds(20)))
+        let result = try await WebParserRunner().run(job(server.url("/"), steps: [.click(selector: "#list")], timeout: .seconds(20)))
         #expect(text(result) == #"["One Piece","Saga","Naruto"]"#)
     }
 
@@ -128,7 +128,7 @@ import TestSupport
         let app = try PythonServer(script: "websocket_app.py")
         defer { app.stop() }
         let url = URL(string: "http://127.0.0.1:\(app.port)/")!
-        let parser = WebParser()
+        let parser = WebParserRunner()
         #expect(text(try await parser.run(job(url))) == #"["One Piece","Naruto","Saga","Monstress","Berserk"]"#)
         for _ in 1...2 {
             #expect(text(try await parser.run(job(url, steps: [.click(selector: "#manga")]))) == #"["One Piece","Naruto","Berserk"]"#)
@@ -150,7 +150,7 @@ import TestSupport
             "/disabled": .respond(body: "<!doctype html><form><fieldset disabled><button id='go'>Go</button></fieldset></form>"),
             "/missing": .respond(body: "<!doctype html><p>nothing</p>"),
         ])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let cases: [(String, Step, String)] = [
             ("/mobile", .click(selector: "#menu"), "an element matches, but it is not visible (display: none on nav.mobile-only)"),
             ("/covered", .click(selector: "#accept-all"), "an element matches, but it is covered by div#cookie-banner.banner.modal"),
@@ -184,7 +184,7 @@ import TestSupport
         let steps: [Step] = [.when(.selector("#q"), then: [.evaluate(script: "document.querySelector('.title').textContent = 'then ran'")],
                                    otherwise: [.evaluate(script: "document.querySelector('.title').textContent = 'else ran'")])]
         let messages = MessageLog()
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let rendered = try await parser.run(job(server.url("/"), steps: steps), onMessage: messages.add)
         #expect(text(rendered) == #"["then ran"]"#, "the form an app renders once it knows no one is logged in is there")
         let plain = try await parser.run(job(server.url("/plain"), steps: steps), onMessage: messages.add)

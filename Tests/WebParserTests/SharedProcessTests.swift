@@ -11,7 +11,7 @@ import WebParser
     }
 
     /// Runs `jobs` at once on `parser`; each job's outcome, in order, with its states.
-    func runTogether(_ jobs: [WebParserJob], on parser: WebParser) async -> [(Result<WebParserResult, Error>, [WebParserState])] {
+    func runTogether(_ jobs: [WebParserJob], on parser: WebParserRunner) async -> [(Result<WebParserResult, Error>, [WebParserState])] {
         await withTaskGroup(of: (Int, Result<WebParserResult, Error>, [WebParserState]).self) { group in
             for (index, job) in jobs.enumerated() {
                 group.addTask {
@@ -56,7 +56,7 @@ import WebParser
     @Test(arguments: [(1, 4), (2, 2), (4, 1)])
     func pagesAtOnceShareWebProcessesUpToTheLimit(pagesPerProcess: Int, processes: Int) async throws {
         let server = try Self.appServer()
-        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: pagesPerProcess)))
+        let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: pagesPerProcess)))
         let script = "[...document.querySelectorAll('#app li')].map(li => li.textContent)"
         let outcomes = await runTogether(Array(repeating: job(server.url("/"), script), count: 4), on: parser)
         for (result, _) in outcomes {
@@ -75,7 +75,7 @@ import WebParser
                 for pagesPerProcess in [1, 2, 4] {
                     group.addTask {
                         guard let server = try? Self.appServer() else { return ["no server"] }
-                        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: pagesPerProcess)))
+                        let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: pagesPerProcess)))
                         let outcomes = await runTogether(Array(repeating: job(server.url("/"), script, timeout: .seconds(10)), count: 4), on: parser)
                         return outcomes.compactMap { outcome in
                             if case .failure(let error) = outcome.0 { "\(pagesPerProcess) to a process: \(error)" } else { nil }
@@ -98,7 +98,7 @@ import WebParser
             "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
             "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', \(dataDelay))</script>"),
         ])
-        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
+        let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
         let outcomes = await runTogether([job(server.url("/stuck"), "window.never", timeout: stuckTimeout),
                                           job(server.url("/slow"), "out.textContent", timeout: timeout)], on: parser)
         let slow = try outcomes[1].0.get()
@@ -123,7 +123,7 @@ import WebParser
             "/thenable": .respond(body: "<script>Object.prototype.then = function () {}; Promise.prototype.then = function () {}</script>"),
             "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 4000)</script>"),
         ])
-        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 3)))
+        let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: 3)))
         let outcomes = await runTogether([job(server.url("/hang"), "1", timeout: .seconds(2), retries: 1),
                                           job(server.url("/thenable"), "1", timeout: .seconds(2), retries: 1),
                                           job(server.url("/slow"), "out.textContent", timeout: .seconds(20))], on: parser)
@@ -148,7 +148,7 @@ import WebParser
             "/hog": .respond(body: hog),
             "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 2500)</script>"),
         ])
-        let parser = WebParser(session: WebParserSession(configuration: .init(memoryLimit: 250, pagesPerProcess: 2)))
+        let parser = WebParserRunner(session: WebParserSession(configuration: .init(memoryLimit: 250, pagesPerProcess: 2)))
         let outcomes = await runTogether([job(server.url("/hog"), "null"), job(server.url("/slow"), "out.textContent")], on: parser)
         guard case .failure(let hungry as WebParserError) = outcomes[0].0 else {
             Issue.record("the hog should fail: \(outcomes[0].0)")
@@ -165,7 +165,7 @@ import WebParser
         let server = try TestHTTPServer(routes: [
             "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 1500)</script>"),
         ])
-        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
+        let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
         let outcomes = await runTogether([job(server.url("/missing"), "1"), job(server.url("/slow"), "out.textContent")], on: parser)
         guard case .failure(let missing as WebParserError) = outcomes[0].0 else {
             Issue.record("the missing page should fail: \(outcomes[0].0)")
@@ -184,7 +184,7 @@ import WebParser
             "/b": .delayed(.milliseconds(100), .respond(body: "<title>B</title><script src=/shared.js></script>")),
             "/shared.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: "window.loaded = true"),
         ])
-        let parser = WebParser(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
+        let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
         let b = """
             new Promise(done => setTimeout(() => {
               const other = window.open('', 'secret');

@@ -52,7 +52,7 @@ import TestSupport
             .click(selector: "#open"), .fill(selector: "#q", value: "one piece"), .select(selector: "#kind", option: "Manga"),
             .check(selector: "#agree", checked: true), .press(key: "Enter", selector: "#q"),
         ]
-        let result = try await WebParser().run(job(server.url("/"), "document.querySelector('#results').textContent", steps: steps))
+        let result = try await WebParserRunner().run(job(server.url("/"), "document.querySelector('#results').textContent", steps: steps))
         #expect(String(decoding: result.data, as: UTF8.self) == #""POST csrf=t0k3n&q=one+piece&kind=manga&agree=on""#)
         #expect(result.finalURL.hasSuffix("/search"))
         #expect(server.requests(for: "/search").count == 1)
@@ -70,7 +70,7 @@ import TestSupport
             </script>
             """)])
         let steps: [Step] = [.click(selector: "#b"), .press(key: "x", selector: "#i"), .press(key: "Tab", selector: nil)]
-        let result = try await WebParser().run(job(server.url("/"), "seen.length >= 4 ? seen : null", steps: steps))
+        let result = try await WebParserRunner().run(job(server.url("/"), "seen.length >= 4 ? seen : null", steps: steps))
         #expect(String(decoding: result.data, as: UTF8.self) == #"["mousedown true","click true","keydown x true","keydown Tab true"]"#)
     }
 
@@ -93,7 +93,7 @@ import TestSupport
               clicks, atCorner: document.elementFromPoint(innerWidth - 5, innerHeight - 5).id} : null
             """, steps: [.click(selector: "#corner")])
         job.page.viewport = viewport
-        let result = try await WebParser().run(job)
+        let result = try await WebParserRunner().run(job)
         #expect(String(decoding: result.data, as: UTF8.self)
                 == #"{"width":\#(viewport.width),"height":\#(viewport.height),"visibility":"visible","clicks":[true],"atCorner":"corner"}"#)
     }
@@ -110,7 +110,7 @@ import TestSupport
             setTimeout(() => document.getElementById("banner").remove(), 500);
             </script>
             """)])
-        let result = try await WebParser().run(job(server.url("/"), "clicks.length ? clicks : null", steps: [.click(selector: "#buy")]))
+        let result = try await WebParserRunner().run(job(server.url("/"), "clicks.length ? clicks : null", steps: [.click(selector: "#buy")]))
         #expect(String(decoding: result.data, as: UTF8.self) == #"["buy true"]"#)
     }
 
@@ -126,7 +126,7 @@ import TestSupport
         var ordering = job(server.url("/"), "1", steps: [.click(selector: "#go"), .waitForSelector("#confirmation")], timeout: .seconds(2))
         ordering.retry = RetryPolicy(retries: 2, delay: .milliseconds(10))
         await #expect {
-            try await WebParser().run(ordering)
+            try await WebParserRunner().run(ordering)
         } throws: { error in
             (error as? WebParserError)?.attempts == 1 && "\(error)".contains(##"while running step 2 (waitForSelector "#confirmation")"##)
         }
@@ -135,7 +135,7 @@ import TestSupport
         let voting = job(server.url("/poll"), "document.title = 'done'", steps: [.click(selector: "#vote"),
                                                                                  .evaluate(script: "document.getElementById('after').textContent = 'went on'")],
                          timeout: .seconds(5))
-        let voted = try await WebParser().run(voting)
+        let voted = try await WebParserRunner().run(voting)
         #expect(String(decoding: voted.data, as: UTF8.self) == #""done""#)
         #expect(server.requests(for: "/vote").count == 1)
     }
@@ -170,7 +170,7 @@ import TestSupport
             "/items?page=4": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(4)) }),
             "/items?page=5": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(5)) }),
         ])
-        let result = try await WebParser().run(job(server.url("/"), "document.querySelectorAll('li').length",
+        let result = try await WebParserRunner().run(job(server.url("/"), "document.querySelectorAll('li').length",
                                                    steps: [.scroll(.untilStable(settle: .milliseconds(700)))]))
         #expect(String(decoding: result.data, as: UTF8.self) == "50")
     }
@@ -186,7 +186,7 @@ import TestSupport
             "/": .respond(body: "<form method='post' action='/post'><input name='a' value='1'></form><p id='x'>first</p>"),
             "/post": .respond(body: "<p id='x'>posted</p><select id='s'><option>A</option></select>"),
         ])
-        let posted = try await WebParser().run(job(server.url("/"), "document.getElementById('x').textContent",
+        let posted = try await WebParserRunner().run(job(server.url("/"), "document.getElementById('x').textContent",
                                                    steps: [.evaluate(script: "document.forms[0].submit(); await new Promise((r) => setTimeout(r, 2000));"),
                                                            .waitForNavigation]))
         #expect(String(decoding: posted.data, as: UTF8.self) == #""posted""#)
@@ -195,14 +195,14 @@ import TestSupport
         let failing = job(server.url("/"), "1", steps: [.evaluate(script: "document.forms[0].submit();"), .select(selector: "#s", option: "B")],
                           timeout: .seconds(2))
         await #expect {
-            try await WebParser().run(failing)
+            try await WebParserRunner().run(failing)
         } throws: { error in
             let text = "\(error)"
             return text.contains(##"while running step 2 (select "B" in "#s")"##) && text.contains(server.url("/post").absoluteString)
         }
         let invalid = job(server.url("/"), "1", steps: [.click(selector: "p[")])
         await #expect {
-            try await WebParser().run(invalid)
+            try await WebParserRunner().run(invalid)
         } throws: { error in
             "\(error)".contains(#"step 1 (click "p[") failed: not a valid CSS selector: p["#)
         }

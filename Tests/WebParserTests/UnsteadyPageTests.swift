@@ -51,16 +51,16 @@ import TestSupport
         for (path, script) in [("/clock", "clock.textContent"), ("/grows", "[...list.children].map(e => e.textContent)")] {
             let log = StateLog()
             let error = await #expect(throws: WebParserError.self) {
-                try await WebParser().run(self.job(try self.url(path), script, timeout: .seconds(3)), onStateChange: log.record)
+                try await WebParserRunner().run(self.job(try self.url(path), script, timeout: .seconds(3)), onStateChange: log.record)
             }
             #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(3)), "\(path)")
             #expect(error?.lastAnswer?.contains("which had not stayed the same for 200 ms") == true, "\(path): \(String(describing: error?.lastAnswer))")
             #expect(error?.lastAnswer?.contains(#""settle": 0 takes the first answer"#) == true)
             #expect(error?.attempts == 1)
         }
-        let first = try await WebParser().run(job(try url("/clock"), "clock.textContent || null", settle: .zero))
+        let first = try await WebParserRunner().run(job(try url("/clock"), "clock.textContent || null", settle: .zero))
         #expect(Int(String(decoding: first.data.dropFirst().dropLast(), as: UTF8.self)) != nil, "a time: \(String(decoding: first.data, as: UTF8.self))")
-        let list = try await WebParser().run(job(try url("/carousel"), "[...list.children].map(e => e.textContent)"))
+        let list = try await WebParserRunner().run(job(try url("/carousel"), "[...list.children].map(e => e.textContent)"))
         #expect(list.data == Data(#"["a","b","c"]"#.utf8))
     }
 
@@ -68,7 +68,7 @@ import TestSupport
     /// re-render every 40 ms, or comes and goes every 300 ms.
     @Test(arguments: [("/moving", "#b"), ("/rerendered", "button.go"), ("/blinking", "#b")])
     func aClickLandsOnAnElementThatWillNotHoldStill(path: String, selector: String) async throws {
-        let result = try await WebParser().run(job(try url(path), "out.textContent === 'clicked' ? out.textContent : null",
+        let result = try await WebParserRunner().run(job(try url(path), "out.textContent === 'clicked' ? out.textContent : null",
                                                    steps: [.click(selector: selector)]))
         #expect(result.data == Data(#""clicked""#.utf8))
     }
@@ -78,7 +78,7 @@ import TestSupport
     @Test func anIfWhoseSelectorThePageRefusesFailsAtOnce() async throws {
         let log = StateLog()
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(self.job(try self.url("/carousel"), "1", steps: [.when(.selector("li:unknown-pseudo"), then: [], otherwise: [.click(selector: "#slide")])]),
+            try await WebParserRunner().run(self.job(try self.url("/carousel"), "1", steps: [.when(.selector("li:unknown-pseudo"), then: [], otherwise: [.click(selector: "#slide")])]),
                                       onStateChange: log.record)
         }
         guard case .stepFailed(let place, _, let reason)? = error?.kind else {

@@ -47,29 +47,29 @@ import Testing
     @Test func anEmptyListIsTheResultOnceWaitForHolds() async throws {
         let server = try server()
         // Had the empty list not been final, the job would have failed at its timeout.
-        let none = try await WebParser().run(job(server.url("/?q=none"), waitFor: "window.searched"))
+        let none = try await WebParserRunner().run(job(server.url("/?q=none"), waitFor: "window.searched"))
         #expect(none.data == Data("[]".utf8))
-        let two = try await WebParser().run(job(server.url("/?q=two"), waitFor: "window.searched"))
+        let two = try await WebParserRunner().run(job(server.url("/?q=two"), waitFor: "window.searched"))
         #expect(two.data == Data(#"["to be","or not"]"#.utf8))
         var nothing = job(server.url("/?q=none"), waitFor: "document.body.dataset.state === 'done'")
         nothing.evaluation.script = "document.querySelector('.quote')?.textContent"
-        #expect(try await WebParser().run(nothing).data == Data("null".utf8), "undefined after waitFor is null")
+        #expect(try await WebParserRunner().run(nothing).data == Data("null".utf8), "undefined after waitFor is null")
     }
 
     @Test func waitForSelectorWaitsForAnElement() async throws {
         let server = try server()
-        let two = try await WebParser().run(job(server.url("/?q=two"), waitForSelector: "body[data-state=done] #hits"))
+        let two = try await WebParserRunner().run(job(server.url("/?q=two"), waitForSelector: "body[data-state=done] #hits"))
         #expect(two.data == Data(#"["to be","or not"]"#.utf8))
-        let none = try await WebParser().run(job(server.url("/?q=none"), waitForSelector: "[data-state='done']"))
+        let none = try await WebParserRunner().run(job(server.url("/?q=none"), waitForSelector: "[data-state='done']"))
         #expect(none.data == Data("[]".utf8), "the result is final once the selector matches, empty included")
-        let both = try await WebParser().run(job(server.url("/?q=two"), waitFor: "window.searched", waitForSelector: "li.quote"))
+        let both = try await WebParserRunner().run(job(server.url("/?q=two"), waitFor: "window.searched", waitForSelector: "li.quote"))
         #expect(both.data == Data(#"["to be","or not"]"#.utf8))
     }
 
     @Test func anInvalidSelectorFailsAtOnce() async throws {
         let server = try server()
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/?q=two"), waitForSelector: "li[", retries: 3))
+            try await WebParserRunner().run(job(server.url("/?q=two"), waitForSelector: "li[", retries: 3))
         }
         #expect(error?.attempts == 1)
         #expect(error?.description.hasPrefix(#"script failed: "li[" is not a valid CSS selector in waitForSelector"#) == true,
@@ -79,7 +79,7 @@ import Testing
     @Test func aLoadedPageWithoutDataTimesOutOnceAndSaysWhatTheScriptReturned() async throws {
         let server = try server()
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/?q=none"), timeout: .seconds(1), retries: 2))
+            try await WebParserRunner().run(job(server.url("/?q=none"), timeout: .seconds(1), retries: 2))
         }
         #expect(error?.attempts == 1, "not retried")
         #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(1)))
@@ -88,11 +88,11 @@ import Testing
                 + "the script returned [] (empty; an empty answer is the result only once waitFor or waitForSelector holds)")
 
         let waiting = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/?q=none"), waitFor: "window.searched && false", timeout: .seconds(1)))
+            try await WebParserRunner().run(job(server.url("/?q=none"), waitFor: "window.searched && false", timeout: .seconds(1)))
         }
         #expect(waiting?.lastAnswer == "waitFor returned false")
         let noElement = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/?q=none"), waitForSelector: ".quote", timeout: .seconds(1)))
+            try await WebParserRunner().run(job(server.url("/?q=none"), waitForSelector: ".quote", timeout: .seconds(1)))
         }
         #expect(noElement?.lastAnswer == #"no element matched waitForSelector ".quote""#)
     }
@@ -100,7 +100,7 @@ import Testing
     @Test func missingDataIsRetriedWhenTheJobAsks() async throws {
         let server = try server()
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/?q=none"), timeout: .milliseconds(700), retries: 1, retriesMissingData: true))
+            try await WebParserRunner().run(job(server.url("/?q=none"), timeout: .milliseconds(700), retries: 1, retriesMissingData: true))
         }
         #expect(error?.attempts == 2)
         #expect(server.requests(for: "/?q=none").count == 2)
@@ -109,7 +109,7 @@ import Testing
     @Test func aServerThatNeverAnswersIsStillRetried() async throws {
         let server = try TestHTTPServer(routes: ["/": .hang])
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/"), timeout: .milliseconds(500), retries: 1))
+            try await WebParserRunner().run(job(server.url("/"), timeout: .milliseconds(500), retries: 1))
         }
         #expect(error?.kind == .timedOut(phase: .waitingForServer, after: .milliseconds(500)))
         #expect(error?.attempts == 2)
@@ -122,7 +122,7 @@ import Testing
     func aSelectorWrittenAsWaitForGetsAHint(waitFor: String, message: String) async throws {
         let server = try server()
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/?q=two"), waitFor: waitFor))
+            try await WebParserRunner().run(job(server.url("/?q=two"), waitFor: waitFor))
         }
         guard case .scriptFailed(let failure)? = error?.kind else {
             Issue.record("expected a script failure, got \(String(describing: error))")
@@ -137,7 +137,7 @@ import Testing
         let server = try server()
         var selector = job(server.url("/?q=two"))
         selector.evaluation.script = "#hits .quote"
-        let error = await #expect(throws: WebParserError.self) { try await WebParser().run(selector) }
+        let error = await #expect(throws: WebParserError.self) { try await WebParserRunner().run(selector) }
         #expect(error?.description.contains(##"looks like a CSS selector: the script is JavaScript, such as Array.from(document.querySelectorAll("#hits .quote")"##) == true,
                 "\(String(describing: error))")
     }
@@ -152,7 +152,7 @@ import Testing
         let log = StateLog()
         var wait = job(server.url("/"))
         wait.evaluation.script = "window.slow ? document.title : null"
-        _ = try await WebParser().run(wait, onStateChange: log.record)
+        _ = try await WebParserRunner().run(wait, onStateChange: log.record)
         let progress = log.states.compactMap { if case .loading(let progress) = $0 { progress } else { nil } }
         #expect(progress == progress.sorted() && Set(progress).count == progress.count, "\(log.states)")
         let executing = try #require(log.states.firstIndex(of: .executingJavaScript))
@@ -165,7 +165,7 @@ import Testing
         let server = try server()
         var unclosed = job(server.url("/?q=two"))
         unclosed.evaluation.script = "Array.from(document.querySelectorAll('li'), e => e.textContent"
-        let error = await #expect(throws: WebParserError.self) { try await WebParser().run(unclosed) }
+        let error = await #expect(throws: WebParserError.self) { try await WebParserRunner().run(unclosed) }
         guard case .scriptFailed(let failure)? = error?.kind else {
             Issue.record("expected a script failure, got \(String(describing: error))")
             return
@@ -175,7 +175,7 @@ import Testing
 
         var statements = job(server.url("/?q=two"))
         statements.evaluation.script = "const hits = document.querySelectorAll('li'); hits.length"
-        let statementsError = await #expect(throws: WebParserError.self) { try await WebParser().run(statements) }
+        let statementsError = await #expect(throws: WebParserError.self) { try await WebParserRunner().run(statements) }
         #expect(statementsError?.description.contains("statements where an expression is expected") == true)
     }
 }

@@ -31,14 +31,14 @@ import WebParser
             "/comics.json": .respond(contentType: "application/json", body: Self.comics),
         ])
         struct Comic: Decodable, Equatable { var title: String; var chapter: Int }
-        let comics = try await WebParser().parse(job(server.url("/"), Self.listScript), mapper: JSONMapper([Comic].self))
+        let comics = try await WebParserRunner().parse(job(server.url("/"), Self.listScript), mapper: JSONMapper([Comic].self))
         #expect(comics == [Comic(title: "Paper Knights", chapter: 203), Comic(title: "Café Monsters", chapter: 48)])
         #expect(server.requests(for: "/comics.json").count == 1)
     }
 
     @Test func theScriptContract() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>Hello</title><p id=n>42</p>")])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let cases: [(script: String, json: String)] = [
             ("document.title", #""Hello""#),
             ("(() => Number(document.getElementById('n').textContent))()", "42"),
@@ -59,7 +59,7 @@ import WebParser
             "/": .respond(body: "<title>slow</title><script src=/slow.js></script><p id=late>found</p>"),
             "/slow.js": .delayed(.milliseconds(600), .respond(contentType: "text/javascript", body: "window.slow = true;")),
         ])
-        let result = try await WebParser().run(job(server.url("/"), "document.getElementById('late').textContent"))
+        let result = try await WebParserRunner().run(job(server.url("/"), "document.getElementById('late').textContent"))
         #expect(result.data == Data(#""found""#.utf8))
     }
 
@@ -67,7 +67,7 @@ import WebParser
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         let script = "(() => {\n  const list = null;\n  return list.length;\n})()"
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/"), script, retries: 3))
+            try await WebParserRunner().run(job(server.url("/"), script, retries: 3))
         }
         guard case .scriptFailed(let failure)? = error?.kind else {
             Issue.record("expected a script failure, got \(String(describing: error))")
@@ -83,7 +83,7 @@ import WebParser
     @Test func aSyntaxErrorNamesItsLine() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/"), "[1,\n2 +* 3]"))
+            try await WebParserRunner().run(job(server.url("/"), "[1,\n2 +* 3]"))
         }
         guard case .scriptFailed(let failure)? = error?.kind else {
             Issue.record("expected a script failure, got \(String(describing: error))")
@@ -96,7 +96,7 @@ import WebParser
     @Test func aDOMNodeIsNotData() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p id=x>hi</p>")])
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/"), "document.getElementById('x')"))
+            try await WebParserRunner().run(job(server.url("/"), "document.getElementById('x')"))
         }
         guard case .unsupportedResult(let what)? = error?.kind else {
             Issue.record("expected an unsupported result, got \(String(describing: error))")
@@ -107,7 +107,7 @@ import WebParser
 
     @Test func valuesJSONCannotShowAreNotData() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         for (script, expected) in [("new Map([['a', 1]])", "a Map"), ("({titles: new Set(['x'])})", "a Set"),
                                    ("new URLSearchParams('a=1')", "a URLSearchParams object")] {
             let error = await #expect(throws: WebParserError.self) { try await parser.run(job(server.url("/"), script)) }
@@ -122,14 +122,14 @@ import WebParser
     @Test func anErrorThrownByThePagesOwnCodeHasNoScriptLine() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<script>\n\n\nfunction load() { throw new Error('page bug') }</script>")])
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/"), "load()"))
+            try await WebParserRunner().run(job(server.url("/"), "load()"))
         }
         #expect(error?.kind == .scriptFailed(ScriptFailure(message: "Error: page bug")))
     }
 
     @Test func aPortWebKitBlocksFailsAtOnce() async throws {
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(URL(string: "http://127.0.0.1:6000/")!, "document.title", retries: 2))
+            try await WebParserRunner().run(job(URL(string: "http://127.0.0.1:6000/")!, "document.title", retries: 2))
         }
         guard case .unsupportedURL? = error?.kind else {
             Issue.record("expected an unsupported URL, got \(String(describing: error))")
@@ -141,7 +141,7 @@ import WebParser
     @Test func aRefusedConnectionIsRetriedThenReported() async throws {
         let url = try TestHTTPServer.refusingURL()
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(url, "document.title", retries: 1))
+            try await WebParserRunner().run(job(url, "document.title", retries: 1))
         }
         #expect(error?.kind == .connectionRefused)
         #expect(error?.attempts == 2)
@@ -150,7 +150,7 @@ import WebParser
     @Test func notFoundIsNotRetried() async throws {
         let server = try TestHTTPServer(routes: [:])
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/missing"), "document.title", retries: 3))
+            try await WebParserRunner().run(job(server.url("/missing"), "document.title", retries: 3))
         }
         #expect(error?.kind == .httpStatus(404))
         #expect(server.requests(for: "/missing").count == 1)
@@ -161,7 +161,7 @@ import WebParser
             "/": .sequence([.respond(status: 500, body: "oops"), .respond(body: "<title>back</title>")]),
         ])
         let log = StateLog()
-        let data = try await WebParser().run(job(server.url("/"), "document.title", retries: 2), onStateChange: log.record).data
+        let data = try await WebParserRunner().run(job(server.url("/"), "document.title", retries: 2), onStateChange: log.record).data
         #expect(String(decoding: data, as: UTF8.self) == #""back""#)
         #expect(server.requests(for: "/").count == 2)
         #expect(log.states.filter { $0 == .started }.count == 1)
@@ -173,7 +173,7 @@ import WebParser
         defer { server.stop() }
         let start = ContinuousClock.now
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParser().run(job(server.url("/"), "document.title", timeout: .milliseconds(1500)))
+            try await WebParserRunner().run(job(server.url("/"), "document.title", timeout: .milliseconds(1500)))
         }
         let elapsed = ContinuousClock.now - start
         #expect(error?.kind == .timedOut(phase: .waitingForServer, after: .milliseconds(1500)))
@@ -183,7 +183,7 @@ import WebParser
     @Test func cancellationStopsALoadInProgress() async throws {
         let server = try TestHTTPServer(routes: ["/": .hang])
         defer { server.stop() }
-        let parser = WebParser()
+        let parser = WebParserRunner()
         let log = StateLog()
         let job = job(server.url("/"), "document.title", timeout: .seconds(60))
         let task = Task { try await parser.run(job, onStateChange: log.record) }
@@ -205,7 +205,7 @@ import WebParser
 
     @Test func languagesReachTheServerAndTheScript() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         var french = job(server.url("/"), "[navigator.language, navigator.languages.join()]")
         french.page.languages = ["fr-FR", "fr"]
         #expect(text(try await parser.run(french)) == #"["fr-FR","fr-FR"]"#)
@@ -219,7 +219,7 @@ import WebParser
 
     @Test func jobsOfOtherLanguagesNeverShareTheContextAtOnce() async throws {
         let server = try TestHTTPServer(routes: ["*": .respond(body: "<p>hi</p>")])
-        let parser = WebParser()
+        let parser = WebParserRunner()
         // Each page reads its language, waits, and reads it again: a job of another language running
         // meanwhile would change it under the first.
         let script = "new Promise(r => { const first = navigator.language; setTimeout(() => r([first, navigator.language]), 400); })"
@@ -238,7 +238,7 @@ import WebParser
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         var withHeaders = job(server.url("/"), "document.body.textContent")
         withHeaders.load.headers = ["X-Token": "secret-1", "Referer": "https://example.com/"]
-        _ = try await WebParser().run(withHeaders)
+        _ = try await WebParserRunner().run(withHeaders)
         let request = try #require(server.requests(for: "/").first)
         #expect(request.headers["x-token"] == "secret-1")
         #expect(request.headers["referer"] == "https://example.com/")
@@ -255,7 +255,7 @@ import WebParser
             "/data.json": .respond(contentType: "application/json", body: "ready"),
         ])
         let blocked = job(server.url("/"), "document.title === 'ready' ? document.images.length : null")
-        #expect(text(try await WebParser().run(blocked)) == "1")
+        #expect(text(try await WebParserRunner().run(blocked)) == "1")
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.requests(for: "/picture.png").isEmpty)
         #expect(server.requests(for: "/clip.mp4").isEmpty)
@@ -264,7 +264,7 @@ import WebParser
 
         var open = blocked
         open.page.blockedResources = []
-        _ = try await WebParser().run(open)
+        _ = try await WebParserRunner().run(open)
         let deadline = ContinuousClock.now + .seconds(5)
         while server.requests(for: "/picture.png").isEmpty && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
@@ -276,9 +276,9 @@ import WebParser
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>static</title><script>document.title = 'scripted'</script>")])
         var quiet = job(server.url("/"), "document.title")
         quiet.page.pageScripts = false
-        #expect(text(try await WebParser().run(quiet)) == #""static""#)
+        #expect(text(try await WebParserRunner().run(quiet)) == #""static""#)
         quiet.page.pageScripts = true
-        #expect(text(try await WebParser().run(quiet)) == #""scripted""#)
+        #expect(text(try await WebParserRunner().run(quiet)) == #""scripted""#)
     }
 
     @Test func waitForHoldsTheScriptBack() async throws {
@@ -286,7 +286,7 @@ import WebParser
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
         var waiting = job(server.url("/"), "(window.evaluations = (window.evaluations || 0) + 1, [window.evaluations, document.getElementById('n').textContent])")
         waiting.evaluation.waitFor = "document.body.dataset.ready"
-        let result = try await WebParser().run(waiting)
+        let result = try await WebParserRunner().run(waiting)
         #expect(text(result) == #"[1,"7"]"#, "evaluated once, after waitFor")
         #expect(result.httpStatus == 200)
         #expect(result.finalURL == server.url("/").absoluteString)
@@ -297,7 +297,7 @@ import WebParser
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         var broken = job(server.url("/"), "document.title")
         broken.evaluation.waitFor = "(() => {\n  return missing.thing;\n})()"
-        let error = await #expect(throws: WebParserError.self) { try await WebParser().run(broken) }
+        let error = await #expect(throws: WebParserError.self) { try await WebParserRunner().run(broken) }
         guard case .scriptFailed(let failure)? = error?.kind else {
             Issue.record("expected a script failure, got \(String(describing: error))")
             return
@@ -330,7 +330,7 @@ import WebParser
         evaluation.settle = .zero
         // A timeout shorter than the poll interval: the answer is seen at the change, or the job fails.
         let job = WebParserJob(url: server.url("/"), evaluation: evaluation, timeout: .seconds(15), retry: RetryPolicy(retries: 0))
-        let result = try await WebParser().run(job)
+        let result = try await WebParserRunner().run(job)
         let values = try #require(try JSONSerialization.jsonObject(with: result.data) as? [Any])
         #expect(values.first as? String == "ready")
         #expect(values.last is Double, "how soon it was seen after the change, in ms")
@@ -354,14 +354,14 @@ import WebParser
 
     @Test func webProcessesAreReusedAndRecycledAfterTheirLoads() async throws {
         let server = try Self.processCountingServer()
-        let recycling = WebParser(session: WebParserSession(configuration: .init(recycleAfter: 3)))
+        let recycling = WebParserRunner(session: WebParserSession(configuration: .init(recycleAfter: 3)))
         for _ in 1...7 { _ = try await recycling.run(job(server.url("/"), "window.counted")) }
         #expect(server.requests(for: "/count.js").count == 3, "7 jobs, a web process for every 3 loads")
     }
 
     @Test func aPageThatFailedIsNotReused() async throws {
         let server = try Self.processCountingServer()
-        let parser = WebParser()
+        let parser = WebParserRunner()
         _ = try await parser.run(job(server.url("/"), "window.counted"))
         _ = try await parser.run(job(server.url("/"), "window.counted"))
         #expect(server.requests(for: "/count.js").count == 1)
@@ -373,7 +373,7 @@ import WebParser
     @Test func aPageOverItsMemoryLimitIsKilledAndReported() async throws {
         let hog = "<script>const keep = []; setInterval(() => { for (let i = 0; i < 20; i++) keep.push(new Array(1 << 20).fill(i)) }, 20)</script>"
         let server = try TestHTTPServer(routes: ["/hog": .respond(body: hog), "/fine": .respond(body: "<title>fine</title>")])
-        let parser = WebParser(session: WebParserSession(configuration: .init(memoryLimit: 200)))
+        let parser = WebParserRunner(session: WebParserSession(configuration: .init(memoryLimit: 200)))
         let error = await #expect(throws: WebParserError.self) {
             try await parser.run(job(server.url("/hog"), "null"))
         }
@@ -390,7 +390,7 @@ import WebParser
         ])
         var blocking = job(server.url("/ads-page"), "document.readyState === 'complete' ? document.title : null")
         blocking.page.blockedURLs = ["/ads/"]
-        #expect(try await WebParser().run(blocking).data == Data(#""app""#.utf8))
+        #expect(try await WebParserRunner().run(blocking).data == Data(#""app""#.utf8))
         #expect(server.requests(for: "/ads/track.js").isEmpty)
         #expect(server.requests(for: "/ads-page").count == 1)
     }

@@ -1,5 +1,5 @@
 import Testing
-@testable import WebParseCore
+@testable import WebParserCore
 
 /// Selectors are checked as CSS before any page loads: what browsers accept passes, what they refuse does not.
 @Suite struct CSSSelectorSyntaxTests {

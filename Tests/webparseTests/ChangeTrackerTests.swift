@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WebParser
-@testable import WebParseCore
+@testable import WebParserCore
 @testable import webparse
 
 /// Item identities, what counts as new, and the bounded memory of seen items.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebParseCore
+@testable import WebParserCore
 @testable import webparse
 
 /// A randomized run of the config loader on mutated configs: it must always answer with a config or with

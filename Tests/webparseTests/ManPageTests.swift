@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebParseCore
+@testable import WebParserCore
 @testable import webparse
 
 /// webparse(1) is made from the tables help shows: every command, option, field and exit code is in it.

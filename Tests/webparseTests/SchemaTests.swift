@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebParseCore
+@testable import WebParserCore
 @testable import webparse
 
 /// The JSON Schema in `Examples/webparse.schema.json` describes the configs webparse accepts.

@@ -1,7 +1,7 @@
 /// The decisions between the attempts of one job, made without WebKit or a clock: which attempt runs, whether
 /// it runs alone in a web process of its own, whether a failure is retried, after how long, and by which deadline.
 ///
-/// `WebParser.run` feeds it each attempt's failure and the time, and carries out what it answers.
+/// `WebParserRunner.run` feeds it each attempt's failure and the time, and carries out what it answers.
 struct JobMachine {
     /// Where the job is.
     enum State: Equatable {
@@ -18,7 +18,7 @@ struct JobMachine {
         case ended
     }
 
-    /// What `WebParser.run` does next.
+    /// What `WebParserRunner.run` does next.
     enum Action: Equatable {
         /// Runs attempt `number` now, alone or not, by `deadline`.
         case run(number: Int, alone: Bool, deadline: ContinuousClock.Instant)

@@ -43,3 +43,17 @@ public struct PageSettings: Sendable, Equatable {
         self.popups = popups
     }
 }
+
+extension PageSettings {
+    /// What the page's content filter blocks.
+    var blocking: ContentBlocking { ContentBlocking(resources: blockedResources, urlPatterns: blockedURLs) }
+
+    /// Whether a window the page opens is loaded in the page itself.
+    var followsPopups: Bool { popups == .follow }
+
+    /// The bridge a page with these options runs at the start of its documents; nil when it needs none.
+    func makeBridge() -> PageBridge? {
+        guard !userScripts.isEmpty || capturesConsole else { return nil }
+        return PageBridge(userScripts: userScripts, capturesConsole: capturesConsole)
+    }
+}

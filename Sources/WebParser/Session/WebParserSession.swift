@@ -7,7 +7,7 @@ import Foundation
 /// a session keeps everything in memory and writes nothing to disk; with `.persistent(directory)` storage it
 /// keeps cookies, local storage and the HTTP cache in that directory across runs (one process at a time: lock
 /// the directory if runs may overlap), and with `save()` its session cookies too, as a browser restoring its
-/// last session does. Create one and pass it to every `WebParser` that should share it; it is
+/// last session does. Create one and pass it to every `WebParserRunner` that should share it; it is
 /// released, with its pages and network process, when the last reference goes.
 public final class WebParserSession: Sendable {
     /// Where a session keeps its data.

@@ -1,4 +1,4 @@
-import WebParseCore
+import WebParserCore
 /// Settings of commands that talk on stderr.
 protocol TalkativeSettings: Sendable {
     var verbosity: Verbosity { get set }

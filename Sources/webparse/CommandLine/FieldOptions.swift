@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 
 extension CommandOption {
     /// The options of `fields` that have one (`--concurrency`, `--proxy`…), each reading its value at once into

@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// Settings of commands that describe one job on the command line (`eval`, `snapshot`): the values of the

@@ -1,4 +1,4 @@
-import WebParseCore
+import WebParserCore
 /// Every command of `webparse`.
 enum Commands {
     static let all: [any Command] = [

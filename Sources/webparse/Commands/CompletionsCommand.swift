@@ -1,4 +1,4 @@
-import WebParseCore
+import WebParserCore
 /// `webparse completions SHELL`: a completion script for bash, zsh or fish, made from the command tables.
 struct CompletionsCommand {
     struct Settings: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// `webparse eval URL [SCRIPT|-]`: one page, no config file.

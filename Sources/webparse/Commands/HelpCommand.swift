@@ -1,5 +1,5 @@
-import WebParseVersion
-import WebParseCore
+import WebParserVersion
+import WebParserCore
 /// `webparse help [COMMAND]`, and the text of `webparse --help`.
 struct HelpCommand {
     struct Settings: Sendable {

@@ -1,4 +1,4 @@
-import WebParseCore
+import WebParserCore
 
 /// The manual page webparse(1), in roff, made from the tables `help` shows (commands and their options, job
 /// and run fields, exit codes), so that the two cannot drift apart.

@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// `webparse run CONFIG`: runs the config's jobs one after another and prints their results, or, with
@@ -152,14 +152,14 @@ struct RunCommand {
     /// - Throws: `ConfigError` when it cannot be read or is not valid.
     private func loadConfig() throws(ConfigError) -> Config {
         guard let urlsPath = settings.urlsPath, let script = settings.script else {
-            return try ConfigLoader.load(path: settings.configPath, environment: WebParseCommand.launchEnvironment)
+            return try ConfigLoader.load(path: settings.configPath, environment: MainCommand.launchEnvironment)
         }
         return try ConfigLoader.loadURLList(path: urlsPath, script: script)
     }
 
     func execute() async -> ExitCode {
         // WebKit and the display start while the config is read.
-        let warmUp = Task { try? await WebParser.prepare() }
+        let warmUp = Task { try? await WebParserRunner.prepare() }
         defer { warmUp.cancel() }
         let config: Config
         do {
@@ -234,7 +234,7 @@ struct RunCommand {
 
         let reporter = ProgressReporter(verbosity: settings.verbosity)
         let output = RunOutput(settings: settings, isSingleJob: config.isSingleJob)
-        var scheduler = JobScheduler(parser: WebParser(session: setup.session),
+        var scheduler = JobScheduler(parser: WebParserRunner(session: setup.session),
                                      concurrency: concurrency,
                                      reporter: reporter)
         if output.streamsEmittedValues {

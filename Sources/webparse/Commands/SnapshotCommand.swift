@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// `webparse snapshot URL --png FILE [--full-page] [--html FILE]`: what a page looks like to webparse, for

@@ -1,4 +1,4 @@
-import WebParseCore
+import WebParserCore
 /// `webparse validate CONFIG`: checks a config without loading anything.
 struct ValidateCommand {
     struct Settings: Sendable {

@@ -1,4 +1,4 @@
-import WebParseCore
+import WebParserCore
 
 /// Why a command cannot go on or went wrong: what to tell the user, and the exit code that says so. Configs
 /// report their problems as `ConfigError` and jobs as `WebParserError`; everything the command line itself

@@ -1,12 +1,12 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// Runs a run's jobs up to `concurrency` at a time on one parser, and hands each outcome over as it comes.
 /// A job starts once the jobs it runs `after` have succeeded, and is not run when one of them failed.
 /// (Jobs with different languages never overlap: the library's session sees to that.)
 struct JobScheduler {
-    let parser: WebParser
+    let parser: WebParserRunner
     let concurrency: Int
     let reporter: ProgressReporter
     /// Where each job's page messages go, besides the reporter: a stream of its emitted values, say.

@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// Sends what a run found new through Apprise (`--notify URL`, Debian's `apprise`: mail, ntfy, Telegram, Slack,
@@ -24,7 +24,7 @@ struct Notifier: Sendable {
     /// - Throws: `CommandFailure` (exit 2) naming the package to install when there is no `apprise`, or the
     ///   configuration file that cannot be read.
     init(urls: [String], configs: [String], fromEnvironment: Bool = false, format: String?) throws(CommandFailure) {
-        guard let path = ExecutableSearch.path(named: "apprise", searchPath: WebParseCommand.launchEnvironment["PATH"]) else {
+        guard let path = ExecutableSearch.path(named: "apprise", searchPath: MainCommand.launchEnvironment["PATH"]) else {
             throw CommandFailure.usage("--notify needs Apprise, which is not installed: install the Debian package apprise (apt install apprise)")
         }
         for config in configs where !FileManager.default.isReadableFile(atPath: config) {
@@ -89,7 +89,7 @@ struct Notifier: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: apprise)
         process.arguments = arguments
-        process.environment = WebParseCommand.launchEnvironment
+        process.environment = MainCommand.launchEnvironment
         let input = Pipe()
         let output = Pipe()
         process.standardInput = body == nil ? FileHandle.nullDevice : input

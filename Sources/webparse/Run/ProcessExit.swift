@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import Synchronization
 import WebParser
 
@@ -24,7 +24,7 @@ enum ProcessExit {
         guard first else {
             while true { pause() }
         }
-        WebParser.shutdown()
+        WebParserRunner.shutdown()
         _exit(status)
     }
 }

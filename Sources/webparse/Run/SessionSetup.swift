@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// The session options `run`, `eval` and `snapshot` share.

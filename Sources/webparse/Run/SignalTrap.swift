@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import WebParseCore
+import WebParserCore
 import Synchronization
 
 /// Turns SIGINT, SIGTERM and SIGHUP into task cancellation, so jobs stop through the same path as any cancellation,

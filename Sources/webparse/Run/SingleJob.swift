@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// One job given on the command line (`eval`, `snapshot`): built from its options, run in the session they
@@ -32,7 +32,7 @@ enum SingleJob {
         let reporter = ProgressReporter(verbosity: verbosity)
         let result: WebParserResult
         do {
-            result = try await WebParser(session: setup.session).run(job, onStateChange: reporter.observer(for: command),
+            result = try await WebParserRunner(session: setup.session).run(job, onStateChange: reporter.observer(for: command),
                                                                      onMessage: reporter.messageHandler(for: command))
         } catch let error as WebParserError {
             reporter.jobFailed(command, error)

@@ -1,5 +1,5 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// The `--state` file during one run: locked for the run, read once, updated job by job in memory, and

@@ -1,11 +1,11 @@
 // Uses WebParser the way a Swift program embeds it: scrape the bundled comic site (Examples/comics/site)
 // into a Decodable model, map a result with a closure, show progress from the job's states, collect values
-// a user script emits, cancel a parse that would wait for a long time, and (with WebParseCore) load a
+// a user script emits, cancel a parse that would wait for a long time, and (with WebParserCore) load a
 // webparse config and tell what is new in its results as `webparse run --state` does.
 //
 // stdout gets one line per step, for people and for Scripts/test.sh; progress goes to stderr.
 import Foundation
-import WebParseCore
+import WebParserCore
 import WebParser
 
 /// One comic of the site's list.
@@ -41,7 +41,7 @@ func progress(_ label: String) -> @Sendable (WebParserState) -> Void {
     }
 }
 
-let parser = WebParser()
+let parser = WebParserRunner()
 do {
     // 1. Decode the comics into a Decodable model.
     let job = WebParserJob(url: site, script: comicsScript, timeout: .seconds(15))
@@ -89,7 +89,7 @@ do {
     }
 } catch {
     FileHandle.standardError.write(Data("LibraryUsage: \(error)\n".utf8))
-    WebParser.shutdown()
+    WebParserRunner.shutdown()
     exit(1)
 }
-WebParser.shutdown()
+WebParserRunner.shutdown()

@@ -7,7 +7,7 @@ public struct Config: Sendable {
     public struct NamedJob: Sendable {
         /// The job's name: its key in a `jobs` config's output and in the state file.
         public var name: String
-        /// What to load and evaluate, for `WebParser.run(_:)`.
+        /// What to load and evaluate, for `WebParserRunner.run(_:)`.
         public var job: WebParserJob
         /// How `--state` tells the job's items apart.
         public var tracking = Tracking()

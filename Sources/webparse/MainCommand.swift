@@ -1,9 +1,9 @@
 import Foundation
-import WebParseCore
+import WebParserCore
 
 /// The `webparse` command: finds the command named on the command line, runs it, exits with its code.
 @main
-enum WebParseCommand {
+enum MainCommand {
     static func main() async {
         _ = launchEnvironment  // read before anything starts WebKit, which adds to the environment
         // A closed stdout or stderr is an error a write reports (StandardStreams), not a signal that kills.

@@ -4,11 +4,11 @@ import Foundation
 /// failures with backoff, and reports each job's states.
 ///
 /// ```swift
-/// let parser = WebParser()
+/// let parser = WebParserRunner()
 /// let job = WebParserJob(url: URL(string: "https://example.com")!, script: "document.title")
 /// let title = try await parser.parse(job, mapper: JSONMapper(String.self))
 /// ```
-public struct WebParser: Sendable {
+public struct WebParserRunner: Sendable {
     /// The browsing context the jobs' pages share.
     public let session: WebParserSession
     /// Makes the page for an attempt of a job; with `alone` (true), in a web process no other page shares.

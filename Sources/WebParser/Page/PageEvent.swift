@@ -1,0 +1,61 @@
+/// Something that happened to a page.
+enum PageEvent: Sendable, Equatable {
+    /// A load began.
+    case started(url: String)
+    /// The server redirected the load.
+    case redirected(url: String)
+    /// The main document's response arrived; `httpStatus` is 0 when there is none (a `file:` URL), and
+    /// `retryAfter` is its Retry-After header, if any.
+    case committed(url: String, httpStatus: Int, retryAfter: String? = nil)
+    /// The load ended, after success or after `failed`.
+    case finished(url: String)
+    /// The main load failed.
+    case failed(PageLoadFailure)
+    /// The estimated load progress, from 0 to 1.
+    case progress(Double)
+    /// The page's web process ended without the page asking for it.
+    case processTerminated(ProcessTermination)
+    /// The page tried to navigate to a URL a scraper does not follow (`mailto:`, `tel:`…); it stays where it is.
+    case navigationRefused(url: String)
+    /// The main document is not a page WebKit can show (a download); its load fails next.
+    case responseRefused(mimeType: String)
+    /// The server's untrusted certificate was accepted, as the load asked: the load ends and starts again.
+    case certificateTrusted
+    /// The page's URL changed without a load (`history.pushState`, a new fragment).
+    case urlChanged(String)
+    /// The page opened a window for `url`; with `followed`, it loads `url` itself.
+    case popupOpened(url: String, followed: Bool)
+    /// The page's bridge said something.
+    case message(PageMessage)
+    /// A load of the page's documents or subresources, numbered `id`, started, got its response or ended.
+    case resource(id: UInt64, ResourceLoad)
+}
+
+/// What happened to one load of a page's documents or subresources.
+enum ResourceLoad: Sendable, Equatable {
+    /// It started; `accept` is its request's Accept header ("" without one).
+    case started(accept: String)
+    /// Its response arrived, of `mimeType` ("" when it has none).
+    case responded(mimeType: String)
+    /// It finished or failed.
+    case ended
+}
+
+/// A failed main load, as WebKit reported it.
+struct PageLoadFailure: Sendable, Equatable {
+    var url: String
+    /// The GLib error domain's name, such as `g-io-error-quark` or `WebKitNetworkError`.
+    var domain: String
+    var code: Int
+    var message: String
+}
+
+/// Why a web process ended.
+enum ProcessTermination: Sendable, Equatable {
+    case crashed
+    case exceededMemoryLimit
+    /// The process ended while it held another job's page too: it crashed or went over the memory limit then
+    /// (WebKit does not say because of which page), or it was stopped because that page's job ended while the
+    /// page may have been stuck in JavaScript. The page's own job may not be to blame.
+    case endedWithAnotherJob
+}
