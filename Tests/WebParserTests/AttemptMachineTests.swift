@@ -57,7 +57,7 @@ import Testing
         _ = attempt.handle(.page(.started(url: page)))
         #expect(words(attempt.handle(.page(.committed(url: page, httpStatus: 200)))) == ["install script", "step call waiting in 1"])
         #expect(words(attempt.handle(.page(.finished(url: page)))) == [])
-        #expect(words(attempt.handle(.stepReply(json(#"{"at": [10, 20]}"#), document: 1)))
+        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "clickAt", "x": 10, "y": 20}"#), document: 1)))
                 == ["click 10.0,20.0", "step timer 1 after 0.15 seconds"])
         // The click navigates: the next step waits for the new document.
         _ = attempt.handle(.page(.started(url: page + "next")))
@@ -67,10 +67,10 @@ import Testing
         _ = attempt.handle(.page(.started(url: page + "again")))
         #expect(words(attempt.handle(.stepReply(.failed(domain: "WebKitJavascriptError", code: 0, message: "gone"), document: 2))) == [])
         #expect(words(attempt.handle(.page(.committed(url: page + "again", httpStatus: 200)))) == ["step call waiting in 3"])
-        #expect(words(attempt.handle(.stepReply(json(#"{"done": true}"#), document: 2))) == [], "a stale reply")
-        #expect(words(attempt.handle(.stepReply(json(#"{"done": true}"#), document: 3))) == ["step timer 2 after 0.15 seconds"])
+        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "done"}"#), document: 2))) == [], "a stale reply")
+        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "done"}"#), document: 3))) == ["step timer 2 after 0.15 seconds"])
         #expect(words(attempt.handle(.stepDue(timer: 2))) == ["step call waiting in 3"], "a key waits for the page to settle")
-        #expect(words(attempt.handle(.stepReply(json(#"{"focused": true}"#), document: 3))) == ["press Return", "step timer 3 after 0.15 seconds"])
+        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "focused"}"#), document: 3))) == ["press Return", "step timer 3 after 0.15 seconds"])
         #expect(words(attempt.handle(.stepDue(timer: 3))) == ["report executingJavaScript", "evaluate whole in 3"])
     }
 
@@ -81,9 +81,9 @@ import Testing
         var failing = machine { $0.evaluation.steps = [.waitForSelector("#a"), .select(selector: "#s", option: "B")] }
         _ = failing.handle(.start)
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
-        _ = failing.handle(.stepReply(json(#"{"done": true}"#), document: 1))
+        _ = failing.handle(.stepReply(json(#"{"kind": "done"}"#), document: 1))
         #expect(words(failing.handle(.stepDue(timer: 1))) == ["install script", "step call waiting in 1"])
-        #expect(words(failing.handle(.stepReply(json(#"{"error": "the element is not a <select> (div)"}"#), document: 1)))
+        #expect(words(failing.handle(.stepReply(json(#"{"kind": "error", "message": "the element is not a <select> (div)"}"#), document: 1)))
                 == [##"fail step 2 (select "B" in "#s") failed: the element is not a <select> (div) (\##(page))"##])
 
         var stuck = machine { $0.evaluation.steps = [.click(selector: "#never")] }
@@ -107,13 +107,13 @@ import Testing
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
         #expect(words(attempt.handle(.reply(string(#"[1,2]"#), document: 1))) == ["cancel later evaluation", "find next 1"])
-        #expect(words(attempt.handle(.nextFound(json(#"{"url": "http://127.0.0.1:9/page2"}"#), call: 1)))
+        #expect(words(attempt.handle(.nextFound(json(#"{"kind": "nextPage", "url": "http://127.0.0.1:9/page2"}"#), call: 1)))
                 == ["watch 5.0 seconds", "load http://127.0.0.1:9/page2"])
         _ = attempt.handle(.page(.started(url: "http://127.0.0.1:9/page2")))
         #expect(words(attempt.handle(.page(.committed(url: "http://127.0.0.1:9/page2", httpStatus: 200))))
                 == ["cancel later evaluation", "evaluate whole in 2"])
         #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 2))) == ["cancel later evaluation", "find next 2"])
-        #expect(words(attempt.handle(.nextFound(json(#"{"at": [5, 6]}"#), call: 2)))
+        #expect(words(attempt.handle(.nextFound(json(#"{"kind": "clickAt", "x": 5, "y": 6}"#), call: 2)))
                 == ["watch 5.0 seconds", "click 5.0,6.0", "evaluate repeat in 2"])
         #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 2))) == ["evaluate after 0.05 seconds"])
         #expect(words(attempt.handle(.reply(string(#"[4]"#), document: 2))) == ["succeed [1,2,3,4] at http://127.0.0.1:9/page2"],
@@ -123,7 +123,7 @@ import Testing
         _ = repeating.handle(.start)
         _ = repeating.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = repeating.handle(.reply(string(#"[{"a":1}]"#), document: 1))
-        _ = repeating.handle(.nextFound(json(#"{"at": [1, 1]}"#), call: 1))
+        _ = repeating.handle(.nextFound(json(#"{"kind": "clickAt", "x": 1, "y": 1}"#), call: 1))
         #expect(words(repeating.handle(.reply(string(#"[{"a":1}]"#), document: 1))) == ["evaluate after 0.05 seconds"])
         #expect(words(repeating.handle(.timedOut)) == [#"succeed [{"a":1}] at \#(page) (cut short)"#], "a time-out keeps the pages read")
 
@@ -131,7 +131,7 @@ import Testing
         _ = failing.handle(.start)
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = failing.handle(.reply(string("[1]"), document: 1))
-        _ = failing.handle(.nextFound(json(#"{"url": "http://127.0.0.1:9/gone"}"#), call: 1))
+        _ = failing.handle(.nextFound(json(#"{"kind": "nextPage", "url": "http://127.0.0.1:9/gone"}"#), call: 1))
         #expect(words(failing.handle(.page(.committed(url: "http://127.0.0.1:9/gone", httpStatus: 404))))
                 == ["succeed [1] at http://127.0.0.1:9/gone (cut short)"], "a next page that cannot be read ends with the pages read")
 
@@ -139,7 +139,7 @@ import Testing
         _ = hostile.handle(.start)
         _ = hostile.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = hostile.handle(.reply(string("[1]"), document: 1))
-        #expect(words(hostile.handle(.nextFound(json(#"{"url": "file:///etc/passwd"}"#), call: 1)))
+        #expect(words(hostile.handle(.nextFound(json(#"{"kind": "nextPage", "url": "file:///etc/passwd"}"#), call: 1)))
                 == ["succeed [1] at \(page) (cut short)"], "no local file is loaded; the result holds the page read")
     }
 
@@ -169,7 +169,7 @@ import Testing
             var attempt = machine { $0.evaluation.steps = [.click(selector: "#filter")] }
             _ = attempt.handle(.start)
             #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == ["install script", "step call waiting in 1"])
-            _ = attempt.handle(.stepReply(json(#"{"at": [1, 2], "before": "[\"all\"]"}"#), document: 1))
+            _ = attempt.handle(.stepReply(json(#"{"kind": "clickAt", "x": 1, "y": 2, "before": "[\"all\"]"}"#), document: 1))
             #expect(words(attempt.handle(.stepDue(timer: 1))) == ["report executingJavaScript", "evaluate repeat in 1"])
             return attempt
         }
@@ -191,9 +191,9 @@ import Testing
         }
         _ = attempt.handle(.start)
         #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == ["step call direct in 1"])
-        #expect(words(attempt.handle(.stepReply(json(#"{"decided": true}"#), document: 1)))
+        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
                 == [##"tell stepDecided(step: "1", if "#login", holds: true)"##, "install script", "step call waiting in 1"])
-        #expect(words(attempt.handle(.stepReply(json(#"{"waiting": "an element matches, but it is disabled"}"#), document: 1)))
+        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "waiting", "text": "an element matches, but it is disabled"}"#), document: 1)))
                 == ["step call waiting in 1"], "a call that waited a slice is made again")
         #expect(words(attempt.handle(.timedOut))
                 == [##"fail timed out after 5 s while running step 1.then.1 (click "#go") (\##(url.absoluteString)): an element matches, but it is disabled"##])
@@ -205,9 +205,9 @@ import Testing
         var attempt = machine { $0.evaluation.steps = [.when(.selector("#login"), then: [inner], otherwise: [])] }
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
-        #expect(words(attempt.handle(.stepReply(json(#"{"decided": true}"#), document: 1)))
+        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
                 == [##"tell stepDecided(step: "1", if "#login", holds: true)"##, "step call direct in 1"])
-        #expect(words(attempt.handle(.stepReply(json(#"{"decided": false}"#), document: 1)))
+        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": false}"#), document: 1)))
                 == [##"tell stepDecided(step: "1.then.1", if script "window.admin", holds: false)"##, "install script", "step call waiting in 1"])
         #expect(words(attempt.handle(.timedOut)).first?.contains(##"running step 1.then.1.else.1 (click "#ask")"##) == true)
     }
@@ -232,7 +232,7 @@ import Testing
         #expect(words(attempt.handle(.page(.committed(url: "http://example.test/second", httpStatus: 200))))
                 == ["cancel later evaluation", "evaluate whole in 2"])
         #expect(words(attempt.handle(.reply(string("\"old\""), document: 1))) == [])
-        #expect(words(attempt.handle(.reply(.json(Data(#"{"notInstalled":true}"#.utf8)), document: 2))) == ["evaluate whole in 2"])
+        #expect(words(attempt.handle(.reply(.json(Data(#"{"kind":"notInstalled"}"#.utf8)), document: 2))) == ["evaluate whole in 2"])
         #expect(words(attempt.handle(.reply(.failed(domain: "WebKitJavascriptError", code: 1, message: "gone"), document: 2)))
                 == ["evaluate after 0.05 seconds"])
         #expect(words(attempt.handle(.evaluationDue)) == ["evaluate whole in 2"])
@@ -260,7 +260,7 @@ import Testing
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         _ = attempt.handle(.page(.finished(url: url.absoluteString)))
-        _ = attempt.handle(.reply(.json(Data(#"{"pending":"waitFor returned false"}"#.utf8)), document: 1))
+        _ = attempt.handle(.reply(.json(Data(#"{"kind":"pending","text":"waitFor returned false"}"#.utf8)), document: 1))
         #expect(words(attempt.handle(.timedOut))
                 == ["fail timed out after 5 s while waiting for the script's result (\(url.absoluteString)): waitFor returned false"])
     }

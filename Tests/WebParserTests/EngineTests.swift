@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aLargeScriptIsSentOncePerDocumentAndAgainWhenTheWindowLostIt() async throws {
-        let notInstalled = json(#"{"notInstalled":true}"#)
+        let notInstalled = json(#"{"kind":"notInstalled"}"#)
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [.null, .null, notInstalled, .null, self.string("[1]")]) }
         var job = job()
         job.evaluation.script = "'" + String(repeating: "x", count: 1_000_000) + "'.length > 0 ? [1] : null"
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aScriptExceptionFailsAtOnceWithoutRetrying() async throws {
-        let exception = json(#"{"error":{"message":"TypeError: x is undefined","line":3,"column":9}}"#)
+        let exception = json(#"{"kind":"error","message":"TypeError: x is undefined","line":3,"column":9}"#)
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [exception]) }
         var threeLines = job(retries: 3)
         threeLines.evaluation.script = "(() => {\n  return x.y;\n})()"
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func anUnsupportedResultFailsAtOnce() async throws {
-        let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [self.json(#"{"unsupported":"a DOM node (#text)"}"#)]) }
+        let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [self.json(#"{"kind":"unsupported","text":"a DOM node (#text)"}"#)]) }
         let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(job()) }
         #expect(error?.kind == .unsupportedResult("a DOM node (#text)"))
         #expect(await browser.pages.count == 1)

@@ -160,7 +160,7 @@ import WebParser
             window.probe = { global: typeof webparse };
             window.webkit.messageHandlers.webparse.postMessage(JSON.stringify({ token: "guess", kind: "emit", value: "666" }))
               .then(() => { window.probe.forged = "accepted"; }, () => { window.probe.forged = "rejected"; });
-            window.webkit.messageHandlers.webparse.postMessage(JSON.stringify({ token: "guess", kind: "done" })).catch(() => {});
+            window.webkit.messageHandlers.webparse.postMessage(JSON.stringify({ token: "guess", kind: "finished" })).catch(() => {});
             </script>
             """
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])

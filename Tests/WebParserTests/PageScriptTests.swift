@@ -12,7 +12,7 @@ import Testing
     @Test func errorsAreLocatedInTheScriptOrInWaitFor() {
         let script = PageScript("a\nb", waitFor: "c\nd\ne")
         func failure(at line: Int) -> PageScript.Outcome {
-            script.outcome(of: .json(Data(#"{"error":{"message":"E","line":\#(line),"column":1}}"#.utf8)))
+            script.outcome(of: .json(Data(#"{"kind":"error","message":"E","line":\#(line),"column":1}"#.utf8)))
         }
         #expect(failure(at: 2) == .failure(.scriptFailed(ScriptFailure(message: "E", line: 1, column: 1))))
         #expect(failure(at: 4) == .failure(.scriptFailed(ScriptFailure(message: "E", line: 2, column: 1))))
@@ -25,12 +25,12 @@ import Testing
         let script = PageScript("x\ny * * 2")
         #expect(script.outcome(of: .null) == .empty(lastAnswer: nil))
         #expect(script.outcome(of: .undefined) == .empty(lastAnswer: nil))
-        #expect(script.outcome(of: .json(Data(#"{"pending":"waitFor returned false"}"#.utf8))) == .empty(lastAnswer: "waitFor returned false"))
+        #expect(script.outcome(of: .json(Data(#"{"kind":"pending","text":"waitFor returned false"}"#.utf8))) == .empty(lastAnswer: "waitFor returned false"))
         #expect(script.outcome(of: .string(Data("[1]".utf8))) == .value(Data("[1]".utf8)))
-        #expect(script.outcome(of: .json(Data(#"{"unsupported":"a Symbol"}"#.utf8))) == .failure(.unsupportedResult("a Symbol")))
-        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E: m","line":3,"column":3}}"#.utf8)))
+        #expect(script.outcome(of: .json(Data(#"{"kind":"unsupported","text":"a Symbol"}"#.utf8))) == .failure(.unsupportedResult("a Symbol")))
+        #expect(script.outcome(of: .json(Data(#"{"kind":"error","message":"E: m","line":3,"column":3}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E: m", line: 2, column: 3))))
-        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E: m"}}"#.utf8)))
+        #expect(script.outcome(of: .json(Data(#"{"kind":"error","message":"E: m"}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E: m"))))
         let syntax = script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:3: SyntaxError: x"))
         #expect(syntax == .syntaxError(ScriptFailure(message: "SyntaxError: x", line: 2)))
@@ -56,14 +56,14 @@ import Testing
 
     @Test func linesAreCountedAsJavaScriptCountsThem() {
         let script = PageScript("a\r\nb\rc\u{2028}d\u{2029}e\u{85}f")
-        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E","line":6,"column":1}}"#.utf8)))
+        #expect(script.outcome(of: .json(Data(#"{"kind":"error","message":"E","line":6,"column":1}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E", line: 5, column: 1))))
         #expect(PageScript(" \n x ;\u{3000};; ").installBody.hasPrefix("const script = () => (\nx\n);"))
     }
 
     @Test func linesCountEveryKindOfLineBreak() {
         let script = PageScript("a\r\nb\r\nc")
-        #expect(script.outcome(of: .json(Data(#"{"error":{"message":"E","line":4,"column":1}}"#.utf8)))
+        #expect(script.outcome(of: .json(Data(#"{"kind":"error","message":"E","line":4,"column":1}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E", line: 3, column: 1))))
     }
 }

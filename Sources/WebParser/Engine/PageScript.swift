@@ -6,14 +6,14 @@ import Foundation
 /// it is a Promise. While the result is empty it waits inside the page for the next DOM change (a
 /// MutationObserver) or for the poll interval, whichever comes first, and evaluates again, for one time slice;
 /// so a result is seen within milliseconds of the change that makes it, and the Swift side gets control back
-/// at the end of every slice. It replies with `{pending}` (what the script or its wait last answered) when the
+/// at the end of every slice. It replies with a `pending` answer (`PageAnswer`: what the script or its wait last answered) when the
 /// slice ends without data, with the result's JSON text once there is data, or with a small object describing
-/// an exception or a value that is not data. An exception thrown while the document is still being parsed
+/// an exception or a value that is not data (`PageAnswer` too). An exception thrown while the document is still being parsed
 /// counts as "not yet": the element the script needs may be further down the HTML. Once the job's wait
 /// (`waitFor`, `waitForSelector`) holds, the script's result is final, empty included. Without a wait, a
 /// non-empty answer is final once the page has settled: the answer unchanged, and none of the page's data
 /// requests in flight, for the settle time the call asks for (pages append list items one by one, and re-render
-/// after their requests); until then the slice goes on and replies `{pending}` saying what it waits for.
+/// after their requests); until then the slice goes on and replies `pending` saying what it waits for.
 struct PageScript: Sendable {
     /// The name the wrapper's code has in JavaScript error messages.
     static let sourceName = "webparse-script"
@@ -71,7 +71,7 @@ struct PageScript: Sendable {
     /// script's size, which answer `{"notInstalled": true}` in a document the script was not sent to.
     func body(installed: Bool, busy: Bool, settle: Duration) -> String {
         let call = "return await window[\(key)].slice(\(busy), \(settle.milliseconds));\n"
-        return installed ? "if (!window[\(key)]) return { __proto__: null, notInstalled: true };\n" + call : installation + call
+        return installed ? "if (!window[\(key)]) return { __proto__: null, kind: \"notInstalled\" };\n" + call : installation + call
     }
 
     /// The body of a call that sends the script to the current document without evaluating it, so that a step
@@ -112,20 +112,23 @@ struct PageScript: Sendable {
             }
             return .value(json.contains { $0 == 0x0A || $0 == 0x0D } ? json.filter { $0 != 0x0A && $0 != 0x0D } : json)
         case .json(let object):
-            guard let report = try? JSONDecoder().decode(Report.self, from: object) else {
+            switch PageAnswer.read(object)?.answer {
+            case .pending(let text)?:
+                return .empty(lastAnswer: text)
+            case .notInstalled?:
+                return .notInstalled
+            case .unsupported(let text)?:
+                return .failure(.unsupportedResult(text))
+            case .error(let error)? where error.part == "waitForSelector":
+                return .failure(.scriptFailed(ScriptFailure(message: error.message, part: .waitForSelector)))
+            case .error(let error)?:
+                let place = locate(error.line)
+                return .failure(.scriptFailed(ScriptFailure(message: error.message, line: place?.line,
+                                                            column: place == nil ? nil : error.column,
+                                                            part: place?.part ?? .script)))
+            default:
                 return .failure(.unsupportedResult("an unexpected value"))
             }
-            if let pending = report.pending { return .empty(lastAnswer: pending) }
-            if report.notInstalled == true { return .notInstalled }
-            if let unsupported = report.unsupported { return .failure(.unsupportedResult(unsupported)) }
-            let error = report.error
-            if error?.part == "waitForSelector" {
-                return .failure(.scriptFailed(ScriptFailure(message: error?.message ?? "unknown error", part: .waitForSelector)))
-            }
-            let place = locate(error?.line)
-            return .failure(.scriptFailed(ScriptFailure(message: error?.message ?? "unknown error",
-                                                        line: place?.line, column: place == nil ? nil : error?.column,
-                                                        part: place?.part ?? .script)))
         case .unserializable:
             return .failure(.unsupportedResult("a value without a JSON form"))
         case .failed(_, let code, let message):
@@ -206,19 +209,6 @@ struct PageScript: Sendable {
             : "\(literal) looks like a CSS selector: the script is JavaScript, such as Array.from(document.querySelectorAll(\(literal)), e => e.textContent)"
     }
 
-    private struct Report: Decodable {
-        struct Exception: Decodable {
-            var message: String
-            var line: Int?
-            var column: Int?
-            var part: String?
-        }
-        var error: Exception?
-        var unsupported: String?
-        var pending: String?
-        var notInstalled: Bool?
-    }
-
     /// The wrapper after the two parts: `attempt` settles `waitFor`, then the script, then checks and serialises
     /// the result; `slice` repeats it on DOM changes, on changes of the page's quiet state and every `pollMs`
     /// until the answer has settled or `sliceMs` is over; `slice` and `probe` are kept on the window under `key`
@@ -230,7 +220,7 @@ struct PageScript: Sendable {
         };
         const failure = (error) => {
         const own = error?.sourceURL === "\(sourceName)";
-        return { __proto__: null, error: { message: String(error), line: own ? error.line : null, column: own ? error.column : null } };
+        return { __proto__: null, kind: "error", message: String(error), line: own ? error.line : null, column: own ? error.column : null };
         };
         const describe = (v) => {
         if (typeof v === "function") return "a function";
@@ -258,24 +248,24 @@ struct PageScript: Sendable {
         if (waitForSelector !== null) {
         let found;
         try { found = document.querySelector(waitForSelector); }
-        catch { return { __proto__: null, error: { message: `${JSON.stringify(waitForSelector)} is not a valid CSS selector`, part: "waitForSelector" } }; }
-        if (!found) return { __proto__: null, pending: `no element matched waitForSelector ${JSON.stringify(waitForSelector)}` };
+        catch { return { __proto__: null, kind: "error", message: `${JSON.stringify(waitForSelector)} is not a valid CSS selector`, part: "waitForSelector" }; }
+        if (!found) return { __proto__: null, kind: "pending", text: `no element matched waitForSelector ${JSON.stringify(waitForSelector)}` };
         }
         const ready = (await settle(waitFor)).value;
-        if (!ready || (Array.isArray(ready) && ready.length === 0)) return { __proto__: null, pending: `waitFor returned ${preview(ready)}` };
+        if (!ready || (Array.isArray(ready) && ready.length === 0)) return { __proto__: null, kind: "pending", text: `waitFor returned ${preview(ready)}` };
         value = (await settle(script)).value;
         } catch (error) {
         // While the document is still being parsed, an error is most likely a missing element
         // (document.body is null): try again when the DOM changes. Once parsed, an error is the script's.
-        if (document.readyState === "loading") return { __proto__: null, pending: `the script threw ${String(error)} while the page loaded` };
+        if (document.readyState === "loading") return { __proto__: null, kind: "pending", text: `the script threw ${String(error)} while the page loaded` };
         return failure(error);
         }
         // Once the wait holds, an empty answer is the result (undefined is JSON's null); before, it means "not yet".
         const empty = (text) => final ? (text === "undefined" ? "null" : text)
-        : { __proto__: null, pending: `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)` };
+        : { __proto__: null, kind: "pending", text: `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)` };
         if (value === undefined || value === null) return empty(String(value));
         const top = describe(value);
-        if (top) return { __proto__: null, unsupported: top };
+        if (top) return { __proto__: null, kind: "unsupported", text: top };
         let json;
         try {
         json = JSON.stringify(value, function (key, v) {
@@ -284,12 +274,12 @@ struct PageScript: Sendable {
         return v;
         });
         } catch (error) {
-        if (error && error.webparseUnsupported) return { __proto__: null, unsupported: error.webparseUnsupported };
-        return { __proto__: null, unsupported: `a value JSON cannot hold (${String(error)})` };
+        if (error && error.webparseUnsupported) return { __proto__: null, kind: "unsupported", text: error.webparseUnsupported };
+        return { __proto__: null, kind: "unsupported", text: `a value JSON cannot hold (${String(error)})` };
         }
         if (json === "{}" && typeof value === "object" && !Array.isArray(value)
         && ![Object.prototype, null].includes(Object.getPrototypeOf(value)))
-        return { __proto__: null, unsupported: `a ${value.constructor?.name ?? "special"} object, which JSON can only show as {}` };
+        return { __proto__: null, kind: "unsupported", text: `a ${value.constructor?.name ?? "special"} object, which JSON can only show as {}` };
         if (json === undefined) return empty("undefined");
         if (json === "null" || json === '""' || json === "[]" || json === "{}") return empty(json);
         return json;
@@ -319,13 +309,13 @@ struct PageScript: Sendable {
         if (now - seen.since >= Math.max(settleMs, busyMs)) return reply;
         settling = quiet.busy ? pollMs : settleMs - still;
         const shown = reply.length > 80 ? reply.slice(0, 77) + "..." : reply;
-        reply = { __proto__: null, pending: quiet.busy ? `the script returned ${shown}, but the page was still loading data`
+        reply = { __proto__: null, kind: "pending", text: quiet.busy ? `the script returned ${shown}, but the page was still loading data`
         : `the script returned ${shown}, which had not stayed the same for ${settleMs} ms (a page that never settles, such as a clock: "settle": 0 takes the first answer)` };
         } else {
         seen.answer = undefined;
         }
         const remaining = sliceEnd - now;
-        if (reply.pending === undefined || remaining <= 0) return reply;
+        if (reply.kind !== "pending" || remaining <= 0) return reply;
         // Only an answer waiting to settle wakes when the page's requests start or stop: a script that acts on the
         // page (submits a form) must not run again at every request that its own action starts.
         await nextChange(Math.max(1, Math.min(pollMs, remaining, settling || Infinity)), settling > 0);

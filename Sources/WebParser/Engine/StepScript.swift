@@ -95,52 +95,52 @@ enum StepScript {
                 const el = (await until(() => { const el = ready(); if (el && el.readOnly) { why = "an element matches, but it is read-only"; return null; } return el; })).value;
                 const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
                   : el instanceof HTMLInputElement ? HTMLInputElement.prototype : null;
-                if (!proto && !el.isContentEditable) return { __proto__: null, error: "the element is not a text field (" + el.tagName.toLowerCase() + ")" };
+                if (!proto && !el.isContentEditable) return { __proto__: null, kind: "error", message: "the element is not a text field (" + el.tagName.toLowerCase() + ")" };
                 const value = \(JavaScriptSyntax.literal(value));
                 \(readAnswer)el.focus();
                 if (proto) Object.getOwnPropertyDescriptor(proto, "value").set.call(el, value); else el.textContent = value;
                 el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: value }));
                 el.dispatchEvent(new Event("change", { bubbles: true }));
-                return { __proto__: null, done: true, before };
+                return { __proto__: null, kind: "done", before };
                 """)
         case .select(let selector, let option):
             return sliced(element(selector, settle: settle) + """
                 const wanted = \(JavaScriptSyntax.literal(option));
                 const pick = (el) => Array.from(el.options || []).find((o) => o.value === wanted || o.label.trim() === wanted || o.text.trim() === wanted);
                 const el = (await until(() => { const el = ready(); if (el && el instanceof HTMLSelectElement && !pick(el)) { why = "the <select> has no option " + JSON.stringify(wanted) + " yet"; return null; } return el; })).value;
-                if (!(el instanceof HTMLSelectElement)) return { __proto__: null, error: "the element is not a <select> (" + el.tagName.toLowerCase() + ")" };
+                if (!(el instanceof HTMLSelectElement)) return { __proto__: null, kind: "error", message: "the element is not a <select> (" + el.tagName.toLowerCase() + ")" };
                 \(readAnswer)el.value = pick(el).value;
                 el.dispatchEvent(new Event("input", { bubbles: true }));
                 el.dispatchEvent(new Event("change", { bubbles: true }));
-                return { __proto__: null, done: true, before };
+                return { __proto__: null, kind: "done", before };
                 """)
         case .check(let selector, let checked):
             return sliced(element(selector, settle: settle) + """
                 const box = (await until(ready)).value;
-                if (!("checked" in box)) return { __proto__: null, error: "the element is not a checkbox or radio button (" + box.tagName.toLowerCase() + ")" };
-                if (box.checked === \(checked)) return { __proto__: null, done: true, acted: false };
+                if (!("checked" in box)) return { __proto__: null, kind: "error", message: "the element is not a checkbox or radio button (" + box.tagName.toLowerCase() + ")" };
+                if (box.checked === \(checked)) return { __proto__: null, kind: "done", acted: false };
 
                 """ + clickPoint)
         case .press(_, let selector?):
-            return sliced(element(selector, settle: settle) + "const el = (await until(ready)).value;\n\(readAnswer)el.focus();\nreturn { __proto__: null, focused: true, before };\n")
+            return sliced(element(selector, settle: settle) + "const el = (await until(ready)).value;\n\(readAnswer)el.focus();\nreturn { __proto__: null, kind: \"focused\", before };\n")
         case .press(_, nil):
             let wait = settle == 0 ? "" : "await until(() => quietFor(\(settle)) || ((why = \"the page was still loading data\"), null));\n"
-            return sliced(helpers + wait + "const before = await readBefore();\nreturn { __proto__: null, focused: true, before };\n")
+            return sliced(helpers + wait + "const before = await readBefore();\nreturn { __proto__: null, kind: \"focused\", before };\n")
         case .submit(let selector):
             return sliced(element(selector, settle: settle) + """
                 const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el && settled() ? el : null; })).value;
                 const form = el instanceof HTMLFormElement ? el : (el.form || el.closest("form"));
-                if (!form) return { __proto__: null, error: "the element is not a form, nor in one" };
+                if (!form) return { __proto__: null, kind: "error", message: "the element is not a form, nor in one" };
                 \(readAnswer)if (form.requestSubmit) form.requestSubmit(); else form.submit();
-                return { __proto__: null, done: true, before };
+                return { __proto__: null, kind: "done", before };
                 """)
         case .scroll(.bottom):
-            return "window.scrollTo(0, document.scrollingElement.scrollHeight);\nreturn { __proto__: null, done: true };\n"
+            return "window.scrollTo(0, document.scrollingElement.scrollHeight);\nreturn { __proto__: null, kind: \"done\" };\n"
         case .scroll(.element(let selector)):
             return sliced(element(selector, settle: 0) + """
                 const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el; })).value;
                 el.scrollIntoView({ block: "center" });
-                return { __proto__: null, done: true };
+                return { __proto__: null, kind: "done" };
                 """)
         case .scroll(.untilStable(let settle)):
             return helpers + """
@@ -152,30 +152,30 @@ enum StepScript {
                   await new Promise((resolve) => setTimeout(resolve, 100));
                   if (height() !== last) { last = height(); changed = Date.now(); }
                 }
-                return { __proto__: null, done: true };
+                return { __proto__: null, kind: "done" };
                 """
         case .waitFor:
             return sliced(helpers + """
                 await until(() => { const value = waitForStep(); if (!value) why = "the expression returned " + String(value); return value; });
-                return { __proto__: null, done: true };
+                return { __proto__: null, kind: "done" };
                 """)
         case .waitForSelector(let selector):
-            return sliced(element(selector, settle: 0) + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { __proto__: null, done: true };\n")
+            return sliced(element(selector, settle: 0) + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { __proto__: null, kind: \"done\" };\n")
         case .evaluate:
             return """
                 const before = await readBefore();
                 try {
                   await evaluateStep();
                 } catch (error) {
-                  return { __proto__: null, error: String(error && error.message || error) };
+                  return { __proto__: null, kind: "error", message: String(error && error.message || error) };
                 }
-                return { __proto__: null, done: true, before };
+                return { __proto__: null, kind: "done", before };
                 """
         case .when(let condition, _, _):
             let holds = switch condition {
             case .selector(let selector):
                 "const selector = \(JavaScriptSyntax.literal(selector));\n"
-                    + "try { document.querySelector(selector); } catch (_) { return { __proto__: null, error: \"not a valid CSS selector: \" + selector }; }\n"
+                    + "try { document.querySelector(selector); } catch (_) { return { __proto__: null, kind: \"error\", message: \"not a valid CSS selector: \" + selector }; }\n"
                     + "const holds = async () => document.querySelector(selector) !== null;\n"
             case .script:
                 JavaScriptSyntax.resolvedDefinition
@@ -190,7 +190,7 @@ enum StepScript {
                   try { value = await holds(); } catch (_) { value = false; }
                   const now = performance.now();
                   if (value !== seen.value) { seen.value = value; seen.since = now; }
-                  if (quietFor(\(settle)) && now - seen.since >= \(settle)) return { __proto__: null, decided: value };
+                  if (quietFor(\(settle)) && now - seen.since >= \(settle)) return { __proto__: null, kind: "decided", holds: value };
                   why = pageQuiet().busy ? "the page was still loading data" : "the condition had not given the same answer for \(settle) ms";
                   if (now >= sliceEnd) throw stillWaiting;
                   await nextChange(50, true);
@@ -201,23 +201,23 @@ enum StepScript {
         }
     }
 
-    /// `body` made to answer `{waiting: why}` when what it waits for has not come within a slice (`why` and
+    /// `body` made to answer `waiting` (`PageAnswer`) with `why` when what it waits for has not come within a slice (`why` and
     /// `stillWaiting` are the `prologue`'s).
     private static func sliced(_ body: String) -> String {
-        "try {\n" + body + "\n} catch (error) {\nif (error === stillWaiting) return { __proto__: null, waiting: why };\nthrow error;\n}\n"
+        "try {\n" + body + "\n} catch (error) {\nif (error === stillWaiting) return { __proto__: null, kind: \"waiting\", text: why };\nthrow error;\n}\n"
     }
 
     /// The body of the async function that finds the next page: its URL (a link to a web page, or what the
-    /// job's script for it returns), the point where the view must click its button, or `{last: true}`.
+    /// job's script for it returns), the point where the view must click its button, or that there is none (`PageAnswer.lastPage`).
     static func nextPage(_ next: Pagination.Next) -> String {
         switch next {
         case .selector(let selector):
             return prologue + element(selector, settle: 0) + """
                 const el = ready();
-                if (!el) return { __proto__: null, last: true };
+                if (!el) return { __proto__: null, kind: "lastPage" };
                 const href = el.tagName === "A" ? el.href : "";
-                if (/^https?:/i.test(href) && href.split("#")[0] !== location.href.split("#")[0]) return { __proto__: null, url: href };
-                if (href.split("#")[0] === location.href.split("#")[0] && el.getAttribute("href") && !el.getAttribute("href").startsWith("#") && !/^javascript:/i.test(el.getAttribute("href"))) return { __proto__: null, last: true };
+                if (/^https?:/i.test(href) && href.split("#")[0] !== location.href.split("#")[0]) return { __proto__: null, kind: "nextPage", url: href };
+                if (href.split("#")[0] === location.href.split("#")[0] && el.getAttribute("href") && !el.getAttribute("href").startsWith("#") && !/^javascript:/i.test(el.getAttribute("href"))) return { __proto__: null, kind: "lastPage" };
 
                 """ + middlePoint
         case .script(let script):
@@ -229,8 +229,8 @@ enum StepScript {
                 let value = nextScript();
                 if (typeof value === "function") value = value();
                 value = (await resolved(value)).value;
-                if (value === null || value === undefined || value === "") return { __proto__: null, last: true };
-                return { __proto__: null, url: new URL(String(value), location.href).href };
+                if (value === null || value === undefined || value === "") return { __proto__: null, kind: "lastPage" };
+                return { __proto__: null, kind: "nextPage", url: new URL(String(value), location.href).href };
                 })();
                 """
         }
@@ -240,15 +240,17 @@ enum StepScript {
     static func meaning(of reply: JavaScriptReply) -> Reply {
         switch reply {
         case .json(let data):
-            guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else { return .failed("the page gave an unexpected answer") }
-            if let error = answer.error { return .failed(error) }
-            if let waiting = answer.waiting { return .waiting(waiting) }
-            if let decided = answer.decided { return .decided(decided) }
-            if let point = answer.at, point.count == 2 { return .clickAt(x: point[0], y: point[1]) }
-            if answer.focused == true { return .focused }
-            if answer.last == true { return .lastPage }
-            if let url = answer.url { return URL(string: url).map(Reply.load) ?? .failed("the next page's URL is not valid: \(url)") }
-            return answer.done == true ? .done : .failed("the page gave an unexpected answer")
+            switch PageAnswer.read(data)?.answer {
+            case .error(let failure)?: return .failed(failure.message)
+            case .waiting(let why)?: return .waiting(why)
+            case .decided(let holds)?: return .decided(holds)
+            case .clickAt(let x, let y, _)?: return .clickAt(x: x, y: y)
+            case .focused?: return .focused
+            case .lastPage?: return .lastPage
+            case .nextPage(let url)?: return URL(string: url).map(Reply.load) ?? .failed("the next page's URL is not valid: \(url)")
+            case .done?: return .done
+            default: return .failed("the page gave an unexpected answer")
+            }
         case .failed(_, let code, let message):
             // 699: the step's JavaScript does not parse; anything else: the document went away during the call.
             return code == 699 ? .failed(message) : .interrupted
@@ -269,21 +271,12 @@ enum StepScript {
     /// already checked), and the job's answer just before it acted, as JSON text, when the call was made with a
     /// probe and the answer was not empty.
     static func effect(of reply: JavaScriptReply) -> (acted: Bool, answerBefore: Data?) {
-        guard case .json(let data) = reply, let answer = try? JSONDecoder().decode(Answer.self, from: data) else { return (true, nil) }
-        return (answer.acted ?? true, answer.before.map { Data($0.utf8) })
-    }
-
-    private struct Answer: Decodable {
-        var at: [Double]?
-        var waiting: String?
-        var decided: Bool?
-        var before: String?
-        var acted: Bool?
-        var focused: Bool?
-        var done: Bool?
-        var error: String?
-        var url: String?
-        var last: Bool?
+        guard case .json(let data) = reply else { return (true, nil) }
+        switch PageAnswer.read(data)?.answer {
+        case .done(let acted, let before)?: return (acted, before.map { Data($0.utf8) })
+        case .clickAt(_, _, let before)?, .focused(let before)?: return (true, before.map { Data($0.utf8) })
+        default: return (true, nil)
+        }
     }
 
     /// `until(check)`: a Promise of `{value}`, `check()`'s first truthy value, checked now, on every DOM change and
@@ -331,7 +324,7 @@ enum StepScript {
     private static func element(_ selector: String, settle: Int64) -> String {
         helpers + """
             const selector = \(JavaScriptSyntax.literal(selector));
-            try { document.querySelector(selector); } catch (_) { return { __proto__: null, error: "not a valid CSS selector: " + selector }; }
+            try { document.querySelector(selector); } catch (_) { return { __proto__: null, kind: "error", message: "not a valid CSS selector: " + selector }; }
             let matched = false;
             const found = () => {
               const el = document.querySelector(selector);
@@ -365,7 +358,7 @@ enum StepScript {
           const hit = document.elementFromPoint(x, y);
           const mine = hit && (hit === el || el.contains(hit) || Array.from(el.labels || []).some((label) => label.contains(hit)));
           if (!mine) { why = "an element matches, but it is covered by " + (hit ? describe(hit) : "nothing WebKit can hit there"); return null; }
-          return { __proto__: null, at: [x, y] };
+          return { __proto__: null, kind: "clickAt", x, y };
         };
         await until(target);
         const before = await readBefore();
@@ -379,7 +372,7 @@ enum StepScript {
     private static let middlePoint = """
         el.scrollIntoView({ block: "center", inline: "center" });
         const rect = el.getBoundingClientRect();
-        return { __proto__: null, at: [rect.left + rect.width / 2, rect.top + rect.height / 2] };
+        return { __proto__: null, kind: "clickAt", x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 
         """
 }

@@ -42,40 +42,19 @@ struct PageBridge: Sendable {
 
     /// What `text`, a message posted to webparse's channel, says; nil when it does not come from this bridge.
     func message(from text: String) -> PageMessage? {
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)), envelope.token == token else {
-            return nil
-        }
-        switch envelope.kind {
-        case "emit":
-            return envelope.value.map { .emitted(Data($0.utf8)) }
-        case "done":
+        guard let (answer, token) = PageAnswer.read(Data(text.utf8)), token == self.token else { return nil }
+        switch answer {
+        case .emitted(let json):
+            return .emitted(Data(json.utf8))
+        case .finished:
             return .done
-        case "console":
-            guard let level = envelope.level.flatMap(ConsoleMessage.Level.init(rawValue:)) else { return nil }
-            let source = envelope.source.map { SourceLocation(url: $0.url, line: $0.line, column: $0.column) }
-            return .console(ConsoleMessage(level: level, text: envelope.text ?? "", source: source))
-        case "userScriptFailed":
-            return .userScriptFailed(UserScriptFailure(script: envelope.script ?? "", message: envelope.message ?? "", line: envelope.line))
+        case .console(let level, let text, let source):
+            return ConsoleMessage.Level(rawValue: level).map { .console(ConsoleMessage(level: $0, text: text, source: source)) }
+        case .userScriptFailed(let script, let message, let line):
+            return .userScriptFailed(UserScriptFailure(script: script, message: message, line: line))
         default:
             return nil
         }
-    }
-
-    private struct Envelope: Decodable {
-        struct Location: Decodable {
-            var url: String
-            var line: Int
-            var column: Int
-        }
-        var token: String
-        var kind: String
-        var value: String?
-        var level: String?
-        var text: String?
-        var source: Location?
-        var script: String?
-        var message: String?
-        var line: Int?
     }
 
     /// The channel, `webparse` and the user-script runner, in strict mode (a page's function that webparse's
@@ -115,7 +94,7 @@ struct PageBridge: Sendable {
         then(send({ __proto__: null, token, kind: "emit", value: json }), () => { clearTimer(timer); resolve(); }, (error) => { clearTimer(timer); reject(error); });
         });
         };
-        const done = () => then(send({ __proto__: null, token, kind: "done" }), () => undefined);
+        const done = () => then(send({ __proto__: null, token, kind: "finished" }), () => undefined);
         const webparse = freeze({ emit, done });
         const describeError = (error) => {
         try { return text(StringType(error)) ?? "an exception"; } catch (_) { return "an exception"; }
