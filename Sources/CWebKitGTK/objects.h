@@ -57,6 +57,9 @@ void view_resources_watch(WKView *view);
 /* Disconnects from the resources still loading, without reporting their end. */
 void view_resources_forget(WKView *view);
 
+/* The error as webparse names it (wk_error.h); its strings live as long as error. */
+WKError error_from(const GError *error);
+
 Pending *pending_new(void (*callback)(void), void *context, const char *path);
 
 /* Frees the record (not its context, which belongs to the caller). */

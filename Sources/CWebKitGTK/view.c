@@ -25,8 +25,7 @@ static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpoi
 static gboolean on_load_failed(WebKitWebView *web_view, WebKitLoadEvent event, const char *failing_uri,
                                GError *error, gpointer data) {
     WKView *view = data;
-    view->callbacks.load_failed(view->callback_context, failing_uri ? failing_uri : "",
-                                g_quark_to_string(error->domain), error->code, error->message);
+    view->callbacks.load_failed(view->callback_context, failing_uri ? failing_uri : "", error_from(error));
     return TRUE; /* handled: WebKit must not load its own error page */
 }
 

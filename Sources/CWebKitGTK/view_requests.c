@@ -31,20 +31,19 @@ static void on_javascript_finished(GObject *object, GAsyncResult *result, gpoint
     JSCValue *value = webkit_web_view_call_async_javascript_function_finish(WEBKIT_WEB_VIEW(object), result,
                                                                            &error);
     if (!value) {
-        callback(call->context, WK_JS_ERROR, NULL, g_quark_to_string(error->domain), error->code,
-                       error->message);
+        callback(call->context, WK_JS_ERROR, NULL, error_from(error));
         g_error_free(error);
     } else if (jsc_value_is_undefined(value)) {
-        callback(call->context, WK_JS_UNDEFINED, NULL, NULL, 0, NULL);
+        callback(call->context, WK_JS_UNDEFINED, NULL, (WKError){0});
     } else if (jsc_value_is_null(value)) {
-        callback(call->context, WK_JS_NULL, NULL, NULL, 0, NULL);
+        callback(call->context, WK_JS_NULL, NULL, (WKError){0});
     } else if (jsc_value_is_string(value)) {
         char *text = jsc_value_to_string(value);
-        callback(call->context, WK_JS_STRING, text, NULL, 0, NULL);
+        callback(call->context, WK_JS_STRING, text, (WKError){0});
         g_free(text);
     } else {
         char *text = jsc_value_to_json(value, 0);
-        callback(call->context, text ? WK_JS_JSON : WK_JS_UNSERIALIZABLE, text, NULL, 0, NULL);
+        callback(call->context, text ? WK_JS_JSON : WK_JS_UNSERIALIZABLE, text, (WKError){0});
         g_free(text);
     }
     if (value)

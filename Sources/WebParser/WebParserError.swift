@@ -11,6 +11,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// For a time-out while waiting for the script's result: what the script or its wait last answered, in
     /// words ("the script returned [] (empty; …)", "waitFor returned false").
     public var lastAnswer: String?
+    /// The error of the layer below that caused this one, when there is one: the GLib, GIO, libsoup or WebKit
+    /// error WebKit reported for a failed load.
+    public var cause: Cause?
     /// True when the job's steps had acted on the page (clicked, filled, submitted…) before it failed: it is then
     /// not retried, so that nothing a step did (an order, a post) is done twice.
     public var stepsActed = false
@@ -42,6 +45,27 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         if attempts > 1 { text += "; gave up after \(attempts) attempts" }
         if stepsActed && kind.isTransient { text += "; not retried, as its steps had acted on the page" }
         return text
+    }
+
+    /// An error as WebKit reported it: its GLib error domain's name (`g-io-error-quark`, `WebKitNetworkError`),
+    /// code and message.
+    public struct Cause: Sendable, Equatable, CustomStringConvertible {
+        /// The GLib error domain's name.
+        public var domain: String
+        /// The error's code in its domain.
+        public var code: Int
+        /// The error's message, in WebKit's words.
+        public var message: String
+
+        /// Creates a cause from a GLib error's parts.
+        public init(domain: String, code: Int, message: String) {
+            self.domain = domain
+            self.code = code
+            self.message = message
+        }
+
+        /// The message with its domain and code: `Connection refused [g-io-error-quark 39]`.
+        public var description: String { "\(message) [\(domain) \(code)]" }
     }
 
     /// What went wrong.

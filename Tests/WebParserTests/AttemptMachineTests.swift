@@ -65,7 +65,7 @@ import Testing
         #expect(words(attempt.handle(.page(.committed(url: page + "next", httpStatus: 200)))) == ["step call waiting in 2"])
         // The page goes away while the fill waits: it is asked again in the next document, not counted as done.
         _ = attempt.handle(.page(.started(url: page + "again")))
-        #expect(words(attempt.handle(.stepReply(.failed(domain: "WebKitJavascriptError", code: 0, message: "gone"), document: 2))) == [])
+        #expect(words(attempt.handle(.stepReply(.failed(PageError(domain: "WebKitJavascriptError", code: 0, message: "gone")), document: 2))) == [])
         #expect(words(attempt.handle(.page(.committed(url: page + "again", httpStatus: 200)))) == ["step call waiting in 3"])
         #expect(words(attempt.handle(.stepReply(json(#"{"kind": "done"}"#), document: 2))) == [], "a stale reply")
         #expect(words(attempt.handle(.stepReply(json(#"{"kind": "done"}"#), document: 3))) == ["step timer 2 after 0.15 seconds"])
@@ -233,7 +233,7 @@ import Testing
                 == ["cancel later evaluation", "evaluate whole in 2"])
         #expect(words(attempt.handle(.reply(string("\"old\""), document: 1))) == [])
         #expect(words(attempt.handle(.reply(.json(Data(#"{"kind":"notInstalled"}"#.utf8)), document: 2))) == ["evaluate whole in 2"])
-        #expect(words(attempt.handle(.reply(.failed(domain: "WebKitJavascriptError", code: 1, message: "gone"), document: 2)))
+        #expect(words(attempt.handle(.reply(.failed(PageError(domain: "WebKitJavascriptError", code: 1, message: "gone")), document: 2)))
                 == ["evaluate after 0.05 seconds"])
         #expect(words(attempt.handle(.evaluationDue)) == ["evaluate whole in 2"])
     }
@@ -245,7 +245,7 @@ import Testing
                 == ["fail HTTP status 404 (\(url.absoluteString))"])
         var superseded = machine()
         _ = superseded.handle(.start)
-        let replaced = PageLoadFailure(url: url.absoluteString, domain: "WebKitNetworkError", code: 302, message: "replaced")
+        let replaced = PageLoadFailure(url: url.absoluteString, error: PageError(domain: "WebKitNetworkError", code: 302, message: "replaced"))
         #expect(words(superseded.handle(.page(.failed(replaced)))) == [], "a newer navigation took over")
         #expect(words(superseded.handle(.page(.finished(url: url.absoluteString)))) == [])
         var crashed = machine()

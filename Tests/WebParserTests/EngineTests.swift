@@ -53,8 +53,7 @@ import Testing
     }
 
     @Test func aSyntaxErrorFailsAtOnceWithItsLine() async throws {
-        let syntax = JavaScriptReply.failed(domain: "WebKitJavascriptError", code: 699,
-                                            message: "webparse-script:2: SyntaxError: Unexpected token '*'")
+        let syntax = JavaScriptReply.failed(PageError(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:2: SyntaxError: Unexpected token '*'"))
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [syntax]) }
         var broken = job()
         broken.evaluation.script = "document.title * * 2"
@@ -71,7 +70,7 @@ import Testing
     }
 
     @Test func anInterruptedEvaluationIsTriedAgain() async throws {
-        let gone = JavaScriptReply.failed(domain: "WebKitJavascriptError", code: 699, message: "the page was replaced")
+        let gone = JavaScriptReply.failed(PageError(domain: "WebKitJavascriptError", code: 699, message: "the page was replaced"))
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [gone, self.string("true")]) }
         let data = try await browser.parser().run(job()).data
         #expect(String(decoding: data, as: UTF8.self) == "true")
@@ -100,13 +99,14 @@ import Testing
     }
 
     @Test func aTransientFailureIsRetriedUpToTheLimitThenReported() async throws {
-        let refused = PageLoadFailure(url: url.absoluteString, domain: "g-io-error-quark", code: 39, message: "Connection refused")
+        let refused = PageLoadFailure(url: url.absoluteString, error: PageError(domain: "g-io-error-quark", code: 39, message: "Connection refused"))
         let browser = FakeBrowser { _ in FakePage(.fail(refused)) }
         let log = StateLog()
         let error = await #expect(throws: WebParserError.self) {
             try await browser.parser().run(job(retries: 3), onStateChange: log.record)
         }
         #expect(error?.kind == .connectionRefused)
+        #expect(error?.cause == WebParserError.Cause(domain: "g-io-error-quark", code: 39, message: "Connection refused"))
         #expect(error?.attempts == 4)
         #expect(error?.description.contains("gave up after 4 attempts") == true)
         #expect(await browser.pages.count == 4)
@@ -259,7 +259,7 @@ import Testing
     }
 
     @Test func cancellationDuringTheBackoffStopsRetrying() async throws {
-        let refused = PageLoadFailure(url: url.absoluteString, domain: "g-io-error-quark", code: 39, message: "refused")
+        let refused = PageLoadFailure(url: url.absoluteString, error: PageError(domain: "g-io-error-quark", code: 39, message: "refused"))
         let browser = FakeBrowser { _ in FakePage(.fail(refused)) }
         var slowRetry = job(retries: 5)
         slowRetry.retry.delay = .seconds(60)
@@ -282,7 +282,7 @@ import Testing
             let task = Task { try await parser.run(job) }
             // A deadline of a millisecond or two may pass before the page loads: the attempt then ends unloaded.
             while await page.loadedURLs.isEmpty, await page.closeCount == 0 { await Task.yield() }
-            let failure = PageLoadFailure(url: url.absoluteString, domain: "g-io-error-quark", code: 1, message: "gone")
+            let failure = PageLoadFailure(url: url.absoluteString, error: PageError(domain: "g-io-error-quark", code: 1, message: "gone"))
             var events: [PageEvent] = [.committed(url: url.absoluteString, httpStatus: 200), .failed(failure),
                                        .processTerminated(.crashed), .finished(url: url.absoluteString)]
             events.shuffle()
@@ -313,7 +313,7 @@ import Testing
         let task = Task { try await parser.run(job(retries: 0)) }
         while await page.loadedURLs.isEmpty { await Task.yield() }
         let first = url.absoluteString, second = "http://example.test/second"
-        let superseded = PageLoadFailure(url: first, domain: "WebKitNetworkError", code: 302, message: "Load request cancelled")
+        let superseded = PageLoadFailure(url: first, error: PageError(domain: "WebKitNetworkError", code: 302, message: "Load request cancelled"))
         await page.emitAll([.failed(superseded), .started(url: second), .finished(url: first),
                             .committed(url: second, httpStatus: 200), .finished(url: second)])
         #expect(try await task.value.data == Data("\"second\"".utf8))

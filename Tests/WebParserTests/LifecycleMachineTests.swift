@@ -200,7 +200,7 @@ import Testing
 }
 
 @Suite struct PageMachineTests {
-    let cancelled = PageLoadFailure(url: "https://example.test/", domain: "g-io-error-quark", code: 19, message: "Operation was cancelled")
+    let cancelled = PageLoadFailure(url: "https://example.test/", error: PageError(domain: "g-io-error-quark", code: 19, message: "Operation was cancelled"))
 
     @Test func aCancelledHTTPSLoadIsHeldWhileTheCertificateIsChecked() {
         var page = PageMachine()

@@ -32,11 +32,11 @@ import Testing
                 == .failure(.scriptFailed(ScriptFailure(message: "E: m", line: 2, column: 3))))
         #expect(script.outcome(of: .json(Data(#"{"kind":"error","message":"E: m"}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E: m"))))
-        let syntax = script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:3: SyntaxError: x"))
+        let syntax = script.outcome(of: .failed(PageError(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:3: SyntaxError: x")))
         #expect(syntax == .syntaxError(ScriptFailure(message: "SyntaxError: x", line: 2)))
         #expect(script.explained(ScriptFailure(message: "SyntaxError: x", line: 2))
                 == ScriptFailure(message: "SyntaxError: Unexpected token '*'", line: 2))
-        #expect(script.outcome(of: .failed(domain: "WebKitJavascriptError", code: 699, message: "page gone")) == .interrupted)
+        #expect(script.outcome(of: .failed(PageError(domain: "WebKitJavascriptError", code: 699, message: "page gone"))) == .interrupted)
         #expect(script.outcome(of: .string(Data("{broken".utf8)))
                 == .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)")))
     }

@@ -30,8 +30,19 @@ import Testing
 
     @Test(arguments: cases)
     func loadFailures(_ testCase: Case) {
-        let failure = PageLoadFailure(url: "http://x.test/", domain: testCase.domain, code: testCase.code, message: "m")
+        let failure = PageLoadFailure(url: "http://x.test/", error: PageError(domain: testCase.domain, code: testCase.code, message: "m"))
         #expect(LoadFailureTriage.kind(of: failure) == testCase.kind)
+    }
+
+    /// The shim names WebKit's own errors too, and a redirect limit WebKit reports without a domain of its own.
+    @Test func theShimNamesWebKitsOwnErrors() {
+        #expect(PageError(domain: "WebKitJavascriptError", code: 699, message: "SyntaxError").kind == .scriptFailed)
+        #expect(PageError(domain: "WebKitNetworkError", code: 302, message: "").kind == .navigationReplaced)
+        #expect(PageError(domain: "WebKitPolicyError", code: 102, message: "").kind == .policyInterrupted)
+        #expect(PageError(domain: "WebKitPolicyError", code: 103, message: "").kind == .restrictedPort)
+        #expect(PageError(domain: "WebKitNetworkError", code: 300, message: "").kind == .connectionLost)
+        #expect(PageError(domain: "", code: 0, message: "Too many redirections").kind == .tooManyRedirects)
+        #expect(PageError(domain: "g-io-error-quark", code: 2, message: "").kind == .other)
     }
 
     @Test func transientKinds() {
@@ -49,17 +60,15 @@ import Testing
     }
 
     @Test func onlyTheReplacedLoadIsIgnored() {
-        #expect(LoadFailureTriage.isSuperseded(PageLoadFailure(url: "", domain: "WebKitNetworkError", code: 302, message: "")))
-        #expect(!LoadFailureTriage.isSuperseded(PageLoadFailure(url: "", domain: "WebKitNetworkError", code: 300, message: "")))
+        #expect(LoadFailureTriage.isSuperseded(PageLoadFailure(url: "", error: PageError(domain: "WebKitNetworkError", code: 302, message: ""))))
+        #expect(!LoadFailureTriage.isSuperseded(PageLoadFailure(url: "", error: PageError(domain: "WebKitNetworkError", code: 300, message: ""))))
     }
 
     @Test func onlyACancelledHTTPSLoadMayHideAnUntrustedCertificate() {
-        let cancelled = PageLoadFailure(url: "https://x.test/", domain: "g-io-error-quark", code: 19, message: "")
+        let cancelled = PageLoadFailure(url: "https://x.test/", error: PageError(domain: "g-io-error-quark", code: 19, message: ""))
         #expect(LoadFailureTriage.mayHideUntrustedCertificate(cancelled))
-        #expect(!LoadFailureTriage.mayHideUntrustedCertificate(PageLoadFailure(url: "http://x.test/", domain: "g-io-error-quark",
-                                                                            code: 19, message: "")))
-        #expect(!LoadFailureTriage.mayHideUntrustedCertificate(PageLoadFailure(url: "https://x.test/", domain: "WebKitNetworkError",
-                                                                            code: 302, message: "")))
+        #expect(!LoadFailureTriage.mayHideUntrustedCertificate(PageLoadFailure(url: "http://x.test/", error: PageError(domain: "g-io-error-quark", code: 19, message: ""))))
+        #expect(!LoadFailureTriage.mayHideUntrustedCertificate(PageLoadFailure(url: "https://x.test/", error: PageError(domain: "WebKitNetworkError", code: 302, message: ""))))
         #expect(LoadFailureTriage.kind(of: LoadFailureTriage.untrustedCertificate(at: cancelled.url))
                 == .tlsFailed("Unacceptable TLS certificate"))
     }

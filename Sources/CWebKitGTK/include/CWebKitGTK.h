@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "wk_error.h"
 #include "wk_main.h"
 #include "wk_context.h"
 #include "wk_content_filter.h"

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "wk_context.h"
+#include "wk_error.h"
 #include "wk_content_filter.h"
 
 typedef struct WKView WKView;
@@ -38,9 +39,8 @@ typedef struct {
      * HTTP status (0 when there is none, as for file: URIs) and retry_after its Retry-After header (NULL when
      * absent); for the other events they are 0 and NULL. */
     void (*load_changed)(void *context, WKLoadEvent event, const char *uri, int http_status, const char *retry_after);
-    /* The main load failed; WK_LOAD_FINISHED follows. error_domain is the GError domain's name. */
-    void (*load_failed)(void *context, const char *failing_uri, const char *error_domain, int error_code,
-                        const char *error_message);
+    /* The main load failed with error; WK_LOAD_FINISHED follows. */
+    void (*load_failed)(void *context, const char *failing_uri, WKError error);
     /* The estimated load progress, from 0 to 1. */
     void (*progress_changed)(void *context, double progress);
     /* The view's web process ended without this view asking for it (wk_view_destroy). */
@@ -118,13 +118,12 @@ typedef enum {
     WK_JS_JSON,
     /* The value has no JSON form; text is NULL. */
     WK_JS_UNSERIALIZABLE,
-    /* The call failed; the error fields are set and text is NULL. */
+    /* The call failed; error says why and text is NULL. */
     WK_JS_ERROR
 } WKJavaScriptResultKind;
 
 /* Called exactly once per wk_view_call_async_function, on the WebKit thread. */
-typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind, const char *text,
-                                     const char *error_domain, int error_code, const char *error_message);
+typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind, const char *text, WKError error);
 
 /* Calls body as the body of an async function in the page's main world and awaits a returned Promise.
  * source_uri names the code in error messages. */

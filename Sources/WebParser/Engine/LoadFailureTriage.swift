@@ -2,13 +2,13 @@
 enum LoadFailureTriage {
     /// True for the failure WebKit reports when a newer navigation replaced a load: not a job failure.
     static func isSuperseded(_ failure: PageLoadFailure) -> Bool {
-        failure.domain == "WebKitNetworkError" && failure.code == 302
+        failure.error.kind == .navigationReplaced
     }
 
     /// True for the failure of a load WebKit stopped during a policy decision: one webparse refused, or one
     /// a newer navigation replaced while its decision was pending.
     static func isPolicyInterruption(_ failure: PageLoadFailure) -> Bool {
-        failure.domain == "WebKitPolicyError" && failure.code == 102
+        failure.error.kind == .policyInterrupted
     }
 
     /// True for an https load that failed because WebKit gave up the connection it was waiting for: with every
@@ -17,12 +17,12 @@ enum LoadFailureTriage {
     /// load fails as cancelled instead of with the TLS error (about one load in five on a local server, WebKitGTK
     /// 2.50 with libsoup 3.2). The page checks such a server's certificate itself.
     static func mayHideUntrustedCertificate(_ failure: PageLoadFailure) -> Bool {
-        failure.domain == "g-io-error-quark" && failure.code == 19 && failure.url.lowercased().hasPrefix("https:")
+        failure.error.kind == .cancelled && failure.url.lowercased().hasPrefix("https:")
     }
 
     /// The failure WebKit reports for a load to `url` whose server's certificate is not trusted.
     static func untrustedCertificate(at url: String) -> PageLoadFailure {
-        PageLoadFailure(url: url, domain: "g-tls-error-quark", code: 2, message: "Unacceptable TLS certificate")
+        PageLoadFailure(url: url, error: PageError(domain: "g-tls-error-quark", code: 2, message: "Unacceptable TLS certificate"))
     }
 
     /// Where a server redirected the failed load, when it failed for going somewhere that is not a web page. A
@@ -43,26 +43,19 @@ enum LoadFailureTriage {
 
     /// The kind of error `failure` is.
     static func kind(of failure: PageLoadFailure) -> WebParserError.Kind {
-        let message = failure.message
-        switch (failure.domain, failure.code) {
-        case ("g-io-error-quark", 39): return .connectionRefused
-        case ("g-io-error-quark", 28), ("g-resolver-error-quark", 0): return .hostNotFound
-        case ("g-io-error-quark", 1), ("WebKitNetworkError", 303): return .loadFailed("file not found")
-        // failed, cancelled (WebKit gave up a connection: see mayHideUntrustedCertificate), timed out, busy,
-        // partial input (the server hung up mid-response), host or network unreachable, connection closed, not
-        // connected
-        case ("g-io-error-quark", 0), ("g-io-error-quark", 19), ("g-io-error-quark", 24), ("g-io-error-quark", 26),
-             ("g-io-error-quark", 34), ("g-io-error-quark", 37), ("g-io-error-quark", 38),
-             ("g-io-error-quark", 44), ("g-io-error-quark", 45):
-            return .connectionLost(message)
-        case ("g-resolver-error-quark", _), ("WebKitNetworkError", 300): return .connectionLost(message)
-        case ("g-tls-error-quark", _): return .tlsFailed(message)
-        case ("WebKitNetworkError", 301), ("WebKitPolicyError", 101): return .unsupportedURL(message)
-        case ("WebKitPolicyError", 103): return .unsupportedURL("the port is restricted by WebKit")
-        case ("soup-session-error-quark", 2): return .loadFailed("too many redirects")
-        // WebKit reports its own redirect limit without an error domain.
-        case (_, _) where message.localizedCaseInsensitiveContains("redirection"): return .loadFailed("too many redirects")
-        default: return .loadFailed("\(message) [\(failure.domain) \(failure.code)]")
+        let message = failure.error.message
+        switch failure.error.kind {
+        case .connectionRefused: return .connectionRefused
+        case .hostNotFound: return .hostNotFound
+        case .fileNotFound: return .loadFailed("file not found")
+        // WebKit gave up a connection (see mayHideUntrustedCertificate).
+        case .cancelled, .connectionLost: return .connectionLost(message)
+        case .tls: return .tlsFailed(message)
+        case .unsupportedScheme: return .unsupportedURL(message)
+        case .restrictedPort: return .unsupportedURL("the port is restricted by WebKit")
+        case .tooManyRedirects: return .loadFailed("too many redirects")
+        case .navigationReplaced, .policyInterrupted, .scriptFailed, .other:
+            return .loadFailed("\(message) [\(failure.error.cause.domain) \(failure.error.cause.code)]")
         }
     }
 }

@@ -131,8 +131,8 @@ struct PageScript: Sendable {
             }
         case .unserializable:
             return .failure(.unsupportedResult("a value without a JSON form"))
-        case .failed(_, let code, let message):
-            if code == 699, let failure = syntaxError(in: message) { return .syntaxError(failure) }
+        case .failed(let error):
+            if error.kind == .scriptFailed, let failure = syntaxError(in: error.message) { return .syntaxError(failure) }
             return .interrupted
         }
     }

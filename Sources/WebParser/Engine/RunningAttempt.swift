@@ -176,7 +176,9 @@ struct RunningAttempt {
         if let target = LoadFailureTriage.redirectTarget(of: failure) {
             return fail(LoadFailureTriage.redirected(to: target))
         }
-        return fail(LoadFailureTriage.kind(of: failure), url: failure.url)
+        var error = WebParserError(LoadFailureTriage.kind(of: failure), url: failure.url)
+        error.cause = failure.error.cause
+        return end(.failure(error))
     }
 
     private mutating func received(_ message: PageMessage) -> [Action] {

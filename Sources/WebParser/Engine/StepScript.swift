@@ -251,9 +251,9 @@ enum StepScript {
             case .done?: return .done
             default: return .failed("the page gave an unexpected answer")
             }
-        case .failed(_, let code, let message):
-            // 699: the step's JavaScript does not parse; anything else: the document went away during the call.
-            return code == 699 ? .failed(message) : .interrupted
+        case .failed(let error):
+            // The step's JavaScript does not parse; anything else: the document went away during the call.
+            return error.kind == .scriptFailed ? .failed(error.message) : .interrupted
         default:
             return .failed("the page gave an unexpected answer")
         }

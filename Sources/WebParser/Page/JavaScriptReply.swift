@@ -11,5 +11,5 @@ enum JavaScriptReply: Sendable, Equatable {
     /// A value with no JSON form.
     case unserializable
     /// The call failed: a syntax error, or the page went away while it ran.
-    case failed(domain: String, code: Int, message: String)
+    case failed(PageError)
 }

@@ -44,10 +44,7 @@ enum ResourceLoad: Sendable, Equatable {
 /// A failed main load, as WebKit reported it.
 struct PageLoadFailure: Sendable, Equatable {
     var url: String
-    /// The GLib error domain's name, such as `g-io-error-quark` or `WebKitNetworkError`.
-    var domain: String
-    var code: Int
-    var message: String
+    var error: PageError
 }
 
 /// Why a web process ended.

@@ -72,9 +72,8 @@ final class WebKitPage: WebPage {
                                                 retryAfter: retryAfter.map { String(cString: $0) })
                 CallbackTarget.deliver(event, to: context)
             },
-            load_failed: { context, uri, domain, code, message in
-                let failure = PageLoadFailure(url: String(cString: uri!), domain: String(cString: domain!),
-                                              code: Int(code), message: String(cString: message!))
+            load_failed: { context, uri, error in
+                let failure = PageLoadFailure(url: String(cString: uri!), error: PageError(error))
                 CallbackTarget.deliver(.failed(failure), to: context)
             },
             progress_changed: { context, progress in
@@ -161,7 +160,7 @@ final class WebKitPage: WebPage {
     func callAsyncFunction(_ body: String, sourceName: String,
                            completion: @escaping @WebKitActor (JavaScriptReply) -> Void) {
         guard let view else { return }
-        wk_view_call_async_function(view, body, sourceName, { context, kind, text, domain, code, message in
+        wk_view_call_async_function(view, body, sourceName, { context, kind, text, error in
             let complete = CallbackBox<@WebKitActor (JavaScriptReply) -> Void>.take(context)
             let reply: JavaScriptReply = switch kind {
             case WK_JS_UNDEFINED: .undefined
@@ -169,7 +168,7 @@ final class WebKitPage: WebPage {
             case WK_JS_STRING: .string(Data(bytes: text!, count: strlen(text!)))
             case WK_JS_JSON: .json(Data(bytes: text!, count: strlen(text!)))
             case WK_JS_UNSERIALIZABLE: .unserializable
-            default: .failed(domain: String(cString: domain!), code: Int(code), message: String(cString: message!))
+            default: .failed(PageError(error))
             }
             WebKitActor.assumeIsolated { complete(reply) }
         }, CallbackBox.retained(completion))
