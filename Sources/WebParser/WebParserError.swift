@@ -37,6 +37,19 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// retries it all the same).
     public var isTransient: Bool { kind.isTransient && !stepsActed }
 
+    /// The place among the job's steps (`3`, `2.then.1`) of the step the failure concerns, when a step failed
+    /// or ran out of time.
+    public var step: String? {
+        switch kind {
+        case .stepFailed(let place, _, _), .timedOut(.runningStep(let place, _), _): place
+        default: nil
+        }
+    }
+
+    /// What went wrong, as a stable name for programs (`WebParserError.Code`): it does not change with the
+    /// message's wording.
+    public var code: Code { kind.code }
+
     /// One line for people: what failed, where, and after how many attempts.
     public var description: String {
         var text = kind.detail
@@ -112,8 +125,6 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case environmentUnavailable(String)
         /// The job asks for something that cannot work, such as collecting emitted values without user scripts.
         case invalidJob(String)
-        /// The job was not run, and why (a job it runs after failed).
-        case notRun(String)
         /// A step of the job could not be done: which one (its place among the steps: `3`, or `2.then.1` in an
         /// `if` step's branch), and why.
         case stepFailed(step: String, Step, reason: String)
@@ -180,7 +191,6 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
                     + "(a page there was stuck in JavaScript)"
             case .environmentUnavailable(let reason): "WebKit cannot start: \(reason)"
             case .invalidJob(let reason): "invalid job: \(reason)"
-            case .notRun(let reason): "not run: \(reason)"
             case .stepFailed(let place, let step, let reason): "step \(place) (\(step)) failed: \(reason)"
             case .screenshotFailed(let reason): "screenshot failed: \(reason)"
             case .storageFailed(let reason): reason

@@ -78,6 +78,15 @@ import Testing
         #expect((2...7).map { policy.delay(beforeAttempt: $0) } == [1, 2, 4, 8, 10, 10].map { Duration.seconds($0) })
     }
 
+    @Test func errorsNameTheirCodeAndStep() {
+        #expect(WebParserError(.connectionRefused).code == .connectionRefused)
+        #expect(WebParserError(.connectionRefused).code.rawValue == "connection-refused")
+        #expect(WebParserError(.connectionRefused).step == nil)
+        #expect(WebParserError(.stepFailed(step: "2.then.1", .click(selector: "#a"), reason: "x")).step == "2.then.1")
+        let stuck = WebParserError(.timedOut(phase: .runningStep("3", .click(selector: "#b")), after: .seconds(1)))
+        #expect(stuck.step == "3" && stuck.code == .timedOut)
+    }
+
     @Test func errorsDescribeThemselves() {
         let error = WebParserError(.timedOut(phase: .waitingForServer, after: .milliseconds(1500)),
                                    url: "http://x.test/", attempts: 3)

@@ -57,6 +57,8 @@ import Testing
         #expect((records[0]["elapsedMs"] as? Int ?? -1) >= 0)
         #expect(records[1]["httpStatus"] as? Int == 404)
         #expect((records[1]["error"] as? String)?.hasPrefix("HTTP status 404") == true)
+        #expect(records[1]["code"] as? String == "http-status")
+        #expect(records[0]["code"] == nil)
         #expect(records[1]["result"] == nil)
     }
 

@@ -58,6 +58,9 @@ import Testing
         let failed = try await webparse.run(["run", file], environment: environment)
         #expect(failed.status == 1)
         #expect(failed.stderr.contains(#"chapters-1: failed: not run: it runs after "login", which failed"#), "\(failed.stderr)")
+        let records = try await webparse.run(["run", "--jsonl", file], environment: environment)
+        let notRun = records.stdoutText.split(separator: "\n").first { $0.contains(#""job":"chapters-1""#) }
+        #expect(notRun?.contains(#""attempts":0"#) == true && notRun?.contains(#""code":"not-run""#) == true, "\(records.stdoutText)")
         #expect(server.requests(for: "/members/1").count == 1, "a job after a failed login never loads")
     }
 

@@ -6,12 +6,12 @@ package struct JobOutcome {
     package let name: String
     /// The URL the config asked for.
     let url: URL
-    package var result: Result<WebParserResult, WebParserError>
+    package var result: Result<WebParserResult, JobFailure>
     let elapsed: Duration
     /// Whether the job returns the values its user scripts emit.
     var collectsEmitted = false
 
-    package init(name: String, url: URL, result: Result<WebParserResult, WebParserError>, elapsed: Duration, collectsEmitted: Bool = false) {
+    package init(name: String, url: URL, result: Result<WebParserResult, JobFailure>, elapsed: Duration, collectsEmitted: Bool = false) {
         self.name = name
         self.url = url
         self.result = result
@@ -20,7 +20,7 @@ package struct JobOutcome {
     }
 
     /// The job's JSON Lines record: `{"job", "url", "finalURL", "status", "httpStatus", "attempts",
-    /// "elapsedMs", "result" | "error"}`. A job that collects emitted values also has `"complete"` (false when
+    /// "elapsedMs", "result" | "error" and "code"}`. A job that collects emitted values also has `"complete"` (false when
     /// it ran out of time before `webparse.done()`), and with `streamed` (its values went out as lines of
     /// their own) `"items"`, their number, in place of `"result"`.
     package func jsonLine(streamed: Bool = false) -> Data {
@@ -37,12 +37,16 @@ package struct JobOutcome {
             } else {
                 members.append(("result", .raw(success.data)))
             }
-        case .failure(let error):
+        case .failure(let failure):
             var status: JSONText.Value = .null
-            if case .httpStatus(let code) = error.kind { status = .integer(code) }
-            members += [("finalURL", error.url.map { .string(URLRedaction.redact($0)) } ?? .null), ("status", .string("failed")),
-                        ("httpStatus", status), ("attempts", .integer(error.attempts)),
-                        ("elapsedMs", .integer(elapsedMilliseconds)), ("error", .string(error.description))]
+            var finalURL: JSONText.Value = .null
+            if case .failed(let error) = failure {
+                if case .httpStatus(let code) = error.kind { status = .integer(code) }
+                finalURL = error.url.map { .string(URLRedaction.redact($0)) } ?? .null
+            }
+            members += [("finalURL", finalURL), ("status", .string("failed")), ("httpStatus", status),
+                        ("attempts", .integer(failure.attempts)), ("elapsedMs", .integer(elapsedMilliseconds)),
+                        ("error", .string(failure.description)), ("code", .string(failure.code))]
         }
         return JSONText.object(members)
     }

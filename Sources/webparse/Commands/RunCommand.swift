@@ -259,7 +259,7 @@ struct RunCommand {
                     do throws(WebParserError) {
                         fresh = try await memory.remember(success, of: named, emitInitial: settings.emitInitial)
                     } catch {
-                        outcome.result = .failure(error)
+                        outcome.result = .failure(.failed(error))
                     }
                 }
                 if let fresh, !fresh.items.isEmpty { news.append((index, named.name, fresh.items, fresh.isList ? nil : fresh.diff)) }

@@ -68,12 +68,12 @@ struct JobScheduler {
     /// The outcome of a job that was not run, and why.
     private static func notRun(_ named: Config.NamedJob, because reason: String) -> JobOutcome {
         JobOutcome(name: named.name, url: named.job.url,
-                   result: .failure(WebParserError(.notRun(reason), url: named.job.url.absoluteString, attempts: 0)), elapsed: .zero)
+                   result: .failure(.notRun(reason)), elapsed: .zero)
     }
 
     private func runJob(_ named: Config.NamedJob) async -> Result<JobOutcome, Stop> {
         let start = ContinuousClock.now
-        let result: Result<WebParserResult, WebParserError>
+        let result: Result<WebParserResult, JobFailure>
         do {
             let report = reporter.messageHandler(for: named.name)
             let other = onMessage(named)
@@ -83,7 +83,7 @@ struct JobScheduler {
             })
         } catch let error as WebParserError {
             if case .environmentUnavailable = error.kind { return .failure(.environment(error)) }
-            result = .failure(error)
+            result = .failure(.failed(error))
         } catch {
             return .failure(.interrupted)
         }
