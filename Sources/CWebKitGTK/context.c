@@ -3,7 +3,7 @@
 
 #include "objects.h"
 
-WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, double poll_interval) {
+WKContext *wk_context_new(const WKStorage *storage, unsigned memory_limit_mb, double poll_interval) {
     WKContext *context = g_new0(WKContext, 1);
     WebKitMemoryPressureSettings *memory = NULL;
     if (memory_limit_mb) {
@@ -15,14 +15,11 @@ WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, 
         webkit_website_data_manager_set_memory_pressure_settings(memory);
     }
     WebKitWebsiteDataManager *data;
-    if (data_directory) {
-        char *cache = g_build_filename(data_directory, "cache", NULL);
-        data = webkit_website_data_manager_new("base-data-directory", data_directory, "base-cache-directory", cache, NULL);
-        char *cookies = g_build_filename(data_directory, "cookies.sqlite", NULL);
-        webkit_cookie_manager_set_persistent_storage(webkit_website_data_manager_get_cookie_manager(data), cookies,
-                                                     WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE);
-        g_free(cookies);
-        g_free(cache);
+    if (storage) {
+        data = webkit_website_data_manager_new("base-data-directory", storage->data_directory,
+                                               "base-cache-directory", storage->cache_directory, NULL);
+        webkit_cookie_manager_set_persistent_storage(webkit_website_data_manager_get_cookie_manager(data),
+                                                     storage->cookie_file, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE);
     } else {
         data = webkit_website_data_manager_new_ephemeral();
     }

@@ -33,7 +33,7 @@ import Testing
         try FileManager.default.createDirectory(at: session.appending(path: "session-cookies.json"), withIntermediateDirectories: true)
         let blocked = try await webparse.run(["run", "--session", session.path, config], environment: headless)
         #expect(blocked.status == 1)
-        #expect(blocked.stderr.contains("cannot read the session cookies kept in \(session.path)/session-cookies.json: is a directory, not a file"),
+        #expect(blocked.stderr.contains("cannot read the session cookies kept in \(session.path)/session-cookies.json: is a directory, not a cookie file"),
                 "\(blocked.stderr)")
         #expect(!blocked.stderr.contains("NSCocoaErrorDomain") && !blocked.stderr.contains("load failed"))
         try FileManager.default.removeItem(at: session.appending(path: "session-cookies.json"))

@@ -7,10 +7,18 @@
 
 typedef struct WKContext WKContext;
 
-/* A web context. Its data (cookies, local storage, HTTP cache) lives in data_directory, or in memory only when
- * that is NULL. When memory_limit_mb is not 0, a web process that uses more than that many MiB is killed (its
+/* Where a persistent web context keeps its data: local storage and the rest in data_directory, the HTTP cache
+ * in cache_directory, cookies in the SQLite file cookie_file. The caller names every path. */
+typedef struct {
+    const char *data_directory;
+    const char *cache_directory;
+    const char *cookie_file;
+} WKStorage;
+
+/* A web context. Its data (cookies, local storage, HTTP cache) lives where storage says, or in memory only when
+ * storage is NULL. When memory_limit_mb is not 0, a web process that uses more than that many MiB is killed (its
  * view reports WK_PROCESS_EXCEEDED_MEMORY_LIMIT); WebKit checks every poll_interval seconds. */
-WKContext *wk_context_new(const char *data_directory, unsigned memory_limit_mb, double poll_interval);
+WKContext *wk_context_new(const WKStorage *storage, unsigned memory_limit_mb, double poll_interval);
 
 /* Sends every request through proxy_uri (http, https or socks), except to the hosts in no_proxy (a
  * NULL-terminated list, or NULL); a NULL proxy_uri means no proxy at all. */

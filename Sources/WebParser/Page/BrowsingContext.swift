@@ -24,10 +24,6 @@ final class BrowsingContext {
     /// Whether the session cookies a persistent session's folder kept have been given back to the context.
     private var restoredSessionCookies = false
 
-    /// The file of a persistent session's folder that keeps its session cookies (those without an expiry
-    /// date), which WebKit's own cookie store drops.
-    static let sessionCookiesFile = "session-cookies.json"
-
     nonisolated init(configuration: WebParserSession.Configuration) {
         self.configuration = configuration
         pool = PagePool(limits: PagePool.Limits(pagesPerProcess: configuration.pagesPerProcess,
@@ -176,9 +172,19 @@ final class BrowsingContext {
     /// The WebKit context, made on first use with the session's storage and proxy.
     private var webContext: OpaquePointer {
         if let context { return context }
-        var directory: String?
-        if case .persistent(let url) = configuration.storage { directory = url.path }
-        let context = wk_context_new(directory, UInt32(configuration.memoryLimit ?? 0), 0.2)!
+        let memoryLimit = UInt32(configuration.memoryLimit ?? 0)
+        let context = if let folder {
+            folder.dataFolder.path.withCString { data in
+                folder.cacheFolder.path.withCString { cache in
+                    folder.cookieStore.path.withCString { cookies in
+                        var storage = WKStorage(data_directory: data, cache_directory: cache, cookie_file: cookies)
+                        return wk_context_new(&storage, memoryLimit, 0.2)!
+                    }
+                }
+            }
+        } else {
+            wk_context_new(nil, memoryLimit, 0.2)!
+        }
         MemoryGuard.shared.open(self, limit: configuration.memoryLimit)
         if let proxy = configuration.proxy {
             withCStringArray(proxy.bypass) { wk_context_set_proxy(context, proxy.url.absoluteString, $0) }
@@ -228,40 +234,38 @@ final class BrowsingContext {
         try await Self.operation("cannot clear the session's data") { callback, box in
             wk_context_clear_data(webContext, false, callback, box)
         }
-        if let file = sessionCookiesURL { try? FileManager.default.removeItem(at: file) }
+        folder?.forgetSessionCookies()
     }
 
-    /// Writes the context's session cookies into a persistent session's folder, and makes every file there
-    /// private; nothing for an in-memory session.
+    /// Lists the context's cookies, keeps its session cookies in a persistent session's folder and makes every
+    /// file there private, and returns them all.
     /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit cannot list the cookies or the file
     ///   cannot be written.
-    func save() async throws {
-        guard let file = sessionCookiesURL else { return }
-        let sessionCookies = try await cookies().filter { $0.expires == nil }
-        do {
-            try PrivateFiles.write(CookieFile.json(sessionCookies), to: file)
-        } catch {
-            throw WebParserError(.storageFailed("cannot keep the session cookies in \(file.path): \(error)"))
-        }
+    func save() async throws -> [WebParserCookie] {
+        let all = try await cookies()
+        guard let folder else { return all }
+        try folder.keep(sessionCookies: all.filter { $0.expires == nil })
         await restrictFolder()
+        return all
     }
 
     /// Makes every file of a persistent session's folder readable by its owner only, once WebKit's network
     /// process has done what it had queued on its stores (it creates some of their folders late, with the
     /// umask's permissions); nothing for an in-memory session.
     func restrictFolder() async {
-        guard case .persistent(let folder) = configuration.storage else { return }
+        guard let folder else { return }
         if let context {
             try? await Self.operation("cannot list the session's data") { callback, box in
                 wk_context_sync_data(context, callback, box)
             }
         }
-        PrivateFiles.restrictContents(of: folder)
+        folder.restrictContents()
     }
 
-    private var sessionCookiesURL: URL? {
-        guard case .persistent(let folder) = configuration.storage else { return nil }
-        return folder.appending(path: Self.sessionCookiesFile)
+    /// A persistent session's folder; nil for an in-memory session.
+    private var folder: SessionFolder? {
+        guard case .persistent(let url) = configuration.storage else { return nil }
+        return SessionFolder(url)
     }
 
     /// Gives the context, once, the session cookies its folder kept from the last run, as a browser restoring
@@ -270,23 +274,7 @@ final class BrowsingContext {
     private func restoreSessionCookies() async throws {
         guard !restoredSessionCookies else { return }
         restoredSessionCookies = true
-        guard let file = sessionCookiesURL, FileManager.default.fileExists(atPath: file.path) else { return }
-        let bytes: Data
-        do {
-            bytes = try InputFile.read(file.path)
-        } catch {
-            throw WebParserError(.storageFailed("cannot read the session cookies kept in \(file.path): \(error)"))
-        }
-        guard let text = String(data: bytes, encoding: .utf8) else {
-            throw WebParserError(.storageFailed("cannot read the session cookies kept in \(file.path): not UTF-8 text; delete the file to start logged out"))
-        }
-        let cookies: [WebParserCookie]
-        do {
-            cookies = try CookieFile.parse(text)
-        } catch {
-            throw WebParserError(.storageFailed("cannot read the session cookies kept in \(file.path): \(error); delete the file to start logged out"))
-        }
-        try await addToContext(cookies)
+        try await addToContext(try folder?.keptSessionCookies() ?? [])
     }
 
     /// Removes the context's cached responses, so that the next loads ask the servers.

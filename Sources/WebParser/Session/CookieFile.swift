@@ -22,6 +22,32 @@ public enum CookieFile {
         return cookies.filter { !$0.hasExpired(at: now) }
     }
 
+    /// Why a cookie file could not be read: it cannot be opened or is too large, is not UTF-8 text, or a line of
+    /// it is not a cookie.
+    public struct ReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Why, in words: `no such file`, `not UTF-8 text`, `line 3: expected 7 tab-separated fields…`.
+        public var reason: String
+        public var description: String { reason }
+    }
+
+    /// The cookies in the file at `path`, as `parse(_:now:)` reads them: the one reader of every cookie file
+    /// webparse is given or keeps.
+    /// - Throws: `CookieFile.ReadFailure` saying why the file cannot be read.
+    public static func read(contentsOf path: String, now: Date = Date()) throws(ReadFailure) -> [WebParserCookie] {
+        let bytes: Data
+        do {
+            bytes = try InputFile.read(path, what: "cookie file")
+        } catch {
+            throw ReadFailure(reason: error.reason)
+        }
+        guard let text = String(data: bytes, encoding: .utf8) else { throw ReadFailure(reason: "not UTF-8 text") }
+        do throws(Problem) {
+            return try parse(text, now: now)
+        } catch {
+            throw ReadFailure(reason: error.description)
+        }
+    }
+
     /// `cookies` in the Netscape format.
     public static func netscape(_ cookies: [WebParserCookie]) -> String {
         "# Netscape HTTP Cookie File\n# Written by webparse.\n\n" + cookies.map { cookie in

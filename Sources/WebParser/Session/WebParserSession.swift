@@ -95,15 +95,17 @@ public final class WebParserSession: Sendable {
         return try await browsingContext.cookies()
     }
 
-    /// For persistent storage: writes the session cookies (those without an expiry date, such as most logins,
-    /// which WebKit's own store drops) into the session's folder, so that the next session on that folder
-    /// starts with them, and makes every file there readable by its owner only. Call it when a run has done
-    /// what it should (a failed run leaves the kept cookies as they were). Nothing for in-memory storage.
+    /// Lists the session's cookies and returns them, as `cookies()` does; for persistent storage, also writes the
+    /// session cookies (those without an expiry date, such as most logins, which WebKit's own store drops) into
+    /// the session's folder, so that the next session on that folder starts with them, and makes every file there
+    /// readable by its owner only. Call it when a run has done what it should (a failed run leaves the kept
+    /// cookies as they were).
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start, or
     ///   `.storageFailed` when the cookies cannot be listed or written.
-    public func save() async throws {
+    @discardableResult
+    public func save() async throws -> [WebParserCookie] {
         try await WebKitRuntime.start()
-        try await browsingContext.save()
+        return try await browsingContext.save()
     }
 
     /// For persistent storage: makes every file in the session's folder readable by its owner only, once WebKit

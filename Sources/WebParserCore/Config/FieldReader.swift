@@ -221,11 +221,11 @@ package struct FieldReader {
     /// The cookies in the cookie file named by `input` (Netscape `cookies.txt` or a JSON list), relative to the
     /// config's folder. Problems name the file's line, never a cookie's value.
     mutating func cookies(_ path: String, _ input: FieldInput) -> [WebParserCookie]? {
-        guard let text = fileContents(path, input) else { return nil }
-        do throws(CookieFile.Problem) {
-            return try CookieFile.parse(text)
+        guard let name = string(path, input), let file = existingFile(name, path, input, what: "a cookie file") else { return nil }
+        do throws(CookieFile.ReadFailure) {
+            return try CookieFile.read(contentsOf: file.path)
         } catch {
-            problem(path, at: input, "\(error) of the cookie file")
+            problem(path, at: input, "\(file.path): \(error)")
             return nil
         }
     }

@@ -31,9 +31,6 @@ extension CommandOption where Settings: SessionOptionSettings {
 /// The session of one run: built from the config and the options, its folder private and locked for the run,
 /// the cookies it starts with given to it, and what it keeps saved at the end.
 struct SessionSetup {
-    /// How long a run waits for another that uses the same session folder.
-    static let lockWait: Duration = .seconds(10)
-
     let session: WebParserSession
     private let saveCookiesFile: String?
     private let lock: RunLock?
@@ -47,17 +44,8 @@ struct SessionSetup {
     {
         var cookies = settings.cookies ?? []
         if let file = options.cookiesFile {
-            let bytes: Data
-            do {
-                bytes = try InputFile.read(file)
-            } catch {
-                throw CommandFailure(message: "--cookies \(file): \(error)", code: .usage)
-            }
-            guard let text = String(data: bytes, encoding: .utf8) else {
-                throw CommandFailure(message: "--cookies \(file): not UTF-8 text", code: .usage)
-            }
-            do {
-                cookies = try CookieFile.parse(text)
+            do throws(CookieFile.ReadFailure) {
+                cookies = try CookieFile.read(contentsOf: file)
             } catch {
                 throw CommandFailure(message: "--cookies \(file): \(error)", code: .usage)
             }
@@ -70,22 +58,12 @@ struct SessionSetup {
         let directory = options.given.directory ?? settings.directory
         var lock: RunLock?
         if let directory {
-            do {
-                if let warning = try PrivateFiles.makeFolder(directory) { StandardStreams.tell("webparse: warning: \(warning)") }
-                // WebKit's stores there fail one by one, with messages of their own, on a full disk.
-                if let free = PrivateFiles.kibibytesFreeIfFull(in: directory) {
-                    throw CommandFailure(message: "--session \(directory.path): No space left on device (\(free) KiB free; "
-                                             + "WebKit keeps the session's cookies and storage there)", code: .usage)
-                }
-                lock = try await RunLock.acquire(directory.appending(path: "webparse.lock").path,
-                                                 guarding: "the session folder \(directory.path)", wait: lockWait,
-                                                 advice: "try again when it has finished")
-            } catch let busy as RunLock.Busy {
-                throw CommandFailure(message: busy.description, code: .sessionLocked)
-            } catch let failure as CommandFailure {
-                throw failure
+            do throws(SessionFolder.Failure) {
+                let opened = try await SessionFolder(directory).open()
+                lock = opened.lock
+                if let warning = opened.warning { StandardStreams.tell("webparse: warning: \(warning)") }
             } catch {
-                throw CommandFailure(message: "--session \(directory.path): \(error)", code: .usage)
+                throw CommandFailure(message: error.description, code: { if case .busy = error { .sessionLocked } else { .usage } }())
             }
         }
         let configuration = WebParserSession.Configuration(storage: directory.map { .persistent($0) } ?? .ephemeral,
@@ -117,15 +95,17 @@ struct SessionSetup {
             await session.restrictFiles()
             return
         }
+        // An in-memory session without --save-cookies has nothing to save: its cookies are not even listed.
+        if case .ephemeral = session.configuration.storage, saveCookiesFile == nil { return }
+        let cookies: [WebParserCookie]
         do {
-            try await session.save()
+            cookies = try await session.save()
         } catch {
             await session.restrictFiles()
             throw CommandFailure(message: "--session: \(error)", code: .jobFailed)
         }
         guard let file = saveCookiesFile else { return }
         do {
-            let cookies = try await session.cookies()
             let data = file.hasSuffix(".json") ? CookieFile.json(cookies) : Data(CookieFile.netscape(cookies).utf8)
             try AtomicFile.write(data, to: file, permissions: 0o600, exactPermissions: true)
         } catch {

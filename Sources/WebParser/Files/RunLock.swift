@@ -1,9 +1,8 @@
 import Foundation
-import WebParserCore
 
 /// Keeps two runs from using one state file or session folder at once: an exclusive `flock` on a lock file,
 /// released when the process ends however it ends (so a killed run never leaves a stale lock).
-final class RunLock {
+package final class RunLock {
     private let descriptor: Int32
 
     private init(descriptor: Int32) {
@@ -18,7 +17,7 @@ final class RunLock {
     /// Locks `lockFile`, which guards `guarded` (named in messages), waiting up to `wait` for another run.
     /// - Throws: `RunLock.Busy` when another run still holds it, `RunLock.Failure` when the lock file cannot be
     ///   opened.
-    static func acquire(_ lockFile: String, guarding guarded: String, wait: Duration, advice: String) async throws -> RunLock {
+    package static func acquire(_ lockFile: String, guarding guarded: String, wait: Duration, advice: String) async throws -> RunLock {
         let descriptor = open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(path: lockFile, reason: String(cString: strerror(errno))) }
         let deadline = ContinuousClock.now + wait
@@ -37,20 +36,20 @@ final class RunLock {
     }
 
     /// Another run holds the lock.
-    struct Busy: Error, CustomStringConvertible {
+    package struct Busy: Error, CustomStringConvertible {
         let guarded: String
         let waited: Duration
         let advice: String
-        var description: String {
+        package var description: String {
             "another webparse run is using \(guarded)" + (waited > .zero ? " (waited \(waited.components.seconds) s)" : "")
                 + "; \(advice)"
         }
     }
 
     /// The lock file cannot be opened or locked.
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         let path: String
         let reason: String
-        var description: String { "cannot lock \(path): \(reason)" }
+        package var description: String { "cannot lock \(path): \(reason)" }
     }
 }
