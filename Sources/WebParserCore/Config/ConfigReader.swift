@@ -29,9 +29,39 @@ package struct ConfigReader {
     }
 
     /// The fields `defaults` gives every job: read once, and which keys it set.
-    package struct Defaults {
+    /// Also what a command line's job-field options give (`eval --timeout 5`), read as each option is parsed.
+    package struct Defaults: Sendable {
         var draft = JobDraft()
         var keys: Set<String> = []
+        /// The values given so far to each option that collects several (`--header`, `--step`).
+        private var optionValues: [String: [String]] = [:]
+        /// The problems of the options read, each named by its option, so that all are told at once.
+        package private(set) var problems: [ConfigError.Problem] = []
+
+        /// No field given.
+        package init() {}
+
+        init(keys: Set<String>) {
+            self.keys = keys
+        }
+
+        /// Whether `key`'s field was given.
+        package func gives(_ key: String) -> Bool { keys.contains(key) }
+
+        /// Whether the fields given ask for the values user scripts emit rather than a script's result.
+        package var collectsEmitted: Bool { draft.job.evaluation.collect == .emitted }
+
+        /// Reads one use of `field`'s option, with `value` ("" for a flag), into the fields given, with the
+        /// field's own reader; paths are relative to `directory`. What is wrong with it joins `problems`.
+        package mutating func read(option field: JobField, _ value: String, directory: URL) {
+            guard let option = field.option else { return }
+            let values = option.adding(value, to: optionValues[field.key, default: []])
+            optionValues[field.key] = values
+            keys.insert(field.key)
+            let found = field.readOption(values, into: &draft, directory: directory)
+            problems.removeAll { $0.path == "--" + option.name }
+            problems += found
+        }
     }
 
     mutating func config(from root: JSONNode) -> Config? {

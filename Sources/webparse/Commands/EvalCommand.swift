@@ -9,8 +9,8 @@ struct EvalCommand {
         var script: String?
         var scriptFile: String?
         var raw = false
-        /// Job field options given, by field key: their values in order.
-        var fields: [String: [String]] = [:]
+        /// The job fields the options give.
+        var fields = ConfigReader.Defaults()
         var stepsFile: String?
         var session = SessionOptions()
         var verbosity = Verbosity.normal
@@ -50,7 +50,7 @@ struct EvalCommand {
         await SingleJob.run("eval", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(CommandFailure) in
             let script = try givenScript()
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values, no script at all.
-            let emitted = JobOptions.collectsEmitted(settings.fields)
+            let emitted = settings.fields.collectsEmitted
             return try JobOptions.job(url: settings.url, script: script ?? (emitted ? nil : Self.renderedHTML),
                                       waitFor: script == nil && !emitted ? Self.loaded : nil, fields: settings.fields,
                                       stepsFile: settings.stepsFile)

@@ -10,7 +10,8 @@ struct SnapshotCommand {
         var png: String?
         var fullPage = false
         var html: String?
-        var fields: [String: [String]] = [:]
+        /// The job fields the options give.
+        var fields = ConfigReader.Defaults()
         var stepsFile: String?
         var session = SessionOptions()
         var verbosity = Verbosity.normal
