@@ -84,25 +84,6 @@ import WebParser
         #expect(texts(changed.fresh) == [#"{"chapter": 113}"#])
     }
 
-    @Test(arguments: 1...5)
-    func everyJobIsInExactlyOneShard(count: Int) throws {
-        let names = (0..<500).map { "job-\($0)" } + ["comics", "news", "é", ""]
-        for name in names {
-            let shards = try (1...count).filter { try Shard(parsing: "\($0)/\(count)").contains(name) }
-            #expect(shards.count == 1, "\(name) is in shards \(shards) of \(count)")
-        }
-        if count > 1 {
-            let sizes = try (1...count).map { index in try names.filter { try Shard(parsing: "\(index)/\(count)").contains($0) }.count }
-            #expect(sizes.allSatisfy { $0 > names.count / count / 2 }, "shards are roughly even: \(sizes)")
-        }
-    }
-
-    @Test func shardsAreCheckedWhenGiven() {
-        for bad in ["0/3", "4/3", "1/0", "a/b", "1", "1/2/3", "1/1001"] {
-            #expect(throws: CommandFailure.self, "\(bad)") { try Shard(parsing: bad) }
-        }
-    }
-
     /// The diff of a changed value reads as `diff -u` writes it: these hunks are what diff -u printed.
     @Test func diffsAreUnifiedAsDiffWritesThem() {
         let before = (1...15).map { "\($0)"[...] }

@@ -12,6 +12,8 @@ struct TableCommand<Settings: Sendable>: Command {
     let initial: Settings
     /// Checks and stores the operands.
     let takeOperands: @Sendable (inout Settings, [String]) throws(CommandFailure) -> Void
+    /// Checks the settings as a whole once every option and operand is in: the options against each other.
+    var validate: @Sendable (Settings) throws(CommandFailure) -> Void = { _ in }
     let run: @Sendable (Settings) async -> ExitCode
 
     var usage: String { "Usage: webparse \(name) \(operands) [options]" }
@@ -79,6 +81,7 @@ struct TableCommand<Settings: Sendable>: Command {
             try option.apply(&settings, value)
         }
         try takeOperands(&settings, operands)
+        try validate(settings)
         return settings
     }
 

@@ -7,7 +7,8 @@ import Synchronization
 /// finish, or into `--output` at the end. Emitted values stream out as JSON Lines while their jobs run, from
 /// the WebKit thread, so everything here is behind a lock.
 final class RunOutput: Sendable {
-    private let settings: RunCommand.Settings
+    private let output: OutputOptions
+    private let reporting: Reporting
     private let isSingleJob: Bool
     private let state = Mutex(State())
 
@@ -22,13 +23,23 @@ final class RunOutput: Sendable {
         var anySuccess = false
     }
 
-    init(settings: RunCommand.Settings, isSingleJob: Bool) {
-        self.settings = settings
+    /// The output `output` asks for, reporting what `reporting` says, of one job's config or several.
+    init(output: OutputOptions, reporting: Reporting, isSingleJob: Bool) {
+        self.output = output
+        self.reporting = reporting
         self.isSingleJob = isSingleJob
     }
 
+    /// Whether only what is new is reported.
+    private var newOnly: Bool { reporting != .everything }
+
+    /// Which items `--new-only` reports.
+    private var report: Report {
+        if case .newOnly(let report, _) = reporting { report } else { .added }
+    }
+
     /// Whether the values a job emits are written one by one as they come (`--jsonl` without `--new-only`).
-    var streamsEmittedValues: Bool { settings.jsonLines && !settings.newOnly }
+    var streamsEmittedValues: Bool { output.jsonLines && !newOnly }
 
     /// Writes `json`, a value job `name` emitted, as the line `{"job": name, "item": json}`.
     func stream(_ json: Data, of name: String) {
@@ -44,13 +55,13 @@ final class RunOutput: Sendable {
 
     private func add(_ outcome: JobOutcome, at index: Int, fresh: RunMemory.Fresh?, streamed: Bool, into state: inout State) {
         guard case .success(let result) = outcome.result else {
-            if settings.jsonLines && !settings.newOnly && !settings.merge { emit(outcome.jsonLine(), into: &state) }
+            if output.jsonLines && !newOnly && !output.merge { emit(outcome.jsonLine(), into: &state) }
             return
         }
         state.anySuccess = true
-        if settings.merge {
-            let items = settings.newOnly ? fresh?.items ?? [] : JSONTextCheck.arrayItems(of: result.data) ?? [result.data]
-            if settings.jsonLines {
+        if output.merge {
+            let items = newOnly ? fresh?.items ?? [] : JSONTextCheck.arrayItems(of: result.data) ?? [result.data]
+            if output.jsonLines {
                 // Values a job emitted went out as these lines while it ran.
                 for item in streamed ? [] : items { emit(JSONText.object([("job", .string(outcome.name)), ("item", .raw(item))]), into: &state) }
             } else {
@@ -58,7 +69,7 @@ final class RunOutput: Sendable {
             }
             return
         }
-        switch (settings.newOnly, settings.jsonLines) {
+        switch (newOnly, output.jsonLines) {
         case (false, true):
             emit(outcome.jsonLine(streamed: streamed), into: &state)
         case (false, false):
@@ -76,7 +87,7 @@ final class RunOutput: Sendable {
             guard let fresh else { return }
             if let diff = shownDiff(fresh) {
                 state.documents.append((index, outcome.name, JSONText.quoted(diff)))
-            } else if settings.report == .added {
+            } else if report == .added {
                 guard !fresh.items.isEmpty else { return }
                 state.documents.append((index, outcome.name, fresh.isList ? JSONText.array(fresh.items) : fresh.items[0]))
             } else {
@@ -93,14 +104,14 @@ final class RunOutput: Sendable {
     /// without a key has no changed items, only new ones (a changed item among them): `--report changed` shows
     /// them as added rather than lose them.
     private func records(of fresh: RunMemory.Fresh) -> [[(key: String, value: JSONText.Value)]] {
-        if !fresh.isList, let value = fresh.items.first, let before = fresh.before, settings.report != .added {
+        if !fresh.isList, let value = fresh.items.first, let before = fresh.before, report != .added {
             return [[("item", .raw(value)), ("change", .string("changed")), ("before", .raw(before))]]
         }
-        let marked = settings.report != .added
-        let added = settings.report == .changed && (fresh.keyed || !fresh.isList) ? [] : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
+        let marked = report != .added
+        let added = report == .changed && (fresh.keyed || !fresh.isList) ? [] : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
             [("item", .raw(item))] + (marked ? [("change", .string("added"))] : [])
         }
-        let changed = settings.report == .added ? [] : fresh.changed.map { change -> [(key: String, value: JSONText.Value)] in
+        let changed = report == .added ? [] : fresh.changed.map { change -> [(key: String, value: JSONText.Value)] in
             [("item", .raw(change.item)), ("change", .string("changed")), ("before", .raw(change.before))]
         }
         return added + changed
@@ -108,7 +119,7 @@ final class RunOutput: Sendable {
 
     /// The diff to show for a changed result that is not a list, with `--diff`.
     private func shownDiff(_ fresh: RunMemory.Fresh) -> String? {
-        guard settings.diff, !fresh.isList, !fresh.items.isEmpty, let diff = fresh.diff, !diff.isEmpty else { return nil }
+        guard case .newOnly(_, diff: true) = reporting, !fresh.isList, !fresh.items.isEmpty, let diff = fresh.diff, !diff.isEmpty else { return nil }
         return diff
     }
 
@@ -120,12 +131,12 @@ final class RunOutput: Sendable {
 
     private func writeOutput() -> String? {
         state.withLock { state in
-            if !settings.jsonLines, let document = document(of: state) {
+            if !output.jsonLines, let document = document(of: state) {
                 emit(document, into: &state)
             }
-            guard let path = settings.output else { return nil }
+            guard let path = output.file else { return nil }
             // Keep the last output when there is nothing new to say: no success, or nothing new with --new-only.
-            let hasRecords = settings.jsonLines && !settings.newOnly
+            let hasRecords = output.jsonLines && !newOnly
             guard !state.buffered.isEmpty && (state.anySuccess || hasRecords) else { return nil }
             do {
                 try AtomicFile.write(state.buffered, to: path)
@@ -139,16 +150,16 @@ final class RunOutput: Sendable {
     /// One job: its result alone. A "jobs" config: the results by name, or nothing new to print. With
     /// `--merge`: every job's items in one list, in config order.
     private func document(of state: State) -> Data? {
-        if settings.merge {
+        if output.merge {
             let items = state.merged.sorted { $0.index < $1.index }.flatMap(\.items)
-            return items.isEmpty && (settings.newOnly || !state.anySuccess) ? nil : JSONText.array(items)
+            return items.isEmpty && (newOnly || !state.anySuccess) ? nil : JSONText.array(items)
         }
-        if isSingleJob || state.documents.isEmpty && settings.newOnly { return state.documents.first?.json }
+        if isSingleJob || state.documents.isEmpty && newOnly { return state.documents.first?.json }
         return JSONText.object(state.documents.sorted { $0.index < $1.index }.map { ($0.name, JSONText.Value.raw($0.json)) })
     }
 
     private func emit(_ line: Data, into state: inout State) {
-        if settings.output == nil {
+        if output.file == nil {
             StandardStreams.writeResult(line)
         } else {
             state.buffered.append(line + Data("\n".utf8))

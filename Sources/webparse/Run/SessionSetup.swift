@@ -35,12 +35,13 @@ struct SessionSetup {
     private let saveCookiesFile: String?
     private let lock: RunLock?
 
-    /// The session for `options` over `settings` (the config's), with `run`'s recycling, memory limit and pages
-    /// per web process.
+    /// The session for `options` over `settings` (the config's), configured by `configure` from its storage and
+    /// proxy (by default for one job: no page is kept, or prepared, for another).
     /// - Throws: `CommandFailure` when a cookie file or the session folder cannot be used.
-    static func prepare(_ options: SessionOptions, over settings: SessionSettings, recycleAfter: Int, memoryLimit: Int?,
-                        pagesPerProcess: Int = WebParserSession.Configuration.defaultPagesPerProcess)
-        async throws(CommandFailure) -> SessionSetup
+    static func prepare(_ options: SessionOptions, over settings: SessionSettings,
+                        configure: (WebParserSession.Storage, WebParserSession.Proxy?) -> WebParserSession.Configuration = {
+                            WebParserSession.Configuration(storage: $0, proxy: $1, recycleAfter: 1)
+                        }) async throws(CommandFailure) -> SessionSetup
     {
         var cookies = settings.cookies ?? []
         if let file = options.cookiesFile {
@@ -66,10 +67,7 @@ struct SessionSetup {
                 throw CommandFailure(message: error.description, code: { if case .busy = error { .sessionLocked } else { .usage } }())
             }
         }
-        let configuration = WebParserSession.Configuration(storage: directory.map { .persistent($0) } ?? .ephemeral,
-                                                           proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit,
-                                                           pagesPerProcess: pagesPerProcess)
-        let session = WebParserSession(configuration: configuration)
+        let session = WebParserSession(configuration: configure(directory.map { .persistent($0) } ?? .ephemeral, proxy))
         // The session's cookie jar sends each cookie only to the hosts it belongs to, and keeps the ones no job
         // used, so that saving the jar loses none of them.
         do {

@@ -21,10 +21,7 @@ enum SingleJob {
         }
         let setup: SessionSetup
         do throws(CommandFailure) {
-            // One job: no page is kept (or prepared) for another.
-            setup = try await SessionSetup.prepare(session, over: SessionSettings(),
-                                                   recycleAfter: 1,
-                                                   memoryLimit: WebParserSession.Configuration.defaultMemoryLimit)
+            setup = try await SessionSetup.prepare(session, over: SessionSettings())
         } catch {
             StandardStreams.tellError("webparse \(command): \(error.message)")
             return error.code

@@ -1,0 +1,62 @@
+import WebParser
+
+/// What a run of a config will do, decided before anything loads: which jobs run (those asked for by `--only`
+/// or a shard, and the jobs they run `after`, in config order), how many pages at once, and how the session
+/// uses its web processes.
+package struct RunPlan: Sendable {
+    /// The jobs that run, in config order.
+    package let jobs: [Config.NamedJob]
+    /// How many pages at once.
+    package let concurrency: Int
+    /// The run's settings: the options' over the config's.
+    package let settings: RunSettings
+
+    /// Names given to `--only` that no job of the config has.
+    package struct UnknownJobs: Error, Sendable, CustomStringConvertible {
+        package let names: [String]
+        /// The config's job names, for the message.
+        package let known: [String]
+        package var description: String {
+            "no job named \(names.map { "\"\($0)\"" }.joined(separator: ", ")); "
+                + "the jobs are \(known.map { "\"\($0)\"" }.joined(separator: ", "))"
+        }
+    }
+
+    /// The plan for `config`: the jobs named in `only` (each a name, or names separated by commas; none: every
+    /// job) that fall in `shard`, with the jobs they run after, and `given` run settings over the config's.
+    /// - Throws: `RunPlan.UnknownJobs` when `only` names a job the config does not have.
+    package init(config: Config, only: [String] = [], shard: Shard? = nil, settings given: RunSettings = RunSettings())
+        throws(UnknownJobs)
+    {
+        let names = Set(config.jobs.map(\.name))
+        // A name as given, or else a comma-separated list of names.
+        let only = only.flatMap { names.contains($0) ? [$0] : $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let unknown = only.filter { !names.contains($0) }
+        guard unknown.isEmpty else { throw UnknownJobs(names: unknown, known: config.jobs.map(\.name)) }
+        var chosen = Set(config.jobs.filter { (only.isEmpty || only.contains($0.name)) && (shard?.contains($0.name) ?? true) }.map(\.name))
+        let afterByName = Dictionary(config.jobs.map { ($0.name, $0.after) }, uniquingKeysWith: { first, _ in first })
+        var toAdd = Array(chosen)
+        while let name = toAdd.popLast() {
+            for before in afterByName[name] ?? [] where chosen.insert(before).inserted { toAdd.append(before) }
+        }
+        jobs = config.jobs.filter { chosen.contains($0.name) }
+        settings = given.over(config.run)
+        concurrency = settings.concurrency ?? RunSettings.defaultConcurrency
+    }
+
+    /// The session's configuration for the plan, keeping its data in `storage` and reaching servers through
+    /// `proxy`: when every job has a page of its own, no page is ever reused, so none is kept (or prepared) for
+    /// reuse; a memory limit of 0 is none.
+    package func sessionConfiguration(storage: WebParserSession.Storage, proxy: WebParserSession.Proxy?)
+        -> WebParserSession.Configuration
+    {
+        let recycleAfter = jobs.count <= concurrency ? 1 : settings.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
+        let memoryLimit: Int? = switch settings.memoryLimit {
+        case 0?: nil
+        case let limit?: limit
+        case nil: WebParserSession.Configuration.defaultMemoryLimit
+        }
+        return WebParserSession.Configuration(storage: storage, proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit,
+                                              pagesPerProcess: settings.pagesPerProcess ?? WebParserSession.Configuration.defaultPagesPerProcess)
+    }
+}

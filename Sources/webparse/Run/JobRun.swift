@@ -1,0 +1,110 @@
+import Foundation
+import WebParserCore
+import WebParser
+
+/// One run of `run`'s jobs, once everything they need is ready: runs them, hands each outcome to the state and the
+/// output, then delivers (output, notifications) before it records (the session's cookies, the state file), so
+/// that the state advances only for what reached its reader.
+struct JobRun {
+    let settings: RunCommand.Settings
+    let setup: SessionSetup
+    let memory: RunMemory?
+    let notifier: Notifier?
+    let output: RunOutput
+    let reporter: ProgressReporter
+
+    /// Runs `jobs`, `concurrency` pages at once, and says how the run ended.
+    func run(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
+        var scheduler = JobScheduler(parser: WebParserRunner(session: setup.session),
+                                     concurrency: concurrency,
+                                     reporter: reporter)
+        if output.streamsEmittedValues {
+            let output = output
+            scheduler.onMessage = { named in
+                guard named.job.evaluation.collect == .emitted else { return nil }
+                return { message in
+                    if case .emitted(let json) = message { output.stream(json, of: named.name) }
+                }
+            }
+        }
+        var reportedFailure = false
+        var anySuccess = false
+        /// The new items of each job (for a result that is not a list, how it changed), for --notify, by the job's
+        /// place in the config.
+        var news: [(index: Int, name: String, items: [Data], diff: String?)] = []
+        do throws(JobScheduler.Stop) {
+            try await scheduler.run(jobs) { index, outcome in
+                let named = jobs[index]
+                var outcome = outcome
+                var fresh: RunMemory.Fresh?
+                if case .success(let success) = outcome.result, let memory {
+                    do throws(WebParserError) {
+                        fresh = try await memory.remember(success, of: named, emitInitial: settings.tracking.emitInitial)
+                    } catch {
+                        outcome.result = .failure(.failed(error))
+                    }
+                }
+                if let fresh, !fresh.items.isEmpty { news.append((index, named.name, fresh.items, fresh.isList ? nil : fresh.diff)) }
+                if settings.tracking.report == .changed, let fresh, fresh.isList, !fresh.keyed, !fresh.items.isEmpty {
+                    StandardStreams.tellError("webparse: \(named.name): warning: --report changed: the job has no \"key\", so an item whose "
+                        + "content changed counts as new; its \(fresh.items.count) new item\(fresh.items.count == 1 ? " is" : "s are") reported as "
+                        + "added (set \"key\" to the field that identifies an item, such as \"key\": \"url\")")
+                }
+                switch outcome.result {
+                case .success:
+                    anySuccess = true
+                    output.add(outcome, at: index, fresh: fresh, streamed: output.streamsEmittedValues && named.job.evaluation.collect == .emitted)
+                case .failure(let error):
+                    let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.tracking.failAfter != nil) ?? 1
+                    if runsInARow >= (settings.tracking.failAfter ?? 1) {
+                        reporter.jobFailed(named.name, error, runsInARow: settings.tracking.failAfter == nil ? 1 : runsInARow)
+                        reportedFailure = true
+                    }
+                    output.add(outcome, at: index, fresh: nil)
+                }
+            }
+        } catch {
+            switch error {
+            case .environment(let failure):
+                StandardStreams.tellError("webparse: \(failure)")
+                return .environment
+            case .interrupted:
+                return .interrupted
+            }
+        }
+        // Deliver first, then record: the state advances only for what reached stdout or the output file, so
+        // that a full disk or a failed output loses no new item (they are reported again by the next run), and
+        // a session folder that cannot be written costs no result.
+        var undelivered: String?
+        do throws(CommandFailure) { try output.finish() } catch { undelivered = error.message }
+        undelivered = undelivered ?? StandardStreams.resultFailure
+        if undelivered == nil, !settings.tracking.dryRun, let notifier {
+            // Notifications are deliveries too: one that fails leaves the state for the next run to report again.
+            for job in news.sorted(by: { $0.index < $1.index }) where undelivered == nil {
+                do throws(CommandFailure) { try await notifier.send(job.items, diff: job.diff, of: job.name) } catch { undelivered = error.message }
+            }
+        }
+        var recorded = true
+        do throws(CommandFailure) {
+            try await setup.save(anySuccess: anySuccess)
+        } catch {
+            StandardStreams.tellError("webparse run: \(error.message)")
+            recorded = false
+        }
+        if let undelivered {
+            StandardStreams.tellError("webparse run: \(undelivered)\(memory == nil ? "" : "; the state was not updated")")
+            return .jobFailed
+        }
+        if settings.tracking.dryRun {
+            StandardStreams.tell("webparse run: a dry run: nothing was written into the state")
+            return reportedFailure || !recorded ? .jobFailed : .success
+        }
+        do throws(CommandFailure) {
+            try memory?.save()
+        } catch {
+            StandardStreams.tellError("webparse run: \(error.message); the results were delivered and will be reported again next run")
+            recorded = false
+        }
+        return reportedFailure || !recorded ? .jobFailed : .success
+    }
+}
