@@ -20,9 +20,14 @@ let package = Package(
         // The version, compiled from the VERSION file.
         .target(name: "WebParserVersion"),
         .executableTarget(name: "webparse", dependencies: ["WebParser", "WebParserCore", "WebParserVersion"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["WebParser"], path: "Tests/TestSupport"),
+        // Unit tests, one target per module: no WebKit page, no built binary.
         .testTarget(name: "WebParserTests", dependencies: ["WebParser", "TestSupport"]),
-        // The bad-config corpus is read from the source tree by its test, not bundled.
-        .testTarget(name: "webparseTests", dependencies: ["webparse", "WebParserCore", "TestSupport"], exclude: ["BadConfigs"]),
+        // The bad-config corpus is read from the source tree by its tests, not bundled.
+        .testTarget(name: "WebParserCoreTests", dependencies: ["WebParserCore", "WebParser"], exclude: ["BadConfigs"]),
+        .testTarget(name: "webparseTests", dependencies: ["webparse", "WebParserCore"]),
+        // Integration tests: the library on real WebKitGTK pages served by local HTTP servers, and the built
+        // binary as a shell or cron runs it.
+        .testTarget(name: "IntegrationTests", dependencies: ["WebParser", "WebParserCore", "webparse", "TestSupport"]),
     ]
 )

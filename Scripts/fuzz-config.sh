@@ -30,5 +30,5 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -module-name
   "${sources[@]}" Tests/Fuzz/ConfigFuzzer.swift "${objects[@]}" \
   $(pkg-config --libs-only-l webkit2gtk-4.1) -o "$out/config-fuzzer"
 $build_only && exit 0
-cp Tests/webparseTests/BadConfigs/*.json Examples/comics/config.json "$out/corpus/"
+cp Tests/WebParserCoreTests/BadConfigs/*.json Examples/comics/config.json "$out/corpus/"
 "$out/config-fuzzer" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$out/" "$out/corpus"

@@ -126,12 +126,3 @@ final class FakeBrowser {
         WebParserRunner(makePage: { _ in self.makePage() }, startRuntime: { try await WebKitRuntime.start() })
     }
 }
-
-/// Collects a job's states, in order.
-final class StateLog: Sendable {
-    private let storage = Mutex<[WebParserState]>([])
-
-    var states: [WebParserState] { storage.withLock { $0 } }
-
-    func record(_ state: WebParserState) { storage.withLock { $0.append(state) } }
-}

@@ -27,6 +27,7 @@ public enum CookieFile {
     public struct ReadFailure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Why, in words: `no such file`, `not UTF-8 text`, `line 3: expected 7 tab-separated fields…`.
         public var reason: String
+        /// The reason.
         public var description: String { reason }
     }
 

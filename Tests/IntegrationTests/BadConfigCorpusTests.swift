@@ -5,7 +5,8 @@ import Testing
 /// Every config under `BadConfigs/` is rejected by `webparse run` with exit code 2, before any page loads,
 /// with exactly the messages in its `.expected` file (where `$DIR` stands for the corpus folder).
 @Suite struct BadConfigCorpusTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "BadConfigs")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "WebParserCoreTests/BadConfigs")
 
     static var configs: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])

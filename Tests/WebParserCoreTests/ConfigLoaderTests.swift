@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import WebParserCore
-@testable import webparse
 
 /// Config files: what they may say, and what webparse says about mistakes in them.
 @Suite struct ConfigLoaderTests {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import WebParser
 @testable import WebParserCore
-@testable import webparse
 
 /// Item identities, what counts as new, and the bounded memory of seen items.
 @Suite struct ChangeTrackerTests {

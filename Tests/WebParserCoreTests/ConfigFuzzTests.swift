@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import WebParserCore
-@testable import webparse
 
 /// A randomized run of the config loader on mutated configs: it must always answer with a config or with
 /// problems, never crash or hang. (Scripts/fuzz-config.sh runs libFuzzer on the same loader for longer.)
