@@ -6,7 +6,7 @@ let package = Package(
     products: [
         .library(name: "WebParser", targets: ["WebParser"]),
         .library(name: "WebParserCore", targets: ["WebParserCore"]),
-        .executable(name: "webparse", targets: ["webparse"]),
+        .executable(name: "webparse", targets: ["webparse"])
     ],
     targets: [
         .systemLibrary(
@@ -28,6 +28,6 @@ let package = Package(
         .testTarget(name: "webparseTests", dependencies: ["webparse", "WebParserCore"]),
         // Integration tests: the library on real WebKitGTK pages served by local HTTP servers, and the built
         // binary as a shell or cron runs it.
-        .testTarget(name: "IntegrationTests", dependencies: ["WebParser", "WebParserCore", "webparse", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["WebParser", "WebParserCore", "webparse", "TestSupport"])
     ]
 )

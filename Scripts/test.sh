@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-packages.sh
+# The code's layout is swift-format's, as .swift-format configures it: a file that is not fails the run (fix it
+# with: swift format --in-place -r Sources Tests Package.swift).
+swift format lint --strict -r Sources Tests Package.swift
 # SwiftPM warns that it drops -pthread from pkg-config's flags; that is harmless, so it is filtered out.
 swift build --build-tests 2>&1 | { grep -v "warning: prohibited flag" || true; } >&2
 # One test at a time: on two cores, WebKit pages of parallel tests would skew the tests that check how soon

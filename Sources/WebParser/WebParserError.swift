@@ -139,7 +139,8 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             switch self {
             case .timedOut: !isMissingData
             case .connectionRefused, .connectionLost, .webProcessCrashed, .webProcessEndedBeforePage,
-                 .sharedWebProcessEnded, .sharedWebProcessUnresponsive: true
+                .sharedWebProcessEnded, .sharedWebProcessUnresponsive:
+                true
             case .httpStatus(let status): status == 429 || status >= 500
             default: false
             }
@@ -265,4 +266,3 @@ public struct ScriptFailure: Sendable, Equatable, CustomStringConvertible {
         return text + (hint.map { "; \($0)" } ?? "")
     }
 }
-

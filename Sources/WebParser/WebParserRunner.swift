@@ -31,9 +31,11 @@ public struct WebParserRunner: Sendable {
 
     /// A parser whose pages come from `makePage` instead of WebKit, for testing the engine's logic; pages
     /// are closed after each attempt.
-    init(session: WebParserSession = WebParserSession(),
-         makePage: @escaping @WebKitActor @Sendable (WebParserJob) async throws -> any WebPage,
-         startRuntime: @escaping @Sendable () async throws -> Void) {
+    init(
+        session: WebParserSession = WebParserSession(),
+        makePage: @escaping @WebKitActor @Sendable (WebParserJob) async throws -> any WebPage,
+        startRuntime: @escaping @Sendable () async throws -> Void
+    ) {
         self.session = session
         self.makePage = { job, _ in try await makePage(job) }
         self.releasePage = { page, _ in page.close() }
@@ -67,9 +69,11 @@ public struct WebParserRunner: Sendable {
     ///     user scripts' exceptions, windows opened and navigations refused. Keep it short.
     /// - Throws: `WebParserError` when the job fails (after its retries, for transient failures), including
     ///   `.environmentUnavailable` when WebKit cannot start; `CancellationError` when the task is cancelled.
-    public func run(_ job: WebParserJob,
-                    onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in },
-                    onMessage: @escaping @Sendable (WebParserMessage) -> Void = { _ in }) async throws -> WebParserResult {
+    public func run(
+        _ job: WebParserJob,
+        onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in },
+        onMessage: @escaping @Sendable (WebParserMessage) -> Void = { _ in }
+    ) async throws -> WebParserResult {
         do {
             try await startRuntime()
             onStateChange(.started)
@@ -90,12 +94,14 @@ public struct WebParserRunner: Sendable {
                         next = .retryDue(now: .now)
                     case .run(let number, let alone, let deadline):
                         do {
-                            let result = try await runAttempt(of: job, script: script, alone: alone, deadline: deadline,
-                                                              report: AttemptStates(onStateChange).record, tell: onMessage)
+                            let result = try await runAttempt(
+                                of: job, script: script, alone: alone, deadline: deadline,
+                                report: AttemptStates(onStateChange).record, tell: onMessage)
                             for case .report(let state) in machine.handle(.succeeded) { onStateChange(state) }
-                            return WebParserResult(data: result.data, finalURL: result.url,
-                                                   httpStatus: result.httpStatus == 0 ? nil : result.httpStatus,
-                                                   attempts: number, cutShort: result.cutShort)
+                            return WebParserResult(
+                                data: result.data, finalURL: result.url,
+                                httpStatus: result.httpStatus == 0 ? nil : result.httpStatus,
+                                attempts: number, cutShort: result.cutShort)
                         } catch let error as WebParserError {
                             next = .attemptFailed(error, now: .now)
                         }
@@ -115,20 +121,25 @@ public struct WebParserRunner: Sendable {
 
     /// Runs `job` and maps its result with `mapper`.
     /// - Throws: what `run(_:onStateChange:)` throws, and what `mapper` throws.
-    public func parse<Mapper: WebParserMapper>(_ job: WebParserJob, mapper: Mapper,
-                                               onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in })
+    public func parse<Mapper: WebParserMapper>(
+        _ job: WebParserJob, mapper: Mapper,
+        onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in }
+    )
         async throws -> Mapper.Output
     {
         try mapper.map(try await run(job, onStateChange: onStateChange).data)
     }
 
     @WebKitActor
-    private func runAttempt(of job: WebParserJob, script: PageScript, alone: Bool, deadline: ContinuousClock.Instant,
-                            report: @escaping @Sendable (WebParserState) -> Void,
-                            tell: @escaping @Sendable (WebParserMessage) -> Void) async throws -> AttemptResult
-    {
+    private func runAttempt(
+        of job: WebParserJob, script: PageScript, alone: Bool, deadline: ContinuousClock.Instant,
+        report: @escaping @Sendable (WebParserState) -> Void,
+        tell: @escaping @Sendable (WebParserMessage) -> Void
+    ) async throws -> AttemptResult {
         // The wait for a page (beside another one, its process's first load must have started) counts in the time.
-        try await WebParserEngine(job: job, page: try await makePage(job, alone), script: script, deadline: deadline, report: report,
-                                  tell: tell, release: releasePage).run()
+        try await WebParserEngine(
+            job: job, page: try await makePage(job, alone), script: script, deadline: deadline, report: report,
+            tell: tell, release: releasePage
+        ).run()
     }
 }

@@ -34,11 +34,13 @@ enum ExitCode: Int32 {
         (.hangUp, "stopped by SIGHUP"),
         (.outputClosed, "stdout was closed by its reader (such as head); nothing was recorded in the state"),
         (.interrupted, "interrupted by SIGINT (Ctrl-C)"),
-        (.terminated, "stopped by SIGTERM"),
+        (.terminated, "stopped by SIGTERM")
     ]
 
     /// The table in `--help`.
-    static let help = "Exit codes:\n" + meanings.map { code, meaning in
-        "  " + String(code.rawValue).padding(toLength: 5, withPad: " ", startingAt: 0) + meaning
-    }.joined(separator: "\n")
+    static let help =
+        "Exit codes:\n"
+        + meanings.map { code, meaning in
+            "  " + String(code.rawValue).padding(toLength: 5, withPad: " ", startingAt: 0) + meaning
+        }.joined(separator: "\n")
 }

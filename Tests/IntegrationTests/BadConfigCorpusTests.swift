@@ -24,8 +24,9 @@ import Testing
         let expected = try String(contentsOf: expectedFile, encoding: .utf8)
             .replacingOccurrences(of: "$DIR", with: Self.directory.path)
         // A display that cannot exist: if the config were not rejected first, WebKit would fail with 3, not 2.
-        let outcome = try await ProcessRunner(product: "webparse").run(["run", config.path],
-                                                                       environment: ["DISPLAY": ":4241", "WAYLAND_DISPLAY": nil])
+        let outcome = try await ProcessRunner(product: "webparse").run(
+            ["run", config.path],
+            environment: ["DISPLAY": ":4241", "WAYLAND_DISPLAY": nil])
         #expect(outcome.status == 2)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr == expected)

@@ -89,7 +89,8 @@ import Testing
 
     @Test func aFailedJobExitsOneAndTheOthersArePrinted() async throws {
         let server = try TestHTTPServer(routes: ["/ok": .respond(body: "<title>fine</title>")])
-        let config = try writeConfig("""
+        let config = try writeConfig(
+            """
             {"jobs": [
               {"name": "good", "url": "\(server.url("/ok"))", "script": "document.title"},
               {"name": "gone", "url": "\(server.url("/gone"))", "script": "document.title"}
@@ -194,8 +195,9 @@ import Testing
         let renderNodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri"))?.filter { $0.hasPrefix("renderD") } ?? []
         if renderNodes.isEmpty {
             #expect(environment["WEBKIT_WEB_RENDER_DEVICE_FILE"] == "/dev/dri/none")
-            #expect(!webparseMaps.contains("libEGL_mesa") && !webparseMaps.contains("libLLVM"),
-                    "webparse set up EGL to look for a GPU on a machine that has none")
+            #expect(
+                !webparseMaps.contains("libEGL_mesa") && !webparseMaps.contains("libLLVM"),
+                "webparse set up EGL to look for a GPU on a machine that has none")
         }
         let xvfbMaps = try Self.procFile("\(xvfb.pid)/maps")
         #expect(!xvfbMaps.contains("swrast_dri") && !xvfbMaps.contains("libGLX_mesa"), "Xvfb loaded a GL driver")
@@ -267,11 +269,13 @@ import Testing
         try ldd.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         ldd.waitUntilExit()
-        return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-            guard let arrow = line.range(of: "=> "), let path = line[arrow.upperBound...].split(separator: " ").first,
-                  path.hasPrefix("/") else { return nil }
-            return URL(fileURLWithPath: String(path)).resolvingSymlinksInPath().path
-        })
+        return Set(
+            String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+                guard let arrow = line.range(of: "=> "), let path = line[arrow.upperBound...].split(separator: " ").first,
+                    path.hasPrefix("/")
+                else { return nil }
+                return URL(fileURLWithPath: String(path)).resolvingSymlinksInPath().path
+            })
     }
 
     /// On its private display webparse gives GTK a theme of one line (GTK parsed Adwaita's whole stylesheet at
@@ -288,7 +292,8 @@ import Testing
         } else {
             #expect(environment["GTK_THEME"] == "webparse")
             let prefix = try #require(environment["GTK_DATA_PREFIX"])
-            #expect(try String(contentsOfFile: prefix + "/share/themes/webparse/gtk-3.0/gtk.css", encoding: .utf8)
+            #expect(
+                try String(contentsOfFile: prefix + "/share/themes/webparse/gtk-3.0/gtk.css", encoding: .utf8)
                     == "@define-color theme_selected_bg_color #3584e4;\n")
             #expect(try Self.permissions(prefix) == 0o700)
             running.send(SIGTERM)
@@ -360,7 +365,8 @@ import Testing
     @Test func anInterruptedJSONLinesRunHasFlushedItsFinishedJobs() async throws {
         let server = try TestHTTPServer(routes: ["/done": .respond(body: "<title>done</title>"), "/hang": .hang])
         defer { server.stop() }
-        let config = try writeConfig("""
+        let config = try writeConfig(
+            """
             {"concurrency": 1, "jobs": [
               {"name": "done", "url": "\(server.url("/done"))", "script": "document.title"},
               {"name": "hang", "url": "\(server.url("/hang"))", "script": "document.title", "timeout": 60}

@@ -11,13 +11,14 @@ import Testing
             "/list": .handle { _ in
                 TestHTTPServer.Response(body: "<ul>" + titles.value.map { "<li data-id='\($0.0)'>\($0.1)</li>" }.joined() + "</ul>")
             },
-            "/status": .handle { _ in TestHTTPServer.Response(body: "<p id='open'>\(status.value)</p><p id='name'>queue</p>") },
+            "/status": .handle { _ in TestHTTPServer.Response(body: "<p id='open'>\(status.value)</p><p id='name'>queue</p>") }
         ])
     }
 
     /// A config of the list page's items, keyed by their id.
     func listConfig(_ server: TestHTTPServer, in directory: URL) throws -> String {
-        try write(#"""
+        try write(
+            #"""
             {"name": "list", "url": "\#(server.url("/list"))", "retries": 0, "key": "id",
              "script": "[...document.querySelectorAll('li')].map(li => ({id: li.dataset.id, title: li.textContent}))"}
             """#, "list.json", in: directory)
@@ -33,10 +34,11 @@ import Testing
         titles.value = [("c1", "One"), ("c2", "Two, revised"), ("c3", "Three")]
         let all = try await webparse.run(["run", "--state", state, "--new-only", "--report", "all", "--jsonl", config], environment: headless)
         #expect(all.status == 0, "\(all.stderr)")
-        #expect(all.stdoutText.split(separator: "\n").map(String.init) == [
-            #"{"job":"list","item":{"id":"c3","title":"Three"},"change":"added"}"#,
-            #"{"job":"list","item":{"id":"c2","title":"Two, revised"},"change":"changed","before":{"id":"c2","title":"Two"}}"#,
-        ])
+        #expect(
+            all.stdoutText.split(separator: "\n").map(String.init) == [
+                #"{"job":"list","item":{"id":"c3","title":"Three"},"change":"added"}"#,
+                #"{"job":"list","item":{"id":"c2","title":"Two, revised"},"change":"changed","before":{"id":"c2","title":"Two"}}"#
+            ])
         titles.value = [("c1", "One, again"), ("c2", "Two, revised"), ("c3", "Three"), ("c4", "Four")]
         let changed = try await webparse.run(["run", "--state", state, "--new-only", "--report", "changed", config], environment: headless)
         #expect(changed.stdoutText == #"[{"item":{"id":"c1","title":"One, again"},"change":"changed","before":{"id":"c1","title":"One"}}]"# + "\n")
@@ -51,7 +53,8 @@ import Testing
         let status = Shared(1)
         let server = try site(Shared([]), status)
         let directory = try folder()
-        let config = try write(#"""
+        let config = try write(
+            #"""
             {"name": "queue", "url": "\#(server.url("/status"))", "retries": 0,
              "script": "({name: document.querySelector('#name').textContent, open: Number(document.querySelector('#open').textContent)})"}
             """#, "status.json", in: directory)
@@ -64,8 +67,9 @@ import Testing
         #expect(text == "--- before\n+++ now\n@@ -1,4 +1,4 @@\n {\n   \"name\": \"queue\",\n-  \"open\": 1\n+  \"open\": 2\n }\n")
         status.value = 3
         let changed = try await webparse.run(["run", "--state", state, "--new-only", "--report", "changed", config], environment: headless)
-        #expect(changed.stdoutText == #"[{"item":{"name":"queue","open":3},"change":"changed","before":{"name":"queue","open":2}}]"# + "\n",
-                "\(changed.stderr)")
+        #expect(
+            changed.stdoutText == #"[{"item":{"name":"queue","open":3},"change":"changed","before":{"name":"queue","open":2}}]"# + "\n",
+            "\(changed.stderr)")
     }
 
     @Test func aFirstVersionStateIsReadAndCarriedOn() async throws {
@@ -73,7 +77,8 @@ import Testing
         let server = try site(titles, Shared(0))
         let directory = try folder()
         let config = try listConfig(server, in: directory)
-        let state = try write(#"""
+        let state = try write(
+            #"""
             {"version": 1, "jobs": {"list": {"seen": ["k:\"c1\"", "k:\"c2\""], "lastResult": "x", "lastSuccess": "2026-11-01T00:00:00Z", "consecutiveFailures": 0}}}
             """#, "old.state", in: directory)
         let carried = try await webparse.run(["run", "--state", state, "--new-only", "--report", "all", config], environment: headless)

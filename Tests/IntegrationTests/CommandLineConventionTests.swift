@@ -36,8 +36,9 @@ import Testing
     @Test func evalReadsItsScriptFromStdinOrAFile() async throws {
         let server = try titleSite()
         let directory = try folder()
-        let fromStdin = try webparse.start(["eval", server.url("/").absoluteString, "-"], environment: headless,
-                                           input: Data("document.title\n  .toUpperCase()".utf8))
+        let fromStdin = try webparse.start(
+            ["eval", server.url("/").absoluteString, "-"], environment: headless,
+            input: Data("document.title\n  .toUpperCase()".utf8))
         let stdinOutcome = await fromStdin.finish()
         #expect(stdinOutcome.stdoutText == "\"HELLO\"\n", "\(stdinOutcome.stderr)")
         let file = try write("document.title.length", "title.js", in: directory)

@@ -6,7 +6,8 @@ import Testing
 @Suite(.serialized) struct CommandTests: CommandLineTest {
     /// Three jobs on one server: two that work and one that fails.
     func threeJobs(_ server: TestHTTPServer, in directory: URL) throws -> String {
-        try write("""
+        try write(
+            """
             {"defaults": {"timeout": 10, "retries": 0},
              "jobs": [
               {"name": "first", "url": "\(server.url("/first"))", "script": "document.title"},
@@ -17,8 +18,10 @@ import Testing
     }
 
     func pages() throws -> TestHTTPServer {
-        try TestHTTPServer(routes: ["/first": .respond(body: "<title>one</title>"),
-                                    "/second": .respond(body: "<title>two</title>")])
+        try TestHTTPServer(routes: [
+            "/first": .respond(body: "<title>one</title>"),
+            "/second": .respond(body: "<title>two</title>")
+        ])
     }
 
     @Test func onlyRunsTheNamedJobsAndRejectsUnknownNames() async throws {
@@ -93,7 +96,8 @@ import Testing
 
     @Test func aConfigCanComeFromStdin() async throws {
         let server = try pages()
-        let running = try webparse.start(["run", "-"], environment: headless, input: Data(#"{"url": "\#(server.url("/second"))", "script": "document.title"}"#.utf8))
+        let running = try webparse.start(
+            ["run", "-"], environment: headless, input: Data(#"{"url": "\#(server.url("/second"))", "script": "document.title"}"#.utf8))
         let outcome = await running.finish()
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdoutText == "\"two\"\n")
@@ -105,13 +109,18 @@ import Testing
     }
 
     @Test func evalPrintsOneResult() async throws {
-        let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>Hello</title><p>x</p><script>setTimeout(() => document.body.dataset.ready = 'yes', 200)</script>")])
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<title>Hello</title><p>x</p><script>setTimeout(() => document.body.dataset.ready = 'yes', 200)</script>")
+        ])
         let url = server.url("/").absoluteString
         let title = try await webparse.run(["eval", url, "document.title"], environment: headless)
         #expect(title.status == 0)
         #expect(title.stdoutText == "\"Hello\"\n")
-        let raw = try await webparse.run(["eval", "--raw", url, "--wait-for", "document.body.dataset.ready", "--user-agent", "Probe/1",
-                                          "document.body.dataset.ready + ' ' + navigator.userAgent"], environment: headless)
+        let raw = try await webparse.run(
+            [
+                "eval", "--raw", url, "--wait-for", "document.body.dataset.ready", "--user-agent", "Probe/1",
+                "document.body.dataset.ready + ' ' + navigator.userAgent"
+            ], environment: headless)
         #expect(raw.stdoutText == "yes Probe/1\n")
         let html = try await webparse.run(["eval", url, "--raw"], environment: headless)
         #expect(html.stdoutText.hasPrefix("<html><head><title>Hello</title></head><body><p>x</p>"))
@@ -119,21 +128,27 @@ import Testing
     }
 
     @Test func evalChecksItsOptionsLikeConfigFields() async throws {
-        let outcome = try await webparse.run(["eval", "https://example.com", "--timeout", "abc", "--retries", "99",
-                                              "--header", "no colon"])
+        let outcome = try await webparse.run([
+            "eval", "https://example.com", "--timeout", "abc", "--retries", "99",
+            "--header", "no colon"
+        ])
         #expect(outcome.status == 2)
         // Every option's problem is listed, a header without a colon among them.
-        #expect(outcome.stderr.hasPrefix("""
-            webparse eval: --timeout: expected a number of seconds from 0.1 to 86400, got "abc"
-            webparse eval: --retries: expected a number of retries from 0 to 10, got 99
-            webparse eval: --header: expected 'Name: value', got 'no colon'
-            Usage: webparse eval URL [SCRIPT|-] [options]
-            """))
+        #expect(
+            outcome.stderr.hasPrefix(
+                """
+                webparse eval: --timeout: expected a number of seconds from 0.1 to 86400, got "abc"
+                webparse eval: --retries: expected a number of retries from 0 to 10, got 99
+                webparse eval: --header: expected 'Name: value', got 'no colon'
+                Usage: webparse eval URL [SCRIPT|-] [options]
+                """))
         let fields = try await webparse.run(["eval", "https://example.com", "--timeout", "abc", "--retries", "99"])
-        #expect(fields.stderr.hasPrefix("""
-            webparse eval: --timeout: expected a number of seconds from 0.1 to 86400, got "abc"
-            webparse eval: --retries: expected a number of retries from 0 to 10, got 99
-            """))
+        #expect(
+            fields.stderr.hasPrefix(
+                """
+                webparse eval: --timeout: expected a number of seconds from 0.1 to 86400, got "abc"
+                webparse eval: --retries: expected a number of retries from 0 to 10, got 99
+                """))
         let scheme = try await webparse.run(["eval", "ftp://example.com"])
         #expect(scheme.stderr.hasPrefix("webparse eval: URL: unsupported scheme \"ftp:\"; use http, https or file\n"))
         // Seconds are written one way everywhere: a hexadecimal or infinite --wait-lock is refused as --timeout is.
@@ -155,11 +170,12 @@ import Testing
         let problems = try await webparse.run(["validate", bad])
         #expect(problems.status == 2)
         #expect(problems.stdout.isEmpty)
-        #expect(problems.stderr == """
-            \(bad):1:1: script: required (or scriptFile); the JavaScript that returns the data
-            \(bad):1:43: timeout: expected a number of seconds from 0.1 to 86400, got 0
+        #expect(
+            problems.stderr == """
+                \(bad):1:1: script: required (or scriptFile); the JavaScript that returns the data
+                \(bad):1:43: timeout: expected a number of seconds from 0.1 to 86400, got 0
 
-            """)
+                """)
     }
 
     @Test func unreadableAndWrongKindsOfFileAreNamed() async throws {
@@ -192,7 +208,9 @@ import Testing
             let unknown = try await webparse.run([command, "--frobnicate"])
             #expect(unknown.status == 2, "\(command)")
             #expect(unknown.stdout.isEmpty)
-            #expect(unknown.stderr == "webparse \(command): unknown option --frobnicate\n\(help.stdoutText.prefix { $0 != "\n" })\nSee 'webparse help \(command)'.\n")
+            #expect(
+                unknown.stderr
+                    == "webparse \(command): unknown option --frobnicate\n\(help.stdoutText.prefix { $0 != "\n" })\nSee 'webparse help \(command)'.\n")
         }
         let missing = try await webparse.run(["eval"])
         #expect(missing.status == 2)
@@ -211,12 +229,15 @@ import Testing
             let shell = Process()
             shell.executableURL = URL(fileURLWithPath: "/bin/bash")
             let line = words.map { "'\($0)'" }.joined(separator: " ")
-            shell.arguments = ["-c", """
+            shell.arguments = [
+                "-c",
+                """
                 source '\(file)'
                 COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1)
                 _webparse
                 printf '%s\\n' "${COMPREPLY[@]}"
-                """]
+                """
+            ]
             let output = Pipe()
             shell.standardOutput = output
             shell.environment = ["PATH": webparse.executable.deletingLastPathComponent().path + ":/usr/bin:/bin"]
@@ -225,8 +246,9 @@ import Testing
             shell.waitUntilExit()
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         }
-        let config = try write(#"{"jobs": [{"name": "comics", "url": "https://a.example", "script": "1"}, {"name": "news", "url": "https://b.example", "script": "1"}]}"#,
-                               "sites.json", in: directory)
+        let config = try write(
+            #"{"jobs": [{"name": "comics", "url": "https://a.example", "script": "1"}, {"name": "news", "url": "https://b.example", "script": "1"}]}"#,
+            "sites.json", in: directory)
         #expect(try complete(["webparse", "run", config, "--only", ""]) == ["comics", "news"], "job names from 'webparse run --list'")
         #expect(try complete(["webparse", "run", config, "--only", "n"]) == ["news"])
         #expect(try complete(["webparse", "v"]) == ["validate"])
@@ -306,8 +328,9 @@ import Testing
 
     @Test func onlyTakesExactNamesThenCommaLists() async throws {
         let directory = try folder()
-        let config = try write(#"{"jobs": [{"name": "a,b", "url": "https://example.com", "script": "1"}, {"name": "c", "url": "https://example.org", "script": "1"}]}"#,
-                               "c.json", in: directory)
+        let config = try write(
+            #"{"jobs": [{"name": "a,b", "url": "https://example.com", "script": "1"}, {"name": "c", "url": "https://example.org", "script": "1"}]}"#,
+            "c.json", in: directory)
         let blank = try await webparse.run(["run", config, "--only", " "])
         #expect(blank.status == 2)
         #expect(blank.stderr.hasPrefix("webparse run: --only needs a job name\n"))
@@ -335,9 +358,11 @@ import Testing
 
     func slowServer(jobs: Int) throws -> TestHTTPServer {
         // The first job is the slowest, so jobs finish out of config order.
-        try TestHTTPServer(routes: Dictionary(uniqueKeysWithValues: (1...jobs).map { index in
-            ("/slow\(index)", TestHTTPServer.Route.delayed(.milliseconds(1200 - 200 * index), .respond(body: "<title>t\(index)</title>")))
-        }))
+        try TestHTTPServer(
+            routes: Dictionary(
+                uniqueKeysWithValues: (1...jobs).map { index in
+                    ("/slow\(index)", TestHTTPServer.Route.delayed(.milliseconds(1200 - 200 * index), .respond(body: "<title>t\(index)</title>")))
+                }))
     }
 
     @Test func pagesOverlapAndTheOutputKeepsConfigOrder() async throws {
@@ -368,7 +393,7 @@ import Testing
         let app = "setTimeout(() => document.title = 'ready', 500)"
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: "<script src=/app.js></script>"),
-            "/app.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: app),
+            "/app.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: app)
         ])
         let jobs = (1...4).map { #"{"name": "p\#($0)", "url": "\#(server.url("/"))", "script": "document.title === 'ready' ? 1 : null"}"# }
         func config(_ top: String) throws -> String {
@@ -393,10 +418,11 @@ import Testing
     @Test func aJobBesideAStuckPageStillGivesItsResult() async throws {
         let server = try TestHTTPServer(routes: [
             "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
-            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 1500)</script>"),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 1500)</script>")
         ])
         let file = FileManager.default.temporaryDirectory.appending(path: "webparse-stuck-\(UUID().uuidString).json")
-        try #"{"defaults": {"retries": 0}, "jobs": [{"name": "stuck", "url": "\#(server.url("/stuck"))", "script": "window.never", "timeout": 1}, {"name": "slow", "url": "\#(server.url("/slow"))", "script": "out.textContent"}]}"#
+        try
+            #"{"defaults": {"retries": 0}, "jobs": [{"name": "stuck", "url": "\#(server.url("/stuck"))", "script": "window.never", "timeout": 1}, {"name": "slow", "url": "\#(server.url("/slow"))", "script": "out.textContent"}]}"#
             .write(to: file, atomically: true, encoding: .utf8)
         let outcome = try await webparse.run(["run", "-v", "-j", "2", file.path], environment: ["DISPLAY": nil])
         #expect(outcome.status == 1)
@@ -414,12 +440,13 @@ import Testing
         let server = try TestHTTPServer(routes: [
             "/endless": .endless(head: "<title>endless</title>", chunk: "<p>" + String(repeating: "x", count: 65_000) + "</p>"),
             "/bomb": .bytes(headers: ["Content-Encoding": "gzip"], body: GzipBomb.make(head: "<title>bomb</title><!--", megabytes: 1024)),
-            "/fetches": .respond(body: "<title>fetches</title><script>fetch('/endless').then(r => r.text()).then(t => document.title = t.length)</script>"),
+            "/fetches": .respond(body: "<title>fetches</title><script>fetch('/endless').then(r => r.text()).then(t => document.title = t.length)</script>")
         ])
         let directory = try folder()
         for path in ["/endless", "/bomb", "/fetches"] {
-            let config = try write(#"{"url": "\#(server.url(path))", "script": "/^[0-9]+$/.test(document.title) ? document.title : null", "timeout": 15, "retries": 0}"#,
-                                   "big.json", in: directory)
+            let config = try write(
+                #"{"url": "\#(server.url(path))", "script": "/^[0-9]+$/.test(document.title) ? document.title : null", "timeout": 15, "retries": 0}"#,
+                "big.json", in: directory)
             let running = try webparse.start(["run", "--memory-limit", "300", config], environment: headless)
             var peak = 0
             while ProcessTree.anyAlive([running.pid]) {
@@ -438,7 +465,8 @@ import Testing
         let hog = "<script>const keep = []; setInterval(() => { for (let i = 0; i < 20; i++) keep.push(new Array(1 << 20).fill(i)) }, 20)</script>"
         let server = try TestHTTPServer(routes: ["/hog": .respond(body: hog), "/fine": .respond(body: "<title>fine</title>")])
         let file = FileManager.default.temporaryDirectory.appending(path: "webparse-hog-\(UUID().uuidString).json")
-        try #"{"memoryLimit": 200, "defaults": {"retries": 0, "timeout": 30}, "jobs": [{"name": "hog", "url": "\#(server.url("/hog"))", "script": "null"}, {"name": "fine", "url": "\#(server.url("/fine"))", "script": "document.title"}]}"#
+        try
+            #"{"memoryLimit": 200, "defaults": {"retries": 0, "timeout": 30}, "jobs": [{"name": "hog", "url": "\#(server.url("/hog"))", "script": "null"}, {"name": "fine", "url": "\#(server.url("/fine"))", "script": "document.title"}]}"#
             .write(to: file, atomically: true, encoding: .utf8)
         let outcome = try await webparse.run(["run", file.path], environment: ["DISPLAY": nil])
         #expect(outcome.status == 1)

@@ -25,8 +25,9 @@ import Testing
     @Test func theKubernetesObjectsAreValid() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
         #expect(files == ["config.yaml", "cronjob.yaml", "indexed-job.yaml", "state.yaml"])
-        let validate = try python("import sys, kubernetes_validate.__main__ as m; sys.argv = ['kubernetes-validate', '--strict'] + sys.argv[1:]; sys.exit(m.main())",
-                                  files.map { Self.folder.appending(path: $0).path })
+        let validate = try python(
+            "import sys, kubernetes_validate.__main__ as m; sys.argv = ['kubernetes-validate', '--strict'] + sys.argv[1:]; sys.exit(m.main())",
+            files.map { Self.folder.appending(path: $0).path })
         #expect(validate.status == 0, "\(validate.output)")
         #expect(validate.output.components(separatedBy: " passed for resource ").count == files.count + 1, "\(validate.output)")
     }

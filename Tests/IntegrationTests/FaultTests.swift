@@ -5,10 +5,13 @@ import Testing
 
 /// The fault matrix: real network events and hostile pages, and what each becomes.
 @Suite(.serialized) struct FaultTests {
-    func job(_ url: URL, _ script: String = "document.title", timeout: Duration = .seconds(15), retries: Int = 0,
-             retryDelay: Duration = .milliseconds(50), maxDelay: Duration = .seconds(30)) -> WebParserJob {
-        WebParserJob(url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: timeout,
-                     retry: RetryPolicy(retries: retries, delay: retryDelay, maxDelay: maxDelay))
+    func job(
+        _ url: URL, _ script: String = "document.title", timeout: Duration = .seconds(15), retries: Int = 0,
+        retryDelay: Duration = .milliseconds(50), maxDelay: Duration = .seconds(30)
+    ) -> WebParserJob {
+        WebParserJob(
+            url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: timeout,
+            retry: RetryPolicy(retries: retries, delay: retryDelay, maxDelay: maxDelay))
     }
 
     func failure(_ job: WebParserJob, log: StateLog = StateLog(), parser: WebParserRunner = WebParserRunner()) async -> WebParserError? {
@@ -48,8 +51,9 @@ import Testing
         let page = "<title>whole</title>" + String(repeating: "<p>filler</p>", count: 2000)
         let server = try TestHTTPServer(routes: ["/": .sequence([.resetMidBody(body: page), .respond(body: page)])])
         let log = StateLog()
-        let result = try await WebParserRunner().run(job(server.url("/"), "document.readyState === 'complete' ? document.title : null", retries: 2),
-                                               onStateChange: log.record)
+        let result = try await WebParserRunner().run(
+            job(server.url("/"), "document.readyState === 'complete' ? document.title : null", retries: 2),
+            onStateChange: log.record)
         #expect(result.data == Data(#""whole""#.utf8))
         #expect(result.attempts == 2)
         #expect(retries(log).allSatisfy { $0.isTransient })
@@ -128,7 +132,7 @@ import Testing
     @Test func aPageStuckInJavaScriptIsStoppedAndTheNextJobRuns() async throws {
         let server = try TestHTTPServer(routes: [
             "/loop": .respond(body: "<title>stuck</title><script>setTimeout(() => { while (true) {} }, 50)</script>"),
-            "/fine": .respond(body: "<title>fine</title>"),
+            "/fine": .respond(body: "<title>fine</title>")
         ])
         let parser = WebParserRunner()
         let error = await failure(job(server.url("/loop"), "null", timeout: .seconds(2)), parser: parser)
@@ -140,16 +144,21 @@ import Testing
     }
 
     @Test func aWebProcessKilledFromOutsideIsRetriedOnAFreshPage() async throws {
-        let server = try TestHTTPServer(routes: ["/": .sequence([
-            .respond(body: "<title>first</title>"),
-            .respond(body: "<title>second</title><p id=data>ready</p>"),
-        ])])
+        let server = try TestHTTPServer(routes: [
+            "/": .sequence([
+                .respond(body: "<title>first</title>"),
+                .respond(body: "<title>second</title><p id=data>ready</p>")
+            ])
+        ])
         let me = getpid()
         let before = Set(ProcessTree.descendants(of: me).filter { $0.name.hasPrefix("WebKitWebProces") }.map(\.pid))
         let log = StateLog()
         let parser = WebParserRunner()
-        let running = Task { try await parser.run(job(server.url("/"), "document.getElementById('data')?.textContent", retries: 2),
-                                                  onStateChange: log.record) }
+        let running = Task {
+            try await parser.run(
+                job(server.url("/"), "document.getElementById('data')?.textContent", retries: 2),
+                onStateChange: log.record)
+        }
         while server.requests(for: "/").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         try await Task.sleep(for: .milliseconds(200))
         let fresh = ProcessTree.descendants(of: me).filter { $0.name.hasPrefix("WebKitWebProces") && !before.contains($0.pid) }
@@ -164,8 +173,10 @@ import Testing
     @Test func wrongResultsFailWithTheirReason() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         let parser = WebParserRunner()
-        for (script, expected) in [("(() => { const o = {}; o.self = o; return o })()", "cyclic"),
-                                   ("document.body", "a DOM element (<body>)")] {
+        for (script, expected) in [
+            ("(() => { const o = {}; o.self = o; return o })()", "cyclic"),
+            ("document.body", "a DOM element (<body>)")
+        ] {
             let error = await failure(job(server.url("/"), script), parser: parser)
             guard case .unsupportedResult(let what)? = error?.kind else {
                 Issue.record("\(script): got \(String(describing: error))")
@@ -221,15 +232,17 @@ import Testing
         func redirect(_ target: String) -> TestHTTPServer.Route { .respond(status: 302, headers: ["Location": target], body: "") }
         let server = try TestHTTPServer(routes: [
             "/file": redirect(secret.absoluteString), "/data": redirect("data:text/html,<title>data</title>"),
-            "/javascript": redirect("javascript:document.title='js'"), "/about": redirect("about:blank"),
+            "/javascript": redirect("javascript:document.title='js'"), "/about": redirect("about:blank")
         ])
         let parser = WebParserRunner()
         let local = await failure(job(server.url("/file"), retries: 1), parser: parser)
         #expect(local?.kind == .webProcessEndedBeforePage, "\(String(describing: local))")
         #expect(local?.description.contains("redirected to a file: URL") == true)
-        for (path, expected) in [("/data", "the server redirected to data:text/html,<title>data</title>, which is not a web page"),
-                                 ("/javascript", "the server redirected to javascript:document.title='js', which is not a web page"),
-                                 ("/about", "the server redirected to about:blank, which is not a web page")] {
+        for (path, expected) in [
+            ("/data", "the server redirected to data:text/html,<title>data</title>, which is not a web page"),
+            ("/javascript", "the server redirected to javascript:document.title='js', which is not a web page"),
+            ("/about", "the server redirected to about:blank, which is not a web page")
+        ] {
             let error = await failure(job(server.url(path), retries: 2), parser: parser)
             guard case .loadFailed(let message)? = error?.kind else {
                 Issue.record("\(path): got \(String(describing: error))")
@@ -261,7 +274,7 @@ import Testing
     @Test func aPageThatNavigatesWhileTheScriptWaitsGivesTheNewDocumentsData() async throws {
         let server = try TestHTTPServer(routes: [
             "/first": .respond(body: "<title>first</title><script>setTimeout(() => location.href = '/second', 200)</script>"),
-            "/second": .respond(body: "<title>second</title><p class=data>fresh</p>"),
+            "/second": .respond(body: "<title>second</title><p class=data>fresh</p>")
         ])
         let result = try await WebParserRunner().run(job(server.url("/first"), "document.querySelector('.data')?.textContent"))
         #expect(result.data == Data(#""fresh""#.utf8))
@@ -335,7 +348,8 @@ import Testing
             </script>
             """
         let server = try TestHTTPServer(routes: ["/": .respond(body: hostile)])
-        let result = try await WebParserRunner().run(job(server.url("/"), "[document.title, window.attempts.join(), typeof window.webkit?.messageHandlers?.webparse]"))
+        let result = try await WebParserRunner().run(
+            job(server.url("/"), "[document.title, window.attempts.join(), typeof window.webkit?.messageHandlers?.webparse]"))
         #expect(result.data == Data(#"["real","no handler","undefined"]"#.utf8))
     }
 

@@ -24,12 +24,14 @@ import TestSupport
         ("--session", ["run", "--session", "PATH", "CONFIG"]),
         ("screenshot", ["run", "SHOT"]),
         ("snapshot --png", ["snapshot", "--png", "PATH", "URL"]),
-        ("snapshot --html", ["snapshot", "--html", "PATH", "URL"]),
+        ("snapshot --html", ["snapshot", "--html", "PATH", "URL"])
     ]
 
     /// Words of Foundation's, GLib's or WebKit's own error texts, which must not reach the user unexplained.
-    static let rawWords = ["Error Domain", "NSCocoaErrorDomain", "UserInfo", "The operation could not be completed",
-                           "Unspecified error", "libsoup", "(null)"]
+    static let rawWords = [
+        "Error Domain", "NSCocoaErrorDomain", "UserInfo", "The operation could not be completed",
+        "Unspecified error", "libsoup", "(null)"
+    ]
 
     /// Runs webparse in `directory` as a user for whom its read-only folders cannot be written (as nobody, when
     /// the tests run as root, who may write anywhere).
@@ -41,8 +43,9 @@ import TestSupport
             _ = try await ProcessRunner(path: "/usr/bin/chown").run(["-R", "65534:65534", directory.path])
             command = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", copy] + arguments
         }
-        return try await ProcessRunner(path: command[0]).run(Array(command.dropFirst()),
-                                                             environment: headless.merging(["HOME": directory.path]) { $1 }.merging(environment) { $1 })
+        return try await ProcessRunner(path: command[0]).run(
+            Array(command.dropFirst()),
+            environment: headless.merging(["HOME": directory.path]) { $1 }.merging(environment) { $1 })
     }
 
     @Test func everyPlaceSaysWhatItTriedWhereAndWhy() async throws {
@@ -57,13 +60,14 @@ import TestSupport
         // tiny file system of its own, where the machine lets the tests mount one.
         let session = directory.appending(path: "fullsession")
         try FileManager.default.createDirectory(at: session, withIntermediateDirectories: true)
-        let mounted = try await ProcessRunner(path: "/usr/bin/mount").run(["-t", "tmpfs", "-o", "size=64k,mode=0700,uid=65534", "tmpfs", session.path]).status == 0
+        let mounted =
+            try await ProcessRunner(path: "/usr/bin/mount").run(["-t", "tmpfs", "-o", "size=64k,mode=0700,uid=65534", "tmpfs", session.path]).status == 0
         defer { if mounted { _ = umount(session.path) } }
         let faults = [
             Fault(name: "read-only folder", path: directory.appending(path: "readonly/out").path, reason: "Permission denied"),
             Fault(name: "missing folder", path: directory.appending(path: "missing/deeper/out").path, reason: "no folder"),
             Fault(name: "file as folder", path: directory.appending(path: "file/out").path, reason: "is a file, not a folder"),
-            Fault(name: "full disk", path: "/dev/full", reason: "No space left on device"),
+            Fault(name: "full disk", path: "/dev/full", reason: "No space left on device")
         ]
         for place in Self.places {
             for fault in faults {
@@ -71,12 +75,12 @@ import TestSupport
                 var reason = fault.reason
                 switch (place.name, fault.name) {
                 case ("--session", "missing folder"):
-                    continue // created, as `mkdir -p` would
+                    continue  // created, as `mkdir -p` would
                 case ("--session", "full disk"):
                     guard mounted else { continue }
                     path = session.path
                 case ("--state", "full disk"):
-                    reason = "cannot lock /dev/full.lock: Permission denied" // its lock goes beside it, in /dev
+                    reason = "cannot lock /dev/full.lock: Permission denied"  // its lock goes beside it, in /dev
                 case ("screenshot", "missing folder"):
                     reason = "no such folder for the screenshot"
                 default: break

@@ -25,13 +25,15 @@ import Testing
 
     @Test func aReusedPageStartsEachJobAsAFreshTab() async throws {
         let paths = (1...6).map { "/page\($0)" }
-        let server = try TestHTTPServer(routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .respond(body: Self.marker)) })
-                                        .merging(["/tick": .respond(body: ""), "/worker": .respond(body: "")]) { $1 })
+        let server = try TestHTTPServer(
+            routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .respond(body: Self.marker)) })
+                .merging(["/tick": .respond(body: ""), "/worker": .respond(body: "")]) { $1 })
         let parser = WebParserRunner()
         for path in paths {
             let result = try await parser.run(job(server.url(path)))
-            #expect(String(decoding: result.data, as: UTF8.self) == #""{\"session\":null,\"name\":\"\",\"history\":1}""#,
-                    "\(path) saw what an earlier job left")
+            #expect(
+                String(decoding: result.data, as: UTF8.self) == #""{\"session\":null,\"name\":\"\",\"history\":1}""#,
+                "\(path) saw what an earlier job left")
         }
         try await Task.sleep(for: .milliseconds(100))
         let ticksAfterRun = server.requests(for: "/worker").count + server.requests(for: "/tick").count
@@ -42,17 +44,21 @@ import Testing
 
     @Test func aReusedPagesUserScriptsAndConsoleStillReachWebparse() async throws {
         let server = try TestHTTPServer(routes: ["*": .respond(body: "<title>t</title><script>console.log('from ' + location.pathname)</script>")])
-        let emitter = try UserScript(source: "// ==UserScript==\n// @name e\n// ==/UserScript==\nwebparse.emit(location.pathname).then(() => webparse.done());",
-                                     fileName: "e.user.js")
+        let emitter = try UserScript(
+            source: "// ==UserScript==\n// @name e\n// ==/UserScript==\nwebparse.emit(location.pathname).then(() => webparse.done());",
+            fileName: "e.user.js")
         let parser = WebParserRunner()
         for path in ["/one", "/two", "/three"] {
-            var job = WebParserJob(url: server.url(path), evaluation: Evaluation(script: "", collect: .emitted), timeout: .seconds(10),
-                                   retry: RetryPolicy(retries: 0), page: PageSettings(userScripts: [emitter], capturesConsole: true))
+            var job = WebParserJob(
+                url: server.url(path), evaluation: Evaluation(script: "", collect: .emitted), timeout: .seconds(10),
+                retry: RetryPolicy(retries: 0), page: PageSettings(userScripts: [emitter], capturesConsole: true))
             job.evaluation.pollInterval = .milliseconds(20)
             let lines = Shared<[String]>([])
-            let result = try await parser.run(job, onMessage: { message in
-                if case .console(let line) = message { lines.value.append(line.text) }
-            })
+            let result = try await parser.run(
+                job,
+                onMessage: { message in
+                    if case .console(let line) = message { lines.value.append(line.text) }
+                })
             #expect(String(decoding: result.data, as: UTF8.self) == "[\"\(path)\"]", "the tab for \(path) was reused")
             #expect(lines.value == ["from \(path)"])
         }
@@ -60,8 +66,9 @@ import Testing
 
     @Test func concurrentJobsSeeTheSameFreshTabs() async throws {
         let paths = (1...16).map { "/page\($0)" }
-        let server = try TestHTTPServer(routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .respond(body: Self.marker)) })
-                                        .merging(["/tick": .respond(body: ""), "/worker": .respond(body: "")]) { $1 })
+        let server = try TestHTTPServer(
+            routes: Dictionary(uniqueKeysWithValues: paths.map { ($0, .respond(body: Self.marker)) })
+                .merging(["/tick": .respond(body: ""), "/worker": .respond(body: "")]) { $1 })
         let parser = WebParserRunner()
         // Four at a time, as `-j 4` runs them: pages are reused by whichever job comes next.
         let results = try await withThrowingTaskGroup(of: [String].self) { group in
@@ -84,7 +91,7 @@ import Testing
     @Test(arguments: [
         "setTimeout(() => { location = '/a'; setTimeout(() => location = '/b', 100); setTimeout(() => location = '/end', 200); }, 0)",
         "setTimeout(() => { const form = document.forms[0]; form.submit(); form.submit(); }, 0)",
-        "setTimeout(() => { const form = document.forms[0]; form.requestSubmit(); setTimeout(() => form.requestSubmit(), 10); }, 0)",
+        "setTimeout(() => { const form = document.forms[0]; form.requestSubmit(); setTimeout(() => form.requestSubmit(), 10); }, 0)"
     ])
     func aNavigationReplacedByAnotherIsNoFailure(navigation: String) async throws {
         let start = "<form action=/end method=post><input name=q value=1></form><script>\(navigation)</script>"
@@ -97,7 +104,7 @@ import Testing
         let slow = TestHTTPServer.Route.delayed(.seconds(2), .respond(body: "<title>between</title>"))
         let server = try TestHTTPServer(routes: [
             "*": .respond(body: start), "/a": slow, "/b": slow,
-            "/end": .delayed(.milliseconds(10), .respond(body: "<title>end</title>")),
+            "/end": .delayed(.milliseconds(10), .respond(body: "<title>end</title>"))
         ])
         let parser = WebParserRunner()
         let script = "document.title === 'end' ? document.title : null"

@@ -19,16 +19,20 @@ import TestSupport
     @Test func aPageThatMakesEveryObjectThenableStillGivesItsData() async throws {
         let thenable = "<script>Object.prototype.then = function () {};</script>"
         let server = try TestHTTPServer(routes: [
-            "/": .respond(body: """
-                <p id="out">waiting</p><input id="q"><button id="go">go</button>\(thenable)
-                <script>go.addEventListener("click", () => { out.textContent = "clicked " + q.value; });</script>
-                <a id="next" href="/2">next</a>
-                """),
-            "/2": .respond(body: "<p id=\"out\">page 2</p>\(thenable)"),
+            "/": .respond(
+                body: """
+                    <p id="out">waiting</p><input id="q"><button id="go">go</button>\(thenable)
+                    <script>go.addEventListener("click", () => { out.textContent = "clicked " + q.value; });</script>
+                    <a id="next" href="/2">next</a>
+                    """),
+            "/2": .respond(body: "<p id=\"out\">page 2</p>\(thenable)")
         ])
-        let steps: [Step] = [.fill(selector: "#q", value: "x"),
-                             .when(.script("({ login: document.querySelector('#go') !== null })"), then: [.click(selector: "#go")], otherwise: [])]
-        let result = try await WebParserRunner().run(job(server.url("/"), "out.textContent.startsWith('clicked') ? { text: out.textContent, list: [1, 2] } : null", steps: steps))
+        let steps: [Step] = [
+            .fill(selector: "#q", value: "x"),
+            .when(.script("({ login: document.querySelector('#go') !== null })"), then: [.click(selector: "#go")], otherwise: [])
+        ]
+        let result = try await WebParserRunner().run(
+            job(server.url("/"), "out.textContent.startsWith('clicked') ? { text: out.textContent, list: [1, 2] } : null", steps: steps))
         #expect(result.data == Data(#"{"text":"clicked x","list":[1,2]}"#.utf8))
 
         let paged = try await WebParserRunner().run(job(server.url("/"), "[out.textContent]", pagination: Pagination(next: .selector("#next"), maxPages: 2)))
@@ -45,7 +49,7 @@ import TestSupport
     /// job ends at its timeout, once, saying that it waited for the script's result.
     @Test func aPageWhosePromisesNeverSettleEndsAtItsTimeout() async throws {
         let server = try TestHTTPServer(routes: [
-            "/": .respond(body: "<p id=out>x</p><script>Promise.prototype.then = function () {};</script>"),
+            "/": .respond(body: "<p id=out>x</p><script>Promise.prototype.then = function () {};</script>")
         ])
         let log = StateLog()
         let error = await #expect(throws: WebParserError.self) {

@@ -9,11 +9,12 @@ import Testing
         try TestHTTPServer(routes: [
             "/login": .handle { request in
                 guard request.method == "POST" else {
-                    return TestHTTPServer.Response(body: """
-                        <form method="post" action="/login"><input type="hidden" name="csrf" value="c5rf">
-                        <input name="user" id="user"><input type="password" name="password" id="password">
-                        <button type="submit" id="go">Log in</button></form>
-                        """)
+                    return TestHTTPServer.Response(
+                        body: """
+                            <form method="post" action="/login"><input type="hidden" name="csrf" value="c5rf">
+                            <input name="user" id="user"><input type="password" name="password" id="password">
+                            <button type="submit" id="go">Log in</button></form>
+                            """)
                 }
                 guard request.body == "csrf=c5rf&user=ann&password=s3cret" else {
                     return TestHTTPServer.Response(status: 403, body: "<p id='error'>wrong password</p>")
@@ -25,12 +26,13 @@ import Testing
             },
             "/members/2": .handle { request in
                 TestHTTPServer.Response(body: request.cookie("session") == "ok" ? "<li>chapter 2</li>" : "<p>please log in</p>")
-            },
+            }
         ])
     }
 
     func config(_ server: TestHTTPServer, in directory: URL) throws -> String {
-        try write(#"""
+        try write(
+            #"""
             {"defaults": {"retries": 0, "timeout": 10},
              "jobs": [
               {"name": "chapters", "after": "login", "urls": ["\#(server.url("/members/1"))", "\#(server.url("/members/2"))"],
@@ -66,7 +68,8 @@ import Testing
 
     @Test func unknownJobsAndCyclesAreConfigErrors() async throws {
         let directory = try folder()
-        let file = try write(#"""
+        let file = try write(
+            #"""
             {"jobs": [{"name": "a", "after": "b", "url": "https://example.com", "script": "1"},
                       {"name": "b", "after": ["a"], "url": "https://example.com", "script": "1"},
                       {"name": "c", "after": "logn", "url": "https://example.com", "script": "1"}]}

@@ -7,11 +7,14 @@ import Testing
 @Suite struct OperatingCommandTests: CommandLineTest {
     /// A page listing `chapters` as links, and a config for it.
     func setUp(_ chapters: Shared<[Int]>) throws -> (site: TestHTTPServer, config: String, state: String) {
-        let site = try TestHTTPServer(routes: ["/updates": .handle { _ in
-            TestHTTPServer.Response(body: "<ul>" + chapters.value.map { "<li><a href='/c/\($0)'>Chapter \($0)</a></li>" }.joined() + "</ul>")
-        }])
+        let site = try TestHTTPServer(routes: [
+            "/updates": .handle { _ in
+                TestHTTPServer.Response(body: "<ul>" + chapters.value.map { "<li><a href='/c/\($0)'>Chapter \($0)</a></li>" }.joined() + "</ul>")
+            }
+        ])
         let directory = try folder()
-        let config = try write(#"""
+        let config = try write(
+            #"""
             {"name": "comic", "url": "\#(site.url("/updates"))", "retries": 0, "key": "url",
              "script": "[...document.querySelectorAll('li a')].map(a => ({title: a.textContent, url: a.href}))"}
             """#, "comic.json", in: directory)
@@ -35,8 +38,9 @@ import Testing
         #expect(!failed.stderr.contains("exit status"), "Apprise's own reason: \(failed.stderr)")
 
         answer.value = 200
-        let sent = try await webparse.run(["run", "--state", state, "--new-only"] + notify + ["--notify-format", "{title}: {url}", config],
-                                          environment: headless)
+        let sent = try await webparse.run(
+            ["run", "--state", state, "--new-only"] + notify + ["--notify-format", "{title}: {url}", config],
+            environment: headless)
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stdoutText.contains("Chapter 3"), "the item is reported again after the failed sending")
         let message = try #require(endpoint.requests.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] })
@@ -62,18 +66,22 @@ import Testing
         #expect(chmod(bin.appending(path: "apprise").path, 0o755) == 0)
         // What webparse sets for WebKit, each absent from the environment it is given (the test process may have
         // some of them from WebParser runs of its own).
-        let added = ["LD_PRELOAD", "DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "JSC_forceRAMSize", "GTK_THEME",
-                     "NO_AT_BRIDGE"]
+        let added = [
+            "LD_PRELOAD", "DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "JSC_forceRAMSize", "GTK_THEME",
+            "NO_AT_BRIDGE"
+        ]
         var environment = headless
         for name in added { environment[name] = .some(nil) }
         environment["PATH"] = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         environment["WEBPARSE_TEST_MARK"] = "given"
-        let first = try await ProcessRunner(product: "webparse").run(["run", "--state", state, "--new-only", "--notify", "json://x/", config],
-                                                                     environment: environment)
+        let first = try await ProcessRunner(product: "webparse").run(
+            ["run", "--state", state, "--new-only", "--notify", "json://x/", config],
+            environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
         chapters.value = [1, 2]
-        let second = try await ProcessRunner(product: "webparse").run(["run", "--state", state, "--new-only", "--notify", "json://x/", config],
-                                                                      environment: environment)
+        let second = try await ProcessRunner(product: "webparse").run(
+            ["run", "--state", state, "--new-only", "--notify", "json://x/", config],
+            environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         let lines = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n")
         let names = Set(lines.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
@@ -90,7 +98,8 @@ import Testing
         let site = try TestHTTPServer(routes: ["/status": .handle { _ in TestHTTPServer.Response(body: "<p id=open>\(count.value)</p>") }])
         let endpoint = try TestHTTPServer(routes: ["/": .respond(body: "")])
         let directory = try folder()
-        let config = try write(#"""
+        let config = try write(
+            #"""
             {"name": "queue", "url": "\#(site.url("/status"))", "retries": 0,
              "script": "({name: 'queue', open: Number(document.getElementById('open').textContent)})"}
             """#, "queue.json", in: directory)
@@ -98,11 +107,13 @@ import Testing
         let bogus = try await webparse.run(["run", "--state", state, "--new-only", "--notify", "bogus://x", config], environment: headless)
         #expect(bogus.status == 2 && bogus.stderr.contains("Unparseable URL bogus://x"), "\(bogus.stderr)")
         #expect(site.requests.isEmpty, "no page loads before the notification URLs are checked")
-        let oneBad = try await webparse.run(["run", "--state", state, "--new-only", "--notify", "json://127.0.0.1:9/", "--notify", "bogus://y", config],
-                                            environment: headless)
+        let oneBad = try await webparse.run(
+            ["run", "--state", state, "--new-only", "--notify", "json://127.0.0.1:9/", "--notify", "bogus://y", config],
+            environment: headless)
         #expect(oneBad.status == 2 && oneBad.stderr.contains("bogus://y"), "one bad URL among good ones: \(oneBad.stderr)")
-        let missing = try await webparse.run(["run", "--state", state, "--new-only", "--notify-config", directory.appending(path: "none.yml").path, config],
-                                             environment: headless)
+        let missing = try await webparse.run(
+            ["run", "--state", state, "--new-only", "--notify-config", directory.appending(path: "none.yml").path, config],
+            environment: headless)
         #expect(missing.status == 2 && missing.stderr.contains("--notify-config: cannot read") && site.requests.isEmpty, "\(missing.stderr)")
 
         let appriseConfig = try write("urls:\n  - json://127.0.0.1:\(endpoint.url("/").port!)/\n", "apprise.yml", in: directory)
@@ -128,8 +139,9 @@ import Testing
         let title = Shared("One")
         let site = try TestHTTPServer(routes: ["/": .handle { _ in TestHTTPServer.Response(body: "<p>\(title.value)</p>") }])
         let directory = try folder()
-        let config = try write(#"{"name": "plain", "url": "\#(site.url("/"))", "script": "[document.querySelector('p').textContent]"}"#,
-                               "plain.json", in: directory)
+        let config = try write(
+            #"{"name": "plain", "url": "\#(site.url("/"))", "script": "[document.querySelector('p').textContent]"}"#,
+            "plain.json", in: directory)
         let arguments = ["run", "--state", directory.appending(path: "s").path, "--new-only", "--report", "changed", config]
         let first = try await webparse.run(arguments, environment: headless)
         #expect(first.status == 0 && first.stdout.isEmpty, "\(first.stderr)")
@@ -143,8 +155,9 @@ import Testing
         let (_, config, state) = try setUp(Shared([1]))
         var environment = headless
         environment["PATH"] = "/nonexistent"
-        let run = try await ProcessRunner(product: "webparse").run(["run", "--state", state, "--notify", "json://127.0.0.1:9/", config],
-                                                                   environment: environment)
+        let run = try await ProcessRunner(product: "webparse").run(
+            ["run", "--state", state, "--notify", "json://127.0.0.1:9/", config],
+            environment: environment)
         #expect(run.status == 2)
         #expect(run.stderr.contains("install the Debian package apprise (apt install apprise)"), "\(run.stderr)")
         let withoutState = try await webparse.run(["run", "--notify", "json://127.0.0.1:9/", config])
@@ -161,8 +174,9 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: state))
         chapters.value = [1, 2]
         let dry = try await webparse.run(["run", "--state", state, "--new-only", "--dry-run", "--only", "comic", config], environment: headless)
-        #expect(dry.status == 0 && dry.stdoutText.contains("Chapter 2") && dry.stderr.contains("a dry run: nothing was written into the state"),
-                "\(dry.stderr)")
+        #expect(
+            dry.status == 0 && dry.stdoutText.contains("Chapter 2") && dry.stderr.contains("a dry run: nothing was written into the state"),
+            "\(dry.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
     }
 

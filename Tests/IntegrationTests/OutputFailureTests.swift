@@ -78,8 +78,9 @@ import Testing
         #expect(discarded.status == 0, "\(discarded.stderr)")
         var info = stat()
         #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "/dev/null is still the device")
-        let snapshot = try await webparse.run(["snapshot", server.url("/").absoluteString, "--png", "/dev/null", "--html", "/dev/null"],
-                                              environment: headless)
+        let snapshot = try await webparse.run(
+            ["snapshot", server.url("/").absoluteString, "--png", "/dev/null", "--html", "/dev/null"],
+            environment: headless)
         #expect(snapshot.status == 0, "\(snapshot.stderr)")
         #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR, "/dev/null is still the device after snapshot")
         let link = directory.appending(path: "shot.png").path
@@ -108,8 +109,9 @@ import Testing
         let first = try await webparse.run(["run", "--state", link, "--new-only", config], environment: headless)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.state", "the link is kept")
-        #expect(FileManager.default.contents(atPath: state).map { String(decoding: $0, as: UTF8.self).contains("k:2000") } == true,
-                "the dangling link's target was created")
+        #expect(
+            FileManager.default.contents(atPath: state).map { String(decoding: $0, as: UTF8.self).contains("k:2000") } == true,
+            "the dangling link's target was created")
         let second = try await webparse.run(["run", "--state", other, "--new-only", config], environment: headless)
         #expect(second.status == 0 && second.stdout.isEmpty, "the same state, through another name: \(second.stderr)")
 

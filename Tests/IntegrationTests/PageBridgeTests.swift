@@ -5,13 +5,16 @@ import WebParser
 
 /// User scripts, emitted values, console capture, screenshots and navigation, on real WebKitGTK pages.
 @Suite struct PageBridgeTests {
-    func job(_ url: URL, _ script: String, userScripts: [String] = [], collect: WebParserJob.Collect = .result,
-             timeout: Duration = .seconds(15)) throws -> WebParserJob {
+    func job(
+        _ url: URL, _ script: String, userScripts: [String] = [], collect: WebParserJob.Collect = .result,
+        timeout: Duration = .seconds(15)
+    ) throws -> WebParserJob {
         let scripts = try userScripts.enumerated().map { index, source in
             try UserScript(source: source, fileName: "script\(index).user.js")
         }
-        return WebParserJob(url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20), collect: collect),
-                            timeout: timeout, retry: RetryPolicy(retries: 0), page: PageSettings(userScripts: scripts))
+        return WebParserJob(
+            url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20), collect: collect),
+            timeout: timeout, retry: RetryPolicy(retries: 0), page: PageSettings(userScripts: scripts))
     }
 
     static func userScript(_ header: String, _ body: String) -> String {
@@ -39,7 +42,7 @@ import WebParser
         let scripts = [
             Self.userScript("// @name list\n// @match http://127.0.0.1/list*\n// @run-at document-end", Self.marker + "'L';"),
             Self.userScript("// @name all-but-admin\n// @include *\n// @exclude /\\/admin/\n// @run-at document-end", Self.marker + "'A';"),
-            Self.userScript("// @name other-host\n// @match https://comics.example/*\n// @run-at document-end", Self.marker + "'X';"),
+            Self.userScript("// @name other-host\n// @match https://comics.example/*\n// @run-at document-end", Self.marker + "'X';")
         ]
         let parser = WebParserRunner()
         let cases = [("/list?page=2", "LA"), ("/admin/list", "none"), ("/chapter", "A")]
@@ -54,10 +57,12 @@ import WebParser
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
         let scripts = [
             Self.userScript("// @name idle", Self.marker + "'I';"),
-            Self.userScript("// @name end\n// @run-at document-end",
-                            Self.marker + "(document.querySelector('p') ? 'E' : 'e');"),
-            Self.userScript("// @name start\n// @run-at document-start",
-                            Self.marker + "(document.querySelector('p') ? 's' : 'S');"),
+            Self.userScript(
+                "// @name end\n// @run-at document-end",
+                Self.marker + "(document.querySelector('p') ? 'E' : 'e');"),
+            Self.userScript(
+                "// @name start\n// @run-at document-start",
+                Self.marker + "(document.querySelector('p') ? 's' : 'S');")
         ]
         let data = try await WebParserRunner().run(try job(server.url("/"), Self.allMarks, userScripts: scripts)).data
         #expect(String(decoding: data, as: UTF8.self) == #""SPEI""#)
@@ -69,13 +74,15 @@ import WebParser
         let scripts = [
             Self.userScript("// @name thrower\n// @run-at document-start", "const list = null;\nlist.push(1);"),
             Self.userScript("// @name late thrower\n// @run-at document-end", "setTimeout(() => {}, 0);\nthrow new RangeError('too far');"),
-            Self.userScript("// @name survivor\n// @run-at document-end", Self.marker + "'S';"),
+            Self.userScript("// @name survivor\n// @run-at document-end", Self.marker + "'S';")
         ]
         let messages = Messages()
         let data = try await WebParserRunner().run(
-            try job(server.url("/"), "window.pageRan && document.readyState === 'complete' ? window.marks : null",
-                    userScripts: scripts),
-            onMessage: messages.handler).data
+            try job(
+                server.url("/"), "window.pageRan && document.readyState === 'complete' ? window.marks : null",
+                userScripts: scripts),
+            onMessage: messages.handler
+        ).data
         #expect(String(decoding: data, as: UTF8.self) == #""S""#)
         let failures = messages.failures
         #expect(failures.count == 2)
@@ -87,14 +94,17 @@ import WebParser
     /// The typical use: a document-start script hooks `fetch` and emits the JSON an SPA downloads.
     @Test func aDocumentStartScriptCapturesWhatThePageFetches() async throws {
         let server = try TestHTTPServer(routes: [
-            "/": .respond(body: """
-                <div id="app"></div><script>
-                fetch("/api/chapters").then(r => r.json()).then(list => { document.getElementById("app").textContent = list.length; });
-                </script>
-                """),
-            "/api/chapters": .respond(contentType: "application/json", body: #"[{"chapter":203,"title":"Paper Knights"},{"chapter":204,"title":"Café"}]"#),
+            "/": .respond(
+                body: """
+                    <div id="app"></div><script>
+                    fetch("/api/chapters").then(r => r.json()).then(list => { document.getElementById("app").textContent = list.length; });
+                    </script>
+                    """),
+            "/api/chapters": .respond(contentType: "application/json", body: #"[{"chapter":203,"title":"Paper Knights"},{"chapter":204,"title":"Café"}]"#)
         ])
-        let capture = Self.userScript("// @name capture\n// @match http://127.0.0.1/*\n// @run-at document-start", """
+        let capture = Self.userScript(
+            "// @name capture\n// @match http://127.0.0.1/*\n// @run-at document-start",
+            """
             const originalFetch = window.fetch;
             window.fetch = async (...args) => {
               const response = await originalFetch(...args);
@@ -106,8 +116,9 @@ import WebParser
             };
             """)
         let messages = Messages()
-        let result = try await WebParserRunner().run(try job(server.url("/"), "", userScripts: [capture], collect: .emitted),
-                                               onMessage: messages.handler)
+        let result = try await WebParserRunner().run(
+            try job(server.url("/"), "", userScripts: [capture], collect: .emitted),
+            onMessage: messages.handler)
         #expect(String(decoding: result.data, as: UTF8.self) == #"[{"chapter":203,"title":"Paper Knights"},{"chapter":204,"title":"Café"}]"#)
         #expect(result.isComplete)
         #expect(messages.failures.isEmpty)
@@ -117,7 +128,9 @@ import WebParser
     @Test func aHundredEmittedRecordsArriveInOrder() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>records</p>")])
         // Half awaited one by one, half sent at once: the order holds either way.
-        let emitter = Self.userScript("// @name emitter", """
+        let emitter = Self.userScript(
+            "// @name emitter",
+            """
             (async () => {
               for (let i = 0; i < 50; i++) await webparse.emit({ i });
               const pending = [];
@@ -127,8 +140,9 @@ import WebParser
             })();
             """)
         let messages = Messages()
-        let result = try await WebParserRunner().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted),
-                                               onMessage: messages.handler)
+        let result = try await WebParserRunner().run(
+            try job(server.url("/"), "", userScripts: [emitter], collect: .emitted),
+            onMessage: messages.handler)
         let expected = (0..<100).map { #"{"i":\#($0)}"# }
         #expect(String(decoding: result.data, as: UTF8.self) == "[" + expected.joined(separator: ",") + "]")
         #expect(messages.emitted == expected)
@@ -164,8 +178,9 @@ import WebParser
             </script>
             """
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
-        let emitter = Self.userScript("// @name emitter\n// @run-at document-end",
-                                      "const wait = () => window.probe?.forged ? webparse.emit(window.probe).then(() => webparse.done()) : setTimeout(wait, 10);\nwait();")
+        let emitter = Self.userScript(
+            "// @name emitter\n// @run-at document-end",
+            "const wait = () => window.probe?.forged ? webparse.emit(window.probe).then(() => webparse.done()) : setTimeout(wait, 10);\nwait();")
         let result = try await WebParserRunner().run(try job(server.url("/"), "", userScripts: [emitter], collect: .emitted))
         #expect(String(decoding: result.data, as: UTF8.self) == #"[{"global":"undefined","forged":"rejected"}]"#)
     }
@@ -230,7 +245,9 @@ import WebParser
         let server = try TestHTTPServer(routes: ["/": .respond(body: Self.pollutingPage)])
         let thrower = Self.userScript("// @name thrower\n// @run-at document-end", "throw new Error('a user script fails');")
         let trap = Self.userScript("// @name trap\n// @run-at document-end", "window.thrower();")
-        let emitter = Self.userScript("// @name emitter\n// @run-at document-idle", """
+        let emitter = Self.userScript(
+            "// @name emitter\n// @run-at document-idle",
+            """
             await webparse.emit({ genuine: 1 });
             await new Promise((resolve) => setTimeout(resolve, 100));
             window.forge();
@@ -278,14 +295,19 @@ import WebParser
         job.page.capturesConsole = true
         let messages = Messages()
         _ = try await WebParserRunner().run(job, onMessage: messages.handler)
-        #expect(messages.console.first { $0.text == "from the script" }?.source == SourceLocation(url: "script", line: 1, column: 14),
-                "\(messages.console)")
+        #expect(
+            messages.console.first { $0.text == "from the script" }?.source == SourceLocation(url: "script", line: 1, column: 14),
+            "\(messages.console)")
     }
 
     @Test func aUserScriptMayAwaitAtItsTopLevel() async throws {
-        let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>t</title>"),
-                                                 "/data.json": .respond(contentType: "application/json", body: #"{"n": 7}"#)])
-        let script = Self.userScript("// @name top-level await", """
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<title>t</title>"),
+            "/data.json": .respond(contentType: "application/json", body: #"{"n": 7}"#)
+        ])
+        let script = Self.userScript(
+            "// @name top-level await",
+            """
             const data = await (await fetch("/data.json")).json();
             await webparse.emit(data.n);
             await webparse.done();
@@ -311,7 +333,9 @@ import WebParser
     /// Form controls take their accent from GTK's theme: on webparse's private display, from its one-line theme,
     /// as from GTK's default theme Adwaita (WebKit's own fallback is a shade off).
     @Test func formControlsHaveAdwaitasAccent() async throws {
-        let server = try TestHTTPServer(routes: ["/": .respond(body: #"<body style="margin:0"><progress value=1 max=1 style="width:400px;height:40px"></progress>"#)])
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: #"<body style="margin:0"><progress value=1 max=1 style="width:400px;height:40px"></progress>"#)
+        ])
         let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-accent-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -355,11 +379,12 @@ import WebParser
     @Test func popupsAreFollowedOrIgnoredAsTheJobSays() async throws {
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: "<title>main</title><script>window.open('/popup');</script>"),
-            "/popup": .respond(body: "<title>popup</title>"),
+            "/popup": .respond(body: "<title>popup</title>")
         ])
         let messages = Messages()
-        let followed = try await WebParserRunner().run(try job(server.url("/"), "location.pathname === '/popup' ? document.title : null"),
-                                                 onMessage: messages.handler)
+        let followed = try await WebParserRunner().run(
+            try job(server.url("/"), "location.pathname === '/popup' ? document.title : null"),
+            onMessage: messages.handler)
         #expect(followed.data == Data(#""popup""#.utf8))
         #expect(followed.finalURL == server.url("/popup").absoluteString)
         #expect(messages.all.contains(.popupOpened(url: server.url("/popup").absoluteString, followed: true)))
@@ -377,11 +402,12 @@ import WebParser
     @Test func aWebPageNeverOpensALocalFileOrABlankWindow() async throws {
         for opening in ["window.open('file:///proc/self/environ')", "window.open()", "window.open('about:blank')"] {
             let server = try TestHTTPServer(routes: [
-                "/": .respond(body: "<title>main</title><script>\(opening); setTimeout(() => document.title = 'done', 300)</script>"),
+                "/": .respond(body: "<title>main</title><script>\(opening); setTimeout(() => document.title = 'done', 300)</script>")
             ])
             let messages = Messages()
-            let result = try await WebParserRunner().run(try job(server.url("/"), "document.title === 'done' ? document.documentElement.outerHTML : null"),
-                                                   onMessage: messages.handler)
+            let result = try await WebParserRunner().run(
+                try job(server.url("/"), "document.title === 'done' ? document.documentElement.outerHTML : null"),
+                onMessage: messages.handler)
             #expect(result.finalURL == server.url("/").absoluteString, "\(opening)")
             #expect(!String(decoding: result.data, as: UTF8.self).contains("PATH="), "\(opening)")
             #expect(!messages.all.contains { if case .popupOpened(_, true) = $0 { true } else { false } }, "\(opening): \(messages.all)")
@@ -398,8 +424,9 @@ import WebParser
             """
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
         let messages = Messages()
-        let result = try await WebParserRunner().run(try job(server.url("/"), "document.title === 'after' ? document.title : null"),
-                                               onMessage: messages.handler)
+        let result = try await WebParserRunner().run(
+            try job(server.url("/"), "document.title === 'after' ? document.title : null"),
+            onMessage: messages.handler)
         #expect(result.data == Data(#""after""#.utf8))
         let refused = messages.all.compactMap { if case .navigationRefused(let url) = $0 { url } else { nil } }
         #expect(refused.contains("mailto:someone@example.com"))

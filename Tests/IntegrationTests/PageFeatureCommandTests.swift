@@ -7,13 +7,14 @@ import Testing
     /// An SPA whose chapters come from /api/chapters; the user script captures them from `fetch`.
     func chapterSite() throws -> TestHTTPServer {
         try TestHTTPServer(routes: [
-            "/": .respond(body: """
-                <title>chapters</title><div id="app"></div><script>
-                console.log("loading", { page: 1 });
-                fetch("/api/chapters").then(r => r.json()).then(list => { document.getElementById("app").textContent = list.length; });
-                </script>
-                """),
-            "/api/chapters": .respond(contentType: "application/json", body: #"[{"chapter":203},{"chapter":204},{"chapter":205}]"#),
+            "/": .respond(
+                body: """
+                    <title>chapters</title><div id="app"></div><script>
+                    console.log("loading", { page: 1 });
+                    fetch("/api/chapters").then(r => r.json()).then(list => { document.getElementById("app").textContent = list.length; });
+                    </script>
+                    """),
+            "/api/chapters": .respond(contentType: "application/json", body: #"[{"chapter":203},{"chapter":204},{"chapter":205}]"#)
         ])
     }
 
@@ -38,8 +39,9 @@ import Testing
         let server = try chapterSite()
         let directory = try folder()
         try write(Self.capture, "capture.user.js", in: directory)
-        let config = try write(#"{"url": "\#(server.url("/"))", "userScripts": "capture.user.js", "collect": "emitted", "retries": 0}"#,
-                               "chapters.json", in: directory)
+        let config = try write(
+            #"{"url": "\#(server.url("/"))", "userScripts": "capture.user.js", "collect": "emitted", "retries": 0}"#,
+            "chapters.json", in: directory)
         let whole = try await webparse.run(["run", config], environment: headless)
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(whole.stdoutText == #"[{"chapter":203},{"chapter":204},{"chapter":205}]"# + "\n")
@@ -51,8 +53,11 @@ import Testing
         #expect(Array(records.prefix(3)) == (203...205).map { #"{"job":"127.0.0.1","item":{"chapter":\#($0)}}"# })
         #expect(records.last?.contains(#""status":"ok""#) == true && records.last?.contains(#""complete":true,"items":3}"#) == true)
 
-        let evaluated = try await webparse.run(["eval", server.url("/").absoluteString, "--user-script", directory.appending(path: "capture.user.js").path,
-                                                "--collect", "emitted"], environment: headless)
+        let evaluated = try await webparse.run(
+            [
+                "eval", server.url("/").absoluteString, "--user-script", directory.appending(path: "capture.user.js").path,
+                "--collect", "emitted"
+            ], environment: headless)
         #expect(evaluated.status == 0, "\(evaluated.stderr)")
         #expect(evaluated.stdoutText == #"[{"chapter":203},{"chapter":204},{"chapter":205}]"# + "\n")
     }
@@ -61,8 +66,9 @@ import Testing
         let directory = try folder()
         let script = try write("// ==UserScript==\n// @name broken\n// @run-at later\n// ==/UserScript==\n", "broken.user.js", in: directory)
         try write("// ==UserScript==\n// @name typo\n// ==/UserScript==\nconst chapters = [;\n", "typo.user.js", in: directory)
-        let config = try write(#"{"url": "http://127.0.0.1:9/", "userScripts": ["broken.user.js", "typo.user.js"], "collect": "emitted"}"#,
-                               "config.json", in: directory)
+        let config = try write(
+            #"{"url": "http://127.0.0.1:9/", "userScripts": ["broken.user.js", "typo.user.js"], "collect": "emitted"}"#,
+            "config.json", in: directory)
         let outcome = try await webparse.run(["run", config], environment: headless)
         #expect(outcome.status == 2)
         #expect(outcome.stdout.isEmpty)
@@ -79,12 +85,15 @@ import Testing
         let server = try chapterSite()
         let directory = try folder()
         try write("// ==UserScript==\n// @name clumsy\n// @run-at document-start\n// ==/UserScript==\nundefinedFunction();\n", "clumsy.user.js", in: directory)
-        let config = try write(#"{"name": "chapters", "url": "\#(server.url("/"))", "userScripts": "clumsy.user.js", "script": "document.getElementById('app').textContent || null", "retries": 0}"#,
-                               "config.json", in: directory)
+        let config = try write(
+            #"{"name": "chapters", "url": "\#(server.url("/"))", "userScripts": "clumsy.user.js", "script": "document.getElementById('app').textContent || null", "retries": 0}"#,
+            "config.json", in: directory)
         let quiet = try await webparse.run(["run", config], environment: headless)
         #expect(quiet.status == 0, "\(quiet.stderr)")
         #expect(quiet.stdoutText == "\"3\"\n")
-        #expect(quiet.stderr.contains("webparse: chapters: warning: user script \"clumsy\" failed: ReferenceError: Can't find variable: undefinedFunction at line 5"))
+        #expect(
+            quiet.stderr.contains(
+                "webparse: chapters: warning: user script \"clumsy\" failed: ReferenceError: Can't find variable: undefinedFunction at line 5"))
         #expect(!quiet.stderr.contains("console.log"))
 
         let logged = try await webparse.run(["run", "--log-console", config], environment: headless)
@@ -94,14 +103,18 @@ import Testing
     }
 
     @Test func screenshotsFromAConfigAndFromTheSnapshotCommand() async throws {
-        let server = try TestHTTPServer(routes: ["/": .respond(body: """
-            <title>colours</title><body style="margin:0;background:rgb(0,128,0)">
-            <div style="position:absolute;left:0;top:0;width:60px;height:40px;background:rgb(255,255,0)"></div>
-            <div style="height:700px"></div></body>
-            """)])
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <title>colours</title><body style="margin:0;background:rgb(0,128,0)">
+                    <div style="position:absolute;left:0;top:0;width:60px;height:40px;background:rgb(255,255,0)"></div>
+                    <div style="height:700px"></div></body>
+                    """)
+        ])
         let directory = try folder()
-        let config = try write(#"{"url": "\#(server.url("/"))", "script": "document.title", "viewport": "200x150", "screenshot": "shots/page.png"}"#,
-                               "config.json", in: directory)
+        let config = try write(
+            #"{"url": "\#(server.url("/"))", "script": "document.title", "viewport": "200x150", "screenshot": "shots/page.png"}"#,
+            "config.json", in: directory)
         let missingFolder = try await webparse.run(["validate", config], environment: headless)
         #expect(missingFolder.status == 2)
         #expect(missingFolder.stderr.contains("screenshot: no such folder for the screenshot"))
@@ -117,8 +130,11 @@ import Testing
 
         let png = directory.appending(path: "full.png").path
         let html = directory.appending(path: "page.html").path
-        let snapshot = try await webparse.run(["snapshot", server.url("/").absoluteString, "--png", png, "--full-page", "--html", html,
-                                               "--viewport", "200x150"], environment: headless)
+        let snapshot = try await webparse.run(
+            [
+                "snapshot", server.url("/").absoluteString, "--png", png, "--full-page", "--html", html,
+                "--viewport", "200x150"
+            ], environment: headless)
         #expect(snapshot.status == 0, "\(snapshot.stderr)")
         #expect(snapshot.stdoutText == #"{"png":"\#(png)","html":"\#(html)","finalURL":"\#(server.url("/").absoluteString)","httpStatus":200}"# + "\n")
         let full = try PNGImage(contentsOf: URL(fileURLWithPath: png))
@@ -133,17 +149,24 @@ import Testing
 
     @Test func popupsAndOtherSchemesAreTold() async throws {
         let server = try TestHTTPServer(routes: [
-            "/": .respond(body: "<title>main</title><script>window.open('/popup'); location.href = 'mailto:a@example.com'; setTimeout(() => { document.title = 'after'; }, 200);</script>"),
-            "/popup": .respond(body: "<title>popup</title>"),
+            "/": .respond(
+                body:
+                    "<title>main</title><script>window.open('/popup'); location.href = 'mailto:a@example.com'; setTimeout(() => { document.title = 'after'; }, 200);</script>"
+            ),
+            "/popup": .respond(body: "<title>popup</title>")
         ])
-        let followed = try await webparse.run(["eval", "-v", server.url("/").absoluteString, "location.pathname === '/popup' ? document.title : null"],
-                                              environment: headless)
+        let followed = try await webparse.run(
+            ["eval", "-v", server.url("/").absoluteString, "location.pathname === '/popup' ? document.title : null"],
+            environment: headless)
         #expect(followed.status == 0, "\(followed.stderr)")
         #expect(followed.stdoutText == "\"popup\"\n")
         #expect(followed.stderr.contains("the page opened a window for \(server.url("/popup").absoluteString); loading it in its place"))
 
-        let ignored = try await webparse.run(["eval", "-v", "--popups", "ignore", server.url("/").absoluteString,
-                                              "document.title === 'after' ? document.title : null"], environment: headless)
+        let ignored = try await webparse.run(
+            [
+                "eval", "-v", "--popups", "ignore", server.url("/").absoluteString,
+                "document.title === 'after' ? document.title : null"
+            ], environment: headless)
         #expect(ignored.status == 0, "\(ignored.stderr)")
         #expect(ignored.stdoutText == "\"after\"\n")
         #expect(ignored.stderr.contains("; ignored"))

@@ -12,7 +12,7 @@ import Testing
         return try TestHTTPServer(routes: [
             "/list/1": .handle { _ in TestHTTPServer.Response(body: page(firstPage.value, next: 2)) },
             "/list/2": .respond(body: page(["c3", "c4"], next: 3)),
-            "/list/3": .respond(body: page(["c5", "c6"], next: nil)),
+            "/list/3": .respond(body: page(["c5", "c6"], next: nil))
         ])
     }
 
@@ -20,7 +20,8 @@ import Testing
         let firstPage = Shared(["c1", "c2"])
         let server = try site(firstPage)
         let directory = try folder()
-        let config = try write(#"""
+        let config = try write(
+            #"""
             {"url": "\#(server.url("/list/1"))", "retries": 0, "next": "a.next", "stopAtSeen": true,
              "script": "[...document.querySelectorAll('li')].map((li) => li.textContent)"}
             """#, "chapters.json", in: directory)
@@ -42,8 +43,9 @@ import Testing
         let fresh = try await webparse.run(["run", "--state", state, "--new-only", config], environment: headless)
         #expect(fresh.status == 0, "\(fresh.stderr)")
         #expect(fresh.stdoutText == #"["c0"]"# + "\n")
-        #expect(server.requests(for: "/list/2").count == 3 && server.requests(for: "/list/3").count == 2,
-                "a new item on the first page: the second is read, and all seen, so the third is not")
+        #expect(
+            server.requests(for: "/list/2").count == 3 && server.requests(for: "/list/3").count == 2,
+            "a new item on the first page: the second is read, and all seen, so the third is not")
     }
 
     @Test func paginationFieldsAreChecked() async throws {

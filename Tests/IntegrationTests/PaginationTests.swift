@@ -18,7 +18,8 @@ import TestSupport
     func numberedSite() throws -> TestHTTPServer {
         var routes: [String: TestHTTPServer.Route] = [:]
         for page in 1...4 {
-            let next = page < 4 ? "<link rel='next' href='/list/\(page + 1)'><a class='next' href='/list/\(page + 1)'>next</a>" : "<span class='next'>last</span>"
+            let next =
+                page < 4 ? "<link rel='next' href='/list/\(page + 1)'><a class='next' href='/list/\(page + 1)'>next</a>" : "<span class='next'>last</span>"
             routes["/list/\(page)"] = .respond(body: "<ul><li>c\(2 * page - 1)</li><li>c\(2 * page)</li></ul>\(next)")
         }
         return try TestHTTPServer(routes: routes)
@@ -34,30 +35,33 @@ import TestSupport
         let three = try await WebParserRunner().run(job(server.url("/list/1"), Self.items, next: .selector("a.next"), maxPages: 3))
         #expect(String(decoding: three.data, as: UTF8.self) == #"["c1","c2","c3","c4","c5","c6"]"#)
         #expect(server.requests(for: "/list/4").count == 1, "maxPages 3 never loads the fourth page")
-        let scripted = try await WebParserRunner().run(job(server.url("/list/3"), "document.querySelector('li').textContent",
-                                                     next: .script("document.querySelector('link[rel=next]')?.href ?? null")))
+        let scripted = try await WebParserRunner().run(
+            job(
+                server.url("/list/3"), "document.querySelector('li').textContent",
+                next: .script("document.querySelector('link[rel=next]')?.href ?? null")))
         #expect(String(decoding: scripted.data, as: UTF8.self) == #"["c5","c7"]"#, "results that are not lists, one per page")
     }
 
     @Test func aButtonThatFetchesTheNextPageInPlaceIsClickedUntilItIsDisabled() async throws {
         let server = try TestHTTPServer(routes: [
-            "/": .respond(body: """
-                <script src="/jquery.js"></script><ul id="list"></ul><button id="more" disabled>Next</button>
-                <script>
-                let page = 0;
-                const load = () => $.getJSON("/api?page=" + (page + 1), (data) => {
-                  page += 1;
-                  $("#list").empty();
-                  data.items.forEach((item) => $("#list").append($("<li>").text(item)));
-                  $("#more").prop("disabled", !data.more);
-                });
-                $(function () { load(); $("#more").on("click", load); });
-                </script>
-                """),
+            "/": .respond(
+                body: """
+                    <script src="/jquery.js"></script><ul id="list"></ul><button id="more" disabled>Next</button>
+                    <script>
+                    let page = 0;
+                    const load = () => $.getJSON("/api?page=" + (page + 1), (data) => {
+                      page += 1;
+                      $("#list").empty();
+                      data.items.forEach((item) => $("#list").append($("<li>").text(item)));
+                      $("#more").prop("disabled", !data.more);
+                    });
+                    $(function () { load(); $("#more").on("click", load); });
+                    </script>
+                    """),
             "/jquery.js": .respond(contentType: "application/javascript", body: Self.jQuery),
             "/api?page=1": .delayed(.milliseconds(200), .respond(contentType: "application/json", body: #"{"items": ["a", "b"], "more": true}"#)),
             "/api?page=2": .delayed(.milliseconds(200), .respond(contentType: "application/json", body: #"{"items": ["c", "d"], "more": true}"#)),
-            "/api?page=3": .delayed(.milliseconds(200), .respond(contentType: "application/json", body: #"{"items": ["e"], "more": false}"#)),
+            "/api?page=3": .delayed(.milliseconds(200), .respond(contentType: "application/json", body: #"{"items": ["e"], "more": false}"#))
         ])
         let result = try await WebParserRunner().run(job(server.url("/"), Self.items, next: .selector("#more")))
         #expect(String(decoding: result.data, as: UTF8.self) == #"["a","b","c","d","e"]"#)
@@ -69,7 +73,7 @@ import TestSupport
         let elsewhere = try TestHTTPServer(routes: ["/": .respond(body: "<li>x</li>")])
         let server = try TestHTTPServer(routes: [
             "/1": .respond(body: "<li>a</li><a class='next' href='/2'>next</a>"),
-            "/2": .respond(body: "<li>b</li><a class='next' href='\(elsewhere.url("/"))'>next</a>"),
+            "/2": .respond(body: "<li>b</li><a class='next' href='\(elsewhere.url("/"))'>next</a>")
         ])
         var job = job(server.url("/1"), Self.items, next: .selector("a.next"))
         job.load.headers = ["X-Token": "secret"]

@@ -52,7 +52,7 @@ import Testing
             ("login.json", #"{"login":"/members/updates","updates":["Comic 1","Comic 2","Comic 3"]}"#),
             ("paginate.json", #"["Comic 1","Comic 2","Comic 3","Comic 4","Comic 5","Comic 6","Comic 7"]"#),
             ("infinite-scroll.json", "[" + (1...20).map { "\"Post \($0)\"" }.joined(separator: ",") + "]"),
-            ("postback.json", #"["One Piece","Naruto"]"#),
+            ("postback.json", #"["One Piece","Naruto"]"#)
         ]
         for (name, output) in expected {
             let run = try await webparse.run(["run", site.config(name)], environment: environment)
@@ -61,8 +61,9 @@ import Testing
         }
         environment["COMICS_PASSWORD"] = "wrong"
         let refused = try await webparse.run(["run", site.config("login.json")], environment: environment)
-        #expect(refused.status == 1 && refused.stderr.contains(#"updates: failed: not run: it runs after "login", which failed"#),
-                "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.stderr.contains(#"updates: failed: not run: it runs after "login", which failed"#),
+            "\(refused.stderr)")
     }
 
     /// The login recipe with a session folder, run after run: the site sends a logged-in user from its login page
@@ -89,8 +90,9 @@ import Testing
         let site = try Site(configsIn: directory)
         defer { site.stop() }
         let state = directory.appending(path: "archive.state").path
-        let first = try await webparse.run(["run", "--state", state, "--new-only", "--emit-initial", site.config("update-check.json")],
-                                           environment: headless)
+        let first = try await webparse.run(
+            ["run", "--state", state, "--new-only", "--emit-initial", site.config("update-check.json")],
+            environment: headless)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdoutText == "[" + (1...30).reversed().map { "\"Chapter \($0)\"" }.joined(separator: ",") + "]\n", "six pages of five")
         let again = try await webparse.run(["run", "--state", state, "--new-only", "-v", site.config("update-check.json")], environment: headless)

@@ -15,7 +15,7 @@ import Testing
             "/login": .handle { request in
                 guard request.method == "POST" else { return .init(body: "<form method=post action=/login><input name=u value=me></form>") }
                 return .init(status: 303, headers: ["Set-Cookie": "session=let-me-in; Max-Age=3600; Path=/", "Location": "/members"], body: "")
-            },
+            }
         ])
     }
 
@@ -33,8 +33,9 @@ import Testing
         try FileManager.default.createDirectory(at: session.appending(path: "session-cookies.json"), withIntermediateDirectories: true)
         let blocked = try await webparse.run(["run", "--session", session.path, config], environment: headless)
         #expect(blocked.status == 1)
-        #expect(blocked.stderr.contains("cannot read the session cookies kept in \(session.path)/session-cookies.json: is a directory, not a cookie file"),
-                "\(blocked.stderr)")
+        #expect(
+            blocked.stderr.contains("cannot read the session cookies kept in \(session.path)/session-cookies.json: is a directory, not a cookie file"),
+            "\(blocked.stderr)")
         #expect(!blocked.stderr.contains("NSCocoaErrorDomain") && !blocked.stderr.contains("load failed"))
         try FileManager.default.removeItem(at: session.appending(path: "session-cookies.json"))
 
@@ -52,8 +53,9 @@ import Testing
         }
         chmod(session.path, 0o500)
         defer { chmod(session.path, 0o700) }
-        let readOnly = try await ProcessRunner(path: command[0]).run(Array(command.dropFirst()) + ["run", "--session", session.path, config],
-                                                                     environment: headless.merging(["HOME": directory.path]) { $1 })
+        let readOnly = try await ProcessRunner(path: command[0]).run(
+            Array(command.dropFirst()) + ["run", "--session", session.path, config],
+            environment: headless.merging(["HOME": directory.path]) { $1 })
         #expect(readOnly.status == 1)
         #expect(readOnly.stdoutText == "\"chapter 12\"\n")
         #expect(readOnly.stderr.contains("Permission denied (the folder \(session.path) cannot be written)"), "\(readOnly.stderr)")
@@ -77,8 +79,9 @@ import Testing
         #expect(without.status == 1)
         #expect(without.stderr.contains("HTTP status 403"))
 
-        let cookies = try write("# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tlet-me-in\n.example.org\tTRUE\t/\tFALSE\t0\ttracker\tx1\n",
-                                "cookies.txt", in: directory)
+        let cookies = try write(
+            "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tlet-me-in\n.example.org\tTRUE\t/\tFALSE\t0\ttracker\tx1\n",
+            "cookies.txt", in: directory)
         let saved = directory.appending(path: "saved.txt").path
         let with = try await webparse.run(["run", "-v", "--cookies", cookies, "--save-cookies", saved, config], environment: headless)
         #expect(with.status == 0, "\(with.stderr)")
@@ -99,8 +102,9 @@ import Testing
         let server = try membersSite()
         let directory = try folder()
         let session = directory.appending(path: "session").path
-        let login = try write(#"{"url": "\#(server.url("/login"))", "script": "location.pathname === '/members' ? document.body.textContent : (document.forms[0].submit(), null)"}"#,
-                              "login.json", in: directory)
+        let login = try write(
+            #"{"url": "\#(server.url("/login"))", "script": "location.pathname === '/members' ? document.body.textContent : (document.forms[0].submit(), null)"}"#,
+            "login.json", in: directory)
         let first = try await webparse.run(["run", "--session", session, login], environment: headless)
         #expect(first.stdoutText == "\"chapter 12\"\n", "\(first.stderr)")
         let later = try await webparse.run(["run", try membersConfig(server, in: directory, extra: #", "session": "session""#)], environment: headless)
@@ -129,27 +133,33 @@ import Testing
     @Test func proxyAuthenticationAndTLSComeFromTheConfig() async throws {
         let proxy = try TestHTTPServer(routes: ["*": .respond(body: "<p>via proxy</p>")])
         let directory = try folder()
-        let proxied = try write(#"{"url": "http://comics.invalid/updates", "script": "document.body.textContent", "proxy": {"url": "\#(proxy.url("/"))", "noProxy": ["localhost"]}}"#,
-                                "proxied.json", in: directory)
+        let proxied = try write(
+            #"{"url": "http://comics.invalid/updates", "script": "document.body.textContent", "proxy": {"url": "\#(proxy.url("/"))", "noProxy": ["localhost"]}}"#,
+            "proxied.json", in: directory)
         let viaProxy = try await webparse.run(["run", proxied], environment: headless)
         #expect(viaProxy.stdoutText == "\"via proxy\"\n", "\(viaProxy.stderr)")
         #expect(proxy.requests.first?.path == "http://comics.invalid/updates")
 
         let expected = "Basic " + Data("reader:open sesame".utf8).base64EncodedString()
-        let guarded = try TestHTTPServer(routes: ["/private": .handle { request in
-            request.headers["authorization"] == expected ? .init(body: "<p>inside</p>")
-                : .init(status: 401, headers: ["WWW-Authenticate": "Basic realm=\"comics\""], body: "no")
-        }])
-        let auth = try write(#"{"url": "\#(guarded.url("/private"))", "script": "document.body.textContent", "auth": {"user": "reader", "passwordEnv": "COMICS_PASSWORD"}}"#,
-                             "auth.json", in: directory)
+        let guarded = try TestHTTPServer(routes: [
+            "/private": .handle { request in
+                request.headers["authorization"] == expected
+                    ? .init(body: "<p>inside</p>")
+                    : .init(status: 401, headers: ["WWW-Authenticate": "Basic realm=\"comics\""], body: "no")
+            }
+        ])
+        let auth = try write(
+            #"{"url": "\#(guarded.url("/private"))", "script": "document.body.textContent", "auth": {"user": "reader", "passwordEnv": "COMICS_PASSWORD"}}"#,
+            "auth.json", in: directory)
         let inside = try await webparse.run(["run", "-v", auth], environment: headless.merging(["COMICS_PASSWORD": "open sesame"]) { $1 })
         #expect(inside.stdoutText == "\"inside\"\n", "\(inside.stderr)")
         #expect(!inside.stderr.contains("open sesame"))
         let unset = try await webparse.run(["validate", auth], environment: ["COMICS_PASSWORD": nil])
         #expect(unset.status == 2)
         #expect(unset.stderr.contains("auth.passwordEnv: the environment variable COMICS_PASSWORD is not set"))
-        let evalInside = try await webparse.run(["eval", guarded.url("/private").absoluteString, "document.body.textContent", "--user", "reader"],
-                                                environment: headless.merging(["WEBPARSE_PASSWORD": "open sesame"]) { $1 })
+        let evalInside = try await webparse.run(
+            ["eval", guarded.url("/private").absoluteString, "document.body.textContent", "--user", "reader"],
+            environment: headless.merging(["WEBPARSE_PASSWORD": "open sesame"]) { $1 })
         #expect(evalInside.stdoutText == "\"inside\"\n")
 
         let secure = try TLSTestServer(body: "<p>secure</p>")

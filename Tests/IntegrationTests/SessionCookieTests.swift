@@ -11,21 +11,23 @@ import Testing
         try TestHTTPServer(routes: [
             "/login": .handle { request in
                 guard request.method == "POST" else {
-                    return .init(headers: ["Set-Cookie": "csrf=t0k3n; Path=/"],
-                                 body: "<form method=post action=/login><input type=hidden name=csrf value=t0k3n><input name=u value=me></form>")
+                    return .init(
+                        headers: ["Set-Cookie": "csrf=t0k3n; Path=/"],
+                        body: "<form method=post action=/login><input type=hidden name=csrf value=t0k3n><input name=u value=me></form>")
                 }
                 guard request.body.contains("csrf=t0k3n"), request.cookie("csrf") == "t0k3n" else { return .init(status: 403, body: "bad token") }
                 return .init(status: 303, headers: ["Set-Cookie": "login=me-123; Path=/; HttpOnly", "Location": "/members"], body: "")
             },
             "/members": .handle { request in
                 request.cookie("login") == "me-123" ? .init(body: "<p>chapter 12</p>") : .init(body: "<p>please log in</p>")
-            },
+            }
         ])
     }
 
     func loginConfig(_ server: TestHTTPServer, in directory: URL) throws -> String {
-        try write(#"{"url": "\#(server.url("/login"))", "script": "location.pathname === '/members' ? document.body.textContent : (document.forms[0].submit(), null)"}"#,
-                  "login.json", in: directory)
+        try write(
+            #"{"url": "\#(server.url("/login"))", "script": "location.pathname === '/members' ? document.body.textContent : (document.forms[0].submit(), null)"}"#,
+            "login.json", in: directory)
     }
 
     func membersConfig(_ server: TestHTTPServer, in directory: URL) throws -> String {
@@ -60,13 +62,17 @@ import Testing
     }
 
     @Test func savingAJarOverItselfLosesNothing() async throws {
-        let server = try TestHTTPServer(routes: ["/": .handle { request in
-            .init(headers: ["Set-Cookie": "visits=\(Int(request.cookie("visits") ?? "0")! + 1); Path=/; Max-Age=3600"],
-                  body: "<p>\(request.cookie("site") ?? "none")</p>")
-        }])
+        let server = try TestHTTPServer(routes: [
+            "/": .handle { request in
+                .init(
+                    headers: ["Set-Cookie": "visits=\(Int(request.cookie("visits") ?? "0")! + 1); Path=/; Max-Age=3600"],
+                    body: "<p>\(request.cookie("site") ?? "none")</p>")
+            }
+        ])
         let directory = try folder()
         let far = Int(Date().timeIntervalSince1970) + 86_400 * 365
-        let jar = try write("""
+        let jar = try write(
+            """
             # Netscape HTTP Cookie File
             127.0.0.1\tFALSE\t/\tFALSE\t\(far)\tsite\tlocal-value
             127.0.0.1\tFALSE\t/\tFALSE\t\(far)\tvisits\t41
@@ -93,9 +99,12 @@ import Testing
         let session = directory.appending(path: "deeper/session")
         let previous = umask(0o022)
         defer { umask(previous) }
-        let login = try await webparse.run(["run", "--session", session.path, "--save-cookies", directory.appending(path: "jar.txt").path,
-                                            "--state", directory.appending(path: "login.state").path,
-                                            try loginConfig(server, in: directory)], environment: headless)
+        let login = try await webparse.run(
+            [
+                "run", "--session", session.path, "--save-cookies", directory.appending(path: "jar.txt").path,
+                "--state", directory.appending(path: "login.state").path,
+                try loginConfig(server, in: directory)
+            ], environment: headless)
         #expect(login.status == 0, "\(login.stderr)")
         #expect(!login.stderr.contains("warning"))
         func mode(_ url: URL) throws -> Int { try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as! Int }
@@ -114,9 +123,12 @@ import Testing
 
         // A run in which every job fails saves nothing, and still leaves what WebKit wrote private.
         let failedSession = directory.appending(path: "failed")
-        let failed = try await webparse.run(["run", "--session", failedSession.path,
-                                             try write(#"{"url": "\#(server.url("/missing"))", "script": "1", "retries": 0}"#, "missing.json", in: directory)],
-                                            environment: headless)
+        let failed = try await webparse.run(
+            [
+                "run", "--session", failedSession.path,
+                try write(#"{"url": "\#(server.url("/missing"))", "script": "1", "retries": 0}"#, "missing.json", in: directory)
+            ],
+            environment: headless)
         #expect(failed.status == 1)
         let failedItems = try #require(FileManager.default.enumerator(at: failedSession, includingPropertiesForKeys: nil)?.allObjects as? [URL])
         #expect(!failedItems.isEmpty)

@@ -23,7 +23,7 @@ import Testing
                     return .init(body: "<form method=post action=/login><input name=user value=me></form>")
                 }
                 return .init(status: 303, headers: ["Set-Cookie": "session=let-me-in; Max-Age=3600; Path=/", "Location": "/members"], body: "")
-            },
+            }
         ])
     }
 
@@ -36,8 +36,10 @@ import Testing
             #expect(error.kind == .httpStatus(403))
         }
         let session = WebParserSession()
-        try await session.addCookies([WebParserCookie(name: "session", value: "let-me-in", domain: "127.0.0.1"),
-                                      WebParserCookie(name: "tracker", value: "elsewhere", domain: ".example.org")])
+        try await session.addCookies([
+            WebParserCookie(name: "session", value: "let-me-in", domain: "127.0.0.1"),
+            WebParserCookie(name: "tracker", value: "elsewhere", domain: ".example.org")
+        ])
         #expect(text(try await WebParserRunner(session: session).run(job(server.url("/members")))) == #""chapter 12""#)
         #expect(server.requests(for: "/members").last?.cookie("tracker") == nil, "each cookie goes to its own domain only")
     }
@@ -45,7 +47,9 @@ import Testing
     @Test func aLoginLastsInAPersistentSession() async throws {
         let server = try membersSite()
         let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-session-\(UUID().uuidString)")
-        let login = job(server.url("/login"), """
+        let login = job(
+            server.url("/login"),
+            """
             location.pathname === '/members' ? document.body.textContent : (document.querySelector('form').submit(), null)
             """)
         do {
@@ -82,7 +86,8 @@ import Testing
     }
 
     @Test func cookieFileProblemsNeverShowValues() throws {
-        #expect(throws: CookieFile.Problem(line: 2, message: "expected 7 tab-separated fields (domain, subdomains, path, secure, expires, name, value), got 2")) {
+        #expect(throws: CookieFile.Problem(line: 2, message: "expected 7 tab-separated fields (domain, subdomains, path, secure, expires, name, value), got 2"))
+        {
             try CookieFile.parse("# comment\nexample.com\tsecret-value")
         }
         #expect(throws: CookieFile.Problem(line: 1, message: "a cookie needs a string name, value and domain")) {
@@ -143,10 +148,13 @@ import Testing
 
     @Test func basicAuthenticationUsesTheJobsCredentials() async throws {
         let expected = "Basic " + Data("reader:open sesame".utf8).base64EncodedString()
-        let server = try TestHTTPServer(routes: ["/private": .handle { request in
-            request.headers["authorization"] == expected ? .init(body: "<p>inside</p>")
-                : .init(status: 401, headers: ["WWW-Authenticate": "Basic realm=\"comics\""], body: "who are you?")
-        }])
+        let server = try TestHTTPServer(routes: [
+            "/private": .handle { request in
+                request.headers["authorization"] == expected
+                    ? .init(body: "<p>inside</p>")
+                    : .init(status: 401, headers: ["WWW-Authenticate": "Basic realm=\"comics\""], body: "who are you?")
+            }
+        ])
         do {
             _ = try await WebParserRunner().run(job(server.url("/private")))
             Issue.record("no credentials, yet in")
@@ -163,7 +171,7 @@ import Testing
     @Test func reloadAsksTheServerAgainWhereTheCacheWouldAnswer() async throws {
         let server = try TestHTTPServer(routes: [
             "/list": .handle { _ in .init(headers: ["Cache-Control": "max-age=3600"], body: "<p>list</p>") },
-            "/elsewhere": .respond(body: "<p>elsewhere</p>"),
+            "/elsewhere": .respond(body: "<p>elsewhere</p>")
         ])
         let directory = FileManager.default.temporaryDirectory.appending(path: "webparse-cache-\(UUID().uuidString)")
         let parser = WebParserRunner(session: WebParserSession(configuration: .init(storage: .persistent(directory))))

@@ -10,8 +10,10 @@ import TestSupport
     static let jQuery = StepTests.jQuery
     static let titles = "Array.from(document.querySelectorAll('.title'), e => e.textContent)"
 
-    func job(_ url: URL, _ script: String = titles, steps: [Step] = [], settle: Duration = Evaluation.defaultSettle,
-             timeout: Duration = .seconds(15)) -> WebParserJob {
+    func job(
+        _ url: URL, _ script: String = titles, steps: [Step] = [], settle: Duration = Evaluation.defaultSettle,
+        timeout: Duration = .seconds(15)
+    ) -> WebParserJob {
         var evaluation = Evaluation(script: script)
         evaluation.steps = steps
         evaluation.settle = settle
@@ -43,7 +45,7 @@ import TestSupport
         let hits = (1...10).map { "\"Hit \($0)\"" }.joined(separator: ",")
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: Self.appending),
-            "/hits.json": .respond(contentType: "application/json", body: "[\(hits)]"),
+            "/hits.json": .respond(contentType: "application/json", body: "[\(hits)]")
         ])
         let parser = WebParserRunner()
         for _ in 1...3 {
@@ -55,14 +57,15 @@ import TestSupport
 
     @Test func aListShownWhileItsDataIsStillLoadingIsNotTheAnswer() async throws {
         let server = try TestHTTPServer(routes: [
-            "/": .respond(body: """
-                <!doctype html><ul><li class="title">Loading…</li></ul><script>
-                fetch("/slow.json").then((r) => r.json()).then((rows) => {
-                  document.querySelector("ul").innerHTML = rows.map((row) => `<li class="title">${row}</li>`).join("");
-                });
-                </script>
-                """),
-            "/slow.json": .delayed(.milliseconds(1200), .respond(contentType: "application/json", body: #"["Saga","Berserk"]"#)),
+            "/": .respond(
+                body: """
+                    <!doctype html><ul><li class="title">Loading…</li></ul><script>
+                    fetch("/slow.json").then((r) => r.json()).then((rows) => {
+                      document.querySelector("ul").innerHTML = rows.map((row) => `<li class="title">${row}</li>`).join("");
+                    });
+                    </script>
+                    """),
+            "/slow.json": .delayed(.milliseconds(1200), .respond(contentType: "application/json", body: #"["Saga","Berserk"]"#))
         ])
         #expect(text(try await WebParserRunner().run(job(server.url("/")))) == #"["Saga","Berserk"]"#)
     }
@@ -95,8 +98,11 @@ import TestSupport
             "/": .respond(body: Self.catalogue),
             "/jquery.js": .respond(contentType: "application/javascript", body: Self.jQuery),
             "/comics": .respond(contentType: "application/json", body: Self.comics),
-            "/comics?kind=manga": .delayed(.milliseconds(600), .respond(contentType: "application/json",
-                                                                         body: #"[{"title":"One Piece"},{"title":"Naruto"}]"#)),
+            "/comics?kind=manga": .delayed(
+                .milliseconds(600),
+                .respond(
+                    contentType: "application/json",
+                    body: #"[{"title":"One Piece"},{"title":"Naruto"}]"#))
         ])
     }
 
@@ -139,23 +145,25 @@ import TestSupport
     /// banner: the step waits, then says why it could not act, and the job is not retried.
     @Test func aStepThatCannotActSaysWhyAndIsNotRetried() async throws {
         let server = try TestHTTPServer(routes: [
-            "/mobile": .respond(body: """
-                <!doctype html><style>@media (min-width: 800px) { .mobile-only { display: none; } }</style>
-                <nav class="mobile-only"><button id="menu">Menu</button></nav><p class="title">home</p>
-                """),
-            "/covered": .respond(body: """
-                <!doctype html><button id="accept-all" style="position: absolute; top: 300px; left: 300px">Next</button>
-                <div id="cookie-banner" class="banner modal" style="position: fixed; inset: 0; background: white">We use cookies</div>
-                """),
+            "/mobile": .respond(
+                body: """
+                    <!doctype html><style>@media (min-width: 800px) { .mobile-only { display: none; } }</style>
+                    <nav class="mobile-only"><button id="menu">Menu</button></nav><p class="title">home</p>
+                    """),
+            "/covered": .respond(
+                body: """
+                    <!doctype html><button id="accept-all" style="position: absolute; top: 300px; left: 300px">Next</button>
+                    <div id="cookie-banner" class="banner modal" style="position: fixed; inset: 0; background: white">We use cookies</div>
+                    """),
             "/disabled": .respond(body: "<!doctype html><form><fieldset disabled><button id='go'>Go</button></fieldset></form>"),
-            "/missing": .respond(body: "<!doctype html><p>nothing</p>"),
+            "/missing": .respond(body: "<!doctype html><p>nothing</p>")
         ])
         let parser = WebParserRunner()
         let cases: [(String, Step, String)] = [
             ("/mobile", .click(selector: "#menu"), "an element matches, but it is not visible (display: none on nav.mobile-only)"),
             ("/covered", .click(selector: "#accept-all"), "an element matches, but it is covered by div#cookie-banner.banner.modal"),
             ("/disabled", .click(selector: "#go"), "an element matches, but it is disabled (in a disabled fieldset)"),
-            ("/missing", .click(selector: "#go"), "no element matches \"#go\""),
+            ("/missing", .click(selector: "#go"), "no element matches \"#go\"")
         ]
         for (path, step, reason) in cases {
             do {
@@ -171,18 +179,22 @@ import TestSupport
 
     @Test func anIfStepRunsTheBranchThePageSettledOn() async throws {
         let server = try TestHTTPServer(routes: [
-            "/": .respond(body: """
-                <!doctype html><div id="app"></div><script>
-                fetch("/session").then((r) => r.json()).then((session) => {
-                  if (!session.user) document.getElementById("app").innerHTML = '<input id="q"><p class="title">form</p>';
-                });
-                </script>
-                """),
+            "/": .respond(
+                body: """
+                    <!doctype html><div id="app"></div><script>
+                    fetch("/session").then((r) => r.json()).then((session) => {
+                      if (!session.user) document.getElementById("app").innerHTML = '<input id="q"><p class="title">form</p>';
+                    });
+                    </script>
+                    """),
             "/session": .delayed(.milliseconds(400), .respond(contentType: "application/json", body: #"{"user": null}"#)),
-            "/plain": .respond(body: "<!doctype html><p class='title'>plain</p>"),
+            "/plain": .respond(body: "<!doctype html><p class='title'>plain</p>")
         ])
-        let steps: [Step] = [.when(.selector("#q"), then: [.evaluate(script: "document.querySelector('.title').textContent = 'then ran'")],
-                                   otherwise: [.evaluate(script: "document.querySelector('.title').textContent = 'else ran'")])]
+        let steps: [Step] = [
+            .when(
+                .selector("#q"), then: [.evaluate(script: "document.querySelector('.title').textContent = 'then ran'")],
+                otherwise: [.evaluate(script: "document.querySelector('.title').textContent = 'else ran'")])
+        ]
         let messages = MessageLog()
         let parser = WebParserRunner()
         let rendered = try await parser.run(job(server.url("/"), steps: steps), onMessage: messages.add)

@@ -49,7 +49,7 @@ import WebParser
         return try TestHTTPServer(routes: [
             "/": .respond(body: page),
             "/app.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: app),
-            "/items": .delayed(.milliseconds(700), .respond(contentType: "application/json", body: #"["one","two"]"#)),
+            "/items": .delayed(.milliseconds(700), .respond(contentType: "application/json", body: #"["one","two"]"#))
         ])
     }
 
@@ -96,11 +96,14 @@ import WebParser
     func aPageStuckInJavaScriptCostsTheJobBesideItNothing(stuckTimeout: Duration, dataDelay: Int, timeout: Duration) async throws {
         let server = try TestHTTPServer(routes: [
             "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
-            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', \(dataDelay))</script>"),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', \(dataDelay))</script>")
         ])
         let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
-        let outcomes = await runTogether([job(server.url("/stuck"), "window.never", timeout: stuckTimeout),
-                                          job(server.url("/slow"), "out.textContent", timeout: timeout)], on: parser)
+        let outcomes = await runTogether(
+            [
+                job(server.url("/stuck"), "window.never", timeout: stuckTimeout),
+                job(server.url("/slow"), "out.textContent", timeout: timeout)
+            ], on: parser)
         let slow = try outcomes[1].0.get()
         #expect(slow.data == Data(#""done""#.utf8))
         #expect(slow.attempts == 1)
@@ -121,12 +124,15 @@ import WebParser
         let server = try TestHTTPServer(routes: [
             "/hang": .hang,
             "/thenable": .respond(body: "<script>Object.prototype.then = function () {}; Promise.prototype.then = function () {}</script>"),
-            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 4000)</script>"),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 4000)</script>")
         ])
         let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: 3)))
-        let outcomes = await runTogether([job(server.url("/hang"), "1", timeout: .seconds(2), retries: 1),
-                                          job(server.url("/thenable"), "1", timeout: .seconds(2), retries: 1),
-                                          job(server.url("/slow"), "out.textContent", timeout: .seconds(20))], on: parser)
+        let outcomes = await runTogether(
+            [
+                job(server.url("/hang"), "1", timeout: .seconds(2), retries: 1),
+                job(server.url("/thenable"), "1", timeout: .seconds(2), retries: 1),
+                job(server.url("/slow"), "out.textContent", timeout: .seconds(20))
+            ], on: parser)
         #expect(try outcomes[2].0.get().data == Data(#""done""#.utf8))
         #expect(reruns(outcomes[2].1) == 0, "\(outcomes[2].1)")
         for (outcome, (phase, attempts)) in zip(outcomes, [(LoadPhase.waitingForServer, 2), (.waitingForResult, 1)]) {
@@ -146,7 +152,7 @@ import WebParser
         let hog = "<script>const keep = []; setInterval(() => { for (let i = 0; i < 20; i++) keep.push(new Array(1 << 20).fill(i)) }, 20)</script>"
         let server = try TestHTTPServer(routes: [
             "/hog": .respond(body: hog),
-            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 2500)</script>"),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 2500)</script>")
         ])
         let parser = WebParserRunner(session: WebParserSession(configuration: .init(memoryLimit: 250, pagesPerProcess: 2)))
         let outcomes = await runTogether([job(server.url("/hog"), "null"), job(server.url("/slow"), "out.textContent")], on: parser)
@@ -163,7 +169,7 @@ import WebParser
 
     @Test func aFailingPageLeavesTheProcessToTheJobBesideIt() async throws {
         let server = try TestHTTPServer(routes: [
-            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 1500)</script>"),
+            "/slow": .respond(body: "<p id=out></p><script>setTimeout(() => out.textContent = 'done', 1500)</script>")
         ])
         let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
         let outcomes = await runTogether([job(server.url("/missing"), "1"), job(server.url("/slow"), "out.textContent")], on: parser)
@@ -182,7 +188,7 @@ import WebParser
         let server = try TestHTTPServer(routes: [
             "/a": .respond(body: "<title>A</title><script src=/shared.js></script><script>window.name = 'secret'; window.secretValue = 'a'</script>"),
             "/b": .delayed(.milliseconds(100), .respond(body: "<title>B</title><script src=/shared.js></script>")),
-            "/shared.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: "window.loaded = true"),
+            "/shared.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: "window.loaded = true")
         ])
         let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
         let b = """
@@ -191,8 +197,11 @@ import WebParser
               done([document.title, window.name, String(window.secretValue), other === null || other === window])
             }, 400))
             """
-        let outcomes = await runTogether([job(server.url("/a"), "new Promise(done => setTimeout(() => done([document.title, window.name]), 800))"),
-                                          job(server.url("/b"), b)], on: parser)
+        let outcomes = await runTogether(
+            [
+                job(server.url("/a"), "new Promise(done => setTimeout(() => done([document.title, window.name]), 800))"),
+                job(server.url("/b"), b)
+            ], on: parser)
         #expect(try outcomes[0].0.get().data == Data(#"["A","secret"]"#.utf8))
         #expect(try outcomes[1].0.get().data == Data(#"["B","","undefined",true]"#.utf8))
         #expect(server.requests(for: "/shared.js").count == 1, "the two pages were in one process")

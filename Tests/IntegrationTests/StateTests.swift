@@ -14,11 +14,13 @@ import Testing
             let list = Shared(chapters)
             let failing = self.failing
             self.chapters = list
-            server = try TestHTTPServer(routes: ["/updates": .dynamic { _ in
-                guard !failing.value else { return (503, "busy") }
-                let items = list.value.map { #"<li data-id="c\#($0)">Chapter \#($0)</li>"# }.joined()
-                return (200, "<ul>\(items)</ul>")
-            }])
+            server = try TestHTTPServer(routes: [
+                "/updates": .dynamic { _ in
+                    guard !failing.value else { return (503, "busy") }
+                    let items = list.value.map { #"<li data-id="c\#($0)">Chapter \#($0)</li>"# }.joined()
+                    return (200, "<ul>\(items)</ul>")
+                }
+            ])
         }
 
         func show(_ chapters: [Int]) { self.chapters.value = chapters }
@@ -31,9 +33,9 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appending(path: "comics.json")
         try """
-            {"url": "\(site.server.url("/updates"))", "key": "id", "retries": 0, "timeout": 10,
-             "script": "Array.from(document.querySelectorAll('li'), li => ({id: li.dataset.id, title: li.textContent}))"}
-            """.write(to: config, atomically: true, encoding: .utf8)
+        {"url": "\(site.server.url("/updates"))", "key": "id", "retries": 0, "timeout": 10,
+         "script": "Array.from(document.querySelectorAll('li'), li => ({id: li.dataset.id, title: li.textContent}))"}
+        """.write(to: config, atomically: true, encoding: .utf8)
         return (site, config.path, directory.appending(path: "comics.state").path)
     }
 
@@ -59,7 +61,8 @@ import Testing
     /// A config over `site` whose items carry a title cut inside an emoji (a lone surrogate) and a value nested
     /// `depth` levels deep.
     func oddItemsConfig(_ site: Site, depth: Int, key: Bool) throws -> String {
-        let script = "Array.from(document.querySelectorAll('li'), li => { let deep = 'bottom'; "
+        let script =
+            "Array.from(document.querySelectorAll('li'), li => { let deep = 'bottom'; "
             + "for (let i = 1; i < \(depth); i++) deep = [deep]; "
             + "return {id: li.dataset.id, title: (li.textContent + ' 😀').slice(0, -1), deep}; })"
         let fields: [String: Any] = ["url": site.server.url("/updates").absoluteString, "retries": 0, "timeout": 10, "script": script]
@@ -153,8 +156,10 @@ import Testing
                 .write(toFile: state, atomically: true, encoding: .utf8)
             let outcome = try await run(config, state, ["--fail-after", "3"])
             #expect(outcome.status == 2, "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("webparse run: --state: \(state): jobs.127.0.0.1.consecutiveFailures: expected a count from 0 to 100000000, got \(count)"),
-                    "\(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains(
+                    "webparse run: --state: \(state): jobs.127.0.0.1.consecutiveFailures: expected a count from 0 to 100000000, got \(count)"),
+                "\(outcome.stderr)")
         }
     }
 

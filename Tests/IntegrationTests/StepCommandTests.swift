@@ -6,14 +6,17 @@ import Testing
 @Suite struct StepCommandTests: CommandLineTest {
     /// A list whose second item appears only after a trusted click on "more", and a field the steps fill.
     func site() throws -> TestHTTPServer {
-        try TestHTTPServer(routes: ["/": .respond(body: """
-            <button id="more">more</button><ul><li>a</li></ul><input id="q">
-            <script>
-            document.getElementById("more").addEventListener("click", (e) => {
-              if (e.isTrusted) document.querySelector("ul").insertAdjacentHTML("beforeend", "<li>" + document.getElementById("q").value + "</li>");
-            });
-            </script>
-            """)])
+        try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <button id="more">more</button><ul><li>a</li></ul><input id="q">
+                    <script>
+                    document.getElementById("more").addEventListener("click", (e) => {
+                      if (e.isTrusted) document.querySelector("ul").insertAdjacentHTML("beforeend", "<li>" + document.getElementById("q").value + "</li>");
+                    });
+                    </script>
+                    """)
+        ])
     }
 
     static let script = #"document.querySelectorAll("li").length > 1 ? [...document.querySelectorAll("li")].map((li) => li.textContent) : null"#
@@ -21,7 +24,8 @@ import Testing
     @Test func stepsComeFromTheConfigTheOptionsOrAFile() async throws {
         let server = try site()
         let directory = try folder()
-        let config = try write(#"""
+        let config = try write(
+            #"""
             {"url": "\#(server.url("/"))", "retries": 0, "script": \#(String(decoding: try JSONEncoder().encode(Self.script), as: UTF8.self)),
              "steps": [{"fill": {"#q": {"env": "WEBPARSE_TEST_QUERY"}}}, {"click": "#more"}]}
             """#, "steps.json", in: directory)
@@ -32,8 +36,11 @@ import Testing
         #expect(run.stdoutText == #"["a","from the environment"]"# + "\n")
         #expect(!run.stderr.contains("from the environment"))
 
-        let options = try await webparse.run(["eval", server.url("/").absoluteString, Self.script, "--step", "fill=#q=typed",
-                                              "--step", "click=#more"], environment: headless)
+        let options = try await webparse.run(
+            [
+                "eval", server.url("/").absoluteString, Self.script, "--step", "fill=#q=typed",
+                "--step", "click=#more"
+            ], environment: headless)
         #expect(options.status == 0, "\(options.stderr)")
         #expect(options.stdoutText == #"["a","typed"]"# + "\n")
 
@@ -46,8 +53,9 @@ import Testing
     @Test func wrongStepsAreExplained() async throws {
         let server = try site()
         let directory = try folder()
-        let config = try write(##"{"url": "\##(server.url("/"))", "script": "1", "steps": [{"clik": "#more"}, {"click": "#more", "fill": {}}]}"##,
-                               "bad.json", in: directory)
+        let config = try write(
+            ##"{"url": "\##(server.url("/"))", "script": "1", "steps": [{"clik": "#more"}, {"click": "#more", "fill": {}}]}"##,
+            "bad.json", in: directory)
         let bad = try await webparse.run(["run", config], environment: headless)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains(##"steps[0].clik: unknown action "clik"; did you mean "click"?"##), "\(bad.stderr)")
@@ -57,8 +65,11 @@ import Testing
         #expect(options.status == 2)
         #expect(options.stderr.hasPrefix(#"webparse eval: --step fill: expected SELECTOR=VALUE, got "nothing""#), "\(options.stderr)")
 
-        let missing = try await webparse.run(["eval", server.url("/").absoluteString, "1", "--step", "click=#absent", "--timeout", "1",
-                                              "--retries", "0"], environment: headless)
+        let missing = try await webparse.run(
+            [
+                "eval", server.url("/").absoluteString, "1", "--step", "click=#absent", "--timeout", "1",
+                "--retries", "0"
+            ], environment: headless)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains(##"timed out after 1 s while running step 1 (click "#absent") (\##(server.url("/")))"##), "\(missing.stderr)")
     }

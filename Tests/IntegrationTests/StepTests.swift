@@ -46,11 +46,11 @@ import TestSupport
             "/kinds": .delayed(.milliseconds(300), .respond(contentType: "application/json", body: #"["Comics", "Manga"]"#)),
             "/search": .handle { request in
                 TestHTTPServer.Response(body: "<p id='results'>\(request.method) \(request.body)</p>")
-            },
+            }
         ])
         let steps: [Step] = [
             .click(selector: "#open"), .fill(selector: "#q", value: "one piece"), .select(selector: "#kind", option: "Manga"),
-            .check(selector: "#agree", checked: true), .press(key: "Enter", selector: "#q"),
+            .check(selector: "#agree", checked: true), .press(key: "Enter", selector: "#q")
         ]
         let result = try await WebParserRunner().run(job(server.url("/"), "document.querySelector('#results').textContent", steps: steps))
         #expect(String(decoding: result.data, as: UTF8.self) == #""POST csrf=t0k3n&q=one+piece&kind=manga&agree=on""#)
@@ -60,15 +60,18 @@ import TestSupport
 
     /// A page that checks `isTrusted` on every kind of input it gets.
     @Test func clicksAndKeysAreTrustedInput() async throws {
-        let server = try TestHTTPServer(routes: ["/": .respond(body: """
-            <button id="b" style="margin-top:1500px">far down</button><input id="i">
-            <script>
-            window.seen = [];
-            document.getElementById("b").addEventListener("click", (e) => seen.push("click " + e.isTrusted));
-            document.getElementById("b").addEventListener("mousedown", (e) => seen.push("mousedown " + e.isTrusted));
-            document.getElementById("i").addEventListener("keydown", (e) => seen.push("keydown " + e.key + " " + e.isTrusted));
-            </script>
-            """)])
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <button id="b" style="margin-top:1500px">far down</button><input id="i">
+                    <script>
+                    window.seen = [];
+                    document.getElementById("b").addEventListener("click", (e) => seen.push("click " + e.isTrusted));
+                    document.getElementById("b").addEventListener("mousedown", (e) => seen.push("mousedown " + e.isTrusted));
+                    document.getElementById("i").addEventListener("keydown", (e) => seen.push("keydown " + e.key + " " + e.isTrusted));
+                    </script>
+                    """)
+        ])
         let steps: [Step] = [.click(selector: "#b"), .press(key: "x", selector: "#i"), .press(key: "Tab", selector: nil)]
         let result = try await WebParserRunner().run(job(server.url("/"), "seen.length >= 4 ? seen : null", steps: steps))
         #expect(String(decoding: result.data, as: UTF8.self) == #"["mousedown true","click true","keydown x true","keydown Tab true"]"#)
@@ -79,37 +82,46 @@ import TestSupport
     /// button in the viewport's far corner.
     @Test(arguments: [Viewport(), Viewport(width: 800, height: 600)])
     func thePageHasItsWholeViewport(viewport: Viewport) async throws {
-        let server = try TestHTTPServer(routes: ["/": .respond(body: """
-            <body style="margin:0"><button id="corner" style="position:fixed;right:0;bottom:0;width:30px;height:30px">x</button>
-            <script>
-            window.ticks = 0;
-            (function tick() { ticks++; requestAnimationFrame(tick); })();
-            window.clicks = [];
-            document.getElementById("corner").addEventListener("click", (e) => clicks.push(e.isTrusted));
-            </script>
-            """)])
-        var job = job(server.url("/"), """
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <body style="margin:0"><button id="corner" style="position:fixed;right:0;bottom:0;width:30px;height:30px">x</button>
+                    <script>
+                    window.ticks = 0;
+                    (function tick() { ticks++; requestAnimationFrame(tick); })();
+                    window.clicks = [];
+                    document.getElementById("corner").addEventListener("click", (e) => clicks.push(e.isTrusted));
+                    </script>
+                    """)
+        ])
+        var job = job(
+            server.url("/"),
+            """
             clicks.length && ticks > 10 ? {width: innerWidth, height: innerHeight, visibility: document.visibilityState,
               clicks, atCorner: document.elementFromPoint(innerWidth - 5, innerHeight - 5).id} : null
             """, steps: [.click(selector: "#corner")])
         job.page.viewport = viewport
         let result = try await WebParserRunner().run(job)
-        #expect(String(decoding: result.data, as: UTF8.self)
+        #expect(
+            String(decoding: result.data, as: UTF8.self)
                 == #"{"width":\#(viewport.width),"height":\#(viewport.height),"visibility":"visible","clicks":[true],"atCorner":"corner"}"#)
     }
 
     /// A cookie banner over the button: the click waits until the button is what a user would hit.
     @Test func aClickWaitsUntilNothingCoversItsElement() async throws {
-        let server = try TestHTTPServer(routes: ["/": .respond(body: """
-            <button id="buy">Buy</button>
-            <div id="banner" style="position:fixed;inset:0;background:#eee;z-index:10">We use cookies</div>
-            <script>
-            window.clicks = [];
-            document.getElementById("buy").addEventListener("click", (e) => clicks.push("buy " + e.isTrusted));
-            document.getElementById("banner").addEventListener("click", () => clicks.push("banner"));
-            setTimeout(() => document.getElementById("banner").remove(), 500);
-            </script>
-            """)])
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <button id="buy">Buy</button>
+                    <div id="banner" style="position:fixed;inset:0;background:#eee;z-index:10">We use cookies</div>
+                    <script>
+                    window.clicks = [];
+                    document.getElementById("buy").addEventListener("click", (e) => clicks.push("buy " + e.isTrusted));
+                    document.getElementById("banner").addEventListener("click", () => clicks.push("banner"));
+                    setTimeout(() => document.getElementById("banner").remove(), 500);
+                    </script>
+                    """)
+        ])
         let result = try await WebParserRunner().run(job(server.url("/"), "clicks.length ? clicks : null", steps: [.click(selector: "#buy")]))
         #expect(String(decoding: result.data, as: UTF8.self) == #"["buy true"]"#)
     }
@@ -121,7 +133,7 @@ import TestSupport
             "/": .respond(body: "<form method='post' action='/order'><button id='go'>Order</button></form><p id='x'>form</p>"),
             "/order": .respond(body: "<p>thanks</p>"),
             "/vote": .respond(status: 204, body: ""),
-            "/poll": .respond(body: "<form method='post' action='/vote'><button id='vote'>Vote</button></form><i id='after'></i>"),
+            "/poll": .respond(body: "<form method='post' action='/vote'><button id='vote'>Vote</button></form><i id='after'></i>")
         ])
         var ordering = job(server.url("/"), "1", steps: [.click(selector: "#go"), .waitForSelector("#confirmation")], timeout: .seconds(2))
         ordering.retry = RetryPolicy(retries: 2, delay: .milliseconds(10))
@@ -132,9 +144,13 @@ import TestSupport
         }
         #expect(server.requests(for: "/order").count == 1, "the order was posted once")
 
-        let voting = job(server.url("/poll"), "document.title = 'done'", steps: [.click(selector: "#vote"),
-                                                                                 .evaluate(script: "document.getElementById('after').textContent = 'went on'")],
-                         timeout: .seconds(5))
+        let voting = job(
+            server.url("/poll"), "document.title = 'done'",
+            steps: [
+                .click(selector: "#vote"),
+                .evaluate(script: "document.getElementById('after').textContent = 'went on'")
+            ],
+            timeout: .seconds(5))
         let voted = try await WebParserRunner().run(voting)
         #expect(String(decoding: voted.data, as: UTF8.self) == #""done""#)
         #expect(server.requests(for: "/vote").count == 1)
@@ -143,35 +159,38 @@ import TestSupport
     /// Infinite scroll: each time the bottom is reached, the page fetches ten more items over XHR, five times.
     @Test func scrollingUntilStableLoadsEveryPage() async throws {
         let server = try TestHTTPServer(routes: [
-            "/": .respond(body: """
-                <ul id="list"></ul><div id="end" style="height:10px"></div>
-                <script>
-                let page = 0, loading = false;
-                const more = () => {
-                  if (loading || page >= 5) return;
-                  loading = true;
-                  const xhr = new XMLHttpRequest();
-                  xhr.open("GET", "/items?page=" + (page + 1));
-                  xhr.onload = () => {
-                    JSON.parse(xhr.responseText).forEach((text) => {
-                      const li = document.createElement("li"); li.textContent = text; li.style.height = "200px";
-                      document.getElementById("list").appendChild(li);
-                    });
-                    page += 1; loading = false;
-                  };
-                  xhr.send();
-                };
-                new IntersectionObserver((entries) => { if (entries[0].isIntersecting) more(); }).observe(document.getElementById("end"));
-                </script>
-                """),
+            "/": .respond(
+                body: """
+                    <ul id="list"></ul><div id="end" style="height:10px"></div>
+                    <script>
+                    let page = 0, loading = false;
+                    const more = () => {
+                      if (loading || page >= 5) return;
+                      loading = true;
+                      const xhr = new XMLHttpRequest();
+                      xhr.open("GET", "/items?page=" + (page + 1));
+                      xhr.onload = () => {
+                        JSON.parse(xhr.responseText).forEach((text) => {
+                          const li = document.createElement("li"); li.textContent = text; li.style.height = "200px";
+                          document.getElementById("list").appendChild(li);
+                        });
+                        page += 1; loading = false;
+                      };
+                      xhr.send();
+                    };
+                    new IntersectionObserver((entries) => { if (entries[0].isIntersecting) more(); }).observe(document.getElementById("end"));
+                    </script>
+                    """),
             "/items?page=1": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(1)) }),
             "/items?page=2": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(2)) }),
             "/items?page=3": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(3)) }),
             "/items?page=4": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(4)) }),
-            "/items?page=5": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(5)) }),
+            "/items?page=5": .delayed(.milliseconds(150), .dynamic { _ in (200, Self.items(5)) })
         ])
-        let result = try await WebParserRunner().run(job(server.url("/"), "document.querySelectorAll('li').length",
-                                                   steps: [.scroll(.untilStable(settle: .milliseconds(700)))]))
+        let result = try await WebParserRunner().run(
+            job(
+                server.url("/"), "document.querySelectorAll('li').length",
+                steps: [.scroll(.untilStable(settle: .milliseconds(700)))]))
         #expect(String(decoding: result.data, as: UTF8.self) == "50")
     }
 
@@ -184,16 +203,21 @@ import TestSupport
     @Test func aPostbackRunsOnceAndAFailingStepNamesItself() async throws {
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: "<form method='post' action='/post'><input name='a' value='1'></form><p id='x'>first</p>"),
-            "/post": .respond(body: "<p id='x'>posted</p><select id='s'><option>A</option></select>"),
+            "/post": .respond(body: "<p id='x'>posted</p><select id='s'><option>A</option></select>")
         ])
-        let posted = try await WebParserRunner().run(job(server.url("/"), "document.getElementById('x').textContent",
-                                                   steps: [.evaluate(script: "document.forms[0].submit(); await new Promise((r) => setTimeout(r, 2000));"),
-                                                           .waitForNavigation]))
+        let posted = try await WebParserRunner().run(
+            job(
+                server.url("/"), "document.getElementById('x').textContent",
+                steps: [
+                    .evaluate(script: "document.forms[0].submit(); await new Promise((r) => setTimeout(r, 2000));"),
+                    .waitForNavigation
+                ]))
         #expect(String(decoding: posted.data, as: UTF8.self) == #""posted""#)
         #expect(server.requests(for: "/post").count == 1)
 
-        let failing = job(server.url("/"), "1", steps: [.evaluate(script: "document.forms[0].submit();"), .select(selector: "#s", option: "B")],
-                          timeout: .seconds(2))
+        let failing = job(
+            server.url("/"), "1", steps: [.evaluate(script: "document.forms[0].submit();"), .select(selector: "#s", option: "B")],
+            timeout: .seconds(2))
         await #expect {
             try await WebParserRunner().run(failing)
         } throws: { error in

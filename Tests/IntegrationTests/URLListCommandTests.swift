@@ -12,7 +12,7 @@ import Testing
         return try TestHTTPServer(routes: [
             "/page/1": .handle { _ in page(["c1", "c2"]) },
             "/page/2": .handle { _ in page(second.value) },
-            "/page/3": .handle { _ in page(["c5", "c6"]) },
+            "/page/3": .handle { _ in page(["c5", "c6"]) }
         ])
     }
 
@@ -23,8 +23,9 @@ import Testing
         let server = try site(second)
         let directory = try folder()
         let base = server.url("/").absoluteString
-        let config = try write(#"{"name": "chapters", "url": "\#(base)page/{1..3}", "retries": 0, "script": "\#(Self.script)"}"#,
-                               "range.json", in: directory)
+        let config = try write(
+            #"{"name": "chapters", "url": "\#(base)page/{1..3}", "retries": 0, "script": "\#(Self.script)"}"#,
+            "range.json", in: directory)
         let whole = try await webparse.run(["run", config], environment: headless)
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(whole.stdoutText == #"{"chapters-1":["c1","c2"],"chapters-2":["c3","c4"],"chapters-3":["c5","c6"]}"# + "\n")
@@ -48,7 +49,8 @@ import Testing
         let run = try await webparse.run(["run", "--urls", list, "--script", Self.script, "--merge", "--jsonl"], environment: headless)
         #expect(run.status == 0, "\(run.stderr)")
         // JSON Lines come as jobs finish; each job's items in order.
-        #expect(Set(run.stdoutText.split(separator: "\n").map(String.init))
+        #expect(
+            Set(run.stdoutText.split(separator: "\n").map(String.init))
                 == Set(["c1", "c2", "c5", "c6"].map { #"{"job":"127.0.0.1\#($0 < "c5" ? "" : "-2")","item":"\#($0)"}"# }))
 
         let crlf = try write("\(server.url("/page/1"))\r\n\(server.url("/page/3"))\r\n", "crlf.txt", in: directory)
@@ -56,13 +58,15 @@ import Testing
         #expect(windows.stdoutText == #"["c1","c2","c5","c6"]"# + "\n", "a list with CRLF line ends: \(windows.stderr)")
         let local = try write("\(server.url("/page/1"))\n/etc/hostname\n", "local.txt", in: directory)
         let refused = try await webparse.run(["run", "--urls", local, "--script", "document.body.innerText"], environment: headless)
-        #expect(refused.status == 2 && refused.stdout.isEmpty
+        #expect(
+            refused.status == 2 && refused.stdout.isEmpty
                 && refused.stderr.contains("line 2: a URL list holds web pages only (http or https)"), "\(refused.stderr)")
         let bad = try await webparse.run(["run", "--urls", list], environment: headless)
         #expect(bad.status == 2 && bad.stderr.hasPrefix("webparse run: --urls needs --script SCRIPT\n"), "\(bad.stderr)")
         let notURLs = try write("\(server.url("/page/1"))\nnot a page\n", "bad.txt", in: directory)
         let wrong = try await webparse.run(["run", "--urls", notURLs, "--script", "1"], environment: headless)
-        #expect(wrong.status == 2 && wrong.stderr.contains(#"line 2: neither a URL, nor a host name, nor a file next to the config: "not a page""#),
-                "\(wrong.stderr)")
+        #expect(
+            wrong.status == 2 && wrong.stderr.contains(#"line 2: neither a URL, nor a host name, nor a file next to the config: "not a page""#),
+            "\(wrong.stderr)")
     }
 }

@@ -16,30 +16,35 @@ import TestSupport
 
     static let server = try? TestHTTPServer(routes: [
         "/clock": .respond(body: "<p id=clock></p><script>setInterval(() => clock.textContent = Date.now(), 50)</script>"),
-        "/grows": .respond(body: """
-            <ul id=list></ul><script>let n = 0;
-            setInterval(() => { const li = document.createElement('li'); li.textContent = 'item ' + (++n); list.append(li) }, 100)</script>
-            """),
-        "/carousel": .respond(body: """
-            <ul id=list><li>a</li><li>b</li><li>c</li></ul><div id=slide></div>
-            <script>let i = 0; setInterval(() => { slide.className = 'slide' + (++i % 3); slide.textContent = i }, 100)</script>
-            """),
-        "/moving": .respond(body: """
-            <style>#b { position: absolute; top: 50px }</style><p id=out>no</p><button id=b>go</button>
-            <script>let x = 0; setInterval(() => { x = (x + 37) % 300; b.style.left = x + 'px' }, 30);
-            b.addEventListener('click', () => out.textContent = 'clicked')</script>
-            """),
-        "/rerendered": .respond(body: """
-            <p id=out>no</p><div id=root></div>
-            <script>let n = 0;
-            function render() { root.innerHTML = '<button class=go>go ' + (++n) + '</button>'; root.firstChild.onclick = () => out.textContent = 'clicked' }
-            render(); setInterval(render, 40)</script>
-            """),
-        "/blinking": .respond(body: """
-            <p id=out>no</p><div id=root></div>
-            <script>let on = false;
-            setInterval(() => { on = !on; root.innerHTML = on ? '<button id=b>go</button>' : ''; if (on) b.onclick = () => out.textContent = 'clicked' }, 300)</script>
-            """),
+        "/grows": .respond(
+            body: """
+                <ul id=list></ul><script>let n = 0;
+                setInterval(() => { const li = document.createElement('li'); li.textContent = 'item ' + (++n); list.append(li) }, 100)</script>
+                """),
+        "/carousel": .respond(
+            body: """
+                <ul id=list><li>a</li><li>b</li><li>c</li></ul><div id=slide></div>
+                <script>let i = 0; setInterval(() => { slide.className = 'slide' + (++i % 3); slide.textContent = i }, 100)</script>
+                """),
+        "/moving": .respond(
+            body: """
+                <style>#b { position: absolute; top: 50px }</style><p id=out>no</p><button id=b>go</button>
+                <script>let x = 0; setInterval(() => { x = (x + 37) % 300; b.style.left = x + 'px' }, 30);
+                b.addEventListener('click', () => out.textContent = 'clicked')</script>
+                """),
+        "/rerendered": .respond(
+            body: """
+                <p id=out>no</p><div id=root></div>
+                <script>let n = 0;
+                function render() { root.innerHTML = '<button class=go>go ' + (++n) + '</button>'; root.firstChild.onclick = () => out.textContent = 'clicked' }
+                render(); setInterval(render, 40)</script>
+                """),
+        "/blinking": .respond(
+            body: """
+                <p id=out>no</p><div id=root></div>
+                <script>let on = false;
+                setInterval(() => { on = !on; root.innerHTML = on ? '<button id=b>go</button>' : ''; if (on) b.onclick = () => out.textContent = 'clicked' }, 300)</script>
+                """)
     ])
 
     func url(_ path: String) throws -> URL { try #require(Self.server).url(path) }
@@ -68,8 +73,10 @@ import TestSupport
     /// re-render every 40 ms, or comes and goes every 300 ms.
     @Test(arguments: [("/moving", "#b"), ("/rerendered", "button.go"), ("/blinking", "#b")])
     func aClickLandsOnAnElementThatWillNotHoldStill(path: String, selector: String) async throws {
-        let result = try await WebParserRunner().run(job(try url(path), "out.textContent === 'clicked' ? out.textContent : null",
-                                                   steps: [.click(selector: selector)]))
+        let result = try await WebParserRunner().run(
+            job(
+                try url(path), "out.textContent === 'clicked' ? out.textContent : null",
+                steps: [.click(selector: selector)]))
         #expect(result.data == Data(#""clicked""#.utf8))
     }
 
@@ -78,8 +85,9 @@ import TestSupport
     @Test func anIfWhoseSelectorThePageRefusesFailsAtOnce() async throws {
         let log = StateLog()
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParserRunner().run(self.job(try self.url("/carousel"), "1", steps: [.when(.selector("li:unknown-pseudo"), then: [], otherwise: [.click(selector: "#slide")])]),
-                                      onStateChange: log.record)
+            try await WebParserRunner().run(
+                self.job(try self.url("/carousel"), "1", steps: [.when(.selector("li:unknown-pseudo"), then: [], otherwise: [.click(selector: "#slide")])]),
+                onStateChange: log.record)
         }
         guard case .stepFailed(let place, _, let reason)? = error?.kind else {
             Issue.record("expected the step to fail: \(String(describing: error))")

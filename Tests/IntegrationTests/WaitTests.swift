@@ -32,16 +32,21 @@ import Testing
         try TestHTTPServer(routes: [
             "*": .respond(body: Self.search),
             "/hits.json?q=none": .respond(contentType: "application/json", body: "[]"),
-            "/hits.json?q=two": .respond(contentType: "application/json", body: #"["to be","or not"]"#),
+            "/hits.json?q=two": .respond(contentType: "application/json", body: #"["to be","or not"]"#)
         ])
     }
 
-    func job(_ url: URL, waitFor: String? = nil, waitForSelector: String? = nil, timeout: Duration = .seconds(10),
-             retries: Int = 2, retriesMissingData: Bool = false) -> WebParserJob {
-        WebParserJob(url: url, evaluation: Evaluation(script: Self.hitsScript, waitFor: waitFor, waitForSelector: waitForSelector,
-                                                      pollInterval: .milliseconds(20)),
-                     timeout: timeout,
-                     retry: RetryPolicy(retries: retries, delay: .milliseconds(50), retriesMissingData: retriesMissingData))
+    func job(
+        _ url: URL, waitFor: String? = nil, waitForSelector: String? = nil, timeout: Duration = .seconds(10),
+        retries: Int = 2, retriesMissingData: Bool = false
+    ) -> WebParserJob {
+        WebParserJob(
+            url: url,
+            evaluation: Evaluation(
+                script: Self.hitsScript, waitFor: waitFor, waitForSelector: waitForSelector,
+                pollInterval: .milliseconds(20)),
+            timeout: timeout,
+            retry: RetryPolicy(retries: retries, delay: .milliseconds(50), retriesMissingData: retriesMissingData))
     }
 
     @Test func anEmptyListIsTheResultOnceWaitForHolds() async throws {
@@ -72,8 +77,9 @@ import Testing
             try await WebParserRunner().run(job(server.url("/?q=two"), waitForSelector: "li[", retries: 3))
         }
         #expect(error?.attempts == 1)
-        #expect(error?.description.hasPrefix(#"script failed: "li[" is not a valid CSS selector in waitForSelector"#) == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.description.hasPrefix(#"script failed: "li[" is not a valid CSS selector in waitForSelector"#) == true,
+            "\(String(describing: error))")
     }
 
     @Test func aLoadedPageWithoutDataTimesOutOnceAndSaysWhatTheScriptReturned() async throws {
@@ -84,7 +90,8 @@ import Testing
         #expect(error?.attempts == 1, "not retried")
         #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(1)))
         #expect(error?.isTransient == false)
-        #expect(error?.description == "timed out after 1 s while waiting for the script's result (\(server.url("/?q=none"))): "
+        #expect(
+            error?.description == "timed out after 1 s while waiting for the script's result (\(server.url("/?q=none"))): "
                 + "the script returned [] (empty; an empty answer is the result only once waitFor or waitForSelector holds)")
 
         let waiting = await #expect(throws: WebParserError.self) {
@@ -117,7 +124,7 @@ import Testing
 
     @Test(arguments: [
         (waitFor: ".quote", message: #"".quote" looks like a CSS selector: write "waitForSelector": ".quote", or document.querySelector(".quote")"#),
-        (waitFor: "#hits li", message: ##""#hits li" looks like a CSS selector: write "waitForSelector": "#hits li", or document.querySelector("#hits li")"##),
+        (waitFor: "#hits li", message: ##""#hits li" looks like a CSS selector: write "waitForSelector": "#hits li", or document.querySelector("#hits li")"##)
     ])
     func aSelectorWrittenAsWaitForGetsAHint(waitFor: String, message: String) async throws {
         let server = try server()
@@ -138,8 +145,10 @@ import Testing
         var selector = job(server.url("/?q=two"))
         selector.evaluation.script = "#hits .quote"
         let error = await #expect(throws: WebParserError.self) { try await WebParserRunner().run(selector) }
-        #expect(error?.description.contains(##"looks like a CSS selector: the script is JavaScript, such as Array.from(document.querySelectorAll("#hits .quote")"##) == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.description.contains(##"looks like a CSS selector: the script is JavaScript, such as Array.from(document.querySelectorAll("#hits .quote")"##)
+                == true,
+            "\(String(describing: error))")
     }
 
     /// The document commits and the script runs while a slow script still holds the page's load event, so
@@ -147,7 +156,7 @@ import Testing
     @Test func statesNeverGoBack() async throws {
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: "<title>t</title><p class=quote>a</p><script src=/slow.js async></script>"),
-            "/slow.js": .delayed(.milliseconds(600), .respond(contentType: "text/javascript", body: "window.slow = 1")),
+            "/slow.js": .delayed(.milliseconds(600), .respond(contentType: "text/javascript", body: "window.slow = 1"))
         ])
         let log = StateLog()
         var wait = job(server.url("/"))

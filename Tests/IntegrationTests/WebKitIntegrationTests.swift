@@ -21,14 +21,15 @@ import WebParser
     static let listScript = "Array.from(document.querySelectorAll('.comic'), e => ({title: e.textContent, chapter: Number(e.dataset.chapter)}))"
 
     func job(_ url: URL, _ script: String, timeout: Duration = .seconds(20), retries: Int = 0) -> WebParserJob {
-        WebParserJob(url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: timeout,
-                     retry: RetryPolicy(retries: retries, delay: .milliseconds(50)))
+        WebParserJob(
+            url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: timeout,
+            retry: RetryPolicy(retries: retries, delay: .milliseconds(50)))
     }
 
     @Test func waitsForDataThePageFetchesAndRenders() async throws {
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: Self.spa),
-            "/comics.json": .respond(contentType: "application/json", body: Self.comics),
+            "/comics.json": .respond(contentType: "application/json", body: Self.comics)
         ])
         struct Comic: Decodable, Equatable { var title: String; var chapter: Int }
         let comics = try await WebParserRunner().parse(job(server.url("/"), Self.listScript), mapper: JSONMapper([Comic].self))
@@ -46,7 +47,7 @@ import WebParser
             ("async () => { await new Promise(r => setTimeout(r, 50)); return [document.title]; }", #"["Hello"]"#),
             ("Promise.resolve({ok: true})", #"{"ok":true}"#),
             ("0", "0"),
-            ("false;", "false"),
+            ("false;", "false")
         ]
         for (script, expected) in cases {
             let data = try await parser.run(job(server.url("/"), script)).data
@@ -57,7 +58,7 @@ import WebParser
     @Test func anErrorWhileTheDocumentIsStillParsedMeansNotYet() async throws {
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: "<title>slow</title><script src=/slow.js></script><p id=late>found</p>"),
-            "/slow.js": .delayed(.milliseconds(600), .respond(contentType: "text/javascript", body: "window.slow = true;")),
+            "/slow.js": .delayed(.milliseconds(600), .respond(contentType: "text/javascript", body: "window.slow = true;"))
         ])
         let result = try await WebParserRunner().run(job(server.url("/"), "document.getElementById('late').textContent"))
         #expect(result.data == Data(#""found""#.utf8))
@@ -108,8 +109,10 @@ import WebParser
     @Test func valuesJSONCannotShowAreNotData() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<p>hi</p>")])
         let parser = WebParserRunner()
-        for (script, expected) in [("new Map([['a', 1]])", "a Map"), ("({titles: new Set(['x'])})", "a Set"),
-                                   ("new URLSearchParams('a=1')", "a URLSearchParams object")] {
+        for (script, expected) in [
+            ("new Map([['a', 1]])", "a Map"), ("({titles: new Set(['x'])})", "a Set"),
+            ("new URLSearchParams('a=1')", "a URLSearchParams object")
+        ] {
             let error = await #expect(throws: WebParserError.self) { try await parser.run(job(server.url("/"), script)) }
             guard case .unsupportedResult(let what)? = error?.kind else {
                 Issue.record("\(script): expected an unsupported result, got \(String(describing: error))")
@@ -158,7 +161,7 @@ import WebParser
 
     @Test func aServerErrorOnceIsRetriedAndSucceeds() async throws {
         let server = try TestHTTPServer(routes: [
-            "/": .sequence([.respond(status: 500, body: "oops"), .respond(body: "<title>back</title>")]),
+            "/": .sequence([.respond(status: 500, body: "oops"), .respond(body: "<title>back</title>")])
         ])
         let log = StateLog()
         let data = try await WebParserRunner().run(job(server.url("/"), "document.title", retries: 2), onStateChange: log.record).data
@@ -197,8 +200,9 @@ import WebParser
 /// The job fields that shape the page: languages, headers, blocked resources, page scripts, waitFor.
 @Suite struct PageOptionsTests {
     func job(_ url: URL, _ script: String) -> WebParserJob {
-        WebParserJob(url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: .seconds(20),
-                     retry: RetryPolicy(retries: 0))
+        WebParserJob(
+            url: url, evaluation: Evaluation(script: script, pollInterval: .milliseconds(20)), timeout: .seconds(20),
+            retry: RetryPolicy(retries: 0))
     }
 
     func text(_ result: WebParserResult) -> String { String(decoding: result.data, as: UTF8.self) }
@@ -252,7 +256,7 @@ import WebParser
             """
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: page),
-            "/data.json": .respond(contentType: "application/json", body: "ready"),
+            "/data.json": .respond(contentType: "application/json", body: "ready")
         ])
         let blocked = job(server.url("/"), "document.title === 'ready' ? document.images.length : null")
         #expect(text(try await WebParserRunner().run(blocked)) == "1")
@@ -284,7 +288,8 @@ import WebParser
     @Test func waitForHoldsTheScriptBack() async throws {
         let page = "<p id=n>0</p><script>setTimeout(() => { document.getElementById('n').textContent = '7'; document.body.dataset.ready = 1 }, 300)</script>"
         let server = try TestHTTPServer(routes: ["/": .respond(body: page)])
-        var waiting = job(server.url("/"), "(window.evaluations = (window.evaluations || 0) + 1, [window.evaluations, document.getElementById('n').textContent])")
+        var waiting = job(
+            server.url("/"), "(window.evaluations = (window.evaluations || 0) + 1, [window.evaluations, document.getElementById('n').textContent])")
         waiting.evaluation.waitFor = "document.body.dataset.ready"
         let result = try await WebParserRunner().run(waiting)
         #expect(text(result) == #"[1,"7"]"#, "evaluated once, after waitFor")
@@ -321,11 +326,12 @@ import WebParser
             """
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: page),
-            "/data": .delayed(.milliseconds(600), .respond(contentType: "text/plain", body: "ready")),
+            "/data": .delayed(.milliseconds(600), .respond(contentType: "text/plain", body: "ready"))
         ])
-        var evaluation = Evaluation(script: """
-            document.getElementById('app').textContent ? [document.getElementById('app').textContent, performance.now() - window.renderedAt] : null
-            """, pollInterval: .seconds(20))
+        var evaluation = Evaluation(
+            script: """
+                document.getElementById('app').textContent ? [document.getElementById('app').textContent, performance.now() - window.renderedAt] : null
+                """, pollInterval: .seconds(20))
         // The first non-empty answer, to see how soon it is seen (settling would take it 0.3 s later on purpose).
         evaluation.settle = .zero
         // A timeout shorter than the poll interval: the answer is seen at the change, or the job fails.
@@ -348,7 +354,7 @@ import WebParser
     static func processCountingServer() throws -> TestHTTPServer {
         try TestHTTPServer(routes: [
             "/": .respond(body: "<script src=/count.js></script><p>hi</p>"),
-            "/count.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: "window.counted = 1"),
+            "/count.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: "window.counted = 1")
         ])
     }
 
@@ -386,7 +392,7 @@ import WebParser
         let server = try TestHTTPServer(routes: [
             "/ads-page": .respond(body: page),
             "/app.js": .respond(contentType: "text/javascript", body: "document.title = 'app'"),
-            "/ads/track.js": .respond(contentType: "text/javascript", body: "document.title = 'tracked'"),
+            "/ads/track.js": .respond(contentType: "text/javascript", body: "document.title = 'tracked'")
         ])
         var blocking = job(server.url("/ads-page"), "document.readyState === 'complete' ? document.title : null")
         blocking.page.blockedURLs = ["/ads/"]

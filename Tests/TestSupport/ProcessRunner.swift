@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a built product of this package, such as the `webparse` binary, and reports what it did.
@@ -82,8 +82,9 @@ public struct ProcessRunner: Sendable {
         /// Waits for the process to end and collects its output.
         public func finish() async -> Outcome {
             let status = await exit.value
-            return Outcome(status: status, stdout: await stdout.value,
-                           stderr: String(decoding: await stderr.value, as: UTF8.self))
+            return Outcome(
+                status: status, stdout: await stdout.value,
+                stderr: String(decoding: await stderr.value, as: UTF8.self))
         }
 
         /// The process's descendants now, with their command names, read from /proc.
@@ -113,8 +114,9 @@ public enum ProcessTree {
         var processes: [pid_t: (parent: pid_t, name: String)] = [:]
         for entry in entries {
             guard let pid = pid_t(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
             guard fields.count > 1, fields[0] != "Z", let parent = pid_t(fields[1]) else { continue }
             processes[pid] = (parent, String(stat[stat.index(after: open)..<close]))

@@ -18,8 +18,10 @@ public final class TLSTestServer {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                             "-keyout", directory.appending(path: "key.pem").path, "-out", directory.appending(path: "cert.pem").path]
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-keyout", directory.appending(path: "key.pem").path, "-out", directory.appending(path: "cert.pem").path
+        ]
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real HTTP/1.1 server on 127.0.0.1 for tests, with routes that misbehave on purpose.
@@ -273,8 +273,9 @@ private final class Core: Sendable {
             guard count > 0 else { break }
             body.append(contentsOf: buffer[0..<count])
         }
-        return TestHTTPServer.Request(method: String(parts[0]), path: String(parts[1]), headers: headers,
-                                      body: String(decoding: body, as: UTF8.self))
+        return TestHTTPServer.Request(
+            method: String(parts[0]), path: String(parts[1]), headers: headers,
+            body: String(decoding: body, as: UTF8.self))
     }
 
     private func writeAll(_ connection: Int32, _ bytes: [UInt8]) {
@@ -287,8 +288,10 @@ private final class Core: Sendable {
     }
 
     private static func reason(_ status: Int) -> String {
-        [200: "OK", 301: "Moved Permanently", 302: "Found", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-         410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
-         503: "Service Unavailable"][status] ?? "Status"
+        [
+            200: "OK", 301: "Moved Permanently", 302: "Found", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+            410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
+            503: "Service Unavailable"
+        ][status] ?? "Status"
     }
 }

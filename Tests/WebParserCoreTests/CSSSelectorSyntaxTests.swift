@@ -10,7 +10,7 @@ import Testing
         "#\\31 23", ".\\@media", "[data-x]", "[ data-x = 'y' s ]", "table tbody tr:first-child td:last-child",
         "h1,h2 , h3", "-webkit-any", "--custom", "é.classe", "a:where(.x)", "button[type=submit]", "div\n>\tspan",
         "*|*", "|a", "*|rect", "[*|href]", "[|href^=http]", "a /* the links */ b", ":is(.a, ::nonsense)", ":where()",
-        "a[lang|=en]",
+        "a[lang|=en]"
     ])
     func browsersAcceptThese(_ selector: String) {
         #expect(CSSSelectorSyntax.problem(in: selector) == nil, "\(selector)")
@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: [
         "", " ", "div >", "> div", "a,", ",a", "#", ".", "[x", "[x=]", "[=x]", "[x=/y]", "a:not(", "a:not(,)", "::",
-        "div:has()", "a]", "a)", "p{color:red}", "a b c >", "[x='y]", "1abc", "#a..b", "a::", "a||b", "[*]", "svg|rect", "[xlink|href]",
+        "div:has()", "a]", "a)", "p{color:red}", "a b c >", "[x='y]", "1abc", "#a..b", "a::", "a||b", "[*]", "svg|rect", "[xlink|href]"
     ])
     func browsersRefuseThese(_ selector: String) {
         #expect(CSSSelectorSyntax.problem(in: selector) != nil, "\(selector)")

@@ -6,8 +6,9 @@ import WebParser
 /// Item identities, what counts as new, and the bounded memory of seen items.
 @Suite struct ChangeTrackerTests {
     func changes(_ json: String, since previous: StateFile.Job?, key: String? = nil, remember: Int = 5000) throws -> Changes {
-        try ChangeTracker.changes(in: Data(json.utf8), since: previous, tracking: Tracking(key: key, remember: remember),
-                                  at: Date(timeIntervalSince1970: 0))
+        try ChangeTracker.changes(
+            in: Data(json.utf8), since: previous, tracking: Tracking(key: key, remember: remember),
+            at: Date(timeIntervalSince1970: 0))
     }
 
     func texts(_ items: [Data]) -> [String] { items.map { String(decoding: $0, as: UTF8.self) } }
@@ -15,7 +16,8 @@ import WebParser
     @Test func sha256MatchesTheStandardVectors() {
         #expect(SHA256.hex("".utf8) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex("abc".utf8) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        #expect(
+            SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
@@ -32,8 +34,9 @@ import WebParser
         let node = try JSONNode.parse(Array(text.utf8), rules: ChangeTracker.rules)
         #expect(CanonicalJSON.text(node) == #"["\#u{F003D}","\#u{F003D}A","x\#u{F0400}","😀",{"a":1,"a":2}]"#)
         let other = try JSONNode.parse(Array(#""\ud83e""#.utf8), rules: ChangeTracker.rules)
-        #expect(CanonicalJSON.text(other) != CanonicalJSON.text(try JSONNode.parse(Array(#""\ud83d""#.utf8), rules: ChangeTracker.rules)),
-                "different lone surrogates, different identities")
+        #expect(
+            CanonicalJSON.text(other) != CanonicalJSON.text(try JSONNode.parse(Array(#""\ud83d""#.utf8), rules: ChangeTracker.rules)),
+            "different lone surrogates, different identities")
         #expect(throws: JSONSyntaxError.self) { try JSONNode.parse(Array(#""\ud83d""#.utf8)) }
     }
 
@@ -87,27 +90,28 @@ import WebParser
     @Test func diffsAreUnifiedAsDiffWritesThem() {
         let before = (1...15).map { "\($0)"[...] }
         let now = ["1", "2", "three", "4", "5", "6", "7", "8", "9", "10", "11", "12", "14", "15", "16"].map { $0[...] }
-        #expect(UnifiedDiff.make(before, now) == """
-            --- before
-            +++ now
-            @@ -1,6 +1,6 @@
-             1
-             2
-            -3
-            +three
-             4
-             5
-             6
-            @@ -10,6 +10,6 @@
-             10
-             11
-             12
-            -13
-             14
-             15
-            +16
+        #expect(
+            UnifiedDiff.make(before, now) == """
+                --- before
+                +++ now
+                @@ -1,6 +1,6 @@
+                 1
+                 2
+                -3
+                +three
+                 4
+                 5
+                 6
+                @@ -10,6 +10,6 @@
+                 10
+                 11
+                 12
+                -13
+                 14
+                 15
+                +16
 
-            """)
+                """)
         #expect(UnifiedDiff.make(before, before).isEmpty)
     }
 }

@@ -22,13 +22,16 @@ import Testing
         let corpus = root.appending(path: "BadConfigs")
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
             .filter { $0.hasSuffix(".json") }.map { corpus.appending(path: $0) }
-        let good = #"{"defaults": {"timeout": 5, "block": [], "headers": {"A": "b"}}, "jobs": [{"name": "a", "url": "example.com", "script": "1", "viewport": "10x10", "language": ["fr"]}]}"#
+        let good =
+            #"{"defaults": {"timeout": 5, "block": [], "headers": {"A": "b"}}, "jobs": [{"name": "a", "url": "example.com", "script": "1", "viewport": "10x10", "language": ["fr"]}]}"#
         return files.compactMap { try? Array(Data(contentsOf: $0)) } + [Array(good.utf8)]
     }()
 
-    static let fragments: [[UInt8]] = ["{", "}", "[", "]", ",", ":", "\"", "\\u00", "null", "true", "-0.5e3", "1e999",
-                                       "\"jobs\"", "\"defaults\"", "\"url\"", "\"script\"", "\"timeout\"", "\"viewport\"",
-                                       "\u{FFFF}", "\n", " "].map { Array($0.utf8) }
+    static let fragments: [[UInt8]] = [
+        "{", "}", "[", "]", ",", ":", "\"", "\\u00", "null", "true", "-0.5e3", "1e999",
+        "\"jobs\"", "\"defaults\"", "\"url\"", "\"script\"", "\"timeout\"", "\"viewport\"",
+        "\u{FFFF}", "\n", " "
+    ].map { Array($0.utf8) }
 
     func mutate(_ input: [UInt8], _ generator: inout Generator) -> [UInt8] {
         var bytes = input

@@ -37,19 +37,26 @@ import Testing
     /// reads the config while WebKit starts and adds to the process's environment, so it gives the environment it
     /// was started with.
     @Test func variablesAreLookedUpInTheEnvironmentGiven() throws {
-        let text = #"{"url": "https://example.com/", "script": "1", "auth": {"user": "me", "passwordEnv": "COMIC_PASSWORD"},"#
+        let text =
+            #"{"url": "https://example.com/", "script": "1", "auth": {"user": "me", "passwordEnv": "COMIC_PASSWORD"},"#
             + ##" "steps": [{"fill": {"#q": {"env": "COMIC_QUERY"}}}]}"##
         let environment = ["COMIC_PASSWORD": "correct horse", "COMIC_QUERY": "chapter 12"]
-        let job = try #require(try ConfigLoader.parse(Array(text.utf8), name: "c.json", directory: URL(fileURLWithPath: "/"),
-                                                      environment: environment).jobs.first?.job)
+        let job = try #require(
+            try ConfigLoader.parse(
+                Array(text.utf8), name: "c.json", directory: URL(fileURLWithPath: "/"),
+                environment: environment
+            ).jobs.first?.job)
         #expect(job.load.credentials?.password == "correct horse")
         #expect(job.evaluation.steps == [.fill(selector: "#q", value: "chapter 12")])
         let unset = Result { () throws(ConfigError) in
             try ConfigLoader.parse(Array(text.utf8), name: "c.json", directory: URL(fileURLWithPath: "/"), environment: [:])
         }
         guard case .failure(let error) = unset else { Issue.record("read without its variables"); return }
-        #expect(error.problems.map(\.message) == ["the environment variable COMIC_PASSWORD is not set",
-                                                   "the environment variable COMIC_QUERY is not set"])
+        #expect(
+            error.problems.map(\.message) == [
+                "the environment variable COMIC_PASSWORD is not set",
+                "the environment variable COMIC_QUERY is not set"
+            ])
     }
 
     @Test func badURLsAreConfigErrors() throws {
@@ -62,15 +69,17 @@ import Testing
     }
 
     @Test func numbersAreCheckedAgainstTheirRanges() throws {
-        let config = #"{"url": "example.com", "script": "1", "timeout": 0.0004, "pollInterval": -1, "retryDelay": "2", "retries": 11, "viewport": {"width": 0, "height": 2.5}}"#
-        #expect(try problems(config) == [
-            "timeout: expected a number of seconds from 0.1 to 86400, got 0.0004",
-            "pollInterval: expected a number of seconds from 0.01 to 3600, got -1",
-            #"retryDelay: expected a number of seconds from 0 to 3600, got "2""#,
-            "retries: expected a number of retries from 0 to 10, got 11",
-            "viewport.width: expected a number of pixels from 1 to 16384, got 0",
-            "viewport.height: expected a number of pixels from 1 to 16384, got 2.5",
-        ])
+        let config =
+            #"{"url": "example.com", "script": "1", "timeout": 0.0004, "pollInterval": -1, "retryDelay": "2", "retries": 11, "viewport": {"width": 0, "height": 2.5}}"#
+        #expect(
+            try problems(config) == [
+                "timeout: expected a number of seconds from 0.1 to 86400, got 0.0004",
+                "pollInterval: expected a number of seconds from 0.01 to 3600, got -1",
+                #"retryDelay: expected a number of seconds from 0 to 3600, got "2""#,
+                "retries: expected a number of retries from 0 to 10, got 11",
+                "viewport.width: expected a number of pixels from 1 to 16384, got 0",
+                "viewport.height: expected a number of pixels from 1 to 16384, got 2.5"
+            ])
         let job = try load(#"{"url": "example.com", "script": "1", "timeout": 2.5, "retries": 0, "viewport": {"width": 800, "height": 600}}"#).get().jobs[0].job
         #expect(job.timeout == .milliseconds(2500))
         #expect(job.retry.retries == 0)
@@ -88,7 +97,8 @@ import Testing
         }
         let job = JobDraft()
         #expect(optionProblems("timeout", in: JobFields.all, ["abc"], into: job) == [#"--timeout: expected a number of seconds from 0.1 to 86400, got "abc""#])
-        #expect(try problems(#"{"url": "https://example.com", "script": "1", "timeout": "abc"}"#)
+        #expect(
+            try problems(#"{"url": "https://example.com", "script": "1", "timeout": "abc"}"#)
                 == [#"timeout: expected a number of seconds from 0.1 to 86400, got "abc""#])
         for notANumber in ["0x3", "inf", " 5", "5 ", "1.", "+1", "05"] {
             #expect(optionProblems("retries", in: JobFields.all, [notANumber], into: job).count == 1, "\(notANumber)")
@@ -96,7 +106,8 @@ import Testing
         #expect(optionProblems("retries", in: JobFields.all, ["1e1"], into: job).isEmpty)
         #expect(optionProblems("retries", in: JobFields.all, ["11"], into: job) == ["--retries: expected a number of retries from 0 to 10, got 11"])
         #expect(optionProblems("headers", in: JobFields.all, ["A: 1", "a: 2"], into: job) == ["--header.a: header given twice"])
-        #expect(optionProblems("concurrency", in: RunFields.all, ["0"], into: RunSettings()) == ["--concurrency: expected a number of pages from 1 to 64, got 0"])
+        #expect(
+            optionProblems("concurrency", in: RunFields.all, ["0"], into: RunSettings()) == ["--concurrency: expected a number of pages from 1 to 64, got 0"])
         var run = RunSettings()
         #expect(RunFields.all[0].readOption(["3"], into: &run, directory: here).isEmpty && run.concurrency == 3)
         var session = SessionSettings()
@@ -110,16 +121,24 @@ import Testing
         #expect(range.jobs.map(\.name) == ["chapters-08", "chapters-09", "chapters-10", "chapters-11"], "named after their numbers")
         #expect(range.jobs.map(\.job.url.absoluteString) == (8...11).map { String(format: "https://example.com/page/%02d/", $0) })
         #expect(!range.isSingleJob)
-        let list = try load(#"{"jobs": [{"urls": ["https://a.example/1", "https://a.example/2"], "script": "1"}, {"url": "https://b.example", "script": "2"}]}"#).get()
+        let list = try load(
+            #"{"jobs": [{"urls": ["https://a.example/1", "https://a.example/2"], "script": "1"}, {"url": "https://b.example", "script": "2"}]}"#
+        ).get()
         #expect(list.jobs.map(\.name) == ["a.example-1", "a.example-2", "b.example"])
-        let fromDefaults = try load(#"{"defaults": {"urls": ["https://a.example/1", "https://a.example/2"]}, "jobs": [{"url": "https://c.example", "script": "1"}]}"#).get()
+        let fromDefaults = try load(
+            #"{"defaults": {"urls": ["https://a.example/1", "https://a.example/2"]}, "jobs": [{"url": "https://c.example", "script": "1"}]}"#
+        ).get()
         #expect(fromDefaults.jobs.map(\.name) == ["c.example"], "a job's own url replaces the urls of defaults")
         #expect(try problems(#"{"url": "https://a.example", "urls": ["https://b.example"], "script": "1"}"#) == ["urls: give url or urls, not both"])
         #expect(try problems(#"{"urls": [], "script": "1"}"#) == ["urls: expected a non-empty array of URLs, got an array"])
         #expect(try problems(#"{"url": "https://a.example/{1..5000}", "script": "1"}"#) == ["url: the range {1..5000} makes more than 1000 pages"])
-        #expect(try problems(#"{"url": "https://a.example/{0..9223372036854775807}", "script": "1"}"#)
+        #expect(
+            try problems(#"{"url": "https://a.example/{0..9223372036854775807}", "script": "1"}"#)
                 == ["url: the range {0..9223372036854775807} makes more than 1000 pages"])
-        #expect(try problems(#"{"jobs": [{"name": "a", "urls": ["https://a.example/1", "https://a.example/2"], "script": "1"}, {"name": "a-2", "url": "https://a.example", "script": "1"}]}"#)
+        #expect(
+            try problems(
+                #"{"jobs": [{"name": "a", "urls": ["https://a.example/1", "https://a.example/2"], "script": "1"}, {"name": "a-2", "url": "https://a.example", "script": "1"}]}"#
+            )
                 == [#"jobs: two jobs are named "a-2" (a job of several pages is named NAME-1, NAME-2…)"#])
     }
 
@@ -136,7 +155,10 @@ import Testing
             return
         }
         let lines = error.description.split(separator: "\n").map { String($0.split(separator: "/").last ?? "") }
-        #expect(lines.contains(#"config.json:5:13: extra: unknown key; expected one of jobs, defaults, $schema, concurrency, recycleAfter, memoryLimit, pagesPerProcess, session, cookies, proxy"#))
+        #expect(
+            lines.contains(
+                #"config.json:5:13: extra: unknown key; expected one of jobs, defaults, $schema, concurrency, recycleAfter, memoryLimit, pagesPerProcess, session, cookies, proxy"#
+            ))
         #expect(lines.contains(#"config.json:2:49: jobs[0].scirpt: unknown key; did you mean "script"?"#))
         #expect(lines.contains("config.json:2:3: jobs[0].script: required (or scriptFile); the JavaScript that returns the data"))
         #expect(lines.contains(#"config.json:3:49: jobs[1].script: expected a non-empty string, got """#))
@@ -145,7 +167,9 @@ import Testing
     }
 
     @Test func unnamedJobsGetDistinctReadableNames() throws {
-        let config = try load(#"{"jobs": [{"url": "example.com/a", "script": "1"}, {"url": "example.com/b", "script": "1"}, {"url": "site/index.html", "script": "1"}]}"#).get()
+        let config = try load(
+            #"{"jobs": [{"url": "example.com/a", "script": "1"}, {"url": "example.com/b", "script": "1"}, {"url": "site/index.html", "script": "1"}]}"#
+        ).get()
         #expect(config.jobs.map(\.name) == ["example.com", "example.com-2", "index"])
         #expect(!config.isSingleJob)
     }
@@ -217,8 +241,10 @@ import Testing
     @Test func twentyThousandBadJobsAreReportedAtOnceAndCapped() throws {
         let count = 20_000
         let jobs = (0..<count).map { index -> [String: Any] in
-            ["name": "j\(index)", "url": "https://example.com/\(index)", "script": "1", "timout": 5,
-             "after": ["j\((index + 1) % count)", "missing\(index)"]]
+            [
+                "name": "j\(index)", "url": "https://example.com/\(index)", "script": "1", "timout": 5,
+                "after": ["j\((index + 1) % count)", "missing\(index)"]
+            ]
         }
         let error = try #require(try load(["jobs": jobs]))
         #expect(error.problems.count == 2 * count + 1)

@@ -12,7 +12,8 @@ import WebParser
 
     var sites: Config {
         get throws {
-            try config(#"""
+            try config(
+                #"""
                 {"concurrency": 2, "jobs": [
                   {"name": "login", "url": "https://a.test/login", "script": "1"},
                   {"name": "chapters", "after": "login", "url": "https://a.test/c", "script": "1"},

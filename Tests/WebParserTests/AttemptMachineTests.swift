@@ -22,7 +22,8 @@ import Testing
             case .evaluateLater(let delay): "evaluate after \(delay)"
             case .expireRequest(let id, let delay): "expire request \(id) after \(delay)"
             case .notify(let body):
-                body.hasSuffix("pageQuiet(true);\nreturn null;\n") ? "notify busy"
+                body.hasSuffix("pageQuiet(true);\nreturn null;\n")
+                    ? "notify busy"
                     : body.hasSuffix("pageQuiet(false);\nreturn null;\n") ? "notify quiet" : "install script"
             case .callStep(let body, let document): "step call \(body.contains("until(") ? "waiting" : "direct") in \(document)"
             case .click(let x, let y): "click \(x),\(y)"
@@ -35,7 +36,8 @@ import Testing
             case .tell(let message): "tell \(message)"
             case .explain: "explain"
             case .snapshot: "snapshot"
-            case .end(.success(let result)?): "succeed \(String(decoding: result.data, as: UTF8.self)) at \(result.url)" + (result.isComplete ? "" : " (cut short)")
+            case .end(.success(let result)?):
+                "succeed \(String(decoding: result.data, as: UTF8.self)) at \(result.url)" + (result.isComplete ? "" : " (cut short)")
             case .end(.failure(let error)?): "fail \(error)"
             case .end(nil): "end cancelled"
             }
@@ -57,7 +59,8 @@ import Testing
         _ = attempt.handle(.page(.started(url: page)))
         #expect(words(attempt.handle(.page(.committed(url: page, httpStatus: 200)))) == ["install script", "step call waiting in 1"])
         #expect(words(attempt.handle(.page(.finished(url: page)))) == [])
-        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "clickAt", "x": 10, "y": 20}"#), document: 1)))
+        #expect(
+            words(attempt.handle(.stepReply(json(#"{"kind": "clickAt", "x": 10, "y": 20}"#), document: 1)))
                 == ["click 10.0,20.0", "step timer 1 after 0.15 seconds"])
         // The click navigates: the next step waits for the new document.
         _ = attempt.handle(.page(.started(url: page + "next")))
@@ -83,7 +86,8 @@ import Testing
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = failing.handle(.stepReply(json(#"{"kind": "done"}"#), document: 1))
         #expect(words(failing.handle(.stepDue(timer: 1))) == ["install script", "step call waiting in 1"])
-        #expect(words(failing.handle(.stepReply(json(#"{"kind": "error", "message": "the element is not a <select> (div)"}"#), document: 1)))
+        #expect(
+            words(failing.handle(.stepReply(json(#"{"kind": "error", "message": "the element is not a <select> (div)"}"#), document: 1)))
                 == [##"fail step 2 (select "B" in "#s") failed: the element is not a <select> (div) (\##(page))"##])
 
         var stuck = machine { $0.evaluation.steps = [.click(selector: "#never")] }
@@ -95,8 +99,9 @@ import Testing
         _ = evaluating.handle(.start)
         _ = evaluating.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = evaluating.handle(.page(.started(url: page + "posted")))
-        #expect(words(evaluating.handle(.page(.committed(url: page + "posted", httpStatus: 200)))) == ["step call waiting in 2"],
-                "the next step, not the script again")
+        #expect(
+            words(evaluating.handle(.page(.committed(url: page + "posted", httpStatus: 200)))) == ["step call waiting in 2"],
+            "the next step, not the script again")
     }
 
     /// Pagination: each page's result, then the next page; a page that still shows the last page's data is
@@ -107,17 +112,21 @@ import Testing
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
         #expect(words(attempt.handle(.reply(string(#"[1,2]"#), document: 1))) == ["cancel later evaluation", "find next 1"])
-        #expect(words(attempt.handle(.nextFound(json(#"{"kind": "nextPage", "url": "http://127.0.0.1:9/page2"}"#), call: 1)))
+        #expect(
+            words(attempt.handle(.nextFound(json(#"{"kind": "nextPage", "url": "http://127.0.0.1:9/page2"}"#), call: 1)))
                 == ["watch 5.0 seconds", "load http://127.0.0.1:9/page2"])
         _ = attempt.handle(.page(.started(url: "http://127.0.0.1:9/page2")))
-        #expect(words(attempt.handle(.page(.committed(url: "http://127.0.0.1:9/page2", httpStatus: 200))))
+        #expect(
+            words(attempt.handle(.page(.committed(url: "http://127.0.0.1:9/page2", httpStatus: 200))))
                 == ["cancel later evaluation", "evaluate whole in 2"])
         #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 2))) == ["cancel later evaluation", "find next 2"])
-        #expect(words(attempt.handle(.nextFound(json(#"{"kind": "clickAt", "x": 5, "y": 6}"#), call: 2)))
+        #expect(
+            words(attempt.handle(.nextFound(json(#"{"kind": "clickAt", "x": 5, "y": 6}"#), call: 2)))
                 == ["watch 5.0 seconds", "click 5.0,6.0", "evaluate repeat in 2"])
         #expect(words(attempt.handle(.reply(string(#"[3]"#), document: 2))) == ["evaluate after 0.05 seconds"])
-        #expect(words(attempt.handle(.reply(string(#"[4]"#), document: 2))) == ["succeed [1,2,3,4] at http://127.0.0.1:9/page2"],
-                "the third page is the most")
+        #expect(
+            words(attempt.handle(.reply(string(#"[4]"#), document: 2))) == ["succeed [1,2,3,4] at http://127.0.0.1:9/page2"],
+            "the third page is the most")
 
         var repeating = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next")) }
         _ = repeating.handle(.start)
@@ -132,14 +141,16 @@ import Testing
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = failing.handle(.reply(string("[1]"), document: 1))
         _ = failing.handle(.nextFound(json(#"{"kind": "nextPage", "url": "http://127.0.0.1:9/gone"}"#), call: 1))
-        #expect(words(failing.handle(.page(.committed(url: "http://127.0.0.1:9/gone", httpStatus: 404))))
+        #expect(
+            words(failing.handle(.page(.committed(url: "http://127.0.0.1:9/gone", httpStatus: 404))))
                 == ["succeed [1] at http://127.0.0.1:9/gone (cut short)"], "a next page that cannot be read ends with the pages read")
 
         var hostile = machine { $0.evaluation.pagination = Pagination(next: .script("document.querySelector('a').href")) }
         _ = hostile.handle(.start)
         _ = hostile.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = hostile.handle(.reply(string("[1]"), document: 1))
-        #expect(words(hostile.handle(.nextFound(json(#"{"kind": "nextPage", "url": "file:///etc/passwd"}"#), call: 1)))
+        #expect(
+            words(hostile.handle(.nextFound(json(#"{"kind": "nextPage", "url": "file:///etc/passwd"}"#), call: 1)))
                 == ["succeed [1] at \(page) (cut short)"], "no local file is loaded; the result holds the page read")
     }
 
@@ -191,11 +202,14 @@ import Testing
         }
         _ = attempt.handle(.start)
         #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == ["step call direct in 1"])
-        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
+        #expect(
+            words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
                 == [##"tell stepDecided(step: "1", if "#login", holds: true)"##, "install script", "step call waiting in 1"])
-        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "waiting", "text": "an element matches, but it is disabled"}"#), document: 1)))
+        #expect(
+            words(attempt.handle(.stepReply(json(#"{"kind": "waiting", "text": "an element matches, but it is disabled"}"#), document: 1)))
                 == ["step call waiting in 1"], "a call that waited a slice is made again")
-        #expect(words(attempt.handle(.timedOut))
+        #expect(
+            words(attempt.handle(.timedOut))
                 == [##"fail timed out after 5 s while running step 1.then.1 (click "#go") (\##(url.absoluteString)): an element matches, but it is disabled"##])
     }
 
@@ -205,9 +219,11 @@ import Testing
         var attempt = machine { $0.evaluation.steps = [.when(.selector("#login"), then: [inner], otherwise: [])] }
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
-        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
+        #expect(
+            words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
                 == [##"tell stepDecided(step: "1", if "#login", holds: true)"##, "step call direct in 1"])
-        #expect(words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": false}"#), document: 1)))
+        #expect(
+            words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": false}"#), document: 1)))
                 == [##"tell stepDecided(step: "1.then.1", if script "window.admin", holds: false)"##, "install script", "step call waiting in 1"])
         #expect(words(attempt.handle(.timedOut)).first?.contains(##"running step 1.then.1.else.1 (click "#ask")"##) == true)
     }
@@ -216,7 +232,8 @@ import Testing
         var attempt = machine()
         #expect(words(attempt.handle(.start)) == ["watch 5.0 seconds", "load"])
         #expect(words(attempt.handle(.page(.started(url: url.absoluteString)))) == [])
-        #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200))))
+        #expect(
+            words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200))))
                 == ["report executingJavaScript", "evaluate whole in 1"])
         #expect(words(attempt.handle(.page(.finished(url: url.absoluteString)))) == [])
         #expect(words(attempt.handle(.reply(.null, document: 1))) == ["evaluate repeat in 1"])
@@ -229,11 +246,13 @@ import Testing
         var attempt = machine()
         _ = attempt.handle(.start)
         _ = attempt.handle(.page(.committed(url: "http://example.test/first", httpStatus: 200)))
-        #expect(words(attempt.handle(.page(.committed(url: "http://example.test/second", httpStatus: 200))))
+        #expect(
+            words(attempt.handle(.page(.committed(url: "http://example.test/second", httpStatus: 200))))
                 == ["cancel later evaluation", "evaluate whole in 2"])
         #expect(words(attempt.handle(.reply(string("\"old\""), document: 1))) == [])
         #expect(words(attempt.handle(.reply(.json(Data(#"{"kind":"notInstalled"}"#.utf8)), document: 2))) == ["evaluate whole in 2"])
-        #expect(words(attempt.handle(.reply(.failed(PageError(domain: "WebKitJavascriptError", code: 1, message: "gone")), document: 2)))
+        #expect(
+            words(attempt.handle(.reply(.failed(PageError(domain: "WebKitJavascriptError", code: 1, message: "gone")), document: 2)))
                 == ["evaluate after 0.05 seconds"])
         #expect(words(attempt.handle(.evaluationDue)) == ["evaluate whole in 2"])
     }
@@ -241,7 +260,8 @@ import Testing
     @Test func failuresEndTheAttemptWithTheirKind() {
         var notFound = machine()
         _ = notFound.handle(.start)
-        #expect(words(notFound.handle(.page(.committed(url: url.absoluteString, httpStatus: 404))))
+        #expect(
+            words(notFound.handle(.page(.committed(url: url.absoluteString, httpStatus: 404))))
                 == ["fail HTTP status 404 (\(url.absoluteString))"])
         var superseded = machine()
         _ = superseded.handle(.start)
@@ -261,18 +281,23 @@ import Testing
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         _ = attempt.handle(.page(.finished(url: url.absoluteString)))
         _ = attempt.handle(.reply(.json(Data(#"{"kind":"pending","text":"waitFor returned false"}"#.utf8)), document: 1))
-        #expect(words(attempt.handle(.timedOut))
+        #expect(
+            words(attempt.handle(.timedOut))
                 == ["fail timed out after 5 s while waiting for the script's result (\(url.absoluteString)): waitFor returned false"])
     }
 
     @Test func emittedValuesAreCollectedUntilDoneOrTheTimeout() {
         let script = try! UserScript(source: "// ==UserScript==\n// @name s\n// ==/UserScript==\nwebparse.emit(1)", fileName: "s.user.js")
-        var done = machine { $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted }
+        var done = machine {
+            $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted
+        }
         _ = done.handle(.start)
         #expect(words(done.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == [], "no script to evaluate")
         #expect(words(done.handle(.page(.message(.emitted(Data("1".utf8)))))) == ["tell emitted(json: 1 bytes)"])
         #expect(words(done.handle(.page(.message(.done)))) == ["succeed [1] at \(url.absoluteString)"])
-        var cut = machine { $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted }
+        var cut = machine {
+            $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted
+        }
         _ = cut.handle(.start)
         _ = cut.handle(.page(.message(.emitted(Data("2".utf8)))))
         #expect(words(cut.handle(.timedOut)) == ["succeed [2] at \(url.absoluteString) (cut short)"])
@@ -299,7 +324,8 @@ import Testing
         }
         var late = finishing()
         #expect(words(late.handle(.page(.committed(url: url.absoluteString, httpStatus: 500)))) == [])
-        #expect(words(late.handle(.timedOut))
+        #expect(
+            words(late.handle(.timedOut))
                 == ["fail screenshot failed: WebKit did not write it within the job's timeout (5 s) (\(url.absoluteString))"])
         var crashed = finishing()
         #expect(words(crashed.handle(.page(.processTerminated(.crashed)))) == ["fail the page's web process crashed (\(url.absoluteString))"])

@@ -8,8 +8,9 @@ import Testing
     let url = URL(string: "http://example.test/updates")!
 
     func job(timeout: Duration = .seconds(5), retries: Int = 2) -> WebParserJob {
-        WebParserJob(url: url, evaluation: Evaluation(script: "document.title", pollInterval: .milliseconds(5)), timeout: timeout,
-                     retry: RetryPolicy(retries: retries, delay: .milliseconds(5), maxDelay: .milliseconds(20)))
+        WebParserJob(
+            url: url, evaluation: Evaluation(script: "document.title", pollInterval: .milliseconds(5)), timeout: timeout,
+            retry: RetryPolicy(retries: retries, delay: .milliseconds(5), maxDelay: .milliseconds(20)))
     }
 
     func json(_ text: String) -> JavaScriptReply { .json(Data(text.utf8)) }
@@ -54,7 +55,8 @@ import Testing
     }
 
     @Test func aSyntaxErrorFailsAtOnceWithItsLine() async throws {
-        let syntax = JavaScriptReply.failed(PageError(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:2: SyntaxError: Unexpected token '*'"))
+        let syntax = JavaScriptReply.failed(
+            PageError(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:2: SyntaxError: Unexpected token '*'"))
         let browser = FakeBrowser { _ in FakePage(.commit(status: 200), replies: [syntax]) }
         var broken = job()
         broken.evaluation.script = "document.title * * 2"
@@ -144,9 +146,10 @@ import Testing
         let result = try await ended.parser().run(job(retries: 0), onStateChange: log.record)
         #expect(result.data == Data("1".utf8))
         #expect(result.attempts == 1)
-        #expect(log.states.contains { state in
-            if case .rerunningAlone(let error) = state { error.kind == .sharedWebProcessEnded && error.attempts == 1 } else { false }
-        })
+        #expect(
+            log.states.contains { state in
+                if case .rerunningAlone(let error) = state { error.kind == .sharedWebProcessEnded && error.attempts == 1 } else { false }
+            })
 
         // A shared process that leaves pings unanswered for 3 s: the job runs again alone, in what is left of
         // its attempt's time.
@@ -160,9 +163,10 @@ import Testing
         let rerun = try await stuckBeside.parser().run(job(timeout: .seconds(6), retries: 0), onStateChange: rerunLog.record)
         #expect(rerun.data == Data("2".utf8))
         #expect(rerun.attempts == 1)
-        #expect(rerunLog.states.contains { state in
-            if case .rerunningAlone(let error) = state { error.kind == .sharedWebProcessUnresponsive(after: .seconds(3)) } else { false }
-        })
+        #expect(
+            rerunLog.states.contains { state in
+                if case .rerunningAlone(let error) = state { error.kind == .sharedWebProcessUnresponsive(after: .seconds(3)) } else { false }
+            })
 
         // A page whose process answers pings times out on its own, beside another job or not: whether its calls
         // answer with no data or never answer (a promise of the page's that never settles).
@@ -284,8 +288,10 @@ import Testing
             // A deadline of a millisecond or two may pass before the page loads: the attempt then ends unloaded.
             while await page.loadedURLs.isEmpty, await page.closeCount == 0 { await Task.yield() }
             let failure = PageLoadFailure(url: url.absoluteString, error: PageError(domain: "g-io-error-quark", code: 1, message: "gone"))
-            var events: [PageEvent] = [.committed(url: url.absoluteString, httpStatus: 200), .failed(failure),
-                                       .processTerminated(.crashed), .finished(url: url.absoluteString)]
+            var events: [PageEvent] = [
+                .committed(url: url.absoluteString, httpStatus: 200), .failed(failure),
+                .processTerminated(.crashed), .finished(url: url.absoluteString)
+            ]
             events.shuffle()
             if round.isMultiple(of: 2) { task.cancel() }
             await page.emitAll(events)
@@ -315,8 +321,10 @@ import Testing
         while await page.loadedURLs.isEmpty { await Task.yield() }
         let first = url.absoluteString, second = "http://example.test/second"
         let superseded = PageLoadFailure(url: first, error: PageError(domain: "WebKitNetworkError", code: 302, message: "Load request cancelled"))
-        await page.emitAll([.failed(superseded), .started(url: second), .finished(url: first),
-                            .committed(url: second, httpStatus: 200), .finished(url: second)])
+        await page.emitAll([
+            .failed(superseded), .started(url: second), .finished(url: first),
+            .committed(url: second, httpStatus: 200), .finished(url: second)
+        ])
         #expect(try await task.value.data == Data("\"second\"".utf8))
     }
 

@@ -60,8 +60,10 @@ final class FakePage: WebPage {
         for event in events { emit(event) }
     }
 
-    func callAsyncFunction(_ body: String, sourceName: String,
-                           completion: @escaping @WebKitActor (JavaScriptReply) -> Void) {
+    func callAsyncFunction(
+        _ body: String, sourceName: String,
+        completion: @escaping @WebKitActor (JavaScriptReply) -> Void
+    ) {
         evaluationCount += 1
         bodySizes.append(body.utf8.count)
         let reply = replies.count > 1 ? replies.removeFirst() : replies.first ?? nil

@@ -24,7 +24,8 @@ import Testing
         var machine = JobMachine(timeout: .seconds(10), retry: RetryPolicy(retries: 0))
         _ = machine.handle(.start(now: start))
         let ended = WebParserError(.sharedWebProcessEnded)
-        #expect(machine.handle(.attemptFailed(ended, now: start + .seconds(1)))
+        #expect(
+            machine.handle(.attemptFailed(ended, now: start + .seconds(1)))
                 == [.report(.rerunningAlone(error: ended)), .run(number: 1, alone: true, deadline: start + .seconds(10))])
         #expect(machine.state == .rerunningAlone(number: 1, deadline: start + .seconds(10)))
         // Alone, the same failure is the job's own: no second rerun.
@@ -208,7 +209,8 @@ import Testing
         #expect(page.receive(.finished(url: cancelled.url)).isEmpty)
         #expect(page.receive(.progress(0.5)) == [.deliver(.progress(0.5))])
         // A trusted certificate: the failure goes on as it was, once (it is not checked again), then the end.
-        #expect(page.certificateChecked(untrusted: false)
+        #expect(
+            page.certificateChecked(untrusted: false)
                 == [.processUp, .deliver(.failed(cancelled)), .deliver(.finished(url: cancelled.url))])
         #expect(page.state == .open)
     }

@@ -10,7 +10,8 @@ import Testing
 
     @Test func everyKindIsReadWithItsFields() {
         #expect(read(#"{"kind":"pending","text":"waitFor returned false"}"#)?.answer == .pending("waitFor returned false"))
-        #expect(read(#"{"kind":"error","message":"E","line":3,"column":9}"#)?.answer
+        #expect(
+            read(#"{"kind":"error","message":"E","line":3,"column":9}"#)?.answer
                 == .error(PageAnswer.Failure(message: "E", line: 3, column: 9)))
         #expect(read(#"{"kind":"clickAt","x":1.5,"y":2,"before":"[1]"}"#)?.answer == .clickAt(x: 1.5, y: 2, before: "[1]"))
         #expect(read(#"{"kind":"done","acted":false}"#)?.answer == .done(acted: false, before: nil))
@@ -25,8 +26,10 @@ import Testing
     /// What is not an answer of webparse's own code is none: an unknown kind, a kind without its fields, the
     /// old shapes, not JSON.
     @Test func anythingElseIsNoAnswer() {
-        for text in [#"{"kind":"launch"}"#, #"{"kind":"clickAt","x":1}"#, #"{"kind":"pending"}"#, #"{"pending":"x"}"#,
-                     #"{"at":[1,2]}"#, "[]", "not JSON", #"{"kind":7}"#] {
+        for text in [
+            #"{"kind":"launch"}"#, #"{"kind":"clickAt","x":1}"#, #"{"kind":"pending"}"#, #"{"pending":"x"}"#,
+            #"{"at":[1,2]}"#, "[]", "not JSON", #"{"kind":7}"#
+        ] {
             #expect(read(text) == nil, "\(text)")
         }
     }

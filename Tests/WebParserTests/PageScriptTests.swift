@@ -28,16 +28,20 @@ import Testing
         #expect(script.outcome(of: .json(Data(#"{"kind":"pending","text":"waitFor returned false"}"#.utf8))) == .empty(lastAnswer: "waitFor returned false"))
         #expect(script.outcome(of: .string(Data("[1]".utf8))) == .value(Data("[1]".utf8)))
         #expect(script.outcome(of: .json(Data(#"{"kind":"unsupported","text":"a Symbol"}"#.utf8))) == .failure(.unsupportedResult("a Symbol")))
-        #expect(script.outcome(of: .json(Data(#"{"kind":"error","message":"E: m","line":3,"column":3}"#.utf8)))
+        #expect(
+            script.outcome(of: .json(Data(#"{"kind":"error","message":"E: m","line":3,"column":3}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E: m", line: 2, column: 3))))
-        #expect(script.outcome(of: .json(Data(#"{"kind":"error","message":"E: m"}"#.utf8)))
+        #expect(
+            script.outcome(of: .json(Data(#"{"kind":"error","message":"E: m"}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E: m"))))
         let syntax = script.outcome(of: .failed(PageError(domain: "WebKitJavascriptError", code: 699, message: "webparse-script:3: SyntaxError: x")))
         #expect(syntax == .syntaxError(ScriptFailure(message: "SyntaxError: x", line: 2)))
-        #expect(script.explained(ScriptFailure(message: "SyntaxError: x", line: 2))
+        #expect(
+            script.explained(ScriptFailure(message: "SyntaxError: x", line: 2))
                 == ScriptFailure(message: "SyntaxError: Unexpected token '*'", line: 2))
         #expect(script.outcome(of: .failed(PageError(domain: "WebKitJavascriptError", code: 699, message: "page gone"))) == .interrupted)
-        #expect(script.outcome(of: .string(Data("{broken".utf8)))
+        #expect(
+            script.outcome(of: .string(Data("{broken".utf8)))
                 == .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)")))
     }
 
@@ -50,20 +54,23 @@ import Testing
     }
 
     @Test func resultsComeOnOneLine() {
-        #expect(PageScript("x").outcome(of: .string(Data("[1,\n  {\"a\": \"b\\nc\"}\r\n]".utf8)))
+        #expect(
+            PageScript("x").outcome(of: .string(Data("[1,\n  {\"a\": \"b\\nc\"}\r\n]".utf8)))
                 == .value(Data("[1,  {\"a\": \"b\\nc\"}]".utf8)))
     }
 
     @Test func linesAreCountedAsJavaScriptCountsThem() {
         let script = PageScript("a\r\nb\rc\u{2028}d\u{2029}e\u{85}f")
-        #expect(script.outcome(of: .json(Data(#"{"kind":"error","message":"E","line":6,"column":1}"#.utf8)))
+        #expect(
+            script.outcome(of: .json(Data(#"{"kind":"error","message":"E","line":6,"column":1}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E", line: 5, column: 1))))
         #expect(PageScript(" \n x ;\u{3000};; ").installBody.hasPrefix("const script = () => (\nx\n);"))
     }
 
     @Test func linesCountEveryKindOfLineBreak() {
         let script = PageScript("a\r\nb\r\nc")
-        #expect(script.outcome(of: .json(Data(#"{"kind":"error","message":"E","line":4,"column":1}"#.utf8)))
+        #expect(
+            script.outcome(of: .json(Data(#"{"kind":"error","message":"E","line":4,"column":1}"#.utf8)))
                 == .failure(.scriptFailed(ScriptFailure(message: "E", line: 3, column: 1))))
     }
 }

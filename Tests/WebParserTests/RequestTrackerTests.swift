@@ -17,8 +17,10 @@ import Testing
 
     @Test func whatDeliversNoDataOrStaysOpenDoesNotCount() {
         var tracker = RequestTracker()
-        for (id, accept) in [(1, "image/png,image/svg+xml,image/*;q=0.8"), (2, "text/css,*/*;q=0.1"), (3, "text/event-stream"),
-                             (4, "video/*"), (5, "font/woff2")] {
+        for (id, accept) in [
+            (1, "image/png,image/svg+xml,image/*;q=0.8"), (2, "text/css,*/*;q=0.1"), (3, "text/event-stream"),
+            (4, "video/*"), (5, "font/woff2")
+        ] {
             #expect(tracker.handle(.started(accept: accept), id: UInt64(id)) == [], "\(accept)")
         }
         #expect(!tracker.isBusy)

@@ -25,7 +25,7 @@ import Testing
         Case(domain: "g-tls-error-quark", code: 3, kind: .tlsFailed("m")),
         Case(domain: "WebKitPolicyError", code: 101, kind: .unsupportedURL("m")),
         Case(domain: "soup-session-error-quark", code: 2, kind: .loadFailed("too many redirects")),
-        Case(domain: "soup-session-error-quark", code: 0, kind: .loadFailed("m [soup-session-error-quark 0]")),
+        Case(domain: "soup-session-error-quark", code: 0, kind: .loadFailed("m [soup-session-error-quark 0]"))
     ]
 
     @Test(arguments: cases)
@@ -48,12 +48,12 @@ import Testing
     @Test func transientKinds() {
         let transient: [WebParserError.Kind] = [
             .timedOut(phase: .loading, after: .seconds(1)), .connectionRefused, .connectionLost("reset"),
-            .webProcessCrashed, .httpStatus(500), .httpStatus(502), .httpStatus(503), .httpStatus(429),
+            .webProcessCrashed, .httpStatus(500), .httpStatus(502), .httpStatus(503), .httpStatus(429)
         ]
         let fatal: [WebParserError.Kind] = [
             .hostNotFound, .loadFailed("x"), .tlsFailed("x"), .unsupportedURL("x"), .httpStatus(404),
             .httpStatus(400), .httpStatus(403), .scriptFailed(ScriptFailure(message: "x")),
-            .unsupportedResult("x"), .memoryLimitExceeded, .environmentUnavailable("x"),
+            .unsupportedResult("x"), .memoryLimitExceeded, .environmentUnavailable("x")
         ]
         for kind in transient { #expect(kind.isTransient, "\(kind)") }
         for kind in fatal { #expect(!kind.isTransient, "\(kind)") }
@@ -67,9 +67,14 @@ import Testing
     @Test func onlyACancelledHTTPSLoadMayHideAnUntrustedCertificate() {
         let cancelled = PageLoadFailure(url: "https://x.test/", error: PageError(domain: "g-io-error-quark", code: 19, message: ""))
         #expect(LoadFailureTriage.mayHideUntrustedCertificate(cancelled))
-        #expect(!LoadFailureTriage.mayHideUntrustedCertificate(PageLoadFailure(url: "http://x.test/", error: PageError(domain: "g-io-error-quark", code: 19, message: ""))))
-        #expect(!LoadFailureTriage.mayHideUntrustedCertificate(PageLoadFailure(url: "https://x.test/", error: PageError(domain: "WebKitNetworkError", code: 302, message: ""))))
-        #expect(LoadFailureTriage.kind(of: LoadFailureTriage.untrustedCertificate(at: cancelled.url))
+        #expect(
+            !LoadFailureTriage.mayHideUntrustedCertificate(
+                PageLoadFailure(url: "http://x.test/", error: PageError(domain: "g-io-error-quark", code: 19, message: ""))))
+        #expect(
+            !LoadFailureTriage.mayHideUntrustedCertificate(
+                PageLoadFailure(url: "https://x.test/", error: PageError(domain: "WebKitNetworkError", code: 302, message: ""))))
+        #expect(
+            LoadFailureTriage.kind(of: LoadFailureTriage.untrustedCertificate(at: cancelled.url))
                 == .tlsFailed("Unacceptable TLS certificate"))
     }
 
@@ -88,8 +93,9 @@ import Testing
     }
 
     @Test func errorsDescribeThemselves() {
-        let error = WebParserError(.timedOut(phase: .waitingForServer, after: .milliseconds(1500)),
-                                   url: "http://x.test/", attempts: 3)
+        let error = WebParserError(
+            .timedOut(phase: .waitingForServer, after: .milliseconds(1500)),
+            url: "http://x.test/", attempts: 3)
         #expect(error.description == "timed out after 1.5 s while waiting for the server (http://x.test/); gave up after 3 attempts")
         let script = ScriptFailure(message: "TypeError: boom", line: 2, column: 7)
         #expect(WebParserError(.scriptFailed(script)).description == "script failed: TypeError: boom at line 2, column 7")

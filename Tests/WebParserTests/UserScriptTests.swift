@@ -9,15 +9,17 @@ import Testing
     }
 
     @Test func theHeaderIsRead() throws {
-        let script = try UserScript(source: Self.script("""
-            // @name        Capture chapters
-            // @namespace   https://example.com
-            // @match       https://*.comics.example/*
-            // @include     http://127.0.0.1*/list*
-            // @exclude     /\\/admin\\//i
-            // @run-at      document-start
-            // @grant       none
-            """), fileName: "capture.user.js")
+        let script = try UserScript(
+            source: Self.script(
+                """
+                // @name        Capture chapters
+                // @namespace   https://example.com
+                // @match       https://*.comics.example/*
+                // @include     http://127.0.0.1*/list*
+                // @exclude     /\\/admin\\//i
+                // @run-at      document-start
+                // @grant       none
+                """), fileName: "capture.user.js")
         #expect(script.name == "Capture chapters")
         #expect(script.matches == ["https://*.comics.example/*"])
         #expect(script.includes == ["http://127.0.0.1*/list*"])
@@ -43,7 +45,7 @@ import Testing
             (Self.script("// @include /(unclosed/"), 2, "not a valid regular expression"),
             (Self.script("// @name"), 2, "@name needs a value"),
             (Self.script("// @name x", body: "const a = ;"), 4, "JavaScript syntax error"),
-            (Self.script("// @name x", body: "ok();\n\nfunction broken( {"), 6, "JavaScript syntax error"),
+            (Self.script("// @name x", body: "ok();\n\nfunction broken( {"), 6, "JavaScript syntax error")
         ]
         for (source, line, message) in cases {
             #expect {
@@ -61,12 +63,14 @@ import Testing
 
     @Test func matchPatternsMatchWhatTheySay() throws {
         let cases: [(pattern: String, yes: [String], no: [String])] = [
-            ("https://*.comics.example/*", ["https://comics.example/", "https://www.comics.example/list?p=1"],
-             ["http://comics.example/", "https://evil.example/comics.example/", "https://comics.example.evil.com/"]),
+            (
+                "https://*.comics.example/*", ["https://comics.example/", "https://www.comics.example/list?p=1"],
+                ["http://comics.example/", "https://evil.example/comics.example/", "https://comics.example.evil.com/"]
+            ),
             ("*://127.0.0.1/list*", ["http://127.0.0.1:8080/list", "https://127.0.0.1/list/2"], ["http://127.0.0.1:8080/other"]),
             ("http://example.com:8080/*", ["http://example.com:8080/a"], ["http://example.com:9090/a"]),
             ("<all_urls>", ["https://a.b/", "file:///tmp/x.html"], ["about:blank"]),
-            ("file:///tmp/*.html", ["file:///tmp/page.html"], ["file:///etc/page.txt"]),
+            ("file:///tmp/*.html", ["file:///tmp/page.html"], ["file:///etc/page.txt"])
         ]
         for (pattern, yes, no) in cases {
             let expression = try #require(URLPattern.match(pattern))

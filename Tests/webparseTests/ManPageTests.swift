@@ -10,8 +10,9 @@ import Testing
         for command in Commands.all {
             #expect(page.contains(".SS \(command.name)\n"), "command \(command.name)")
             for option in command.completion.options {
-                #expect(page.contains(".B " + (option.short.map { "\\-\($0), " } ?? "") + "\\-\\-" + ManPage.escape(option.name)),
-                        "\(command.name) --\(option.name)")
+                #expect(
+                    page.contains(".B " + (option.short.map { "\\-\($0), " } ?? "") + "\\-\\-" + ManPage.escape(option.name)),
+                    "\(command.name) --\(option.name)")
             }
         }
         for key in JobFields.all.map(\.key) + RunFields.all.map(\.key) + SessionFields.all.map(\.key) {
@@ -20,9 +21,12 @@ import Testing
         for (code, _) in ExitCode.meanings {
             #expect(page.contains(".B \(code.rawValue)\n"), "exit code \(code.rawValue)")
         }
-        #expect(!page.split(separator: "\n").contains { $0.hasPrefix(".") && !$0.hasPrefix(".TH") && !$0.hasPrefix(".SH")
-            && !$0.hasPrefix(".SS") && !$0.hasPrefix(".TP") && !$0.hasPrefix(".B ") && !$0.hasPrefix(".PP") && !$0.hasPrefix(".br")
-            && !$0.hasPrefix(".I ") }, "a line of text that roff would read as a request")
+        #expect(
+            !page.split(separator: "\n").contains {
+                $0.hasPrefix(".") && !$0.hasPrefix(".TH") && !$0.hasPrefix(".SH")
+                    && !$0.hasPrefix(".SS") && !$0.hasPrefix(".TP") && !$0.hasPrefix(".B ") && !$0.hasPrefix(".PP") && !$0.hasPrefix(".br")
+                    && !$0.hasPrefix(".I ")
+            }, "a line of text that roff would read as a request")
     }
 
     @Test func manRendersItWithoutWarnings() async throws {

@@ -10,7 +10,8 @@ import Testing
 
     /// Every config under Examples/.
     static var exampleConfigs: [URL] {
-        let files = FileManager.default.enumerator(at: root.appending(path: "Examples"), includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: root.appending(path: "Examples"), includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL } ?? []
         return files.filter { $0.pathExtension == "json" && $0.lastPathComponent != "webparse.schema.json" && !$0.path.contains("/.build/") }
     }
@@ -73,7 +74,7 @@ import Testing
             #"{"url": "https://example.com", "collect": "emitted"}"#,
             #"{"url": "https://example.com", "script": "1", "popups": "open"}"#,
             #"{"url": "https://example.com", "script": "1", "screenshot": {"fullPage": true}}"#,
-            "[]",
+            "[]"
         ]
         for (document, problems) in zip(bad, try schemaErrors(bad)) {
             #expect(!problems.isEmpty, "the schema accepts \(document)")
@@ -81,7 +82,7 @@ import Testing
         let good = [
             #"{"url": "example.com/updates", "script": "document.title", "viewport": "800x600", "language": "fr"}"#,
             #"{"defaults": {"timeout": 20, "block": []}, "jobs": [{"name": "a", "url": "localhost:8080/x", "scriptFile": "a.js"}]}"#,
-            #"{"url": "example.com", "userScripts": ["a.user.js"], "collect": "emitted", "logConsole": true, "screenshot": {"file": "a.png", "fullPage": true}}"#,
+            #"{"url": "example.com", "userScripts": ["a.user.js"], "collect": "emitted", "logConsole": true, "screenshot": {"file": "a.png", "fullPage": true}}"#
         ]
         for (document, problems) in zip(good, try schemaErrors(good)) {
             #expect(problems.isEmpty, "the schema rejects \(document): \(problems)")

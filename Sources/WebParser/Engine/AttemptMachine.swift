@@ -132,15 +132,21 @@ struct AttemptMachine {
             return [.end(.failure(WebParserError(.screenshotFailed(error), url: result.url)))]
         case (.finishing(let result), .timedOut):
             stage = .ended
-            return [.end(.failure(WebParserError(.screenshotFailed("WebKit did not write it within the job's timeout (\(job.timeout.secondsText))"),
-                                                 url: result.url)))]
+            return [
+                .end(
+                    .failure(
+                        WebParserError(
+                            .screenshotFailed("WebKit did not write it within the job's timeout (\(job.timeout.secondsText))"),
+                            url: result.url)))
+            ]
         case (.finishing(let result), .page(.processTerminated(let termination))):
             stage = .ended
-            let kind: WebParserError.Kind = switch termination {
-            case .exceededMemoryLimit: .memoryLimitExceeded
-            case .endedWithAnotherJob: .sharedWebProcessEnded
-            case .crashed: .webProcessCrashed
-            }
+            let kind: WebParserError.Kind =
+                switch termination {
+                case .exceededMemoryLimit: .memoryLimitExceeded
+                case .endedWithAnotherJob: .sharedWebProcessEnded
+                case .crashed: .webProcessCrashed
+                }
             return [.end(.failure(WebParserError(kind, url: result.url)))]
         case (.finishing, _):
             return []

@@ -88,7 +88,9 @@ struct JobMachine {
             return [.fail(error)]
         }
         state = .waitingToRetry(number: number + 1)
-        return [.report(.retrying(attempt: number + 1, error: error)),
-                .wait(retry.delay(beforeAttempt: number + 1, retryAfter: error.retryAfter))]
+        return [
+            .report(.retrying(attempt: number + 1, error: error)),
+            .wait(retry.delay(beforeAttempt: number + 1, retryAfter: error.retryAfter))
+        ]
     }
 }

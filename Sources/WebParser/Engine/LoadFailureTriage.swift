@@ -37,8 +37,9 @@ enum LoadFailureTriage {
     /// The kind of a failed load that `redirectTarget(of:)` found to be redirected to `target`.
     static func redirected(to target: String) -> WebParserError.Kind {
         let shown = target.count > 80 ? target.prefix(77) + "..." : target
-        return .loadFailed("the server redirected to \(shown), which is not a web page (webparse follows redirects "
-                           + "to http and https only)")
+        return .loadFailed(
+            "the server redirected to \(shown), which is not a web page (webparse follows redirects "
+                + "to http and https only)")
     }
 
     /// The kind of error `failure` is.

@@ -40,19 +40,23 @@ struct PageScript: Sendable {
     /// `waitForSelector` (if any), again on every DOM change and at least every `pollInterval`; without either
     /// wait, an answer is final once it has stayed the same while the page was quiet for the settle time each call
     /// asks for (`quiet`).
-    init(_ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
-         pollInterval: Duration = .milliseconds(100)) {
+    init(
+        _ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
+        pollInterval: Duration = .milliseconds(100)
+    ) {
         self.script = Self.trimmed(script)
         self.waitFor = waitFor.map(Self.trimmed)
         isFinalOnceWaitHolds = waitFor != nil || waitForSelector != nil
         let waitForCode = self.waitFor ?? "true"
         let selector = waitForSelector.map(JavaScriptSyntax.literal) ?? "null"
         key = JavaScriptSyntax.literal("webparse-slice-" + UUID().uuidString)
-        let settings = "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
+        let settings =
+            "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
             + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key);\n"
         // The job's code sees only its own two names: webparse's code is in a function of its own, so that none
         // of its names hides a global of the page's that the job's code reads.
-        installation = "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n"
+        installation =
+            "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n"
             + "((script, waitFor) => {\n" + settings + quiet.definitions + Self.rest + "})(script, waitFor);\n"
         scriptLineCount = JavaScriptSyntax.lineCount(self.script)
         waitForLineCount = JavaScriptSyntax.lineCount(waitForCode)
@@ -61,8 +65,9 @@ struct PageScript: Sendable {
     /// The wrapper of `evaluation`'s script and waits. For a large script this takes a while: make it off the
     /// WebKit thread.
     init(for evaluation: Evaluation) {
-        self.init(evaluation.script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector,
-                  pollInterval: evaluation.pollInterval)
+        self.init(
+            evaluation.script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector,
+            pollInterval: evaluation.pollInterval)
     }
 
     /// The body of a call that evaluates the script for one slice, with requests in flight or not (`busy`), an
@@ -123,9 +128,12 @@ struct PageScript: Sendable {
                 return .failure(.scriptFailed(ScriptFailure(message: error.message, part: .waitForSelector)))
             case .error(let error)?:
                 let place = locate(error.line)
-                return .failure(.scriptFailed(ScriptFailure(message: error.message, line: place?.line,
-                                                            column: place == nil ? nil : error.column,
-                                                            part: place?.part ?? .script)))
+                return .failure(
+                    .scriptFailed(
+                        ScriptFailure(
+                            message: error.message, line: place?.line,
+                            column: place == nil ? nil : error.column,
+                            part: place?.part ?? .script)))
             default:
                 return .failure(.unsupportedResult("an unexpected value"))
             }
@@ -178,8 +186,9 @@ struct PageScript: Sendable {
         let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Self.sourceName, let line = Int(parts[1]) else { return nil }
         let place = locate(line)
-        return ScriptFailure(message: parts[2].trimmingCharacters(in: .whitespaces), line: place?.line,
-                             part: place?.part ?? .script)
+        return ScriptFailure(
+            message: parts[2].trimmingCharacters(in: .whitespaces), line: place?.line,
+            part: place?.part ?? .script)
     }
 
     /// `failure`, a syntax error of the wrapped code, said in the terms of the part's own code: its own parse
@@ -194,7 +203,8 @@ struct PageScript: Sendable {
             failure.message = "SyntaxError: " + own.message
             failure.line = own.line
         } else {
-            failure.message = "SyntaxError: statements where an expression is expected; write them as a function, "
+            failure.message =
+                "SyntaxError: statements where an expression is expected; write them as a function, "
                 + "such as () => { …; return value; }"
             failure.line = nil
         }

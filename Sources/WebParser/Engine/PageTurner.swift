@@ -50,7 +50,8 @@ struct PageTurner {
         if turning && result == results.last { return [.read(after: pollInterval)] }
         turning = false
         guard results.add(result), results.count < pagination.maxPages,
-              pagination.stopsAfter?.holds(for: result) != true else { return [.finish(results.combined)] }
+            pagination.stopsAfter?.holds(for: result) != true
+        else { return [.finish(results.combined)] }
         calls += 1
         findingCall = calls
         return [.find(body: StepScript.nextPage(pagination.next), call: calls)]

@@ -43,14 +43,16 @@ struct RequestTracker {
     /// Whether a request whose Accept header is `accept` may deliver data (an empty one may).
     static func deliversData(accepting accept: String) -> Bool {
         let first = accept.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        return !(["image/", "audio/", "video/", "font/"].contains { first.hasPrefix($0) }
+        return
+            !(["image/", "audio/", "video/", "font/"].contains { first.hasPrefix($0) }
             || first.hasPrefix("text/css") || first.hasPrefix("text/event-stream"))
     }
 
     /// Whether a response of `mimeType` may deliver data (an unknown one may).
     static func deliversData(mimeType: String) -> Bool {
         let type = mimeType.lowercased()
-        return !(["image/", "audio/", "video/", "font/"].contains { type.hasPrefix($0) }
+        return
+            !(["image/", "audio/", "video/", "font/"].contains { type.hasPrefix($0) }
             || type == "text/css" || type == "text/event-stream" || type.hasPrefix("application/font"))
     }
 }

@@ -50,8 +50,9 @@ struct RunningAttempt {
         self.job = job
         self.script = script
         self.url = job.url.absoluteString
-        self.pages = PageTurner(pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
-                                pollInterval: job.evaluation.pollInterval)
+        self.pages = PageTurner(
+            pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
+            pollInterval: job.evaluation.pollInterval)
         self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect != .result ? .zero : job.evaluation.settle
         self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero)
     }
@@ -67,7 +68,9 @@ struct RunningAttempt {
         case .evaluationDue:
             return evaluate()
         case .requestExpired(let id):
-            return track { $0.expired(id: id); return [] }
+            return track {
+                $0.expired(id: id); return []
+            }
         case .stepReply(let reply, let document):
             return perform(steps.received(reply, document: document))
         case .stepDue(let timer):
@@ -110,8 +113,9 @@ struct RunningAttempt {
                 return end(.failure(error))
             }
             if url == "about:blank" {
-                return fail(.unsupportedURL("WebKit refused to load it (WebKit blocks some ports, such as 1 and 6000)"),
-                            url: job.url.absoluteString)
+                return fail(
+                    .unsupportedURL("WebKit refused to load it (WebKit blocks some ports, such as 1 and 6000)"),
+                    url: job.url.absoluteString)
             }
             phase = .loading
             document += 1
@@ -221,7 +225,8 @@ struct RunningAttempt {
             case .load(let next):
                 // A web page leads only to web pages; a local file only from a local file.
                 guard let scheme = next.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme),
-                      scheme != "file" || job.url.isFileURL else {
+                    scheme != "file" || job.url.isFileURL
+                else {
                     return fail(.invalidJob("the next page is not a web page: \(next.absoluteString)"))
                 }
                 return [.watch(job.timeout), .loadNext(next)]
@@ -250,8 +255,10 @@ struct RunningAttempt {
                     installedIn = self.document
                     actions.append(.notify(body: script.installBody))
                 }
-                let body = StepScript.body(of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil,
-                                           preamble: script.quiet.preamble(busy: requests.isBusy)) ?? ""
+                let body =
+                    StepScript.body(
+                        of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil,
+                        preamble: script.quiet.preamble(busy: requests.isBusy)) ?? ""
                 return actions + [.callStep(body: body, document: document)]
             case .click(let x, let y): return [.click(x: x, y: y)]
             case .press(let key): return [.press(key: key)]
@@ -309,20 +316,25 @@ struct RunningAttempt {
     /// Concludes the attempt with `data`.
     private mutating func succeed(with data: Data, cutShort: String? = nil, atTimeOut: Bool = false) -> [Action] {
         guard conclusion == nil else { return [] }
-        conclusion = .succeeded(AttemptResult(data: data, url: url, httpStatus: httpStatus, cutShort: cutShort,
-                                              endedAtTimeOut: atTimeOut))
+        conclusion = .succeeded(
+            AttemptResult(
+                data: data, url: url, httpStatus: httpStatus, cutShort: cutShort,
+                endedAtTimeOut: atTimeOut))
         return []
     }
 
     /// Concludes the attempt at its timeout, with what it has read so far, cut short.
     mutating func timedOut() -> [Action] {
         if pages.hasPages && conclusion == nil {
-            return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read",
-                           atTimeOut: true)
+            return succeed(
+                with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read",
+                atTimeOut: true)
         }
         if job.evaluation.collect == .emitted && !emitted.isEmpty && conclusion == nil {
-            return succeed(with: JSONText.array(emitted), cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
-                           atTimeOut: true)
+            return succeed(
+                with: JSONText.array(emitted),
+                cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
+                atTimeOut: true)
         }
         // Before its first document, the page was still on its way: a transient time-out, whatever the steps.
         let running = steps.hasDocument ? steps.current : nil
@@ -356,7 +368,6 @@ struct RunningAttempt {
         }
         return []
     }
-
 
     private static func download(_ mimeType: String) -> String {
         "the server sent a download (\(mimeType.isEmpty ? "no content type" : mimeType)), not a page"

@@ -48,7 +48,8 @@ enum StepScript {
         guard let action = action(step, settle: settle.milliseconds) else { return nil }
         // The answer before the step acts, read for at most 250 ms: a script still waiting for what only the steps
         // bring must not hold the step up.
-        let readBefore = probe.map { "const readBefore = () => Promise.race([\($0), new Promise((resolve) => setTimeout(() => resolve(null), 250))]);\n" }
+        let readBefore =
+            probe.map { "const readBefore = () => Promise.race([\($0), new Promise((resolve) => setTimeout(() => resolve(null), 250))]);\n" }
             ?? "const readBefore = async () => null;\n"
         return ownCode(of: step) + "return await (async () => {\n" + preamble + prologue + readBefore + documentReady + action + "})();\n"
     }
@@ -91,57 +92,64 @@ enum StepScript {
         case .click(let selector):
             return sliced(element(selector, settle: settle) + clickPoint)
         case .fill(let selector, let value):
-            return sliced(element(selector, settle: settle) + """
-                const el = (await until(() => { const el = ready(); if (el && el.readOnly) { why = "an element matches, but it is read-only"; return null; } return el; })).value;
-                const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
-                  : el instanceof HTMLInputElement ? HTMLInputElement.prototype : null;
-                if (!proto && !el.isContentEditable) return { __proto__: null, kind: "error", message: "the element is not a text field (" + el.tagName.toLowerCase() + ")" };
-                const value = \(JavaScriptSyntax.literal(value));
-                \(readAnswer)el.focus();
-                if (proto) Object.getOwnPropertyDescriptor(proto, "value").set.call(el, value); else el.textContent = value;
-                el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: value }));
-                el.dispatchEvent(new Event("change", { bubbles: true }));
-                return { __proto__: null, kind: "done", before };
-                """)
+            return sliced(
+                element(selector, settle: settle) + """
+                    const el = (await until(() => { const el = ready(); if (el && el.readOnly) { why = "an element matches, but it is read-only"; return null; } return el; })).value;
+                    const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
+                      : el instanceof HTMLInputElement ? HTMLInputElement.prototype : null;
+                    if (!proto && !el.isContentEditable) return { __proto__: null, kind: "error", message: "the element is not a text field (" + el.tagName.toLowerCase() + ")" };
+                    const value = \(JavaScriptSyntax.literal(value));
+                    \(readAnswer)el.focus();
+                    if (proto) Object.getOwnPropertyDescriptor(proto, "value").set.call(el, value); else el.textContent = value;
+                    el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: value }));
+                    el.dispatchEvent(new Event("change", { bubbles: true }));
+                    return { __proto__: null, kind: "done", before };
+                    """)
         case .select(let selector, let option):
-            return sliced(element(selector, settle: settle) + """
-                const wanted = \(JavaScriptSyntax.literal(option));
-                const pick = (el) => Array.from(el.options || []).find((o) => o.value === wanted || o.label.trim() === wanted || o.text.trim() === wanted);
-                const el = (await until(() => { const el = ready(); if (el && el instanceof HTMLSelectElement && !pick(el)) { why = "the <select> has no option " + JSON.stringify(wanted) + " yet"; return null; } return el; })).value;
-                if (!(el instanceof HTMLSelectElement)) return { __proto__: null, kind: "error", message: "the element is not a <select> (" + el.tagName.toLowerCase() + ")" };
-                \(readAnswer)el.value = pick(el).value;
-                el.dispatchEvent(new Event("input", { bubbles: true }));
-                el.dispatchEvent(new Event("change", { bubbles: true }));
-                return { __proto__: null, kind: "done", before };
-                """)
+            return sliced(
+                element(selector, settle: settle) + """
+                    const wanted = \(JavaScriptSyntax.literal(option));
+                    const pick = (el) => Array.from(el.options || []).find((o) => o.value === wanted || o.label.trim() === wanted || o.text.trim() === wanted);
+                    const el = (await until(() => { const el = ready(); if (el && el instanceof HTMLSelectElement && !pick(el)) { why = "the <select> has no option " + JSON.stringify(wanted) + " yet"; return null; } return el; })).value;
+                    if (!(el instanceof HTMLSelectElement)) return { __proto__: null, kind: "error", message: "the element is not a <select> (" + el.tagName.toLowerCase() + ")" };
+                    \(readAnswer)el.value = pick(el).value;
+                    el.dispatchEvent(new Event("input", { bubbles: true }));
+                    el.dispatchEvent(new Event("change", { bubbles: true }));
+                    return { __proto__: null, kind: "done", before };
+                    """)
         case .check(let selector, let checked):
-            return sliced(element(selector, settle: settle) + """
-                const box = (await until(ready)).value;
-                if (!("checked" in box)) return { __proto__: null, kind: "error", message: "the element is not a checkbox or radio button (" + box.tagName.toLowerCase() + ")" };
-                if (box.checked === \(checked)) return { __proto__: null, kind: "done", acted: false };
+            return sliced(
+                element(selector, settle: settle) + """
+                    const box = (await until(ready)).value;
+                    if (!("checked" in box)) return { __proto__: null, kind: "error", message: "the element is not a checkbox or radio button (" + box.tagName.toLowerCase() + ")" };
+                    if (box.checked === \(checked)) return { __proto__: null, kind: "done", acted: false };
 
-                """ + clickPoint)
+                    """ + clickPoint)
         case .press(_, let selector?):
-            return sliced(element(selector, settle: settle) + "const el = (await until(ready)).value;\n\(readAnswer)el.focus();\nreturn { __proto__: null, kind: \"focused\", before };\n")
+            return sliced(
+                element(selector, settle: settle)
+                    + "const el = (await until(ready)).value;\n\(readAnswer)el.focus();\nreturn { __proto__: null, kind: \"focused\", before };\n")
         case .press(_, nil):
             let wait = settle == 0 ? "" : "await until(() => quietFor(\(settle)) || ((why = \"the page was still loading data\"), null));\n"
             return sliced(helpers + wait + "const before = await readBefore();\nreturn { __proto__: null, kind: \"focused\", before };\n")
         case .submit(let selector):
-            return sliced(element(selector, settle: settle) + """
-                const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el && settled() ? el : null; })).value;
-                const form = el instanceof HTMLFormElement ? el : (el.form || el.closest("form"));
-                if (!form) return { __proto__: null, kind: "error", message: "the element is not a form, nor in one" };
-                \(readAnswer)if (form.requestSubmit) form.requestSubmit(); else form.submit();
-                return { __proto__: null, kind: "done", before };
-                """)
+            return sliced(
+                element(selector, settle: settle) + """
+                    const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el && settled() ? el : null; })).value;
+                    const form = el instanceof HTMLFormElement ? el : (el.form || el.closest("form"));
+                    if (!form) return { __proto__: null, kind: "error", message: "the element is not a form, nor in one" };
+                    \(readAnswer)if (form.requestSubmit) form.requestSubmit(); else form.submit();
+                    return { __proto__: null, kind: "done", before };
+                    """)
         case .scroll(.bottom):
             return "window.scrollTo(0, document.scrollingElement.scrollHeight);\nreturn { __proto__: null, kind: \"done\" };\n"
         case .scroll(.element(let selector)):
-            return sliced(element(selector, settle: 0) + """
-                const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el; })).value;
-                el.scrollIntoView({ block: "center" });
-                return { __proto__: null, kind: "done" };
-                """)
+            return sliced(
+                element(selector, settle: 0) + """
+                    const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el; })).value;
+                    el.scrollIntoView({ block: "center" });
+                    return { __proto__: null, kind: "done" };
+                    """)
         case .scroll(.untilStable(let settle)):
             return helpers + """
                 // Stable means the page stopped growing: a clock or a carousel changing the page does not count.
@@ -155,12 +163,15 @@ enum StepScript {
                 return { __proto__: null, kind: "done" };
                 """
         case .waitFor:
-            return sliced(helpers + """
-                await until(() => { const value = waitForStep(); if (!value) why = "the expression returned " + String(value); return value; });
-                return { __proto__: null, kind: "done" };
-                """)
+            return sliced(
+                helpers + """
+                    await until(() => { const value = waitForStep(); if (!value) why = "the expression returned " + String(value); return value; });
+                    return { __proto__: null, kind: "done" };
+                    """)
         case .waitForSelector(let selector):
-            return sliced(element(selector, settle: 0) + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { __proto__: null, kind: \"done\" };\n")
+            return sliced(
+                element(selector, settle: 0)
+                    + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { __proto__: null, kind: \"done\" };\n")
         case .evaluate:
             return """
                 const before = await readBefore();
@@ -172,30 +183,32 @@ enum StepScript {
                 return { __proto__: null, kind: "done", before };
                 """
         case .when(let condition, _, _):
-            let holds = switch condition {
-            case .selector(let selector):
-                "const selector = \(JavaScriptSyntax.literal(selector));\n"
-                    + "try { document.querySelector(selector); } catch (_) { return { __proto__: null, kind: \"error\", message: \"not a valid CSS selector: \" + selector }; }\n"
-                    + "const holds = async () => document.querySelector(selector) !== null;\n"
-            case .script:
-                JavaScriptSyntax.resolvedDefinition
-                    + "const holds = async () => { let value = condition(); if (typeof value === \"function\") value = value(); return Boolean((await resolved(value)).value); };\n"
-            }
-            return sliced(helpers + holds + """
-                // Decided once the answer has stayed the same on a page quiet for the settle time; what was seen is
-                // kept in the document, for the calls after a slice.
-                const seen = (pageQuiet().conditions ??= {})[\(JavaScriptSyntax.literal(condition.description))] ??= { since: 0 };
-                for (;;) {
-                  let value = false;
-                  try { value = await holds(); } catch (_) { value = false; }
-                  const now = performance.now();
-                  if (value !== seen.value) { seen.value = value; seen.since = now; }
-                  if (quietFor(\(settle)) && now - seen.since >= \(settle)) return { __proto__: null, kind: "decided", holds: value };
-                  why = pageQuiet().busy ? "the page was still loading data" : "the condition had not given the same answer for \(settle) ms";
-                  if (now >= sliceEnd) throw stillWaiting;
-                  await nextChange(50, true);
+            let holds =
+                switch condition {
+                case .selector(let selector):
+                    "const selector = \(JavaScriptSyntax.literal(selector));\n"
+                        + "try { document.querySelector(selector); } catch (_) { return { __proto__: null, kind: \"error\", message: \"not a valid CSS selector: \" + selector }; }\n"
+                        + "const holds = async () => document.querySelector(selector) !== null;\n"
+                case .script:
+                    JavaScriptSyntax.resolvedDefinition
+                        + "const holds = async () => { let value = condition(); if (typeof value === \"function\") value = value(); return Boolean((await resolved(value)).value); };\n"
                 }
-                """)
+            return sliced(
+                helpers + holds + """
+                    // Decided once the answer has stayed the same on a page quiet for the settle time; what was seen is
+                    // kept in the document, for the calls after a slice.
+                    const seen = (pageQuiet().conditions ??= {})[\(JavaScriptSyntax.literal(condition.description))] ??= { since: 0 };
+                    for (;;) {
+                      let value = false;
+                      try { value = await holds(); } catch (_) { value = false; }
+                      const now = performance.now();
+                      if (value !== seen.value) { seen.value = value; seen.since = now; }
+                      if (quietFor(\(settle)) && now - seen.since >= \(settle)) return { __proto__: null, kind: "decided", holds: value };
+                      why = pageQuiet().busy ? "the page was still loading data" : "the condition had not given the same answer for \(settle) ms";
+                      if (now >= sliceEnd) throw stillWaiting;
+                      await nextChange(50, true);
+                    }
+                    """)
         case .sleep, .waitForNavigation:
             return nil
         }
@@ -261,9 +274,11 @@ enum StepScript {
 
     /// The GDK name of `key`, given as Playwright and the DOM name keys (`Enter`, `ArrowDown`) or as GDK does.
     static func keyName(_ key: String) -> String {
-        let names = ["Enter": "Return", "ArrowDown": "Down", "ArrowUp": "Up", "ArrowLeft": "Left", "ArrowRight": "Right",
-                     "Backspace": "BackSpace", "PageDown": "Page_Down", "PageUp": "Page_Up", "Space": "space", " ": "space",
-                     "Esc": "Escape"]
+        let names = [
+            "Enter": "Return", "ArrowDown": "Down", "ArrowUp": "Up", "ArrowLeft": "Left", "ArrowRight": "Right",
+            "Backspace": "BackSpace", "PageDown": "Page_Down", "PageUp": "Page_Up", "Space": "space", " ": "space",
+            "Esc": "Escape"
+        ]
         return names[key] ?? key
     }
 

@@ -41,10 +41,12 @@ final class WebParserEngine {
     /// whether its web process must end). By default the page is closed.
     /// `script` is the job's script made ready (by default, made here); with `deadline`, the attempt must have
     /// its result or first page by then, rather than within the job's timeout from its start.
-    init(job: WebParserJob, page: any WebPage, script: PageScript? = nil, deadline: ContinuousClock.Instant? = nil,
-         report: @escaping @Sendable (WebParserState) -> Void,
-         tell: @escaping @Sendable (WebParserMessage) -> Void = { _ in },
-         release: @escaping @WebKitActor (any WebPage, PageReturn) -> Void = { page, _ in page.close() }) {
+    init(
+        job: WebParserJob, page: any WebPage, script: PageScript? = nil, deadline: ContinuousClock.Instant? = nil,
+        report: @escaping @Sendable (WebParserState) -> Void,
+        tell: @escaping @Sendable (WebParserMessage) -> Void = { _ in },
+        release: @escaping @WebKitActor (any WebPage, PageReturn) -> Void = { page, _ in page.close() }
+    ) {
         self.machine = AttemptMachine(job: job, script: script)
         self.deadline = deadline
         self.job = job

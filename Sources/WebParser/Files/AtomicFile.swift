@@ -17,7 +17,9 @@ package enum AtomicFile {
         }
         let path = try finalTarget(of: path)
         var existing = stat()
-        let mode = exactPermissions ? permissions
+        let mode =
+            exactPermissions
+            ? permissions
             : stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : permissions & ~currentUmask()
         let target = URL(fileURLWithPath: path)
         let directory = target.deletingLastPathComponent().path
@@ -50,9 +52,11 @@ package enum AtomicFile {
         for _ in 0..<40 {
             var status = stat()
             guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
-                  let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+                let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
             else { return inRealFolder(current) }
-            current = destination.hasPrefix("/") ? destination
+            current =
+                destination.hasPrefix("/")
+                ? destination
                 : URL(fileURLWithPath: current).deletingLastPathComponent().appending(path: destination).path
         }
         throw Failure(path: path, step: "follow its symbolic links", reason: "too many levels of symbolic links (a loop?)")

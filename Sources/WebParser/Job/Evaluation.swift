@@ -42,9 +42,11 @@ public struct Evaluation: Sendable, Equatable {
 
     /// An evaluation of `script`; by default it runs at once, again every 100 ms while its result is empty,
     /// returns the script's result and takes no screenshot.
-    public init(script: String, waitFor: String? = nil, waitForSelector: String? = nil,
-                pollInterval: Duration = defaultPollInterval, collect: WebParserJob.Collect = .result,
-                screenshot: WebParserJob.Screenshot? = nil) {
+    public init(
+        script: String, waitFor: String? = nil, waitForSelector: String? = nil,
+        pollInterval: Duration = defaultPollInterval, collect: WebParserJob.Collect = .result,
+        screenshot: WebParserJob.Screenshot? = nil
+    ) {
         self.script = script
         self.waitFor = waitFor
         self.waitForSelector = waitForSelector

@@ -14,8 +14,10 @@ public struct LoadSettings: Sendable, Equatable {
 
     /// Settings with the defaults: no extra headers, no credentials, untrusted certificates refused, the HTTP
     /// cache used as it allows.
-    public init(headers: [String: String] = [:], credentials: WebParserJob.Credentials? = nil,
-                ignoresTLSErrors: Bool = false, cachePolicy: WebParserJob.CachePolicy = .default) {
+    public init(
+        headers: [String: String] = [:], credentials: WebParserJob.Credentials? = nil,
+        ignoresTLSErrors: Bool = false, cachePolicy: WebParserJob.CachePolicy = .default
+    ) {
         self.headers = headers
         self.credentials = credentials
         self.ignoresTLSErrors = ignoresTLSErrors

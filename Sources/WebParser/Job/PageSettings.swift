@@ -28,10 +28,12 @@ public struct PageSettings: Sendable, Equatable {
     /// Settings with the defaults: WebKit's user agent, a 1280×800 viewport, the system's languages, images,
     /// media and fonts blocked (and no URL patterns), the page's scripts on, no user scripts, the console not
     /// captured, and popups loaded in the page itself.
-    public init(userAgent: String? = nil, viewport: Viewport = Viewport(), languages: [String] = [],
-                blockedResources: Set<WebParserJob.Resource> = WebParserJob.Resource.defaultBlocked,
-                blockedURLs: [String] = [], pageScripts: Bool = true, userScripts: [UserScript] = [],
-                capturesConsole: Bool = false, popups: WebParserJob.PopupPolicy = .follow) {
+    public init(
+        userAgent: String? = nil, viewport: Viewport = Viewport(), languages: [String] = [],
+        blockedResources: Set<WebParserJob.Resource> = WebParserJob.Resource.defaultBlocked,
+        blockedURLs: [String] = [], pageScripts: Bool = true, userScripts: [UserScript] = [],
+        capturesConsole: Bool = false, popups: WebParserJob.PopupPolicy = .follow
+    ) {
         self.userAgent = userAgent
         self.viewport = viewport
         self.languages = languages

@@ -17,8 +17,10 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// Creates a policy; by default 2 retries, 1 s then 2 s apart, never more than 30 s, and a page that
     /// loaded without the script's data not retried.
-    public init(retries: Int = defaultRetries, delay: Duration = defaultDelay, maxDelay: Duration = .seconds(30),
-                retriesMissingData: Bool = false) {
+    public init(
+        retries: Int = defaultRetries, delay: Duration = defaultDelay, maxDelay: Duration = .seconds(30),
+        retriesMissingData: Bool = false
+    ) {
         self.retries = retries
         self.delay = delay
         self.maxDelay = maxDelay

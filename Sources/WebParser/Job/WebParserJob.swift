@@ -23,8 +23,10 @@ public struct WebParserJob: Sendable, Equatable {
 
     /// A job that loads `url` and evaluates `evaluation` there, each attempt within `timeout` (30 s by default),
     /// with `retry` (2 retries starting 1 s apart by default), on a page made with `page` and loaded with `load`.
-    public init(url: URL, evaluation: Evaluation, timeout: Duration = defaultTimeout, retry: RetryPolicy = RetryPolicy(),
-                page: PageSettings = PageSettings(), load: LoadSettings = LoadSettings()) {
+    public init(
+        url: URL, evaluation: Evaluation, timeout: Duration = defaultTimeout, retry: RetryPolicy = RetryPolicy(),
+        page: PageSettings = PageSettings(), load: LoadSettings = LoadSettings()
+    ) {
         self.url = url
         self.evaluation = evaluation
         self.timeout = timeout

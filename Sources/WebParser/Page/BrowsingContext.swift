@@ -26,8 +26,10 @@ final class BrowsingContext {
 
     nonisolated init(configuration: WebParserSession.Configuration) {
         self.configuration = configuration
-        pool = PagePool(limits: PagePool.Limits(pagesPerProcess: configuration.pagesPerProcess,
-                                                recycleAfter: configuration.recycleAfter))
+        pool = PagePool(
+            limits: PagePool.Limits(
+                pagesPerProcess: configuration.pagesPerProcess,
+                recycleAfter: configuration.recycleAfter))
     }
 
     /// A page for `options` to load `url`: an idle one made with the same options, or a fresh one, beside a
@@ -60,8 +62,9 @@ final class BrowsingContext {
             if pool.mayJoin(beside: neighbourID, in: process) { neighbour = pages[neighbourID] }
         }
         let (id, process) = pool.newPage(options: options, loading: url.host(), in: neighbour?.process, alone: alone)
-        let page = WebKitPage(context: context, options: options, filter: filter,
-                              placement: neighbour.map { .beside($0) } ?? .newProcess(process))
+        let page = WebKitPage(
+            context: context, options: options, filter: filter,
+            placement: neighbour.map { .beside($0) } ?? .newProcess(process))
         page.id = id
         page.owner = self
         pages[id] = page
@@ -173,18 +176,19 @@ final class BrowsingContext {
     private var webContext: OpaquePointer {
         if let context { return context }
         let memoryLimit = UInt32(configuration.memoryLimit ?? 0)
-        let context = if let folder {
-            folder.dataFolder.path.withCString { data in
-                folder.cacheFolder.path.withCString { cache in
-                    folder.cookieStore.path.withCString { cookies in
-                        var storage = WKStorage(data_directory: data, cache_directory: cache, cookie_file: cookies)
-                        return wk_context_new(&storage, memoryLimit, 0.2)!
+        let context =
+            if let folder {
+                folder.dataFolder.path.withCString { data in
+                    folder.cacheFolder.path.withCString { cache in
+                        folder.cookieStore.path.withCString { cookies in
+                            var storage = WKStorage(data_directory: data, cache_directory: cache, cookie_file: cookies)
+                            return wk_context_new(&storage, memoryLimit, 0.2)!
+                        }
                     }
                 }
+            } else {
+                wk_context_new(nil, memoryLimit, 0.2)!
             }
-        } else {
-            wk_context_new(nil, memoryLimit, 0.2)!
-        }
         MemoryGuard.shared.open(self, limit: configuration.memoryLimit)
         if let proxy = configuration.proxy {
             withCStringArray(proxy.bypass) { wk_context_set_proxy(context, proxy.url.absoluteString, $0) }
@@ -215,15 +219,17 @@ final class BrowsingContext {
         try await restoreSessionCookies()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[WebParserCookie], Error>) in
             let box = CallbackBox.retained(continuation)
-            wk_context_get_cookies(webContext, { context, cookies, count, message in
-                let continuation = CallbackBox<CheckedContinuation<[WebParserCookie], Error>>.take(context)
-                guard let cookies else {
-                    let reason = message.map { String(cString: $0) } ?? "unknown error"
-                    continuation.resume(throwing: WebParserError(.storageFailed("cannot list the cookies: \(reason)")))
-                    return
-                }
-                continuation.resume(returning: UnsafeBufferPointer(start: cookies, count: count).map(WebParserCookie.init))
-            }, box)
+            wk_context_get_cookies(
+                webContext,
+                { context, cookies, count, message in
+                    let continuation = CallbackBox<CheckedContinuation<[WebParserCookie], Error>>.take(context)
+                    guard let cookies else {
+                        let reason = message.map { String(cString: $0) } ?? "unknown error"
+                        continuation.resume(throwing: WebParserError(.storageFailed("cannot list the cookies: \(reason)")))
+                        return
+                    }
+                    continuation.resume(returning: UnsafeBufferPointer(start: cookies, count: count).map(WebParserCookie.init))
+                }, box)
         }
     }
 
@@ -291,14 +297,15 @@ final class BrowsingContext {
     {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             let box = CallbackBox.retained((continuation, failure))
-            start({ context, message in
-                let (continuation, failure) = CallbackBox<(CheckedContinuation<Void, Error>, String)>.take(context)
-                if let message {
-                    continuation.resume(throwing: WebParserError(.storageFailed("\(failure): \(String(cString: message))")))
-                } else {
-                    continuation.resume()
-                }
-            }, box)
+            start(
+                { context, message in
+                    let (continuation, failure) = CallbackBox<(CheckedContinuation<Void, Error>, String)>.take(context)
+                    if let message {
+                        continuation.resume(throwing: WebParserError(.storageFailed("\(failure): \(String(cString: message))")))
+                    } else {
+                        continuation.resume()
+                    }
+                }, box)
         }
     }
 
@@ -321,11 +328,12 @@ final class BrowsingContext {
 
 private extension WebParserCookie {
     init(_ cookie: WKCookie) {
-        self.init(name: String(cString: cookie.name), value: String(cString: cookie.value),
-                  domain: String(cString: cookie.domain), path: cookie.path.map { String(cString: $0) } ?? "/",
-                  expires: cookie.expires >= 0 ? Date(timeIntervalSince1970: TimeInterval(cookie.expires)) : nil,
-                  secure: cookie.secure, httpOnly: cookie.http_only,
-                  sameSite: cookie.same_site == WK_SAME_SITE_STRICT ? .strict : cookie.same_site == WK_SAME_SITE_LAX ? .lax : .none)
+        self.init(
+            name: String(cString: cookie.name), value: String(cString: cookie.value),
+            domain: String(cString: cookie.domain), path: cookie.path.map { String(cString: $0) } ?? "/",
+            expires: cookie.expires >= 0 ? Date(timeIntervalSince1970: TimeInterval(cookie.expires)) : nil,
+            secure: cookie.secure, httpOnly: cookie.http_only,
+            sameSite: cookie.same_site == WK_SAME_SITE_STRICT ? .strict : cookie.same_site == WK_SAME_SITE_LAX ? .lax : .none)
     }
 
     /// Calls `body` with the cookie as a `WKCookie` whose strings live during the call.
@@ -334,10 +342,12 @@ private extension WebParserCookie {
             value.withCString { value in
                 domain.withCString { domain in
                     path.withCString { path in
-                        body(WKCookie(name: name, value: value, domain: domain, path: path,
-                                      expires: expires.map { Int64($0.timeIntervalSince1970) } ?? -1,
-                                      secure: secure, http_only: httpOnly,
-                                      same_site: sameSite == .strict ? WK_SAME_SITE_STRICT : sameSite == .lax ? WK_SAME_SITE_LAX : WK_SAME_SITE_NONE))
+                        body(
+                            WKCookie(
+                                name: name, value: value, domain: domain, path: path,
+                                expires: expires.map { Int64($0.timeIntervalSince1970) } ?? -1,
+                                secure: secure, http_only: httpOnly,
+                                same_site: sameSite == .strict ? WK_SAME_SITE_STRICT : sameSite == .lax ? WK_SAME_SITE_LAX : WK_SAME_SITE_NONE))
                     }
                 }
             }

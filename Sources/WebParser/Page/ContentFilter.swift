@@ -49,14 +49,16 @@ final class ContentFilter {
         do {
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ContentFilter, Error>) in
                 let box = CallbackBox.retained(continuation)
-                wk_content_filter_compile(directory.path, identifier, rules, { context, filter, message in
-                    let continuation = CallbackBox<CheckedContinuation<ContentFilter, Error>>.take(context)
-                    if let filter {
-                        continuation.resume(returning: WebKitActor.assumeIsolated { ContentFilter(pointer: filter) })
-                    } else {
-                        continuation.resume(throwing: CompileFailure(reason: message.map { String(cString: $0) } ?? "unknown error"))
-                    }
-                }, box)
+                wk_content_filter_compile(
+                    directory.path, identifier, rules,
+                    { context, filter, message in
+                        let continuation = CallbackBox<CheckedContinuation<ContentFilter, Error>>.take(context)
+                        if let filter {
+                            continuation.resume(returning: WebKitActor.assumeIsolated { ContentFilter(pointer: filter) })
+                        } else {
+                            continuation.resume(throwing: CompileFailure(reason: message.map { String(cString: $0) } ?? "unknown error"))
+                        }
+                    }, box)
             }
         } catch let failure as CompileFailure {
             let reason = failure.reason + (PrivateFiles.kibibytesFreeIfFull(in: directory).map { " (No space left on device: \($0) KiB free)" } ?? "")
@@ -77,7 +79,6 @@ struct ContentBlocking: Sendable, Hashable {
 
     var isEmpty: Bool { resources.isEmpty && urlPatterns.isEmpty }
 }
-
 
 private extension WebParserJob.Resource {
     /// The names WebKit's content blockers use for this kind of resource.

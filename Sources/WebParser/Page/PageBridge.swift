@@ -23,12 +23,13 @@ struct PageBridge: Sendable {
         for script in userScripts {
             // The settings' line, then the wrapper's first line, then the script's first line.
             let offset = JavaScriptSyntax.lineCount(source) + 2
-            let settings = JSONText.text(.object([
-                ("name", .string(script.name)), ("runAt", .string(script.runAt.rawValue)), ("offset", .integer(offset)),
-                ("lines", .integer(JavaScriptSyntax.lineCount(script.source))),
-                ("include", .array((script.matches.compactMap(URLPattern.match) + script.includes.compactMap(URLPattern.include)).map(\.asJSON))),
-                ("exclude", .array(script.excludes.compactMap(URLPattern.include).map(\.asJSON))),
-            ]))
+            let settings = JSONText.text(
+                .object([
+                    ("name", .string(script.name)), ("runAt", .string(script.runAt.rawValue)), ("offset", .integer(offset)),
+                    ("lines", .integer(JavaScriptSyntax.lineCount(script.source))),
+                    ("include", .array((script.matches.compactMap(URLPattern.match) + script.includes.compactMap(URLPattern.include)).map(\.asJSON))),
+                    ("exclude", .array(script.excludes.compactMap(URLPattern.include).map(\.asJSON)))
+                ]))
             source += "run(\(settings),\n" + UserScriptBody.wrapped(script.source) + ");\n"
         }
         self.source = source + "})();\n"

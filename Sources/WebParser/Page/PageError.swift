@@ -39,8 +39,9 @@ struct PageError: Sendable, Equatable {
 
     /// The error the shim reported; its strings are copied.
     init(_ error: WKError) {
-        cause = WebParserError.Cause(domain: String(cString: error.domain), code: Int(error.code),
-                                     message: String(cString: error.message))
+        cause = WebParserError.Cause(
+            domain: String(cString: error.domain), code: Int(error.code),
+            message: String(cString: error.message))
         kind = Self.kind(error.kind)
     }
 

@@ -133,7 +133,8 @@ struct PagePool {
     /// is up, then calls `placedBeside` (or `newPage` with the new process).
     mutating func placement(for options: PageSettings, loading url: URL) -> Placement {
         guard sharesProcesses, limits.pagesPerProcess > 1, ["http", "https"].contains(url.scheme?.lowercased()),
-              let host = url.host(), !host.isEmpty else { return .newProcess }
+            let host = url.host(), !host.isEmpty
+        else { return .newProcess }
         let neighbour = (checkedOut + idle).first { page in
             page.options == options && page.site == host && processes[page.process]?.takesNewPages == true
                 && (processes[page.process]?.pages ?? .max) < limits.pagesPerProcess

@@ -10,8 +10,10 @@ struct PageRequest: Sendable, Equatable {
     /// Whether an untrusted certificate of the server is accepted for this load.
     var trustsAnyCertificate = false
 
-    init(url: URL, headers: [String: String] = [:], credentials: WebParserJob.Credentials? = nil,
-         trustsAnyCertificate: Bool = false) {
+    init(
+        url: URL, headers: [String: String] = [:], credentials: WebParserJob.Credentials? = nil,
+        trustsAnyCertificate: Bool = false
+    ) {
         self.url = url
         self.headers = headers
         self.credentials = credentials
@@ -20,17 +22,20 @@ struct PageRequest: Sendable, Equatable {
 
     /// The request for `job`'s page.
     init(for job: WebParserJob) {
-        self.init(url: job.url, headers: job.load.headers, credentials: job.load.credentials,
-                  trustsAnyCertificate: job.load.ignoresTLSErrors)
+        self.init(
+            url: job.url, headers: job.load.headers, credentials: job.load.credentials,
+            trustsAnyCertificate: job.load.ignoresTLSErrors)
     }
 
     /// The request for `url`, a page that `job`'s page leads to (its next page): the job's headers, credentials
     /// and trust in an untrusted certificate go with it only on the job's own origin, never to a host a page
     /// names.
     init(following url: URL, of job: WebParserJob) {
-        let sameOrigin = url.scheme?.lowercased() == job.url.scheme?.lowercased() && url.host()?.lowercased() == job.url.host()?.lowercased()
+        let sameOrigin =
+            url.scheme?.lowercased() == job.url.scheme?.lowercased() && url.host()?.lowercased() == job.url.host()?.lowercased()
             && (url.port ?? -1) == (job.url.port ?? -1)
-        self.init(url: url, headers: sameOrigin ? job.load.headers : [:], credentials: sameOrigin ? job.load.credentials : nil,
-                  trustsAnyCertificate: sameOrigin && job.load.ignoresTLSErrors)
+        self.init(
+            url: url, headers: sameOrigin ? job.load.headers : [:], credentials: sameOrigin ? job.load.credentials : nil,
+            trustsAnyCertificate: sameOrigin && job.load.ignoresTLSErrors)
     }
 }

@@ -113,8 +113,9 @@ struct ProcessShareMachine: Equatable {
     /// since WebKit does not say because of which page it crashed or went over the limit.
     mutating func ended(_ termination: ProcessTermination) -> ProcessTermination {
         if !hasEnded {
-            state = .ended(Ending(withSeveralJobs: hasSeveralJobs, exceedingMemoryLimit: termination == .exceededMemoryLimit),
-                           occupancy)
+            state = .ended(
+                Ending(withSeveralJobs: hasSeveralJobs, exceedingMemoryLimit: termination == .exceededMemoryLimit),
+                occupancy)
         }
         guard case .ended(let ending, _) = state, ending.withSeveralJobs else { return termination }
         return .endedWithAnotherJob
@@ -122,8 +123,9 @@ struct ProcessShareMachine: Equatable {
 
     private mutating func change(_ count: (inout Occupancy) -> Void) {
         defer {
-            precondition(occupancy.pages >= 0 && occupancy.jobs >= 0,
-                         "ProcessShareMachine: counted \(occupancy)")
+            precondition(
+                occupancy.pages >= 0 && occupancy.jobs >= 0,
+                "ProcessShareMachine: counted \(occupancy)")
         }
         switch state {
         case .starting(var occupancy):

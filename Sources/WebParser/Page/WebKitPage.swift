@@ -68,8 +68,9 @@ final class WebKitPage: WebPage {
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
         let callbacks = WKViewCallbacks(
             load_changed: { context, event, uri, status, retryAfter in
-                let event = PageEvent.loadEvent(event, url: String(cString: uri!), httpStatus: Int(status),
-                                                retryAfter: retryAfter.map { String(cString: $0) })
+                let event = PageEvent.loadEvent(
+                    event, url: String(cString: uri!), httpStatus: Int(status),
+                    retryAfter: retryAfter.map { String(cString: $0) })
                 CallbackTarget.deliver(event, to: context)
             },
             load_failed: { context, uri, error in
@@ -80,11 +81,12 @@ final class WebKitPage: WebPage {
                 CallbackTarget.deliver(.progress(progress), to: context)
             },
             process_terminated: { context, reason in
-                let termination: ProcessTermination = switch reason {
-                case WK_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
-                case WK_PROCESS_ENDED_BY_ANOTHER_VIEW: .endedWithAnotherJob
-                default: MemoryGuard.shared.killedAWebProcessRecently ? .exceededMemoryLimit : .crashed
-                }
+                let termination: ProcessTermination =
+                    switch reason {
+                    case WK_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
+                    case WK_PROCESS_ENDED_BY_ANOTHER_VIEW: .endedWithAnotherJob
+                    default: MemoryGuard.shared.killedAWebProcessRecently ? .exceededMemoryLimit : .crashed
+                    }
                 CallbackTarget.deliver(.processTerminated(termination), to: context)
             },
             allow_navigation: { context, uri in
@@ -111,7 +113,8 @@ final class WebKitPage: WebPage {
             },
             popup: { context, uri, opener in
                 let url = String(cString: uri!)
-                let follows = CallbackTarget.read(context, { $0.options.followsPopups }) == true
+                let follows =
+                    CallbackTarget.read(context, { $0.options.followsPopups }) == true
                     && NavigationPolicy.follows(popupTo: url, from: String(cString: opener!))
                 CallbackTarget.deliver(.popupOpened(url: url, followed: follows), to: context)
                 return follows
@@ -122,11 +125,12 @@ final class WebKitPage: WebPage {
                 return true
             },
             resource_changed: { context, id, event, text in
-                let load: ResourceLoad = switch event {
-                case WK_RESOURCE_STARTED: .started(accept: String(cString: text!))
-                case WK_RESOURCE_RESPONDED: .responded(mimeType: String(cString: text!))
-                default: .ended
-                }
+                let load: ResourceLoad =
+                    switch event {
+                    case WK_RESOURCE_STARTED: .started(accept: String(cString: text!))
+                    case WK_RESOURCE_RESPONDED: .responded(mimeType: String(cString: text!))
+                    default: .ended
+                    }
                 CallbackTarget.deliver(.resource(id: UInt64(id), load), to: context)
             },
             release: { context in
@@ -134,12 +138,15 @@ final class WebKitPage: WebPage {
             })
         let view = options.userAgent.withOptionalCString { userAgent in
             bridge.map(\.source).withOptionalCString { startScript in
-                wk_view_new(context, WKViewOptions(width: Int32(options.viewport.width),
-                                                   height: Int32(options.viewport.height),
-                                                   user_agent: userAgent, page_scripts: options.pageScripts,
-                                                   media: !options.blocking.resources.contains(.media),
-                                                   content_filter: filter?.pointer, document_start_script: startScript),
-                            related?.view, sharesContent, callbacks, target)
+                wk_view_new(
+                    context,
+                    WKViewOptions(
+                        width: Int32(options.viewport.width),
+                        height: Int32(options.viewport.height),
+                        user_agent: userAgent, page_scripts: options.pageScripts,
+                        media: !options.blocking.resources.contains(.media),
+                        content_filter: filter?.pointer, document_start_script: startScript),
+                    related?.view, sharesContent, callbacks, target)
             }
         }
         self.view = view
@@ -157,29 +164,36 @@ final class WebKitPage: WebPage {
         }
     }
 
-    func callAsyncFunction(_ body: String, sourceName: String,
-                           completion: @escaping @WebKitActor (JavaScriptReply) -> Void) {
+    func callAsyncFunction(
+        _ body: String, sourceName: String,
+        completion: @escaping @WebKitActor (JavaScriptReply) -> Void
+    ) {
         guard let view else { return }
-        wk_view_call_async_function(view, body, sourceName, { context, kind, text, error in
-            let complete = CallbackBox<@WebKitActor (JavaScriptReply) -> Void>.take(context)
-            let reply: JavaScriptReply = switch kind {
-            case WK_JS_UNDEFINED: .undefined
-            case WK_JS_NULL: .null
-            case WK_JS_STRING: .string(Data(bytes: text!, count: strlen(text!)))
-            case WK_JS_JSON: .json(Data(bytes: text!, count: strlen(text!)))
-            case WK_JS_UNSERIALIZABLE: .unserializable
-            default: .failed(PageError(error))
-            }
-            WebKitActor.assumeIsolated { complete(reply) }
-        }, CallbackBox.retained(completion))
+        wk_view_call_async_function(
+            view, body, sourceName,
+            { context, kind, text, error in
+                let complete = CallbackBox<@WebKitActor (JavaScriptReply) -> Void>.take(context)
+                let reply: JavaScriptReply =
+                    switch kind {
+                    case WK_JS_UNDEFINED: .undefined
+                    case WK_JS_NULL: .null
+                    case WK_JS_STRING: .string(Data(bytes: text!, count: strlen(text!)))
+                    case WK_JS_JSON: .json(Data(bytes: text!, count: strlen(text!)))
+                    case WK_JS_UNSERIALIZABLE: .unserializable
+                    default: .failed(PageError(error))
+                    }
+                WebKitActor.assumeIsolated { complete(reply) }
+            }, CallbackBox.retained(completion))
     }
 
     func ping(answered: @escaping @WebKitActor () -> Void) {
         guard let view else { return }
-        wk_view_ping(view, { context, _ in
-            let answered = CallbackBox<@WebKitActor () -> Void>.take(context)
-            WebKitActor.assumeIsolated { answered() }
-        }, CallbackBox.retained(answered))
+        wk_view_ping(
+            view,
+            { context, _ in
+                let answered = CallbackBox<@WebKitActor () -> Void>.take(context)
+                WebKitActor.assumeIsolated { answered() }
+            }, CallbackBox.retained(answered))
     }
 
     func click(x: Double, y: Double) {
@@ -218,11 +232,13 @@ final class WebKitPage: WebPage {
                 completion("cannot write \(file.path): \(error)")
             }
         }
-        wk_view_snapshot(view, fullPage, partial.path, { context, message in
-            let written = CallbackBox<@WebKitActor (String?) -> Void>.take(context)
-            let error = message.map { String(cString: $0) }
-            WebKitActor.assumeIsolated { written(error) }
-        }, CallbackBox.retained(written))
+        wk_view_snapshot(
+            view, fullPage, partial.path,
+            { context, message in
+                let written = CallbackBox<@WebKitActor (String?) -> Void>.take(context)
+                let error = message.map { String(cString: $0) }
+                WebKitActor.assumeIsolated { written(error) }
+            }, CallbackBox.retained(written))
     }
 
     func close() {
@@ -283,10 +299,12 @@ final class WebKitPage: WebPage {
             case .processEnded(let termination):
                 eventHandler?(.processTerminated(owner?.processEnded(process, termination) ?? termination))
             case .checkCertificate(let failure):
-                wk_context_check_certificate(context, failure.url, { context, untrusted in
-                    let page = CallbackBox<WeakPage>.take(context)
-                    WebKitActor.assumeIsolated { page.page?.certificateChecked(untrusted) }
-                }, CallbackBox.retained(WeakPage(page: self)))
+                wk_context_check_certificate(
+                    context, failure.url,
+                    { context, untrusted in
+                        let page = CallbackBox<WeakPage>.take(context)
+                        WebKitActor.assumeIsolated { page.page?.certificateChecked(untrusted) }
+                    }, CallbackBox.retained(WeakPage(page: self)))
             case .trustCertificate(let url):
                 if let view, let checkedCertificate { wk_view_trust_certificate(view, checkedCertificate, url) }
             case .prepareSuccessor:
@@ -340,8 +358,10 @@ private final class CallbackTarget {
     }
 
     /// Reads something of the page behind `context`; nil once the page is gone.
-    nonisolated static func read<Value: Sendable>(_ context: UnsafeMutableRawPointer?,
-                                                  _ value: @WebKitActor (WebKitPage) -> Value) -> Value? {
+    nonisolated static func read<Value: Sendable>(
+        _ context: UnsafeMutableRawPointer?,
+        _ value: @WebKitActor (WebKitPage) -> Value
+    ) -> Value? {
         let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
         return WebKitActor.assumeIsolated { target.page.map(value) }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The authorization cookie of webparse's private display: an X authority file (`MIT-MAGIC-COOKIE-1`, 128

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The GTK theme of webparse's private display: the one colour WebKit takes from a GTK theme (the accent of
@@ -34,7 +34,8 @@ struct HeadlessTheme: Sendable {
         }
         let theme = HeadlessTheme(prefix: prefix)
         guard theme.folders.allSatisfy({ mkdir($0, 0o700) == 0 }),
-              FileManager.default.createFile(atPath: theme.stylesheetPath, contents: Data(stylesheet.utf8)) else {
+            FileManager.default.createFile(atPath: theme.stylesheetPath, contents: Data(stylesheet.utf8))
+        else {
             theme.remove()
             return nil
         }

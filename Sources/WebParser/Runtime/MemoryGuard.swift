@@ -100,7 +100,8 @@ final class MemoryGuard: Sendable {
             let children = (try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? ""
             return children.split(separator: " ").compactMap { text in
                 guard let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-                      let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return nil }
+                    let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+                else { return nil }
                 if name.hasPrefix("WebKitWebProces") { return (pid, true) }
                 if name.hasPrefix("WebKitNetworkPr") { return (pid, false) }
                 return nil

@@ -29,13 +29,13 @@ final class WebKitExecutor: SerialExecutor {
     static let shared = WebKitExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {
-        wk_main_invoke({ context in
-            CallbackBox<UnownedJob>.take(context).runSynchronously(on: WebKitExecutor.shared.asUnownedSerialExecutor())
-        }, CallbackBox.retained(UnownedJob(job)))
+        wk_main_invoke(
+            { context in
+                CallbackBox<UnownedJob>.take(context).runSynchronously(on: WebKitExecutor.shared.asUnownedSerialExecutor())
+            }, CallbackBox.retained(UnownedJob(job)))
     }
 
     func checkIsolated() {
         precondition(wk_main_is_current_thread(), "expected to run on the WebKit thread")
     }
 }
-

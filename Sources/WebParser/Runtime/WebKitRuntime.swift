@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process-wide WebKit runtime: a display, and the WebKit thread with GTK initialised on it.
@@ -90,7 +90,8 @@ enum WebKitRuntime {
             throw error
         } catch {
             shutdown()
-            let display = environment["WAYLAND_DISPLAY"].map { "Wayland display \($0)" }
+            let display =
+                environment["WAYLAND_DISPLAY"].map { "Wayland display \($0)" }
                 ?? environment["DISPLAY"].map { "X display \($0)" } ?? "webparse's own Xvfb"
             throw WebParserError(.environmentUnavailable("\(error) on the \(display)"))
         }
@@ -100,7 +101,7 @@ enum WebKitRuntime {
     /// code is compiled once it ran 50,000 times.
     static let javaScriptJITThresholds: [String: String] = [
         "JSC_thresholdForJITAfterWarmUp": "50000",
-        "JSC_thresholdForJITSoon": "50000",
+        "JSC_thresholdForJITSoon": "50000"
     ]
 
     /// Whether the environment variable `name` chooses one of JavaScriptCore's JIT tiers or thresholds.

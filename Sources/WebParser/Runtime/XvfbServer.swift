@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private X server (Xvfb) for machines without a display.
@@ -40,9 +40,10 @@ final class XvfbServer: Sendable {
     ///   be started.
     static func launch() throws -> XvfbServer {
         guard let path = ExecutableSearch.path(named: "Xvfb") else {
-            throw WebParserError(.environmentUnavailable(
-                "no display: neither DISPLAY nor WAYLAND_DISPLAY is set, and Xvfb is not installed "
-                    + "(install the Debian package 'xvfb': apt-get install xvfb)"))
+            throw WebParserError(
+                .environmentUnavailable(
+                    "no display: neither DISPLAY nor WAYLAND_DISPLAY is set, and Xvfb is not installed "
+                        + "(install the Debian package 'xvfb': apt-get install xvfb)"))
         }
         let authority = try DisplayAuthority.create()
         var pipeFDs: [Int32] = [-1, -1]
@@ -54,8 +55,10 @@ final class XvfbServer: Sendable {
         let log = anonymousLogFile()
         defer { close(pipeFDs[1]) }
         // Without GLX, which no client of this server uses, Xvfb starts in half the time (it loads no Mesa driver).
-        let arguments = [path, "-displayfd", "1", "-auth", authority.path, "-nolisten", "tcp", "-terminate",
-                         "-extension", "GLX", "-screen", "0", "1280x800x24"]
+        let arguments = [
+            path, "-displayfd", "1", "-auth", authority.path, "-nolisten", "tcp", "-terminate",
+            "-extension", "GLX", "-screen", "0", "1280x800x24"
+        ]
         do {
             let pid = try spawn(arguments: arguments, stdoutFD: pipeFDs[1], stderrFD: log)
             return XvfbServer(Child(pid: pid, displayPipe: pipeFDs[0], log: log, authority: authority))
@@ -85,10 +88,12 @@ final class XvfbServer: Sendable {
     /// Stops the server and waits for it to exit (SIGTERM, then SIGKILL after one second). Safe to call
     /// more than once, from any thread.
     func stop() {
-        guard let process = process.withLock({ process in
-            defer { process = nil }
-            return process
-        }) else { return }
+        guard
+            let process = process.withLock({ process in
+                defer { process = nil }
+                return process
+            })
+        else { return }
         defer {
             close(process.displayPipe)
             if process.log >= 0 { close(process.log) }

@@ -17,7 +17,9 @@ public enum CookieFile {
     /// The cookies in `text`, JSON when it starts with `[`, Netscape format otherwise; expired ones are left out.
     /// - Throws: `CookieFile.Problem` for the first line (or JSON entry) that is not a cookie.
     public static func parse(_ text: String, now: Date = Date()) throws(Problem) -> [WebParserCookie] {
-        let cookies = text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[") ? try parseJSON(text)
+        let cookies =
+            text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[")
+            ? try parseJSON(text)
             : try parseNetscape(text)
         return cookies.filter { !$0.hasExpired(at: now) }
     }
@@ -51,12 +53,15 @@ public enum CookieFile {
 
     /// `cookies` in the Netscape format.
     public static func netscape(_ cookies: [WebParserCookie]) -> String {
-        "# Netscape HTTP Cookie File\n# Written by webparse.\n\n" + cookies.map { cookie in
-            let domain = (cookie.httpOnly ? "#HttpOnly_" : "") + cookie.domain
-            let expires = cookie.expires.map { String(Int64($0.timeIntervalSince1970)) } ?? "0"
-            return [domain, cookie.domain.hasPrefix(".") ? "TRUE" : "FALSE", cookie.path, cookie.secure ? "TRUE" : "FALSE",
-                    expires, cookie.name, cookie.value].joined(separator: "\t")
-        }.joined(separator: "\n") + "\n"
+        "# Netscape HTTP Cookie File\n# Written by webparse.\n\n"
+            + cookies.map { cookie in
+                let domain = (cookie.httpOnly ? "#HttpOnly_" : "") + cookie.domain
+                let expires = cookie.expires.map { String(Int64($0.timeIntervalSince1970)) } ?? "0"
+                return [
+                    domain, cookie.domain.hasPrefix(".") ? "TRUE" : "FALSE", cookie.path, cookie.secure ? "TRUE" : "FALSE",
+                    expires, cookie.name, cookie.value
+                ].joined(separator: "\t")
+            }.joined(separator: "\n") + "\n"
     }
 
     /// `cookies` as a JSON list, `expires` in seconds since 1970.
@@ -80,7 +85,8 @@ public enum CookieFile {
             }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 7 else {
-                throw Problem(line: index + 1, message: "expected 7 tab-separated fields (domain, subdomains, path, secure, expires, name, value), got \(fields.count)")
+                throw Problem(
+                    line: index + 1, message: "expected 7 tab-separated fields (domain, subdomains, path, secure, expires, name, value), got \(fields.count)")
             }
             guard !fields[0].isEmpty, !fields[5].isEmpty else {
                 throw Problem(line: index + 1, message: "a cookie needs a domain and a name")
@@ -90,10 +96,12 @@ public enum CookieFile {
             }
             let subdomains = fields[1].uppercased() == "TRUE"
             let domain = subdomains && !fields[0].hasPrefix(".") ? "." + fields[0] : fields[0]
-            cookies.append(WebParserCookie(name: fields[5], value: fields[6], domain: domain,
-                                           path: fields[2].isEmpty ? "/" : fields[2],
-                                           expires: seconds > 0 ? Date(timeIntervalSince1970: TimeInterval(seconds)) : nil,
-                                           secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly))
+            cookies.append(
+                WebParserCookie(
+                    name: fields[5], value: fields[6], domain: domain,
+                    path: fields[2].isEmpty ? "/" : fields[2],
+                    expires: seconds > 0 ? Date(timeIntervalSince1970: TimeInterval(seconds)) : nil,
+                    secure: fields[3].uppercased() == "TRUE", httpOnly: httpOnly))
         }
         return cookies
     }
@@ -107,7 +115,8 @@ public enum CookieFile {
             func problem(_ message: String) -> Problem { Problem(line: index + 1, message: message) }
             guard let object = entry as? [String: Any] else { throw problem("expected a cookie object") }
             guard let name = object["name"] as? String, !name.isEmpty, let value = object["value"] as? String,
-                  let domain = object["domain"] as? String, !domain.isEmpty else {
+                let domain = object["domain"] as? String, !domain.isEmpty
+            else {
                 throw problem("a cookie needs a string name, value and domain")
             }
             var expires: Date?
@@ -128,9 +137,11 @@ public enum CookieFile {
                 }
                 sameSite = policy
             }
-            cookies.append(WebParserCookie(name: name, value: value, domain: domain, path: object["path"] as? String ?? "/",
-                                           expires: expires, secure: object["secure"] as? Bool ?? false,
-                                           httpOnly: object["httpOnly"] as? Bool ?? false, sameSite: sameSite))
+            cookies.append(
+                WebParserCookie(
+                    name: name, value: value, domain: domain, path: object["path"] as? String ?? "/",
+                    expires: expires, secure: object["secure"] as? Bool ?? false,
+                    httpOnly: object["httpOnly"] as? Bool ?? false, sameSite: sameSite))
         }
         return cookies
     }

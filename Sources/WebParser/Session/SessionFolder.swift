@@ -55,12 +55,14 @@ package struct SessionFolder: Sendable, Equatable {
         }
         // WebKit's stores there fail one by one, with messages of their own, on a full disk.
         if let free = PrivateFiles.kibibytesFreeIfFull(in: url) {
-            throw .unusable("--session \(url.path): No space left on device (\(free) KiB free; WebKit keeps the session's "
-                            + "cookies and storage there)")
+            throw .unusable(
+                "--session \(url.path): No space left on device (\(free) KiB free; WebKit keeps the session's "
+                    + "cookies and storage there)")
         }
         do {
-            let lock = try await RunLock.acquire(lockFile.path, guarding: "the session folder \(url.path)", wait: wait,
-                                                 advice: "try again when it has finished")
+            let lock = try await RunLock.acquire(
+                lockFile.path, guarding: "the session folder \(url.path)", wait: wait,
+                advice: "try again when it has finished")
             return (lock, warning)
         } catch let busy as RunLock.Busy {
             throw .busy(busy)
@@ -81,8 +83,10 @@ package struct SessionFolder: Sendable, Equatable {
         do {
             return try CookieFile.read(contentsOf: sessionCookies.path)
         } catch {
-            throw WebParserError(.storageFailed("cannot read the session cookies kept in \(sessionCookies.path): \(error); "
-                                                + "delete the file to start logged out"))
+            throw WebParserError(
+                .storageFailed(
+                    "cannot read the session cookies kept in \(sessionCookies.path): \(error); "
+                        + "delete the file to start logged out"))
         }
     }
 

@@ -31,8 +31,10 @@ public struct WebParserCookie: Sendable, Hashable, Codable {
     public var sameSite: SameSite
 
     /// Creates a cookie; by default for every path, ending with the session, sent over any connection.
-    public init(name: String, value: String, domain: String, path: String = "/", expires: Date? = nil,
-                secure: Bool = false, httpOnly: Bool = false, sameSite: SameSite = .lax) {
+    public init(
+        name: String, value: String, domain: String, path: String = "/", expires: Date? = nil,
+        secure: Bool = false, httpOnly: Bool = false, sameSite: SameSite = .lax
+    ) {
         self.name = name
         self.value = value
         self.domain = domain

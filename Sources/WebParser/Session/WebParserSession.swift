@@ -59,8 +59,10 @@ public final class WebParserSession: Sendable {
 
         /// A configuration; by default in memory, without a proxy, pages recycled after 50 loads, two pages to
         /// a web process and each process limited to 2048 MiB.
-        public init(storage: Storage = .ephemeral, proxy: Proxy? = nil, recycleAfter: Int = defaultRecycleAfter,
-                    memoryLimit: Int? = defaultMemoryLimit, pagesPerProcess: Int = defaultPagesPerProcess) {
+        public init(
+            storage: Storage = .ephemeral, proxy: Proxy? = nil, recycleAfter: Int = defaultRecycleAfter,
+            memoryLimit: Int? = defaultMemoryLimit, pagesPerProcess: Int = defaultPagesPerProcess
+        ) {
             self.storage = storage
             self.proxy = proxy
             self.recycleAfter = recycleAfter

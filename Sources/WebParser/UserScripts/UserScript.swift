@@ -111,7 +111,9 @@ public struct UserScript: Sendable, Equatable {
         case "match":
             try needValue()
             guard URLPattern.match(value) != nil else {
-                throw UserScriptError(fileName: fileName, line: line, message: "@match: expected scheme://host/path (such as https://*.example.com/*) or <all_urls>, got \"\(value)\"")
+                throw UserScriptError(
+                    fileName: fileName, line: line,
+                    message: "@match: expected scheme://host/path (such as https://*.example.com/*) or <all_urls>, got \"\(value)\"")
             }
             matches.append(value)
         case "include", "exclude":
@@ -122,7 +124,8 @@ public struct UserScript: Sendable, Equatable {
             if key == "include" { includes.append(value) } else { excludes.append(value) }
         case "run-at":
             guard let time = RunAt(rawValue: value) else {
-                throw UserScriptError(fileName: fileName, line: line, message: "@run-at: expected \(RunAt.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(value)\"")
+                throw UserScriptError(
+                    fileName: fileName, line: line, message: "@run-at: expected \(RunAt.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(value)\"")
             }
             runAt = time
         default:

@@ -155,7 +155,11 @@ enum CSSSelectorSyntax {
             if let scalar = peek, "~|^$*".unicodeScalars.contains(scalar) { position += 1 }
             guard take("=") else { throw Failure("expected \"=\" or \"]\" in an attribute selector, got \(peekDescription)") }
             skipSpace()
-            if peek == "\"" || peek == "'" { try string() } else if startsIdentifier { try identifier() } else {
+            if peek == "\"" || peek == "'" {
+                try string()
+            } else if startsIdentifier {
+                try identifier()
+            } else {
                 throw Failure("expected a value in an attribute selector, got \(peekDescription)")
             }
             skipSpace()

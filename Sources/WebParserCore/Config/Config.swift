@@ -59,7 +59,9 @@ public struct ConfigError: Error, CustomStringConvertible {
             return place + ": " + (problem.path.isEmpty ? "" : problem.path + ": ") + problem.message
         }
         let more = problems.count - Self.shownProblems
-        if more > 0 { lines.append("… and \(more.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) more problem\(more == 1 ? "" : "s")") }
+        if more > 0 {
+            lines.append("… and \(more.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) more problem\(more == 1 ? "" : "s")")
+        }
         return lines.joined(separator: "\n")
     }
 }

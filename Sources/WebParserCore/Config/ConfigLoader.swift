@@ -11,10 +11,13 @@ public enum ConfigLoader {
     /// relative to the current folder, and `passwordEnv` and `{"env": NAME}` values are looked up in `environment`.
     /// - Throws: `ConfigError` naming the file and every problem in it.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(ConfigError) -> Config {
+        throws(ConfigError) -> Config
+    {
         let name = path == standardInput ? "<stdin>" : path
         let bytes = try readBytes(path, name: name)
-        let directory = path == standardInput ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let directory =
+            path == standardInput
+            ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: path).deletingLastPathComponent()
         return try parse(bytes, name: name, directory: directory, environment: environment)
     }
@@ -22,19 +25,30 @@ public enum ConfigLoader {
     /// Checks `bytes` as the config named `name`, whose paths are relative to `directory` and whose `passwordEnv`
     /// and `{"env": NAME}` values are looked up in `environment`.
     /// - Throws: `ConfigError` naming `name` and every problem.
-    public static func parse(_ bytes: [UInt8], name: String, directory: URL,
-                             environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> Config {
+    public static func parse(
+        _ bytes: [UInt8], name: String, directory: URL,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigError) -> Config {
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         guard !content.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
-            throw ConfigError(file: name, problems: [.init(
-                path: "", message: "is empty; a config is a JSON object such as {\"url\": \"…\", \"script\": \"…\"}")])
+            throw ConfigError(
+                file: name,
+                problems: [
+                    .init(
+                        path: "", message: "is empty; a config is a JSON object such as {\"url\": \"…\", \"script\": \"…\"}")
+                ])
         }
         let root: JSONNode
         do {
             root = try JSONNode.parse(bytes)
         } catch {
-            throw ConfigError(file: name, problems: [.init(path: "", message: "invalid JSON: \(error.message)",
-                                                          line: error.line, column: error.column)])
+            throw ConfigError(
+                file: name,
+                problems: [
+                    .init(
+                        path: "", message: "invalid JSON: \(error.message)",
+                        line: error.line, column: error.column)
+                ])
         }
         var reader = ConfigReader(directory: directory, environment: environment)
         let config = reader.config(from: root)
@@ -70,8 +84,10 @@ public enum ConfigLoader {
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let url = line.trimmingCharacters(in: .whitespaces)
             guard !url.isEmpty, !url.hasPrefix("#") else { continue }
-            let members = [ConfigReader.Member(key: "url", input: .arguments([url]), path: "line \(index + 1)"),
-                           ConfigReader.Member(key: "script", input: .arguments([script]), path: "--script")]
+            let members = [
+                ConfigReader.Member(key: "url", input: .arguments([url]), path: "line \(index + 1)"),
+                ConfigReader.Member(key: "script", input: .arguments([script]), path: "--script")
+            ]
             let found = reader.jobs(from: members, at: .arguments([]), path: "") ?? []
             // A list of URLs often comes from pages; a page must not make webparse read a local file.
             if found.contains(where: \.job.url.isFileURL) { local.append("line \(index + 1)") }
@@ -89,8 +105,10 @@ public enum ConfigLoader {
             ConfigError(file: name, problems: [.init(path: "", message: message)], isUnreadable: true)
         }
         do {
-            return [UInt8](path == standardInput ? try InputFile.read(descriptor: STDIN_FILENO)
-                           : try InputFile.read(path, what: "config file"))
+            return [UInt8](
+                path == standardInput
+                    ? try InputFile.read(descriptor: STDIN_FILENO)
+                    : try InputFile.read(path, what: "config file"))
         } catch {
             throw failure(error.reason)
         }

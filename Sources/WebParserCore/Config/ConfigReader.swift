@@ -180,7 +180,9 @@ package struct ConfigReader {
     private mutating func read(_ members: [Member], into draft: inout JobDraft, keys: [String]) {
         for member in members {
             guard keys.contains(member.key), let field = JobFields.field(member.key) else {
-                let message = member.key == "name" ? "job names must be unique; give each job its own"
+                let message =
+                    member.key == "name"
+                    ? "job names must be unique; give each job its own"
                     : "unknown key" + Self.suggestion(for: member.key, among: keys)
                 fields.problem(member.path, at: member.input, message)
                 continue
@@ -200,8 +202,9 @@ package struct ConfigReader {
             return Defaults()
         }
         var defaults = Defaults(keys: Set(members.map(\.key)))
-        read(members.map { Member(key: $0.key, input: .node($0.value), path: "defaults." + $0.key) }, into: &defaults.draft,
-             keys: JobFields.all.map(\.key).filter { $0 != "name" })
+        read(
+            members.map { Member(key: $0.key, input: .node($0.value), path: "defaults." + $0.key) }, into: &defaults.draft,
+            keys: JobFields.all.map(\.key).filter { $0 != "name" })
         return defaults
     }
 
@@ -209,7 +212,8 @@ package struct ConfigReader {
         var seen: [String: Int] = [:]
         for (index, node) in elements.enumerated() {
             guard case .object(let members) = node.value, let name = members.first(where: { $0.key == "name" })?.value,
-                  case .string(let text) = name.value else { continue }
+                case .string(let text) = name.value
+            else { continue }
             if let first = seen[text] {
                 fields.problem("jobs[\(index)].name", at: .node(name), "duplicate job name \"\(text)\" (also jobs[\(first)])")
             } else {

@@ -54,7 +54,8 @@ package struct FieldReader {
 
     mutating func integer(_ path: String, _ input: FieldInput, in range: ClosedRange<Int>, what: String) -> Int? {
         guard let number = input.number, number == number.rounded(),
-              number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            number >= Double(range.lowerBound), number <= Double(range.upperBound)
+        else {
             problem(path, at: input, "expected \(what) from \(range.lowerBound) to \(range.upperBound), got \(input.excerpt)")
             return nil
         }
@@ -192,7 +193,8 @@ package struct FieldReader {
             let place = "\(path)[\(index)]"
             guard let pattern = string(place, element) else { continue }
             guard pattern.allSatisfy(\.isASCII), !pattern.contains("|"), !pattern.contains("{"),
-                  (try? NSRegularExpression(pattern: pattern)) != nil else {
+                (try? NSRegularExpression(pattern: pattern)) != nil
+            else {
                 problem(place, at: element, "expected a WebKit URL filter (an ASCII regular expression without | or {n}), got \(element.excerpt)")
                 continue
             }
@@ -308,8 +310,7 @@ package struct FieldReader {
 
     /// One of `Choice`'s raw values.
     mutating func choice<Choice: RawRepresentable & CaseIterable>(_ path: String, _ input: FieldInput, _ type: Choice.Type) -> Choice?
-        where Choice.RawValue == String
-    {
+    where Choice.RawValue == String {
         guard let choice = input.text.flatMap(Choice.init(rawValue:)) else {
             problem(path, at: input, "expected \(Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")), got \(input.excerpt)")
             return nil

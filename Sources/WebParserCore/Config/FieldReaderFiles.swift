@@ -26,7 +26,8 @@ extension FieldReader {
         }
         let isLocal = host == "localhost" || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
         guard isLocal || host.contains("."), let url = URL(string: (isLocal ? "http://" : "https://") + text),
-              url.host() != nil else {
+            url.host() != nil
+        else {
             problem(path, at: input, "neither a URL, nor a host name, nor a file next to the config: \(input.excerpt)")
             return nil
         }
@@ -143,7 +144,8 @@ extension FieldReader {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let scheme = text[..<colon]
         guard let first = scheme.first, first.isLetter,
-              scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
+            scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
+        else { return nil }
         let rest = text[text.index(after: colon)...]
         let port = rest.prefix { $0 != "/" }
         let isHost = scheme.contains(".") || scheme.lowercased() == "localhost"

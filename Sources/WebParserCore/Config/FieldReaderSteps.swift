@@ -5,8 +5,10 @@ import WebParser
 /// command line, one `ACTION=ARGUMENT` per `--step`.
 extension FieldReader {
     /// The actions a step can be, as configs and `--step` name them.
-    static let stepActions = ["click", "fill", "select", "check", "uncheck", "press", "submit", "scroll", "waitFor",
-                              "waitForSelector", "waitForNavigation", "evaluate", "sleep"]
+    static let stepActions = [
+        "click", "fill", "select", "check", "uncheck", "press", "submit", "scroll", "waitFor",
+        "waitForSelector", "waitForNavigation", "evaluate", "sleep"
+    ]
 
     mutating func steps(_ path: String, _ input: FieldInput) -> [Step]? {
         var steps: [Step] = []
@@ -24,7 +26,9 @@ extension FieldReader {
                     continue
                 }
                 guard let members = FieldInput.node(element).members, members.count == 1, let (action, value) = members.first else {
-                    problem(place, at: .node(element), "expected an object with one action, such as {\"click\": \"#next\"}, got \(FieldInput.node(element).excerpt)")
+                    problem(
+                        place, at: .node(element), "expected an object with one action, such as {\"click\": \"#next\"}, got \(FieldInput.node(element).excerpt)"
+                    )
                     continue
                 }
                 steps += step(action, .node(value), path: place + "." + action) ?? []
@@ -50,7 +54,10 @@ extension FieldReader {
             case "if": condition = self.condition(place, .node(value))
             case "then": then = steps(place, .node(value))
             case "else": otherwise = steps(place, .node(value)) ?? []
-            default: problem(place, at: .node(value), "unknown key; an if step has \"if\", \"then\" and \"else\"" + ConfigReader.suggestion(for: key, among: ["if", "then", "else"]))
+            default:
+                problem(
+                    place, at: .node(value),
+                    "unknown key; an if step has \"if\", \"then\" and \"else\"" + ConfigReader.suggestion(for: key, among: ["if", "then", "else"]))
             }
         }
         if !members.contains(where: { $0.key == "then" }) { problem(path + ".then", at: input, "required: the steps to run when the condition holds") }
@@ -76,7 +83,8 @@ extension FieldReader {
 
     /// A CSS selector (`"a.next"`, `{"selector": …}`) or `{"script": JS}`, with where its text is.
     private mutating func selectorOrScript(_ path: String, _ input: FieldInput)
-        -> (isScript: Bool, text: String, path: String, input: FieldInput)? {
+        -> (isScript: Bool, text: String, path: String, input: FieldInput)?
+    {
         guard let members = input.members else { return string(path, input).map { (false, $0, path, input) } }
         guard members.count == 1, let (kind, value) = members.first, kind == "selector" || kind == "script" else {
             problem(path, at: input, "expected a CSS selector, {\"selector\": …} or {\"script\": …}")

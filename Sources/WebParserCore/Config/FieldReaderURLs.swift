@@ -54,7 +54,8 @@ extension FieldReader {
         let inside = text[text.index(after: open)..<close]
         let bounds = inside.components(separatedBy: "..")
         guard bounds.count == 2, bounds.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let first = Int(bounds[0]), let last = Int(bounds[1]), first <= last else { return nil }
+            let first = Int(bounds[0]), let last = Int(bounds[1]), first <= last
+        else { return nil }
         return (open..<text.index(after: close), first...last, bounds[0].hasPrefix("0") ? bounds[0].count : 0)
     }
 }

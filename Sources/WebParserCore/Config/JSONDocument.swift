@@ -79,16 +79,18 @@ package struct JSONNode: Sendable {
         case .bool(let flag): String(flag)
         case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
         case .string(let text):
-            "\"" + String((text.count > 40 ? text.prefix(40) + "…" : text).flatMap { character -> String in
-                switch character {
-                case "\n": "\\n"
-                case "\r", "\r\n": "\\r"
-                case "\t": "\\t"
-                case _ where character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }):
-                    character.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined()
-                default: String(character)
-                }
-            }) + "\""
+            "\""
+                + String(
+                    (text.count > 40 ? text.prefix(40) + "…" : text).flatMap { character -> String in
+                        switch character {
+                        case "\n": "\\n"
+                        case "\r", "\r\n": "\\r"
+                        case "\t": "\\t"
+                        case _ where character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }):
+                            character.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined()
+                        default: String(character)
+                        }
+                    }) + "\""
         case .array: "an array"
         case .object: "an object"
         }
@@ -198,8 +200,10 @@ private struct JSONParser {
             skipWhitespace()
             guard !atEnd else { throw error("unexpected end of file inside an object") }
             guard bytes[index] == UInt8(ascii: "\"") else {
-                throw error(bytes[index] == UInt8(ascii: "}") ? "trailing comma before '}'"
-                            : "unexpected \(describe(bytes[index])); a key in double quotes was expected")
+                throw error(
+                    bytes[index] == UInt8(ascii: "}")
+                        ? "trailing comma before '}'"
+                        : "unexpected \(describe(bytes[index])); a key in double quotes was expected")
             }
             let keyPlace = error("")
             let key = try parseString()
@@ -318,7 +322,7 @@ private struct JSONParser {
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
         let digits = bytes.count - index >= 4 ? bytes[index..<index + 4] : []
         guard digits.count == 4, digits.allSatisfy({ Character(UnicodeScalar($0)).isHexDigit }),
-              let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+            let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
         else { throw error("\\u must be followed by four hex digits") }
         index += 4
         return value

@@ -25,98 +25,158 @@ package typealias JobField = ConfigField<JobDraft>
 package enum JobFields {
     /// Every job field, in the order help lists them.
     package static let all: [JobField] = [
-        JobField(key: "name", summary: "the key of the job's result in a \"jobs\" config; unique (default: from the URL)",
-                 option: nil) { reader, path, input, draft in draft.name = reader.string(path, input) },
-        JobField(key: "url", summary: "the page: an http(s) or file URL, a path relative to the config, or a host name; {1..10} makes one job per number",
-                 option: nil) { reader, path, input, draft in reader.urlOrRange(path, input, into: &draft) },
-        JobField(key: "urls", summary: "several pages for one job (instead of url): each becomes a job of its own, NAME-1, NAME-2…",
-                 option: nil) { reader, path, input, draft in
+        JobField(
+            key: "name", summary: "the key of the job's result in a \"jobs\" config; unique (default: from the URL)",
+            option: nil
+        ) { reader, path, input, draft in draft.name = reader.string(path, input) },
+        JobField(
+            key: "url", summary: "the page: an http(s) or file URL, a path relative to the config, or a host name; {1..10} makes one job per number",
+            option: nil
+        ) { reader, path, input, draft in reader.urlOrRange(path, input, into: &draft) },
+        JobField(
+            key: "urls", summary: "several pages for one job (instead of url): each becomes a job of its own, NAME-1, NAME-2…",
+            option: nil
+        ) { reader, path, input, draft in
             draft.urls = reader.urlList(path, input)
             draft.urlNames = nil
             draft.url = nil
         },
-        JobField(key: "script", summary: "the JavaScript that returns the data: an expression, an IIFE or a function",
-                 option: nil) { reader, path, input, draft in draft.script = reader.string(path, input) },
-        JobField(key: "scriptFile", summary: "a file holding the script, relative to the config (instead of script)",
-                 option: nil) { reader, path, input, draft in draft.script = reader.fileContents(path, input) },
-        JobField(key: "waitFor", summary: "JavaScript that must be truthy before the script is evaluated; the script's result is then final, empty included",
-                 option: .value("wait-for", "SCRIPT", "wait until SCRIPT is truthy before taking the result (then final, empty included)")) { reader, path, input, draft in
+        JobField(
+            key: "script", summary: "the JavaScript that returns the data: an expression, an IIFE or a function",
+            option: nil
+        ) { reader, path, input, draft in draft.script = reader.string(path, input) },
+        JobField(
+            key: "scriptFile", summary: "a file holding the script, relative to the config (instead of script)",
+            option: nil
+        ) { reader, path, input, draft in draft.script = reader.fileContents(path, input) },
+        JobField(
+            key: "waitFor", summary: "JavaScript that must be truthy before the script is evaluated; the script's result is then final, empty included",
+            option: .value("wait-for", "SCRIPT", "wait until SCRIPT is truthy before taking the result (then final, empty included)")
+        ) { reader, path, input, draft in
             draft.job.evaluation.waitFor = reader.string(path, input)
         },
-        JobField(key: "waitForSelector", summary: "a CSS selector that must match an element before the script is evaluated; the result is then final, empty included",
-                 option: .value("wait-for-selector", "SELECTOR", "wait until an element matches SELECTOR before taking the result (then final, empty included)")) { reader, path, input, draft in
+        JobField(
+            key: "waitForSelector",
+            summary: "a CSS selector that must match an element before the script is evaluated; the result is then final, empty included",
+            option: .value("wait-for-selector", "SELECTOR", "wait until an element matches SELECTOR before taking the result (then final, empty included)")
+        ) { reader, path, input, draft in
             draft.job.evaluation.waitForSelector = reader.string(path, input)
         },
-        JobField(key: "steps", summary: "actions run once, in order, before the script: [{\"click\": \"#next\"}, {\"fill\": {\"#q\": \"text\"}}, …] (see the README)",
-                 option: .values("step", "ACTION=ARG", "act on the page once, first: click=SELECTOR, fill=SELECTOR=TEXT, press=KEY, scroll=untilStable…; repeatable")) { reader, path, input, draft in
+        JobField(
+            key: "steps",
+            summary: "actions run once, in order, before the script: [{\"click\": \"#next\"}, {\"fill\": {\"#q\": \"text\"}}, …] (see the README)",
+            option: .values("step", "ACTION=ARG", "act on the page once, first: click=SELECTOR, fill=SELECTOR=TEXT, press=KEY, scroll=untilStable…; repeatable")
+        ) { reader, path, input, draft in
             if let value = reader.steps(path, input) { draft.job.evaluation.steps = value }
         },
-        JobField(key: "next", summary: "the next page of a list: a CSS selector of its link or button, or {\"script\": JS returning its URL or null}; script runs on every page, lists are joined",
-                 option: .value("next", "SELECTOR", "follow the next-page link or button SELECTOR and join every page's list")) { reader, path, input, draft in
+        JobField(
+            key: "next",
+            summary:
+                "the next page of a list: a CSS selector of its link or button, or {\"script\": JS returning its URL or null}; script runs on every page, lists are joined",
+            option: .value("next", "SELECTOR", "follow the next-page link or button SELECTOR and join every page's list")
+        ) { reader, path, input, draft in
             draft.next = reader.next(path, input)
         },
-        JobField(key: "maxPages", summary: "with next: the most pages read, the first included (default \(Pagination.defaultMaxPages))",
-                 option: .value("max-pages", "COUNT", "with --next: the most pages read (default \(Pagination.defaultMaxPages))")) { reader, path, input, draft in
+        JobField(
+            key: "maxPages", summary: "with next: the most pages read, the first included (default \(Pagination.defaultMaxPages))",
+            option: .value("max-pages", "COUNT", "with --next: the most pages read (default \(Pagination.defaultMaxPages))")
+        ) { reader, path, input, draft in
             draft.maxPages = reader.integer(path, input, in: 1...1000, what: "a number of pages")
         },
-        JobField(key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))",
-                 option: .value("timeout", "SECONDS", "the limit for loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))")) { reader, path, input, draft in
+        JobField(
+            key: "timeout", summary: "seconds one attempt may take, loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))",
+            option: .value("timeout", "SECONDS", "the limit for loading and waiting together (default \(seconds(WebParserJob.defaultTimeout)))")
+        ) { reader, path, input, draft in
             if let value = reader.seconds(path, input, in: 0.1...86_400) { draft.job.timeout = value }
         },
-        JobField(key: "pollInterval", summary: "seconds between evaluations while the result is empty (default \(seconds(Evaluation.defaultPollInterval)))",
-                 option: .value("poll-interval", "SECONDS", "time between evaluations while the result is empty (default \(seconds(Evaluation.defaultPollInterval)))")) { reader, path, input, draft in
+        JobField(
+            key: "pollInterval", summary: "seconds between evaluations while the result is empty (default \(seconds(Evaluation.defaultPollInterval)))",
+            option: .value(
+                "poll-interval", "SECONDS", "time between evaluations while the result is empty (default \(seconds(Evaluation.defaultPollInterval)))")
+        ) { reader, path, input, draft in
             if let value = reader.seconds(path, input, in: 0.01...3600) { draft.job.evaluation.pollInterval = value }
         },
-        JobField(key: "settle", summary: "seconds the script's answer must stay the same, with none of the page's data requests in flight, before it is the result; steps act on a page quiet that long; 0 takes the first non-empty answer (default \(seconds(Evaluation.defaultSettle)))",
-                 option: .value("settle", "SECONDS", "how long the answer must stay the same on a quiet page before it is the result; 0: the first non-empty one (default \(seconds(Evaluation.defaultSettle)))")) { reader, path, input, draft in
+        JobField(
+            key: "settle",
+            summary:
+                "seconds the script's answer must stay the same, with none of the page's data requests in flight, before it is the result; steps act on a page quiet that long; 0 takes the first non-empty answer (default \(seconds(Evaluation.defaultSettle)))",
+            option: .value(
+                "settle", "SECONDS",
+                "how long the answer must stay the same on a quiet page before it is the result; 0: the first non-empty one (default \(seconds(Evaluation.defaultSettle)))"
+            )
+        ) { reader, path, input, draft in
             if let value = reader.seconds(path, input, in: 0...600) { draft.job.evaluation.settle = value }
         },
-        JobField(key: "retries", summary: "attempts after a transient failure, 0 to 10 (default \(RetryPolicy.defaultRetries))",
-                 option: .value("retries", "COUNT", "attempts after a transient failure, 0 to 10 (default \(RetryPolicy.defaultRetries))")) { reader, path, input, draft in
+        JobField(
+            key: "retries", summary: "attempts after a transient failure, 0 to 10 (default \(RetryPolicy.defaultRetries))",
+            option: .value("retries", "COUNT", "attempts after a transient failure, 0 to 10 (default \(RetryPolicy.defaultRetries))")
+        ) { reader, path, input, draft in
             if let value = reader.integer(path, input, in: 0...10, what: "a number of retries") { draft.job.retry.retries = value }
         },
-        JobField(key: "retryDelay", summary: "seconds before the first retry, doubling for each next one (default \(seconds(RetryPolicy.defaultDelay)))",
-                 option: .value("retry-delay", "SECONDS", "wait before the first retry, doubling after (default \(seconds(RetryPolicy.defaultDelay)))")) { reader, path, input, draft in
+        JobField(
+            key: "retryDelay", summary: "seconds before the first retry, doubling for each next one (default \(seconds(RetryPolicy.defaultDelay)))",
+            option: .value("retry-delay", "SECONDS", "wait before the first retry, doubling after (default \(seconds(RetryPolicy.defaultDelay)))")
+        ) { reader, path, input, draft in
             if let value = reader.seconds(path, input, in: 0...3600) { draft.job.retry.delay = value }
         },
-        JobField(key: "retryMissingData", summary: "also retry when the page loaded but the script's data never came (default false)",
-                 option: .flag("retry-missing-data", true, "also retry when the page loaded but the data never came")) { reader, path, input, draft in
+        JobField(
+            key: "retryMissingData", summary: "also retry when the page loaded but the script's data never came (default false)",
+            option: .flag("retry-missing-data", true, "also retry when the page loaded but the data never came")
+        ) { reader, path, input, draft in
             if let value = reader.bool(path, input) { draft.job.retry.retriesMissingData = value }
         },
-        JobField(key: "userAgent", summary: "the user agent the page sees (default: WebKit's)",
-                 option: .value("user-agent", "TEXT", "the user agent the page sees")) { reader, path, input, draft in
+        JobField(
+            key: "userAgent", summary: "the user agent the page sees (default: WebKit's)",
+            option: .value("user-agent", "TEXT", "the user agent the page sees")
+        ) { reader, path, input, draft in
             draft.job.page.userAgent = reader.string(path, input)
         },
-        JobField(key: "viewport", summary: "the window size, {\"width\": 1280, \"height\": 800} or \"1280x800\"",
-                 option: .value("viewport", "WIDTHxHEIGHT", "the window size (default 1280x800)")) { reader, path, input, draft in
+        JobField(
+            key: "viewport", summary: "the window size, {\"width\": 1280, \"height\": 800} or \"1280x800\"",
+            option: .value("viewport", "WIDTHxHEIGHT", "the window size (default 1280x800)")
+        ) { reader, path, input, draft in
             if let value = reader.viewport(path, input) { draft.job.page.viewport = value }
         },
-        JobField(key: "language", summary: "languages to ask for, best first: \"fr-FR\" or [\"fr-FR\", \"fr\"]",
-                 option: .value("language", "LANGUAGES", "languages to ask for, best first: fr-FR,fr")) { reader, path, input, draft in
+        JobField(
+            key: "language", summary: "languages to ask for, best first: \"fr-FR\" or [\"fr-FR\", \"fr\"]",
+            option: .value("language", "LANGUAGES", "languages to ask for, best first: fr-FR,fr")
+        ) { reader, path, input, draft in
             if let value = reader.stringList(path, input, what: "language tags") { draft.job.page.languages = value }
         },
-        JobField(key: "headers", summary: "extra HTTP headers for the page's own request, {\"Name\": \"value\"}",
-                 option: .values("header", "'NAME: VALUE'", "an extra HTTP header for the page's own request; repeatable")) { reader, path, input, draft in
+        JobField(
+            key: "headers", summary: "extra HTTP headers for the page's own request, {\"Name\": \"value\"}",
+            option: .values("header", "'NAME: VALUE'", "an extra HTTP header for the page's own request; repeatable")
+        ) { reader, path, input, draft in
             if let value = reader.headers(path, input) { draft.job.load.headers = value }
         },
-        JobField(key: "block", summary: "resource kinds never requested (default [\"image\", \"media\", \"font\"]; [] for none)",
-                 option: .value("block", "KINDS", "resource kinds never requested, comma-separated, or none (default image,media,font)")) { reader, path, input, draft in
+        JobField(
+            key: "block", summary: "resource kinds never requested (default [\"image\", \"media\", \"font\"]; [] for none)",
+            option: .value("block", "KINDS", "resource kinds never requested, comma-separated, or none (default image,media,font)")
+        ) { reader, path, input, draft in
             if let value = reader.resources(path, input) { draft.job.page.blockedResources = value }
         },
-        JobField(key: "blockURLs", summary: "URL patterns (WebKit URL filters, regular expressions) whose requests are never made",
-                 option: .values("block-url", "PATTERN", "never request subresources whose URL matches PATTERN (a WebKit URL filter); repeatable")) { reader, path, input, draft in
+        JobField(
+            key: "blockURLs", summary: "URL patterns (WebKit URL filters, regular expressions) whose requests are never made",
+            option: .values("block-url", "PATTERN", "never request subresources whose URL matches PATTERN (a WebKit URL filter); repeatable")
+        ) { reader, path, input, draft in
             if let value = reader.urlPatterns(path, input) { draft.job.page.blockedURLs = value }
         },
-        JobField(key: "auth", summary: "HTTP authentication: {\"user\": …, \"password\": …} or {\"user\": …, \"passwordEnv\": \"VARIABLE\"}",
-                 option: .value("user", "USER", "HTTP authentication as USER; the password comes from $\(FieldReader.passwordVariable)")) { reader, path, input, draft in
+        JobField(
+            key: "auth", summary: "HTTP authentication: {\"user\": …, \"password\": …} or {\"user\": …, \"passwordEnv\": \"VARIABLE\"}",
+            option: .value("user", "USER", "HTTP authentication as USER; the password comes from $\(FieldReader.passwordVariable)")
+        ) { reader, path, input, draft in
             draft.job.load.credentials = reader.credentials(path, input)
         },
-        JobField(key: "ignoreTLSErrors", summary: "accept the server's untrusted certificate (default false: fail at once)",
-                 option: .flag("ignore-tls-errors", true, "accept the server's untrusted certificate")) { reader, path, input, draft in
+        JobField(
+            key: "ignoreTLSErrors", summary: "accept the server's untrusted certificate (default false: fail at once)",
+            option: .flag("ignore-tls-errors", true, "accept the server's untrusted certificate")
+        ) { reader, path, input, draft in
             if let value = reader.bool(path, input) { draft.job.load.ignoresTLSErrors = value }
         },
-        JobField(key: "cache", summary: "\"reload\" fetches the page and all it loads from the server; \"default\" uses the HTTP cache",
-                 option: .value("cache", "POLICY", "reload: fetch everything from the server; default: use the HTTP cache")) { reader, path, input, draft in
+        JobField(
+            key: "cache", summary: "\"reload\" fetches the page and all it loads from the server; \"default\" uses the HTTP cache",
+            option: .value("cache", "POLICY", "reload: fetch everything from the server; default: use the HTTP cache")
+        ) { reader, path, input, draft in
             guard let text = reader.string(path, input) else { return }
             guard let policy = WebParserJob.CachePolicy(rawValue: text) else {
                 reader.problem(path, at: input, "expected \"default\" or \"reload\", got \(input.excerpt)")
@@ -124,46 +184,66 @@ package enum JobFields {
             }
             draft.job.load.cachePolicy = policy
         },
-        JobField(key: "userScripts", summary: "user scripts (.user.js, Tampermonkey headers) to run in the page, relative to the config",
-                 option: .values("user-script", "FILE", "run the user script FILE (a .user.js) in the page; repeatable")) { reader, path, input, draft in
+        JobField(
+            key: "userScripts", summary: "user scripts (.user.js, Tampermonkey headers) to run in the page, relative to the config",
+            option: .values("user-script", "FILE", "run the user script FILE (a .user.js) in the page; repeatable")
+        ) { reader, path, input, draft in
             if let value = reader.userScripts(path, input) { draft.job.page.userScripts = value }
         },
-        JobField(key: "collect", summary: "\"result\": the script's result (default); \"emitted\": what user scripts pass to webparse.emit",
-                 option: .value("collect", "WHAT", "result (default), or emitted: the values user scripts pass to webparse.emit")) { reader, path, input, draft in
+        JobField(
+            key: "collect", summary: "\"result\": the script's result (default); \"emitted\": what user scripts pass to webparse.emit",
+            option: .value("collect", "WHAT", "result (default), or emitted: the values user scripts pass to webparse.emit")
+        ) { reader, path, input, draft in
             if let value = reader.choice(path, input, WebParserJob.Collect.self) { draft.job.evaluation.collect = value }
         },
-        JobField(key: "logConsole", summary: "print the page's console lines and uncaught errors on stderr (default false)",
-                 option: .flag("log-console", true, "print the page's console lines and uncaught errors on stderr")) { reader, path, input, draft in
+        JobField(
+            key: "logConsole", summary: "print the page's console lines and uncaught errors on stderr (default false)",
+            option: .flag("log-console", true, "print the page's console lines and uncaught errors on stderr")
+        ) { reader, path, input, draft in
             if let value = reader.bool(path, input) { draft.job.page.capturesConsole = value }
         },
-        JobField(key: "popups", summary: "\"follow\" loads a window the page opens in its place (default); \"ignore\" does not",
-                 option: .value("popups", "POLICY", "follow (default): load a window the page opens in its place; ignore")) { reader, path, input, draft in
+        JobField(
+            key: "popups", summary: "\"follow\" loads a window the page opens in its place (default); \"ignore\" does not",
+            option: .value("popups", "POLICY", "follow (default): load a window the page opens in its place; ignore")
+        ) { reader, path, input, draft in
             if let value = reader.choice(path, input, WebParserJob.PopupPolicy.self) { draft.job.page.popups = value }
         },
-        JobField(key: "screenshot", summary: "a PNG of the page once the result is ready: \"out.png\" or {\"file\": …, \"fullPage\": true}",
-                 option: .value("screenshot", "FILE", "write a PNG of the page to FILE once the result is ready")) { reader, path, input, draft in
+        JobField(
+            key: "screenshot", summary: "a PNG of the page once the result is ready: \"out.png\" or {\"file\": …, \"fullPage\": true}",
+            option: .value("screenshot", "FILE", "write a PNG of the page to FILE once the result is ready")
+        ) { reader, path, input, draft in
             draft.job.evaluation.screenshot = reader.screenshot(path, input)
         },
-        JobField(key: "key", summary: "with --state: the field that identifies an item of a list result, such as \"id\" or \"link.href\"",
-                 option: nil) { reader, path, input, draft in
+        JobField(
+            key: "key", summary: "with --state: the field that identifies an item of a list result, such as \"id\" or \"link.href\"",
+            option: nil
+        ) { reader, path, input, draft in
             draft.tracking.key = reader.string(path, input)
         },
-        JobField(key: "remember", summary: "with --state: how many items to remember, oldest forgotten first (default \(Tracking.defaultRemember))",
-                 option: nil) { reader, path, input, draft in
+        JobField(
+            key: "remember", summary: "with --state: how many items to remember, oldest forgotten first (default \(Tracking.defaultRemember))",
+            option: nil
+        ) { reader, path, input, draft in
             if let value = reader.integer(path, input, in: 1...1_000_000, what: "a number of items") { draft.tracking.remember = value }
         },
-        JobField(key: "stopAtSeen", summary: "with next and --state: stop at the first page whose items were all seen in earlier runs (default false)",
-                 option: nil) { reader, path, input, draft in
+        JobField(
+            key: "stopAtSeen", summary: "with next and --state: stop at the first page whose items were all seen in earlier runs (default false)",
+            option: nil
+        ) { reader, path, input, draft in
             if let value = reader.bool(path, input) { draft.tracking.stopsAtSeen = value }
         },
-        JobField(key: "after", summary: "in a jobs list: the job (or jobs) that must succeed first in the same run, such as a login",
-                 option: nil) { reader, path, input, draft in
+        JobField(
+            key: "after", summary: "in a jobs list: the job (or jobs) that must succeed first in the same run, such as a login",
+            option: nil
+        ) { reader, path, input, draft in
             if let value = reader.stringList(path, input, what: "job names") { draft.after = value }
         },
-        JobField(key: "javaScript", summary: "false stops the page's own scripts; the job's script still runs (default true)",
-                 option: .flag("no-javascript", false, "stop the page's own scripts (webparse's JavaScript still runs)")) { reader, path, input, draft in
+        JobField(
+            key: "javaScript", summary: "false stops the page's own scripts; the job's script still runs (default true)",
+            option: .flag("no-javascript", false, "stop the page's own scripts (webparse's JavaScript still runs)")
+        ) { reader, path, input, draft in
             if let value = reader.bool(path, input) { draft.job.page.pageScripts = value }
-        },
+        }
     ]
 
     /// The width of the key column when fields are listed: the longest key and two spaces.

@@ -20,30 +20,45 @@ package struct RunSettings: Equatable {
 
     /// These settings where they are given, else `other`'s (the options' over the config's).
     package func over(_ other: RunSettings) -> RunSettings {
-        RunSettings(concurrency: concurrency ?? other.concurrency, recycleAfter: recycleAfter ?? other.recycleAfter,
-                    memoryLimit: memoryLimit ?? other.memoryLimit, pagesPerProcess: pagesPerProcess ?? other.pagesPerProcess)
+        RunSettings(
+            concurrency: concurrency ?? other.concurrency, recycleAfter: recycleAfter ?? other.recycleAfter,
+            memoryLimit: memoryLimit ?? other.memoryLimit, pagesPerProcess: pagesPerProcess ?? other.pagesPerProcess)
     }
 }
 
 /// The run settings' fields: a config's top-level keys and `run`'s options.
 package enum RunFields {
     package static let all: [ConfigField<RunSettings>] = [
-        ConfigField(key: "concurrency", summary: "pages at once (default: twice the cores, at most 8)",
-                    option: .value("concurrency", short: "j", "N", "pages at once (default: twice the cores, at most 8)")) { reader, path, input, settings in
+        ConfigField(
+            key: "concurrency", summary: "pages at once (default: twice the cores, at most 8)",
+            option: .value("concurrency", short: "j", "N", "pages at once (default: twice the cores, at most 8)")
+        ) { reader, path, input, settings in
             settings.concurrency = reader.integer(path, input, in: 1...64, what: "a number of pages")
         },
-        ConfigField(key: "recycleAfter", summary: "replace a page by a fresh one after this many loads (default \(WebParserSession.Configuration.defaultRecycleAfter))",
-                    option: .value("recycle-after", "LOADS", "replace a page by a fresh one after this many loads (default \(WebParserSession.Configuration.defaultRecycleAfter))")) { reader, path, input, settings in
+        ConfigField(
+            key: "recycleAfter", summary: "replace a page by a fresh one after this many loads (default \(WebParserSession.Configuration.defaultRecycleAfter))",
+            option: .value(
+                "recycle-after", "LOADS", "replace a page by a fresh one after this many loads (default \(WebParserSession.Configuration.defaultRecycleAfter))")
+        ) { reader, path, input, settings in
             settings.recycleAfter = reader.integer(path, input, in: 1...100_000, what: "a number of loads")
         },
-        ConfigField(key: "memoryLimit", summary: "MiB a web process may use before it is killed (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)",
-                    option: .value("memory-limit", "MIB", "kill a web process that uses more memory (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)")) { reader, path, input, settings in
+        ConfigField(
+            key: "memoryLimit",
+            summary: "MiB a web process may use before it is killed (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)",
+            option: .value(
+                "memory-limit", "MIB", "kill a web process that uses more memory (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)")
+        ) { reader, path, input, settings in
             settings.memoryLimit = reader.integer(path, input, in: 0...1_048_576, what: "a number of MiB (0: no limit)")
         },
-        ConfigField(key: "pagesPerProcess", summary: "pages that may share one web process (default \(WebParserSession.Configuration.defaultPagesPerProcess); 1: a process for each page)",
-                    option: .value("pages-per-process", "N", "let N pages share one web process (default \(WebParserSession.Configuration.defaultPagesPerProcess); 1: a process for each page)")) { reader, path, input, settings in
+        ConfigField(
+            key: "pagesPerProcess",
+            summary: "pages that may share one web process (default \(WebParserSession.Configuration.defaultPagesPerProcess); 1: a process for each page)",
+            option: .value(
+                "pages-per-process", "N",
+                "let N pages share one web process (default \(WebParserSession.Configuration.defaultPagesPerProcess); 1: a process for each page)")
+        ) { reader, path, input, settings in
             settings.pagesPerProcess = reader.integer(path, input, in: 1...64, what: "a number of pages")
-        },
+        }
     ]
 }
 
@@ -67,18 +82,24 @@ package struct SessionSettings: Equatable {
 /// messages of its own.
 package enum SessionFields {
     package static let all: [ConfigField<SessionSettings>] = [
-        ConfigField(key: "session", summary: "a folder that keeps cookies, local storage and the HTTP cache across runs",
-                    option: .value("session", "DIR", "keep cookies, local storage and the HTTP cache in DIR across runs")) { reader, path, input, settings in
+        ConfigField(
+            key: "session", summary: "a folder that keeps cookies, local storage and the HTTP cache across runs",
+            option: .value("session", "DIR", "keep cookies, local storage and the HTTP cache in DIR across runs")
+        ) { reader, path, input, settings in
             guard let folder = reader.string(path, input) else { return }
             settings.directory = folder.hasPrefix("/") ? URL(fileURLWithPath: folder) : reader.directory.appending(path: folder)
         },
-        ConfigField(key: "cookies", summary: "a cookie file (cookies.txt or JSON) whose cookies every job starts with",
-                    option: nil) { reader, path, input, settings in
+        ConfigField(
+            key: "cookies", summary: "a cookie file (cookies.txt or JSON) whose cookies every job starts with",
+            option: nil
+        ) { reader, path, input, settings in
             settings.cookies = reader.cookies(path, input)
         },
-        ConfigField(key: "proxy", summary: "a proxy for every request: \"http://host:port\" or {\"url\": …, \"noProxy\": [hosts]}",
-                    option: .value("proxy", "URL", "send requests through an http, https or socks proxy")) { reader, path, input, settings in
+        ConfigField(
+            key: "proxy", summary: "a proxy for every request: \"http://host:port\" or {\"url\": …, \"noProxy\": [hosts]}",
+            option: .value("proxy", "URL", "send requests through an http, https or socks proxy")
+        ) { reader, path, input, settings in
             settings.proxy = reader.proxy(path, input)
-        },
+        }
     ]
 }

@@ -13,7 +13,8 @@ package enum Spelling {
             let other = Array(candidate.lowercased().unicodeScalars)
             let bound = min(limit, (best?.distance ?? limit + 1) - 1)
             guard bound >= 0, abs(other.count - typed.count) <= bound,
-                  let distance = editDistance(typed, other, atMost: bound, row: &row) else { continue }
+                let distance = editDistance(typed, other, atMost: bound, row: &row)
+            else { continue }
             best = (candidate, distance)
             if distance == 0 { break }
         }

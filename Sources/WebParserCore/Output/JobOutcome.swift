@@ -27,9 +27,11 @@ package struct JobOutcome {
         var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(URLRedaction.redact(url.absoluteString)))]
         switch result {
         case .success(let success):
-            members += [("finalURL", .string(URLRedaction.redact(success.finalURL))), ("status", .string("ok")),
-                        ("httpStatus", success.httpStatus.map(JSONText.Value.integer) ?? .null),
-                        ("attempts", .integer(success.attempts)), ("elapsedMs", .integer(elapsedMilliseconds))]
+            members += [
+                ("finalURL", .string(URLRedaction.redact(success.finalURL))), ("status", .string("ok")),
+                ("httpStatus", success.httpStatus.map(JSONText.Value.integer) ?? .null),
+                ("attempts", .integer(success.attempts)), ("elapsedMs", .integer(elapsedMilliseconds))
+            ]
             if collectsEmitted { members.append(("complete", .bool(success.isComplete))) }
             if streamed {
                 let count = success.arrayLength ?? 0
@@ -44,9 +46,11 @@ package struct JobOutcome {
                 if case .httpStatus(let code) = error.kind { status = .integer(code) }
                 finalURL = error.url.map { .string(URLRedaction.redact($0)) } ?? .null
             }
-            members += [("finalURL", finalURL), ("status", .string("failed")), ("httpStatus", status),
-                        ("attempts", .integer(failure.attempts)), ("elapsedMs", .integer(elapsedMilliseconds)),
-                        ("error", .string(failure.description)), ("code", .string(failure.code))]
+            members += [
+                ("finalURL", finalURL), ("status", .string("failed")), ("httpStatus", status),
+                ("attempts", .integer(failure.attempts)), ("elapsedMs", .integer(elapsedMilliseconds)),
+                ("error", .string(failure.description)), ("code", .string(failure.code))
+            ]
         }
         return JSONText.object(members)
     }

@@ -50,7 +50,9 @@ package enum UnifiedDiff {
             var lengths = [Int32](repeating: 0, count: (x.count + 1) * width)
             for i in stride(from: x.count - 1, through: 0, by: -1) {
                 for j in stride(from: y.count - 1, through: 0, by: -1) {
-                    lengths[i * width + j] = x[i] == y[j] ? lengths[(i + 1) * width + j + 1] + 1
+                    lengths[i * width + j] =
+                        x[i] == y[j]
+                        ? lengths[(i + 1) * width + j + 1] + 1
                         : max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
                 }
             }

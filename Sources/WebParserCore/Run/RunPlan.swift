@@ -51,12 +51,14 @@ package struct RunPlan: Sendable {
         -> WebParserSession.Configuration
     {
         let recycleAfter = jobs.count <= concurrency ? 1 : settings.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
-        let memoryLimit: Int? = switch settings.memoryLimit {
-        case 0?: nil
-        case let limit?: limit
-        case nil: WebParserSession.Configuration.defaultMemoryLimit
-        }
-        return WebParserSession.Configuration(storage: storage, proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit,
-                                              pagesPerProcess: settings.pagesPerProcess ?? WebParserSession.Configuration.defaultPagesPerProcess)
+        let memoryLimit: Int? =
+            switch settings.memoryLimit {
+            case 0?: nil
+            case let limit?: limit
+            case nil: WebParserSession.Configuration.defaultMemoryLimit
+            }
+        return WebParserSession.Configuration(
+            storage: storage, proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit,
+            pagesPerProcess: settings.pagesPerProcess ?? WebParserSession.Configuration.defaultPagesPerProcess)
     }
 }

@@ -88,7 +88,8 @@ public enum ChangeTracker {
     public static func allSeen(in result: Data, by previous: StateFile.Job?, tracking: Tracking) -> Bool {
         let rules = JSONNode.Rules(maximumDepth: JSONNode.Rules.config.maximumDepth, replacesLoneSurrogates: true, allowsDuplicateKeys: true)
         guard let seen = previous?.seen, let root = try? JSONNode.parse(Array(result), rules: rules),
-              case .array(let items) = root.value, !items.isEmpty else { return false }
+            case .array(let items) = root.value, !items.isEmpty
+        else { return false }
         let known = Set(seen)
         return items.allSatisfy { known.contains(identity(of: $0, key: tracking.key).0) }
     }
@@ -96,7 +97,8 @@ public enum ChangeTracker {
     /// How a result that is not a list changed: a unified diff of its canonical JSON, one value per line.
     public static func diff(_ value: (before: String, now: String)) -> String {
         guard let before = try? JSONNode.parse(Array(value.before.utf8), rules: rules),
-              let now = try? JSONNode.parse(Array(value.now.utf8), rules: rules) else { return "" }
+            let now = try? JSONNode.parse(Array(value.now.utf8), rules: rules)
+        else { return "" }
         return UnifiedDiff.make(CanonicalJSON.lines(before).map { $0[...] }, CanonicalJSON.lines(now).map { $0[...] })
     }
 

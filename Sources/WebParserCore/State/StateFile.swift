@@ -60,7 +60,8 @@ public struct StateFile: Codable, Equatable, Sendable {
             throw Unreadable(path: path, reason: "is not a webparse state file")
         }
         guard readableVersions.contains(version.version) else {
-            throw Unreadable(path: path, reason: "has version \(version.version); this webparse reads versions \(readableVersions.lowerBound) to \(currentVersion)")
+            throw Unreadable(
+                path: path, reason: "has version \(version.version); this webparse reads versions \(readableVersions.lowerBound) to \(currentVersion)")
         }
         var state: StateFile
         do {

@@ -20,14 +20,18 @@ struct CommandOption<Settings>: Sendable {
     }
 
     /// An option without a value, such as `--jsonl`.
-    static func flag(_ name: String, short: Character? = nil, _ help: String,
-                     _ apply: @escaping @Sendable (inout Settings) -> Void) -> Self {
+    static func flag(
+        _ name: String, short: Character? = nil, _ help: String,
+        _ apply: @escaping @Sendable (inout Settings) -> Void
+    ) -> Self {
         Self(name: name, short: short, valueName: nil, help: help) { settings, _ in apply(&settings) }
     }
 
     /// An option with a value, such as `--output FILE`; it may be given as `--output=FILE` too.
-    static func value(_ name: String, short: Character? = nil, _ valueName: String, _ help: String,
-                      _ apply: @escaping @Sendable (inout Settings, String) throws(CommandFailure) -> Void) -> Self {
+    static func value(
+        _ name: String, short: Character? = nil, _ valueName: String, _ help: String,
+        _ apply: @escaping @Sendable (inout Settings, String) throws(CommandFailure) -> Void
+    ) -> Self {
         Self(name: name, short: short, valueName: valueName, help: help, apply: apply)
     }
 

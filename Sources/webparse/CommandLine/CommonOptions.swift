@@ -18,8 +18,10 @@ extension TableCommand {
     {
         { settings, operands throws(CommandFailure) in
             guard operands.count == 1 else {
-                throw CommandFailure.usage(operands.isEmpty ? "missing \(name)"
-                                 : "expected one \(name), got \(operands.count): \(operands.joined(separator: " "))")
+                throw CommandFailure.usage(
+                    operands.isEmpty
+                        ? "missing \(name)"
+                        : "expected one \(name), got \(operands.count): \(operands.joined(separator: " "))")
             }
             store(&settings, operands[0])
         }

@@ -9,8 +9,9 @@ extension CommandOption {
         fields.compactMap { field in
             field.option.map { option in
                 Self(name: option.name, short: option.short, valueName: option.valueName, help: option.help) { settings, value throws(CommandFailure) in
-                    let problems = field.readOption(option.adding(value, to: []), into: &settings[keyPath: draft],
-                                                    directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                    let problems = field.readOption(
+                        option.adding(value, to: []), into: &settings[keyPath: draft],
+                        directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
                     guard problems.isEmpty else { throw CommandFailure.usage(problems) }
                 }
             }

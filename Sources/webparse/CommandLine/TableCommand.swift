@@ -20,17 +20,22 @@ struct TableCommand<Settings: Sendable>: Command {
 
     var help: String {
         let width = max(options.map(\.synopsis.count).max() ?? 0, "-h, --help".count) + 2
-        let lines = options.map { option in
-            "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
-        } + ["  " + "-h, --help".padding(toLength: width, withPad: " ", startingAt: 0) + "show this help"]
+        let lines =
+            options.map { option in
+                "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
+            } + ["  " + "-h, --help".padding(toLength: width, withPad: " ", startingAt: 0) + "show this help"]
         return usage + "\n\n" + details + "\n\nOptions:\n" + lines.joined(separator: "\n") + "\n"
     }
 
     var completion: CompletionInfo {
-        CompletionInfo(options: options.map { CompletionInfo.Option(name: $0.name, short: $0.short, valueName: $0.valueName,
-                                                                    help: $0.help, completesJobNames: $0.completesJobNames) }
-                           + [CompletionInfo.Option(name: "help", short: "h", valueName: nil, help: "show this help")],
-                       operandWords: operandWords)
+        CompletionInfo(
+            options: options.map {
+                CompletionInfo.Option(
+                    name: $0.name, short: $0.short, valueName: $0.valueName,
+                    help: $0.help, completesJobNames: $0.completesJobNames)
+            }
+                + [CompletionInfo.Option(name: "help", short: "h", valueName: nil, help: "show this help")],
+            operandWords: operandWords)
     }
 
     func execute(_ arguments: [String]) async -> ExitCode {

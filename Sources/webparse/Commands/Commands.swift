@@ -3,7 +3,7 @@ import WebParserCore
 enum Commands {
     static let all: [any Command] = [
         RunCommand.command, EvalCommand.command, SnapshotCommand.command, ValidateCommand.command, CompletionsCommand.command,
-        HelpCommand.command,
+        HelpCommand.command
     ]
 
     static func named(_ name: String) -> (any Command)? { all.first { $0.name == name } }

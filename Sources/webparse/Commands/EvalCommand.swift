@@ -31,7 +31,7 @@ struct EvalCommand {
             """,
         options: [
             .value("script-file", "FILE", "read SCRIPT from FILE") { $0.scriptFile = $1 },
-            .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true },
+            .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true }
         ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
@@ -51,9 +51,10 @@ struct EvalCommand {
             let script = try givenScript()
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values, no script at all.
             let emitted = settings.fields.collectsEmitted
-            return try JobOptions.job(url: settings.url, script: script ?? (emitted ? nil : Self.renderedHTML),
-                                      waitFor: script == nil && !emitted ? Self.loaded : nil, fields: settings.fields,
-                                      stepsFile: settings.stepsFile)
+            return try JobOptions.job(
+                url: settings.url, script: script ?? (emitted ? nil : Self.renderedHTML),
+                waitFor: script == nil && !emitted ? Self.loaded : nil, fields: settings.fields,
+                stepsFile: settings.stepsFile)
         } use: { result in
             StandardStreams.writeResult(settings.raw ? Self.rawText(result.data) : result.data)
             return .success
@@ -79,7 +80,8 @@ struct EvalCommand {
     /// A JSON string's contents; any other JSON as it is.
     private static func rawText(_ json: Data) -> Data {
         guard json.first == UInt8(ascii: "\""),
-              let text = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed) as? String else { return json }
+            let text = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed) as? String
+        else { return json }
         return Data(text.utf8)
     }
 }

@@ -9,16 +9,20 @@ enum ManPage {
             #".TH WEBPARSE 1 "" "\#(escape(HelpCommand.version))" "User Commands""#,
             ".SH NAME",
             #"webparse \- load JavaScript-rendered pages in WebKitGTK and print the data a script extracts, as JSON"#,
-            ".SH SYNOPSIS",
+            ".SH SYNOPSIS"
         ]
         for command in Commands.all {
             lines += [".B webparse \(command.name)", escape(command.usage.replacingOccurrences(of: "Usage: webparse \(command.name) ", with: "")), ".br"]
         }
-        lines += [".SH DESCRIPTION", paragraph("""
-            webparse renders each page of a config in an offscreen WebKit view, runs the config's JavaScript in it \
-            until the data is there, and prints the data as JSON on standard output; progress and errors go to \
-            standard error. Without a display it starts a private Xvfb of its own.
-            """)]
+        lines += [
+            ".SH DESCRIPTION",
+            paragraph(
+                """
+                webparse renders each page of a config in an offscreen WebKit view, runs the config's JavaScript in it \
+                until the data is there, and prints the data as JSON on standard output; progress and errors go to \
+                standard error. Without a display it starts a private Xvfb of its own.
+                """)
+        ]
         lines.append(".SH COMMANDS")
         for command in Commands.all {
             // The lists of fields and exit codes that help shows after a command's details have sections here.
@@ -31,10 +35,14 @@ enum ManPage {
                 lines += [".TP", ".B " + names + (option.valueName.map { " " + escape($0) } ?? ""), escape(option.help)]
             }
         }
-        lines += [".SH CONFIG", paragraph("""
-            A config is a JSON file holding one job, {"url": …, "script": …}, or {"defaults": {…}, "jobs": [{…}, …]}, \
-            where every job field but name can be set in defaults. The job fields:
-            """)]
+        lines += [
+            ".SH CONFIG",
+            paragraph(
+                """
+                A config is a JSON file holding one job, {"url": …, "script": …}, or {"defaults": {…}, "jobs": [{…}, …]}, \
+                where every job field but name can be set in defaults. The job fields:
+                """)
+        ]
         for field in JobFields.all {
             lines += [".TP", ".B " + escape(field.key), escape(field.summary)]
         }
@@ -46,9 +54,13 @@ enum ManPage {
         for (code, meaning) in ExitCode.meanings {
             lines += [".TP", ".B \(code.rawValue)", escape(meaning)]
         }
-        lines += [".SH FILES", ".TP", #".I STATE"#, escape("--state FILE: each job's items, last result and failures, JSON, mode 0600; FILE.lock beside it while a run uses it."),
-                  ".TP", ".I DIR", escape("--session DIR: cookies, local storage and the HTTP cache of a persistent session, mode 0700; DIR/webparse.lock while a run uses it."),
-                  ".SH ENVIRONMENT"]
+        lines += [
+            ".SH FILES", ".TP", #".I STATE"#,
+            escape("--state FILE: each job's items, last result and failures, JSON, mode 0600; FILE.lock beside it while a run uses it."),
+            ".TP", ".I DIR",
+            escape("--session DIR: cookies, local storage and the HTTP cache of a persistent session, mode 0700; DIR/webparse.lock while a run uses it."),
+            ".SH ENVIRONMENT"
+        ]
         for (name, meaning) in environment {
             lines += [".TP", ".B " + name, escape(meaning)]
         }
@@ -60,7 +72,7 @@ enum ManPage {
     static let environment: [(String, String)] = [
         ("DISPLAY, WAYLAND_DISPLAY", "the display WebKit uses; without either webparse starts a private Xvfb"),
         ("NO_COLOR", "set: no colours on a terminal"),
-        (FieldReader.passwordVariable, "the password of --user"),
+        (FieldReader.passwordVariable, "the password of --user")
     ]
 
     /// `text` as one paragraph, blank lines between paragraphs kept.

@@ -63,7 +63,8 @@ struct RunCommand {
             .value("state", "FILE", "remember each job's items, last result and failures in FILE between runs") { $0.tracking.statePath = $1 },
             .flag("new-only", "print only items not seen before (needs --state); nothing when nothing is new") { $0.tracking.newOnly = true },
             .flag("emit-initial", "with --new-only: print everything on a job's first run instead of nothing") { $0.tracking.emitInitial = true },
-            .value("fail-after", "N", "with --state: stay silent and exit 0 on a failing job until it failed N runs in a row") { settings, text throws(CommandFailure) in
+            .value("fail-after", "N", "with --state: stay silent and exit 0 on a failing job until it failed N runs in a row") {
+                settings, text throws(CommandFailure) in
                 guard let count = Int(text), (1...1000).contains(count) else {
                     throw CommandFailure.usage("--fail-after: expected a number of runs from 1 to 1000, got '\(text)'")
                 }
@@ -79,7 +80,10 @@ struct RunCommand {
             .value("notify", "URL", "with --state: send new items through Apprise to URL (ntfy://…, mailto://…, json://…); repeatable") {
                 $0.notify.urls.append($1)
             },
-            .value("notify-config", "FILE", "with --state: send new items through the services of an Apprise configuration FILE (tokens stay out of crontab and ps); repeatable") {
+            .value(
+                "notify-config", "FILE",
+                "with --state: send new items through the services of an Apprise configuration FILE (tokens stay out of crontab and ps); repeatable"
+            ) {
                 $0.notify.configs.append($1)
             },
             .flag("notify-env", "with --state: send new items through Apprise's own defaults: APPRISE_URLS, APPRISE_CONFIG(_PATH), its configuration files") {
@@ -88,15 +92,18 @@ struct RunCommand {
             .value("notify-format", "TEMPLATE", "the line for each new item in --notify: {job}, {item}, {FIELD} (default: its title and URL)") {
                 $0.notify.format = $1
             },
-            .value("report", "WHAT", "with --new-only: added items (default), changed (seen before by their key, content changed) or all") { settings, text throws(CommandFailure) in
+            .value("report", "WHAT", "with --new-only: added items (default), changed (seen before by their key, content changed) or all") {
+                settings, text throws(CommandFailure) in
                 guard let report = Report(rawValue: text) else {
                     throw CommandFailure.usage("--report: expected added, changed or all, got '\(text)'")
                 }
                 settings.tracking.report = report
             },
             .flag("diff", "with --new-only: show how a result that is not a list changed, as a unified diff") { $0.tracking.diff = true },
-            .flag("dry-run", "with --state: show what would be reported, and write nothing into the state (try one job with --only)") { $0.tracking.dryRun = true },
-            .flag("list", "print the config's job names, one per line, and run nothing") { $0.selection.list = true },
+            .flag("dry-run", "with --state: show what would be reported, and write nothing into the state (try one job with --only)") {
+                $0.tracking.dryRun = true
+            },
+            .flag("list", "print the config's job names, one per line, and run nothing") { $0.selection.list = true }
         ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
@@ -157,9 +164,10 @@ struct RunCommand {
             if let check = prepared.memory?.seenPageCheck(for: named) { named.job.evaluation.pagination?.stopsAfter = check }
             return named
         }
-        let run = JobRun(settings: settings, setup: prepared.setup, memory: prepared.memory, notifier: prepared.notifier,
-                         output: RunOutput(output: settings.output, reporting: settings.tracking.reporting, isSingleJob: config.isSingleJob),
-                         reporter: ProgressReporter(verbosity: settings.verbosity))
+        let run = JobRun(
+            settings: settings, setup: prepared.setup, memory: prepared.memory, notifier: prepared.notifier,
+            output: RunOutput(output: settings.output, reporting: settings.tracking.reporting, isSingleJob: config.isSingleJob),
+            reporter: ProgressReporter(verbosity: settings.verbosity))
         return await run.run(jobs, concurrency: plan.concurrency)
     }
 
@@ -171,8 +179,9 @@ struct RunCommand {
     {
         var notifier: Notifier?
         if settings.notify.isEnabled {
-            let chosen = try Notifier(urls: settings.notify.urls, configs: settings.notify.configs,
-                                      fromEnvironment: settings.notify.fromEnvironment, format: settings.notify.format)
+            let chosen = try Notifier(
+                urls: settings.notify.urls, configs: settings.notify.configs,
+                fromEnvironment: settings.notify.fromEnvironment, format: settings.notify.format)
             try await chosen.check()
             notifier = chosen
         }

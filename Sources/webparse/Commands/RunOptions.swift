@@ -87,10 +87,12 @@ extension RunCommand.Settings {
     /// - Throws: `CommandFailure` (exit 2) naming the first option that needs another or does not go with one.
     func validate() throws(CommandFailure) {
         if tracking.statePath == nil {
-            let needing = [("--new-only", tracking.newOnly), ("--emit-initial", tracking.emitInitial),
-                           ("--notify", !notify.urls.isEmpty), ("--notify-config", !notify.configs.isEmpty),
-                           ("--notify-env", notify.fromEnvironment), ("--dry-run", tracking.dryRun),
-                           ("--fail-after", tracking.failAfter != nil), ("--wait-lock", tracking.waitLock > .zero)]
+            let needing = [
+                ("--new-only", tracking.newOnly), ("--emit-initial", tracking.emitInitial),
+                ("--notify", !notify.urls.isEmpty), ("--notify-config", !notify.configs.isEmpty),
+                ("--notify-env", notify.fromEnvironment), ("--dry-run", tracking.dryRun),
+                ("--fail-after", tracking.failAfter != nil), ("--wait-lock", tracking.waitLock > .zero)
+            ]
             if let option = needing.first(where: \.1)?.0 { throw CommandFailure.usage("\(option) needs --state FILE") }
         }
         let newOnlyOptions = [("--report", (tracking.report ?? .added) != .added), ("--diff", tracking.diff)]

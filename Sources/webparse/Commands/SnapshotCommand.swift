@@ -29,7 +29,7 @@ struct SnapshotCommand {
         options: [
             .value("png", "FILE", "write a PNG of the page to FILE") { $0.png = $1 },
             .flag("full-page", "take the whole page rather than the viewport") { $0.fullPage = true },
-            .value("html", "FILE", "write the rendered HTML to FILE") { $0.html = $1 },
+            .value("html", "FILE", "write the rendered HTML to FILE") { $0.html = $1 }
         ] + CommandOption.jobFieldOptions.filter { !["screenshot", "collect"].contains($0.name) }
             + CommandOption.sessionOptions + [.quiet, .verbose],
         initial: Settings(),
@@ -44,8 +44,9 @@ struct SnapshotCommand {
 
     func execute() async -> ExitCode {
         await SingleJob.run("snapshot", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(CommandFailure) in
-            var job = try JobOptions.job(url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
-                                         waitFor: EvalCommand.loaded, fields: settings.fields, stepsFile: settings.stepsFile)
+            var job = try JobOptions.job(
+                url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
+                waitFor: EvalCommand.loaded, fields: settings.fields, stepsFile: settings.stepsFile)
             job.evaluation.screenshot = try settings.png.map { path throws(CommandFailure) in
                 WebParserJob.Screenshot(file: try Self.writableFile(path, option: "--png"), fullPage: settings.fullPage)
             }
@@ -61,12 +62,13 @@ struct SnapshotCommand {
                     return .jobFailed
                 }
             }
-            StandardStreams.writeResult(JSONText.object([
-                ("png", settings.png.map { .string(URL(fileURLWithPath: $0).standardizedFileURL.path) } ?? .null),
-                ("html", settings.html.map { .string(URL(fileURLWithPath: $0).standardizedFileURL.path) } ?? .null),
-                ("finalURL", .string(URLRedaction.redact(result.finalURL))),
-                ("httpStatus", result.httpStatus.map(JSONText.Value.integer) ?? .null),
-            ]))
+            StandardStreams.writeResult(
+                JSONText.object([
+                    ("png", settings.png.map { .string(URL(fileURLWithPath: $0).standardizedFileURL.path) } ?? .null),
+                    ("html", settings.html.map { .string(URL(fileURLWithPath: $0).standardizedFileURL.path) } ?? .null),
+                    ("finalURL", .string(URLRedaction.redact(result.finalURL))),
+                    ("httpStatus", result.httpStatus.map(JSONText.Value.integer) ?? .null)
+                ]))
             return .success
         }
     }

@@ -15,9 +15,10 @@ struct JobRun {
 
     /// Runs `jobs`, `concurrency` pages at once, and says how the run ended.
     func run(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
-        var scheduler = JobScheduler(parser: WebParserRunner(session: setup.session),
-                                     concurrency: concurrency,
-                                     reporter: reporter)
+        var scheduler = JobScheduler(
+            parser: WebParserRunner(session: setup.session),
+            concurrency: concurrency,
+            reporter: reporter)
         if output.streamsEmittedValues {
             let output = output
             scheduler.onMessage = { named in
@@ -46,9 +47,10 @@ struct JobRun {
                 }
                 if let fresh, !fresh.items.isEmpty { news.append((index, named.name, fresh.items, fresh.isList ? nil : fresh.diff)) }
                 if settings.tracking.report == .changed, let fresh, fresh.isList, !fresh.keyed, !fresh.items.isEmpty {
-                    StandardStreams.tellError("webparse: \(named.name): warning: --report changed: the job has no \"key\", so an item whose "
-                        + "content changed counts as new; its \(fresh.items.count) new item\(fresh.items.count == 1 ? " is" : "s are") reported as "
-                        + "added (set \"key\" to the field that identifies an item, such as \"key\": \"url\")")
+                    StandardStreams.tellError(
+                        "webparse: \(named.name): warning: --report changed: the job has no \"key\", so an item whose "
+                            + "content changed counts as new; its \(fresh.items.count) new item\(fresh.items.count == 1 ? " is" : "s are") reported as "
+                            + "added (set \"key\" to the field that identifies an item, such as \"key\": \"url\")")
                 }
                 switch outcome.result {
                 case .success:

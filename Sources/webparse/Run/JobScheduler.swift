@@ -67,8 +67,9 @@ struct JobScheduler {
 
     /// The outcome of a job that was not run, and why.
     private static func notRun(_ named: Config.NamedJob, because reason: String) -> JobOutcome {
-        JobOutcome(name: named.name, url: named.job.url,
-                   result: .failure(.notRun(reason)), elapsed: .zero)
+        JobOutcome(
+            name: named.name, url: named.job.url,
+            result: .failure(.notRun(reason)), elapsed: .zero)
     }
 
     private func runJob(_ named: Config.NamedJob) async -> Result<JobOutcome, Stop> {
@@ -77,10 +78,11 @@ struct JobScheduler {
         do {
             let report = reporter.messageHandler(for: named.name)
             let other = onMessage(named)
-            result = .success(try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)) { message in
-                report(message)
-                other?(message)
-            })
+            result = .success(
+                try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)) { message in
+                    report(message)
+                    other?(message)
+                })
         } catch let error as WebParserError {
             if case .environmentUnavailable = error.kind { return .failure(.environment(error)) }
             result = .failure(.failed(error))
@@ -88,7 +90,9 @@ struct JobScheduler {
             return .failure(.interrupted)
         }
         if case .success(let success) = result { reporter.warnIfCutShort(named.name, success) }
-        return .success(JobOutcome(name: named.name, url: named.job.url, result: result, elapsed: ContinuousClock.now - start,
-                                   collectsEmitted: named.job.evaluation.collect == .emitted))
+        return .success(
+            JobOutcome(
+                name: named.name, url: named.job.url, result: result, elapsed: ContinuousClock.now - start,
+                collectsEmitted: named.job.evaluation.collect == .emitted))
     }
 }

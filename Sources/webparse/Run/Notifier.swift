@@ -65,8 +65,9 @@ struct Notifier: Sendable {
         for service in services {
             let (status, said) = try await apprise(["--verbose", "--title", title] + service.arguments, input: body)
             guard status == 0 else {
-                throw CommandFailure(message: "--notify: Apprise could not send the news of \(job) with \(service.name): "
-                                     + Self.reason(in: said, status: status), code: .jobFailed)
+                throw CommandFailure(
+                    message: "--notify: Apprise could not send the news of \(job) with \(service.name): "
+                        + Self.reason(in: said, status: status), code: .jobFailed)
             }
         }
     }
@@ -157,7 +158,8 @@ struct Notifier: Sendable {
     private static func summary(of value: Any?) -> String? {
         if let text = value as? String { return text }
         guard let object = value as? [String: Any] else { return nil }
-        let label = ["title", "name", "text"].lazy.compactMap { object[$0] as? String }.first
+        let label =
+            ["title", "name", "text"].lazy.compactMap { object[$0] as? String }.first
             ?? object.keys.sorted().lazy.compactMap { object[$0] as? String }.first
         let url = ["url", "link", "href"].lazy.compactMap { object[$0] as? String }.first
         let parts = [label, url == label ? nil : url].compactMap { $0 }

@@ -29,7 +29,9 @@ struct ProgressReporter: Sendable {
             case .loading: break
             case .executingJavaScript: StandardStreams.tell("webparse: \(name): page loaded, waiting for the script's result")
             case .rerunningAlone(let error):
-                StandardStreams.tell("webparse: \(name): \(error.kind.detail); it runs again in a web process of its own, in the time left of the attempt, and that does not count as an attempt")
+                StandardStreams.tell(
+                    "webparse: \(name): \(error.kind.detail); it runs again in a web process of its own, in the time left of the attempt, and that does not count as an attempt"
+                )
             case .retrying(let attempt, let error): StandardStreams.tell("webparse: \(name): \(error.kind.detail); attempt \(attempt) follows")
             case .completed: StandardStreams.tell("webparse: \(name): done")
             case .failed, .cancelled: break
@@ -47,7 +49,8 @@ struct ProgressReporter: Sendable {
             case .console(let line): StandardStreams.tell("webparse: \(name): \(line)")
             case .userScriptFailed(let failure): StandardStreams.tellError("webparse: \(name): warning: \(failure)")
             case .popupOpened(let url, let followed) where showsProgress:
-                StandardStreams.tell("webparse: \(name): the page opened a window for \(URLRedaction.redact(url))" + (followed ? "; loading it in its place" : "; ignored"))
+                StandardStreams.tell(
+                    "webparse: \(name): the page opened a window for \(URLRedaction.redact(url))" + (followed ? "; loading it in its place" : "; ignored"))
             case .navigationRefused(let url) where showsProgress:
                 StandardStreams.tell("webparse: \(name): not following \(URLRedaction.redact(url)) (not a web page)")
             case .stepDecided(let place, let step, let holds) where showsProgress:

@@ -108,12 +108,18 @@ final class RunOutput: Sendable {
             return [[("item", .raw(value)), ("change", .string("changed")), ("before", .raw(before))]]
         }
         let marked = report != .added
-        let added = report == .changed && (fresh.keyed || !fresh.isList) ? [] : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
-            [("item", .raw(item))] + (marked ? [("change", .string("added"))] : [])
-        }
-        let changed = report == .added ? [] : fresh.changed.map { change -> [(key: String, value: JSONText.Value)] in
-            [("item", .raw(change.item)), ("change", .string("changed")), ("before", .raw(change.before))]
-        }
+        let added =
+            report == .changed && (fresh.keyed || !fresh.isList)
+            ? []
+            : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
+                [("item", .raw(item))] + (marked ? [("change", .string("added"))] : [])
+            }
+        let changed =
+            report == .added
+            ? []
+            : fresh.changed.map { change -> [(key: String, value: JSONText.Value)] in
+                [("item", .raw(change.item)), ("change", .string("changed")), ("before", .raw(change.before))]
+            }
         return added + changed
     }
 

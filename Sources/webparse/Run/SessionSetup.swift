@@ -23,7 +23,7 @@ extension CommandOption where Settings: SessionOptionSettings {
             .value("save-cookies", "FILE", "write the session's cookies to FILE after the run (mode 0600)") { $0.session.saveCookiesFile = $1 },
             .value("no-proxy", "HOSTS", "comma-separated hosts reached without the proxy") { settings, hosts in
                 settings.session.noProxy += hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            },
+            }
         ]
     }
 }
@@ -38,11 +38,12 @@ struct SessionSetup {
     /// The session for `options` over `settings` (the config's), configured by `configure` from its storage and
     /// proxy (by default for one job: no page is kept, or prepared, for another).
     /// - Throws: `CommandFailure` when a cookie file or the session folder cannot be used.
-    static func prepare(_ options: SessionOptions, over settings: SessionSettings,
-                        configure: (WebParserSession.Storage, WebParserSession.Proxy?) -> WebParserSession.Configuration = {
-                            WebParserSession.Configuration(storage: $0, proxy: $1, recycleAfter: 1)
-                        }) async throws(CommandFailure) -> SessionSetup
-    {
+    static func prepare(
+        _ options: SessionOptions, over settings: SessionSettings,
+        configure: (WebParserSession.Storage, WebParserSession.Proxy?) -> WebParserSession.Configuration = {
+            WebParserSession.Configuration(storage: $0, proxy: $1, recycleAfter: 1)
+        }
+    ) async throws(CommandFailure) -> SessionSetup {
         var cookies = settings.cookies ?? []
         if let file = options.cookiesFile {
             do throws(CookieFile.ReadFailure) {

@@ -9,8 +9,10 @@ enum SingleJob {
     /// the command ends. Once `use` succeeds, the session's cookies are saved as the options ask.
     /// - Returns: `use`'s code; `.usage` when the options are wrong (explained with `usage`), or the code of
     ///   what failed: the session, the job, or saving cookies.
-    static func run(_ command: String, usage: String, session: SessionOptions, verbosity: Verbosity,
-                    make: () throws(CommandFailure) -> WebParserJob, use: (WebParserResult) -> ExitCode) async -> ExitCode {
+    static func run(
+        _ command: String, usage: String, session: SessionOptions, verbosity: Verbosity,
+        make: () throws(CommandFailure) -> WebParserJob, use: (WebParserResult) -> ExitCode
+    ) async -> ExitCode {
         var job: WebParserJob
         do throws(CommandFailure) {
             job = try make()
@@ -29,8 +31,9 @@ enum SingleJob {
         let reporter = ProgressReporter(verbosity: verbosity)
         let result: WebParserResult
         do {
-            result = try await WebParserRunner(session: setup.session).run(job, onStateChange: reporter.observer(for: command),
-                                                                     onMessage: reporter.messageHandler(for: command))
+            result = try await WebParserRunner(session: setup.session).run(
+                job, onStateChange: reporter.observer(for: command),
+                onMessage: reporter.messageHandler(for: command))
         } catch let error as WebParserError {
             reporter.jobFailed(command, error)
             if case .environmentUnavailable = error.kind { return .environment }

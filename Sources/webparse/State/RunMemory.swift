@@ -50,8 +50,9 @@ final class RunMemory {
         }
         let lock: RunLock
         do {
-            lock = try await RunLock.acquire(path + ".lock", guarding: given, wait: wait,
-                                             advice: "try again later, or pass --wait-lock SECONDS")
+            lock = try await RunLock.acquire(
+                path + ".lock", guarding: given, wait: wait,
+                advice: "try again later, or pass --wait-lock SECONDS")
         } catch let busy as RunLock.Busy {
             throw CommandFailure(message: busy.description, code: .stateLocked)
         } catch {
@@ -83,16 +84,20 @@ final class RunMemory {
         case .success(let found):
             (changes, diff) = found
         case .failure(let error):
-            throw WebParserError(.unsupportedResult("\(error.message) (line \(error.line), column \(error.column)), "
-                                                    + "more than --state can track"), url: result.finalURL, attempts: result.attempts)
+            throw WebParserError(
+                .unsupportedResult(
+                    "\(error.message) (line \(error.line), column \(error.column)), "
+                        + "more than --state can track"), url: result.finalURL, attempts: result.attempts)
         }
         state.jobs[job.name] = changes.updated
         if changes.itemsWithoutKey > 0, let key = job.tracking.key {
-            StandardStreams.tell("webparse: \(job.name): \(changes.itemsWithoutKey) items have no \"\(key)\"; "
-                                 + "they are told apart by their whole content")
+            StandardStreams.tell(
+                "webparse: \(job.name): \(changes.itemsWithoutKey) items have no \"\(key)\"; "
+                    + "they are told apart by their whole content")
         }
-        return Fresh(items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
-                     diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil)
+        return Fresh(
+            items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
+            diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil)
     }
 
     /// For a paginated job that stops at seen pages (`stopAtSeen`): the check that a page's items were all seen
