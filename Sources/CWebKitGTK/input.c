@@ -23,21 +23,12 @@ static void send(WKView *view, GdkEvent *event) {
 static GdkEvent *pointer_event(GdkWindow *window, GdkEventType type, double x, double y) {
     GdkEvent *event = gdk_event_new(type);
     if (type == GDK_MOTION_NOTIFY) {
-        event->motion.window = g_object_ref(window);
-        event->motion.time = GDK_CURRENT_TIME;
-        event->motion.x = x;
-        event->motion.y = y;
-        event->motion.x_root = x;
-        event->motion.y_root = y;
+        event->motion = (GdkEventMotion){.type = type, .window = g_object_ref(window), .time = GDK_CURRENT_TIME,
+                                         .x = x, .y = y, .x_root = x, .y_root = y};
     } else {
-        event->button.window = g_object_ref(window);
-        event->button.time = GDK_CURRENT_TIME;
-        event->button.x = x;
-        event->button.y = y;
-        event->button.x_root = x;
-        event->button.y_root = y;
-        event->button.button = GDK_BUTTON_PRIMARY;
-        event->button.state = type == GDK_BUTTON_RELEASE ? GDK_BUTTON1_MASK : 0;
+        event->button = (GdkEventButton){.type = type, .window = g_object_ref(window), .time = GDK_CURRENT_TIME,
+                                         .x = x, .y = y, .x_root = x, .y_root = y, .button = GDK_BUTTON_PRIMARY,
+                                         .state = type == GDK_BUTTON_RELEASE ? GDK_BUTTON1_MASK : 0};
     }
     gdk_event_set_device(event, device(window, false));
     return event;

@@ -70,13 +70,6 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The error's message, in WebKit's words.
         public var message: String
 
-        /// Creates a cause from a GLib error's parts.
-        public init(domain: String, code: Int, message: String) {
-            self.domain = domain
-            self.code = code
-            self.message = message
-        }
-
         /// The message with its domain and code: `Connection refused [g-io-error-quark 39]`.
         public var description: String { "\(message) [\(domain) \(code)]" }
     }
