@@ -36,6 +36,7 @@ func progress(_ label: String) -> @Sendable (WebParserState) -> Void {
         case .loading(let progress): FileHandle.standardError.write(Data("\(label): loading \(Int(progress * 100))%\n".utf8))
         case .executingJavaScript: FileHandle.standardError.write(Data("\(label): waiting for the data\n".utf8))
         case .retrying(let attempt, let error): FileHandle.standardError.write(Data("\(label): \(error), attempt \(attempt)\n".utf8))
+        case .rerunningAlone(let error): FileHandle.standardError.write(Data("\(label): \(error), again in a web process of its own\n".utf8))
         case .completed, .failed, .cancelled: FileHandle.standardError.write(Data("\(label): \(state)\n".utf8))
         }
     }
