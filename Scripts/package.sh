@@ -91,7 +91,10 @@ Description: scrape JavaScript-rendered pages with WebKitGTK, from cron
  run, for update checks from cron or Kubernetes CronJobs.
 CONTROL
 deb=dist/webparse_${version}_$deb_arch.deb
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+# One compressor thread: twice in one session (2026-12-03) the multi-threaded build wrote a control.tar.xz
+# that xz could not read back, and a rebuild of the same tree did not; the .deb is read back before lintian.
+dpkg-deb --threads-max=1 --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+dpkg-deb --info "$deb" >/dev/null || { echo "package.sh: dpkg-deb wrote $deb, but cannot read it back" >&2; exit 1; }
 if command -v lintian >/dev/null; then
   lintian --fail-on error --suppress-tags no-manual-page "$deb" >&2
 else
