@@ -72,7 +72,7 @@ struct PageTurner {
             // The page went to another document by itself: read that one.
             turning = true
             return [.read(after: nil)]
-        case .lastPage, .done, .focused, .decided, .waiting:
+        case .lastPage, .done, .focused, .decided, .waiting, .clickLanded:
             return [.finish(results.combined)]
         case .failed(let reason):
             return [.fail(reason)]

@@ -260,6 +260,8 @@ struct RunningAttempt {
                         of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil,
                         preamble: script.quiet.preamble(busy: requests.isBusy)) ?? ""
                 return actions + [.callStep(body: body, document: document)]
+            case .checkClick(let document):
+                return [.callStep(body: StepScript.clickCheck(preamble: script.quiet.preamble(busy: requests.isBusy)), document: document)]
             case .click(let x, let y): return [.click(x: x, y: y)]
             case .press(let key): return [.press(key: key)]
             case .later(let delay, let timer): return [.stepLater(delay, timer: timer)]

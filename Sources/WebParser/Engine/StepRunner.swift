@@ -14,6 +14,9 @@ struct StepRunner {
         case call(Step, document: Int, probes: Bool)
         /// Clicks the view at this point of the viewport.
         case click(x: Double, y: Double)
+        /// Asks the current document (number `document`) whether the last click landed on its element
+        /// (`StepScript.clickCheck`); the reply comes to `received`.
+        case checkClick(document: Int)
         /// Presses the key with this GDK name.
         case press(key: String)
         /// Calls `due(timer)` after the duration.
@@ -30,6 +33,9 @@ struct StepRunner {
     static let settle: Duration = .milliseconds(150)
     /// How long after an interrupted call without a new document the call is made again.
     static let retryDelay: Duration = .milliseconds(100)
+    /// How many times a click that landed on something else than its element (which moved away before the
+    /// click arrived) is made again.
+    static let clickRetries = 3
 
     /// A step with its place among the job's steps: `3`, or `2.then.1` for the first of an `if`'s branch.
     struct Placed: Equatable {
@@ -43,13 +49,17 @@ struct StepRunner {
     private let readsAnswerBefore: Bool
     /// The step running, from 0; `steps.count` once all are done.
     private(set) var index = 0
-    private enum Phase: Equatable { case waitingForDocument, calling, settling, sleeping, finished }
+    private enum Phase: Equatable { case waitingForDocument, calling, settling, checkingClick, sleeping, finished }
     private var phase = Phase.waitingForDocument
     /// Documents committed so far, and how many there were when a step last acted.
     private var documents = 0
     private var documentsAtLastAct = 0
     /// A load started and has not committed yet.
     private var navigating = false
+    /// The step whose click is to be checked once the page has settled, if no document replaced the page, and
+    /// how many of its clicks missed.
+    private var clicked: Int?
+    private var missedClicks = 0
     /// The timer that counts; earlier ones are stale.
     private var timer = 0
     /// Whether a step has acted on the page (clicked, typed, submitted, run a script): an attempt that fails
@@ -94,6 +104,7 @@ struct StepRunner {
     mutating func committed() -> [Command] {
         documents += 1
         navigating = false
+        clicked = nil
         guard phase != .finished, phase != .sleeping else { return [] }
         if phase == .calling, case .evaluate = current?.step {
             // The script was running when its document went: it ran, and does not run again.
@@ -106,10 +117,17 @@ struct StepRunner {
 
     /// The reply of the call made in `document`.
     mutating func received(_ reply: JavaScriptReply, document: Int) -> [Command] {
+        let meaning = StepScript.meaning(of: reply)
+        if phase == .checkingClick, document == documents, let step = clicked, case .clickLanded(let landed) = meaning {
+            return clickChecked(step, landed: landed)
+        }
         guard phase == .calling, document == documents, let current else { return [] }
-        switch StepScript.meaning(of: reply) {
+        switch meaning {
         case .clickAt(let x, let y):
+            clicked = index
             return [.click(x: x, y: y)] + acted(reply)
+        case .clickLanded:
+            return failed("the page gave an unexpected answer")
         case .focused:
             guard case .press(let key, _) = current.step else { return acted(reply) }
             return [.press(key: StepScript.keyName(key))] + acted(reply)
@@ -139,6 +157,22 @@ struct StepRunner {
         }
     }
 
+    /// The click of the step at `step` landed on its element (or cannot be told), or missed it: the next step
+    /// runs, or the click is made again, `clickRetries` times at most.
+    private mutating func clickChecked(_ step: Int, landed: Bool) -> [Command] {
+        clicked = nil
+        if landed {
+            missedClicks = 0
+            return begin()
+        }
+        missedClicks += 1
+        index = step
+        guard missedClicks <= Self.clickRetries else {
+            return failed("its element moved away from each of \(missedClicks) clicks before the click arrived")
+        }
+        return begin()
+    }
+
     /// The timer `timer` went off.
     mutating func due(timer: Int) -> [Command] {
         guard timer == self.timer else { return [] }
@@ -148,11 +182,15 @@ struct StepRunner {
                 phase = .waitingForDocument
                 return []
             }
+            if clicked != nil {
+                phase = .checkingClick
+                return [.checkClick(document: documents)]
+            }
             return begin()
         case .sleeping:
             index += 1
             return begin()
-        case .calling, .finished:
+        case .calling, .checkingClick, .finished:
             return []
         }
     }

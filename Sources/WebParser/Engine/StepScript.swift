@@ -24,6 +24,8 @@ enum StepScript {
         case focused
         /// The step acted in the page and is done.
         case done
+        /// The last click landed on its element (or cannot be told), or missed it.
+        case clickLanded(Bool)
         /// An `if` step's condition, decided on the settled page.
         case decided(Bool)
         /// The step waited a whole slice without acting, for the reason given: call it again.
@@ -249,6 +251,16 @@ enum StepScript {
         }
     }
 
+    /// The body of the call that says whether the last click of a step landed on its element, after
+    /// `preamble` (`PageQuiet.preamble`): false only when the click reached the page on something else; when it
+    /// did not reach webparse's listener at all (the page stopped it), it counts as landed, so that nothing is
+    /// clicked twice.
+    static func clickCheck(preamble: String) -> String {
+        "return await (async () => {\n" + preamble
+            + "const aim = pageQuiet().click;\npageQuiet().click = null;\n"
+            + "return { __proto__: null, kind: \"clickCheck\", holds: !aim || aim.landed !== false };\n})();\n"
+    }
+
     /// What `reply`, the page's answer to a step's call, means.
     static func meaning(of reply: JavaScriptReply) -> Reply {
         switch reply {
@@ -262,6 +274,7 @@ enum StepScript {
             case .lastPage?: return .lastPage
             case .nextPage(let url)?: return URL(string: url).map(Reply.load) ?? .failed("the next page's URL is not valid: \(url)")
             case .done?: return .done
+            case .clickChecked(let landed)?: return .clickLanded(landed)
             default: return .failed("the page gave an unexpected answer")
             }
         case .failed(let error):
@@ -363,9 +376,11 @@ enum StepScript {
     /// inside it, or its label) and not a banner or dialog over it, then answers that point: a user clicks what
     /// they see. The point is found again after the answer before the step is read.
     private static let clickPoint = """
+        let aimed = null;
         const target = () => {
           const el = ready();
           if (!el) return null;
+          aimed = el;
           el.scrollIntoView({ block: "center", inline: "center" });
           const rect = el.getBoundingClientRect();
           const x = rect.left + rect.width / 2, y = rect.top + rect.height / 2;
@@ -379,6 +394,11 @@ enum StepScript {
         const before = await readBefore();
         const point = target();
         if (!point) throw stillWaiting;
+        // Where the view's click lands, for clickCheck: on the element (or its label), or on something else.
+        const aim = pageQuiet().click = { __proto__: null, landed: null };
+        addEventListener("click", (event) => {
+          aim.landed = aimed.contains(event.target) || Array.from(aimed.labels || []).some((label) => label.contains(event.target));
+        }, { capture: true, once: true });
         return { __proto__: null, ...point, before };
 
         """

@@ -22,6 +22,8 @@ enum PageAnswer: Equatable {
     case focused(before: String?)
     /// The step is done: it acted (false when there was nothing to do), and `before` is the job's answer before.
     case done(acted: Bool, before: String?)
+    /// Whether the last click of a step landed on its element (true when it cannot be told).
+    case clickChecked(Bool)
     /// There is no next page.
     case lastPage
     /// The next page is at this URL.
@@ -87,6 +89,7 @@ enum PageAnswer: Equatable {
             case "clickAt": x.flatMap { x in y.map { .clickAt(x: x, y: $0, before: before) } }
             case "focused": .focused(before: before)
             case "done": .done(acted: acted ?? true, before: before)
+            case "clickCheck": holds.map(PageAnswer.clickChecked)
             case "lastPage": .lastPage
             case "nextPage": url.map(PageAnswer.nextPage)
             case "emit": value.map(PageAnswer.emitted)
