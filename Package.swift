@@ -6,7 +6,9 @@ let package = Package(
     products: [
         .library(name: "WebParser", targets: ["WebParser"]),
         .library(name: "WebParserCore", targets: ["WebParserCore"]),
-        .executable(name: "webparse", targets: ["webparse"])
+        .executable(name: "webparse", targets: ["webparse"]),
+        // The web process extension that captures response bodies (libwebparse-extension.so).
+        .library(name: "webparse-extension", type: .dynamic, targets: ["CWebParseExtension"])
     ],
     targets: [
         .systemLibrary(
@@ -14,7 +16,10 @@ let package = Package(
             pkgConfig: "webkit2gtk-4.1",
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev", "libglib2.0-dev"])]
         ),
+        .systemLibrary(name: "WebKitWebExtensionSystem", pkgConfig: "webkit2gtk-web-extension-4.1"),
         .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem"]),
+        // The hook's JavaScript is compiled in (#embed), not shipped beside the library.
+        .target(name: "CWebParseExtension", dependencies: ["WebKitWebExtensionSystem"], exclude: ["capture_hook.js"]),
         .target(name: "WebParser", dependencies: ["CWebKitGTK"]),
         .target(name: "WebParserCore", dependencies: ["WebParser"]),
         // The version, compiled from the VERSION file.

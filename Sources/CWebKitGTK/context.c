@@ -33,6 +33,11 @@ WKContext *wk_context_new(const WKStorage *storage, unsigned memory_limit_mb, do
     return context;
 }
 
+void wk_context_set_extensions_directory(WKContext *context, const char *directory) {
+    webkit_web_context_set_web_extensions_directory(context->web_context, directory);
+    context->has_extension = true;
+}
+
 void wk_context_set_proxy(WKContext *context, const char *proxy_uri, const char *const *no_proxy) {
     WebKitWebsiteDataManager *data = webkit_web_context_get_website_data_manager(context->web_context);
     g_clear_object(&context->proxy_resolver);

@@ -16,6 +16,8 @@ struct WKContext {
     /* The certificates trusted for a host (trust_certificate), which WebKit accepts from then on: host name to a
      * GPtrArray of GTlsCertificate. */
     GHashTable *trusted_certificates;
+    /* Whether wk_context_set_extensions_directory loaded webparse's extension. */
+    bool has_extension;
 };
 
 struct WKContentFilter {
@@ -53,6 +55,9 @@ bool trust_certificate(WKView *view, GTlsCertificate *certificate, const char *u
 
 /* Reports the view's resource loads through its resource_changed callback from now on. */
 void view_resources_watch(WKView *view);
+
+/* Reports the responses the view's extension captures through its response_captured callback from now on. */
+void view_capture_watch(WKView *view);
 
 /* Disconnects from the resources still loading, without reporting their end. */
 void view_resources_forget(WKView *view);

@@ -216,6 +216,7 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
     for (size_t index = 0; index < G_N_ELEMENTS(handlers); index++)
         g_signal_connect(view->web_view, handlers[index].signal, handlers[index].handler, view);
     view_resources_watch(view);
+    view_capture_watch(view);
 
     /* The view has the viewport's size, in a layout in a one-pixel window, beside that pixel, so GTK never draws
      * it; its window is shown at its first load. Nothing reads what GTK would draw (screenshots are drawn by the

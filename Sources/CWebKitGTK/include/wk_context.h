@@ -20,6 +20,13 @@ typedef struct {
  * view reports WK_PROCESS_EXCEEDED_MEMORY_LIMIT); WebKit checks every poll_interval seconds. */
 WKContext *wk_context_new(const WKStorage *storage, unsigned memory_limit_mb, double poll_interval);
 
+/* The file name of webparse's web process extension. */
+const char *wk_extension_file_name(void);
+
+/* Loads webparse's web process extension (the folder holds libwebparse-extension.so and no other library) into
+ * the context's web processes, for wk_view_set_capture. Must be called before the context's first view. */
+void wk_context_set_extensions_directory(WKContext *context, const char *directory);
+
 /* Sends every request through proxy_uri (http, https or socks), except to the hosts in no_proxy (a
  * NULL-terminated list, or NULL); a NULL proxy_uri means no proxy at all. */
 void wk_context_set_proxy(WKContext *context, const char *proxy_uri, const char *const *no_proxy);

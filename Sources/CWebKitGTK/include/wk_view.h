@@ -33,6 +33,33 @@ typedef enum {
     WK_PROCESS_ENDED_BY_ANOTHER_VIEW
 } WKProcessTermination;
 
+/* The kinds of request whose responses a view captures (wk_view_set_capture). */
+typedef enum {
+    WK_CAPTURE_FETCH = 1,
+    WK_CAPTURE_XHR = 2
+} WKCaptureKind;
+
+/* A response a page's script read, as webparse's web process extension captured it. The strings and the body
+ * are valid during the callback only. */
+typedef struct {
+    /* WK_CAPTURE_FETCH or WK_CAPTURE_XHR. */
+    WKCaptureKind kind;
+    const char *url;
+    const char *method;
+    int status;
+    const char *mime_type;
+    /* Whether the main frame's document made the request (false: an iframe's). */
+    bool main_frame;
+    /* Whether body holds the exact bytes the server sent (false: text the page decoded). */
+    bool exact;
+    /* The body's whole size in bytes, also when it was not sent. */
+    unsigned long long size;
+    const unsigned char *body;
+    size_t body_length;
+    /* Why the body was not sent: NULL when it was, else "over-limit", "opaque" or "unreadable". */
+    const char *omitted;
+} WKCapturedResponse;
+
 /* What a view reports. All are called on the WebKit thread with the view's callback context. */
 typedef struct {
     /* A load event. uri is the view's current URI. At WK_LOAD_COMMITTED, http_status is the main resource's
@@ -67,6 +94,8 @@ typedef struct {
      * started loading, got its response or ended; id tells the loads of the view apart. The loads of a document
      * that a new load replaces end when it starts; one still going when the view is destroyed reports no end. */
     void (*resource_changed)(void *context, unsigned long long id, WKResourceEvent event, const char *text);
+    /* A script of the page read a response, while capture is on (wk_view_set_capture). */
+    void (*response_captured)(void *context, const WKCapturedResponse *response);
     /* Called once, when the view is destroyed, to release the callback context. */
     void (*release)(void *context);
 } WKViewCallbacks;
@@ -104,6 +133,11 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
  * answer (a 401 page). */
 void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers, const char *user,
                       const char *password);
+
+/* Says what the view's next documents capture, from the next load on: the responses of the kinds (a mask of
+ * WKCaptureKind) that the page's scripts read, bodies of at most max_body bytes sent whole. False when the
+ * context has no extension folder (wk_context_set_extensions_directory), which capture needs. */
+bool wk_view_set_capture(WKView *view, bool enabled, unsigned long long max_body, unsigned kinds);
 
 /* Trusts certificate (from wk_context_check_certificate) for uri's host in the view's context and loads uri again,
  * as a load whose allow_certificate said true does: with the headers of the view's last load when uri is its URI. */

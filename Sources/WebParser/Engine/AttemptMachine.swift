@@ -160,6 +160,7 @@ struct AttemptMachine {
         if job.collectsWithoutEmitters {
             return fail(.invalidJob("collecting emitted values needs a user script that calls webparse.emit"))
         }
+        if let problem = job.captureProblem { return fail(.invalidJob(problem)) }
         stage = .running(RunningAttempt(job: job, script: script))
         return [.watch(job.timeout), .load]
     }

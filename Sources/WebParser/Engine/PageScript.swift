@@ -64,9 +64,12 @@ struct PageScript: Sendable {
 
     /// The wrapper of `evaluation`'s script and waits. For a large script this takes a while: make it off the
     /// WebKit thread.
+    /// A job that collects responses without a script waits for the page to settle as if its script answered
+    /// `true`.
     init(for evaluation: Evaluation) {
+        let collectsOnlyResponses = evaluation.collect == .responses && evaluation.script.allSatisfy(\.isWhitespace)
         self.init(
-            evaluation.script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector,
+            collectsOnlyResponses ? "true" : evaluation.script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector,
             pollInterval: evaluation.pollInterval)
     }
 

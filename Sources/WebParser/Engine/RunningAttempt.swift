@@ -39,6 +39,8 @@ struct RunningAttempt {
     private var lastAnswer: String?
     /// The values user scripts emitted, in order, as JSON text.
     private var emitted: [Data] = []
+    /// The responses the job's capture recorded.
+    private var captured: CapturedResponses?
     /// The page's requests that deliver data.
     private var requests = RequestTracker()
     /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer
@@ -55,6 +57,7 @@ struct RunningAttempt {
             pollInterval: job.evaluation.pollInterval)
         self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect != .result ? .zero : job.evaluation.settle
         self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero)
+        self.captured = job.capture.flatMap(CapturedResponses.init)
     }
 
     /// Takes an event other than the page's, the start, the screenshot and cancellation.
@@ -148,6 +151,9 @@ struct RunningAttempt {
             return []
         case .resource(let id, let load):
             return track { $0.handle(load, id: id) }
+        case .captured(let response):
+            if conclusion == nil { captured?.record(response) }
+            return []
         case .certificateTrusted:
             supersededLoadFinishing = true
             return []
@@ -291,6 +297,7 @@ struct RunningAttempt {
         switch script.outcome(of: reply) {
         case .value(let data):
             if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
+            if job.evaluation.collect == .responses { return responsesRead() }
             if data == steps.answerBefore, settleFor < Evaluation.unchangedAfterSteps, !pages.hasPages {
                 // The steps have not changed the answer yet: the page may still re-render (after a timer, a
                 // websocket message), so the same answer must hold longer.
@@ -315,6 +322,15 @@ struct RunningAttempt {
         }
     }
 
+    /// Concludes a job that collects responses once the page has settled with at least one recorded.
+    private mutating func responsesRead() -> [Action] {
+        guard let captured, !captured.records.isEmpty else {
+            lastAnswer = "no response matched capture yet"
+            return [.evaluateLater(job.evaluation.pollInterval)]
+        }
+        return succeed(with: captured.json)
+    }
+
     /// Concludes the attempt with `data`.
     private mutating func succeed(with data: Data, cutShort: String? = nil, atTimeOut: Bool = false) -> [Action] {
         guard conclusion == nil else { return [] }
@@ -336,6 +352,13 @@ struct RunningAttempt {
             return succeed(
                 with: JSONText.array(emitted),
                 cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
+                atTimeOut: true)
+        }
+        if job.evaluation.collect == .responses, let captured, !captured.records.isEmpty, conclusion == nil {
+            let count = captured.records.count
+            return succeed(
+                with: captured.json,
+                cutShort: "timed out before the page settled; the result holds the \(count) response\(count == 1 ? "" : "s") captured until then",
                 atTimeOut: true)
         }
         // Before its first document, the page was still on its way: a transient time-out, whatever the steps.

@@ -20,6 +20,8 @@ public struct WebParserJob: Sendable, Equatable {
     public var page: PageSettings
     /// How the URL is requested.
     public var load: LoadSettings
+    /// The responses recorded as the page's scripts read them; nil records none.
+    public var capture: Capture?
 
     /// A job that loads `url` and evaluates `evaluation` there, each attempt within `timeout` (30 s by default),
     /// with `retry` (2 retries starting 1 s apart by default), on a page made with `page` and loaded with `load`.
@@ -55,6 +57,9 @@ public struct WebParserJob: Sendable, Equatable {
         /// or at the timeout with the values emitted so far (`WebParserResult.isComplete` is then false; with
         /// none, the job times out). Needs at least one user script.
         case emitted
+        /// A JSON array of the responses the job's `capture` recorded, in the order their bodies arrived, once
+        /// at least one was recorded and the page has settled (as a script's result does). Needs `capture`.
+        case responses
     }
 
     /// What a page does when it opens a window.

@@ -29,6 +29,8 @@ enum PageEvent: Sendable, Equatable {
     case message(PageMessage)
     /// A load of the page's documents or subresources, numbered `id`, started, got its response or ended.
     case resource(id: UInt64, ResourceLoad)
+    /// A script of the page read a response, which the page's capture took.
+    case captured(CapturedResponse)
 }
 
 /// What happened to one load of a page's documents or subresources.

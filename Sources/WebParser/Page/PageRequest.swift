@@ -9,6 +9,8 @@ struct PageRequest: Sendable, Equatable {
     var credentials: WebParserJob.Credentials?
     /// Whether an untrusted certificate of the server is accepted for this load.
     var trustsAnyCertificate = false
+    /// The responses the page's scripts read that are captured from this load on; nil captures none.
+    var capture: WebParserJob.Capture?
 
     init(
         url: URL, headers: [String: String] = [:], credentials: WebParserJob.Credentials? = nil,
@@ -25,6 +27,7 @@ struct PageRequest: Sendable, Equatable {
         self.init(
             url: job.url, headers: job.load.headers, credentials: job.load.credentials,
             trustsAnyCertificate: job.load.ignoresTLSErrors)
+        capture = job.capture
     }
 
     /// The request for `url`, a page that `job`'s page leads to (its next page): the job's headers, credentials
@@ -37,5 +40,6 @@ struct PageRequest: Sendable, Equatable {
         self.init(
             url: url, headers: sameOrigin ? job.load.headers : [:], credentials: sameOrigin ? job.load.credentials : nil,
             trustsAnyCertificate: sameOrigin && job.load.ignoresTLSErrors)
+        capture = job.capture
     }
 }

@@ -48,8 +48,9 @@ package struct ConfigReader {
         /// Whether `key`'s field was given.
         package func gives(_ key: String) -> Bool { keys.contains(key) }
 
-        /// Whether the fields given ask for the values user scripts emit rather than a script's result.
-        package var collectsEmitted: Bool { draft.job.evaluation.collect == .emitted }
+        /// Whether the fields given ask for something other than a script's result (the values user scripts
+        /// emit, the captured responses): the job then needs no script.
+        package var collectsWithoutScript: Bool { draft.job.evaluation.collect != .result }
 
         /// Reads one use of `field`'s option, with `value` ("" for a flag), into the fields given, with the
         /// field's own reader; paths are relative to `directory`. What is wrong with it joins `problems`.
@@ -145,21 +146,29 @@ package struct ConfigReader {
         if given.isDisjoint(with: ["url", "urls"]) { fields.problem(prefix + "url", at: place, "required; the page to load") }
         if own.isSuperset(of: ["url", "urls"]) { fields.problem(prefix + "urls", at: place, "give url or urls, not both") }
         let collectsEmitted = draft.job.evaluation.collect == .emitted
-        if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) && !collectsEmitted {
+        let collectsResponses = draft.job.evaluation.collect == .responses
+        if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) && !collectsEmitted && !collectsResponses {
             fields.problem(prefix + "script", at: place, "required (or scriptFile); the JavaScript that returns the data")
         }
         if draft.job.collectsWithoutEmitters && !own.union(defaults.keys).contains("userScripts") {
             fields.problem(prefix + "collect", at: place, "\"emitted\" needs userScripts that call webparse.emit")
         }
+        if draft.job.capture?.rules.isEmpty ?? collectsResponses {
+            let key = collectsResponses ? "collect" : "captureLimits"
+            let reason = collectsResponses ? "\"responses\" needs capture (the responses to record)" : "goes with capture"
+            fields.problem(prefix + key, at: place, reason)
+        }
         if draft.next == nil {
             for key in ["maxPages", "stopAtSeen"] where own.union(defaults.keys).contains(key) && !own.union(defaults.keys).contains("next") {
                 fields.problem(prefix + key, at: place, "goes with next (the next page's link or button)")
             }
-        } else if collectsEmitted {
-            fields.problem(prefix + "next", at: place, "goes with the script's result, not with \"collect\": \"emitted\"")
+        } else if collectsEmitted || collectsResponses {
+            let collect = collectsEmitted ? "emitted" : "responses"
+            fields.problem(prefix + "next", at: place, "goes with the script's result, not with \"collect\": \"\(collect)\"")
         }
         draft.job.evaluation.pagination = draft.next.map { Pagination(next: $0, maxPages: draft.maxPages ?? Pagination.defaultMaxPages) }
-        guard let pages = draft.urls ?? draft.url.map({ [$0] }), let script = draft.script ?? (collectsEmitted ? "" : nil) else { return nil }
+        guard let pages = draft.urls ?? draft.url.map({ [$0] }), let script = draft.script ?? (collectsEmitted || collectsResponses ? "" : nil)
+        else { return nil }
         draft.job.evaluation.script = script
         guard draft.urls != nil else {
             draft.job.url = pages[0]

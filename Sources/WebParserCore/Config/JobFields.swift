@@ -191,10 +191,28 @@ package enum JobFields {
             if let value = reader.userScripts(path, input) { draft.job.page.userScripts = value }
         },
         JobField(
-            key: "collect", summary: "\"result\": the script's result (default); \"emitted\": what user scripts pass to webparse.emit",
-            option: .value("collect", "WHAT", "result (default), or emitted: the values user scripts pass to webparse.emit")
+            key: "collect",
+            summary: "\"result\": the script's result (default); \"emitted\": what user scripts pass to webparse.emit; \"responses\": the captured responses",
+            option: .value("collect", "WHAT", "result (default); emitted: the values user scripts pass to webparse.emit; responses: the captured responses")
         ) { reader, path, input, draft in
             if let value = reader.choice(path, input, WebParserJob.Collect.self) { draft.job.evaluation.collect = value }
+        },
+        JobField(
+            key: "capture",
+            summary: "record the responses the page's scripts read: {\"url\": REGEX, \"as\": \"json\"|\"text\"|\"base64\", \"kinds\": [\"fetch\", \"xhr\"]} or a list",
+            option: .values("capture", "REGEX", "record the responses (fetch, XHR) whose URL matches REGEX, bodies as text; repeatable")
+        ) { reader, path, input, draft in
+            guard let rules = reader.captureRules(path, input) else { return }
+            draft.job.capture = WebParserJob.Capture(
+                rules: rules, bodyLimit: draft.job.capture?.bodyLimit ?? WebParserJob.Capture.defaultBodyLimit,
+                totalLimit: draft.job.capture?.totalLimit ?? WebParserJob.Capture.defaultTotalLimit)
+        },
+        JobField(
+            key: "captureLimits", summary: "MiB of one captured body and of all together: {\"body\": 10, \"total\": 50} (the defaults)",
+            option: nil
+        ) { reader, path, input, draft in
+            guard let limits = reader.captureLimits(path, input) else { return }
+            draft.job.capture = WebParserJob.Capture(rules: draft.job.capture?.rules ?? [], bodyLimit: limits.body, totalLimit: limits.total)
         },
         JobField(
             key: "logConsole", summary: "print the page's console lines and uncaught errors on stderr (default false)",

@@ -49,8 +49,9 @@ struct EvalCommand {
     func execute() async -> ExitCode {
         await SingleJob.run("eval", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(CommandFailure) in
             let script = try givenScript()
-            // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values, no script at all.
-            let emitted = settings.fields.collectsEmitted
+            // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values or responses, no script
+            // at all.
+            let emitted = settings.fields.collectsWithoutScript
             return try JobOptions.job(
                 url: settings.url, script: script ?? (emitted ? nil : Self.renderedHTML),
                 waitFor: script == nil && !emitted ? Self.loaded : nil, fields: settings.fields,

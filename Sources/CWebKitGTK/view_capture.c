@@ -1,0 +1,54 @@
+/* CWebKitGTK: Capture: the settings a view sends its page's extension, and the responses it sends back. */
+#include "CWebKitGTK.h"
+
+#include "objects.h"
+
+/* The protocol, which the extension's own folder holds for both sides. */
+#include "../CWebParseExtension/include/webparse_capture.h"
+
+_Static_assert(WK_CAPTURE_FETCH == WEBPARSE_CAPTURE_FETCH && WK_CAPTURE_XHR == WEBPARSE_CAPTURE_XHR,
+               "the capture kinds are the extension's");
+
+const char *wk_extension_file_name(void) {
+    return WEBPARSE_EXTENSION_FILE;
+}
+
+static gboolean on_user_message(WebKitWebView *web_view, WebKitUserMessage *message, gpointer data) {
+    WKView *view = data;
+    if (g_strcmp0(webkit_user_message_get_name(message), WEBPARSE_CAPTURE_RESPONSE) != 0)
+        return FALSE;
+    GVariant *parameters = webkit_user_message_get_parameters(message);
+    if (!parameters || !g_variant_is_of_type(parameters, G_VARIANT_TYPE(WEBPARSE_CAPTURE_RESPONSE_FORMAT)))
+        return TRUE;
+    const char *kind, *url, *method, *mime_type, *omitted;
+    gint32 status;
+    gboolean main_frame, exact;
+    guint64 size;
+    GVariant *body;
+    /* The same fields, borrowed from parameters. */
+    g_variant_get(parameters, "(&s&s&si&sbbt@ay&s)", &kind, &url, &method, &status, &mime_type,
+                  &main_frame, &exact, &size, &body, &omitted);
+    gsize body_length = 0;
+    const unsigned char *bytes = g_variant_get_fixed_array(body, &body_length, 1);
+    WKCapturedResponse response = {
+        g_strcmp0(kind, "xhr") == 0 ? WK_CAPTURE_XHR : WK_CAPTURE_FETCH,
+        url, method, status, mime_type, main_frame, exact, size, bytes, body_length,
+        *omitted ? omitted : NULL,
+    };
+    view->callbacks.response_captured(view->callback_context, &response);
+    g_variant_unref(body);
+    return TRUE;
+}
+
+void view_capture_watch(WKView *view) {
+    g_signal_connect(view->web_view, "user-message-received", G_CALLBACK(on_user_message), view);
+}
+
+bool wk_view_set_capture(WKView *view, bool enabled, unsigned long long max_body, unsigned kinds) {
+    if (!view->context->has_extension)
+        return !enabled;
+    GVariant *settings = g_variant_new(WEBPARSE_CAPTURE_SETTINGS_FORMAT, enabled, (guint64)max_body, kinds);
+    webkit_web_view_send_message_to_page(view->web_view, webkit_user_message_new(WEBPARSE_CAPTURE_SETTINGS, settings),
+                                         NULL, NULL, NULL);
+    return true;
+}

@@ -1,0 +1,27 @@
+/*
+ * CWebParseExtension: what webparse's UI process and its web process extension say to each other about
+ * capturing responses. The one place both sides read (the shim includes this file).
+ */
+#ifndef WEBPARSE_CAPTURE_H
+#define WEBPARSE_CAPTURE_H
+
+/* The extension's file, as SwiftPM names the dynamic library product webparse-extension. */
+#define WEBPARSE_EXTENSION_FILE "libwebparse-extension.so"
+
+/* UI process to page, before each load: what to capture in the page's documents from then on.
+ * Parameters "(btu)": capture or not, the largest body sent whole (bytes; a larger one is sent as its size
+ * only), and the kinds hooked (WEBPARSE_CAPTURE_*). */
+#define WEBPARSE_CAPTURE_SETTINGS "webparse-capture"
+#define WEBPARSE_CAPTURE_SETTINGS_FORMAT "(btu)"
+
+#define WEBPARSE_CAPTURE_FETCH 1u
+#define WEBPARSE_CAPTURE_XHR 2u
+
+/* Page to UI process: one response. Parameters "(sssisbbtays)": kind ("fetch" or "xhr"), URL, method, HTTP
+ * status, MIME type, whether the main frame made the request, whether the body is the exact bytes (false: text
+ * the page decoded), the body's whole size in bytes, the body (empty when it was not sent), and why it was not
+ * sent ("" when it was). */
+#define WEBPARSE_CAPTURE_RESPONSE "webparse-response"
+#define WEBPARSE_CAPTURE_RESPONSE_FORMAT "(sssisbbtays)"
+
+#endif

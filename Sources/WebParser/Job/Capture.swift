@@ -1,0 +1,74 @@
+import Foundation
+
+extension WebParserJob {
+    /// The responses a job records as its page's scripts read them (`fetch`, `XMLHttpRequest`), through
+    /// webparse's web process extension, and how their bodies appear. Each record holds the URL, method, status,
+    /// MIME type, kind, frame and body; `Collect.responses` makes the records the job's result.
+    public struct Capture: Sendable, Equatable {
+        /// The kinds of request whose responses can be captured.
+        public enum Kind: String, Sendable, Equatable, CaseIterable {
+            case fetch
+            case xhr
+        }
+
+        /// How a record holds its body.
+        public enum BodyForm: String, Sendable, Equatable, CaseIterable {
+            /// The body parsed as JSON; a body that is not JSON is kept as text, and the record says why.
+            case json
+            /// The body as text (UTF-8).
+            case text
+            /// The body's bytes in base64.
+            case base64
+        }
+
+        /// Responses whose URL the regular expression `url` matches (anywhere in the URL, as `grep` does) and
+        /// whose kind is one of `kinds`.
+        public struct Rule: Sendable, Equatable {
+            /// A regular expression (ICU syntax, as `NSRegularExpression`) searched in each response's URL.
+            public var url: String
+            /// How the records of this rule hold their bodies.
+            public var body: BodyForm
+            /// The kinds of request this rule captures.
+            public var kinds: Set<Kind>
+
+            /// A rule for the responses of `kinds` (all by default) whose URL matches `url`, with bodies as
+            /// `body` (text by default).
+            public init(url: String, body: BodyForm = .text, kinds: Set<Kind> = Set(Kind.allCases)) {
+                self.url = url
+                self.body = body
+                self.kinds = kinds
+            }
+        }
+
+        /// The largest body a record holds, in bytes, unless a job says otherwise: 10 MiB.
+        public static let defaultBodyLimit = 10 << 20
+        /// The most body bytes all of a job's records hold together, unless a job says otherwise: 50 MiB.
+        public static let defaultTotalLimit = 50 << 20
+
+        /// The rules; a response is recorded under the first rule that takes it.
+        public var rules: [Rule]
+        /// A body larger than this many bytes is recorded without it, with its size and the reason.
+        public var bodyLimit: Int
+        /// Once the records hold this many body bytes, later bodies are recorded without them.
+        public var totalLimit: Int
+
+        /// Capture by `rules`, within `bodyLimit` bytes per body and `totalLimit` bytes in all.
+        public init(rules: [Rule], bodyLimit: Int = defaultBodyLimit, totalLimit: Int = defaultTotalLimit) {
+            self.rules = rules
+            self.bodyLimit = bodyLimit
+            self.totalLimit = totalLimit
+        }
+
+        /// The kinds any rule captures.
+        var kinds: Set<Kind> { rules.reduce(into: []) { $0.formUnion($1.kinds) } }
+    }
+}
+
+extension WebParserJob {
+    /// Why the job's capture cannot run here (no rules for `Collect.responses`, a URL that is not a regular
+    /// expression, no extension), or nil when it can.
+    var captureProblem: String? {
+        guard let capture else { return evaluation.collect == .responses ? "collecting responses needs capture rules" : nil }
+        return CapturedResponses.problem(with: capture) ?? CaptureExtension.missing
+    }
+}

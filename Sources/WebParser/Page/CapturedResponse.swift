@@ -1,0 +1,43 @@
+internal import CWebKitGTK
+import Foundation
+
+/// A response a page's script read (`fetch`, `XMLHttpRequest`), as webparse's web process extension captured it.
+struct CapturedResponse: Sendable, Equatable {
+    /// Why a response came without its body.
+    enum Omission: String, Sendable, Equatable {
+        /// Larger than the body limit the page was given.
+        case overLimit = "over-limit"
+        /// A `no-cors` response: its body is hidden from the page itself.
+        case opaque
+        /// The page could not read it (the request was aborted while the body arrived).
+        case unreadable
+    }
+
+    var kind: WebParserJob.Capture.Kind
+    var url: String
+    var method: String
+    var status: Int
+    var mimeType: String
+    /// Whether the main frame's document made the request (false: an iframe's).
+    var mainFrame: Bool
+    /// Whether `body` holds the exact bytes the server sent (false: text the page decoded).
+    var exact: Bool
+    /// The body's whole size in bytes, also when it is not here.
+    var size: Int
+    /// The body; nil when `omitted` says why not.
+    var body: Data?
+    var omitted: Omission?
+}
+
+extension CapturedResponse {
+    /// The response the shim reports.
+    init(_ response: WKCapturedResponse) {
+        let omitted = response.omitted.map { Omission(rawValue: String(cString: $0)) ?? .unreadable }
+        self.init(
+            kind: response.kind == WK_CAPTURE_XHR ? .xhr : .fetch, url: String(cString: response.url),
+            method: String(cString: response.method), status: Int(response.status),
+            mimeType: String(cString: response.mime_type), mainFrame: response.main_frame, exact: response.exact,
+            size: Int(clamping: response.size),
+            body: omitted == nil ? Data(bytes: response.body, count: response.body_length) : nil, omitted: omitted)
+    }
+}
