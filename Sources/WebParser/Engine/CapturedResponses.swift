@@ -40,7 +40,7 @@ struct CapturedResponses {
         var members: [(key: String, value: JSONText.Value)] = [
             ("url", .string(response.url)), ("method", .string(response.method)), ("status", .integer(response.status)),
             ("mimeType", .string(response.mimeType)), ("kind", .string(response.kind.rawValue)),
-            ("frame", .string(response.mainFrame ? "main" : "iframe")), ("size", .integer(response.size)),
+            ("frame", .string(response.mainFrame ? "main" : "iframe")), ("size", .integer(response.size))
         ]
         if let omission = response.omitted {
             members.append(("omitted", .string(Self.reason(omission, limit: capture.bodyLimit))))

@@ -7,7 +7,9 @@ extension WebParserJob {
     public struct Capture: Sendable, Equatable {
         /// The kinds of request whose responses can be captured.
         public enum Kind: String, Sendable, Equatable, CaseIterable {
+            /// A response the page's `fetch` got.
             case fetch
+            /// A response of the page's `XMLHttpRequest` (jQuery's `$.ajax` and most older libraries).
             case xhr
         }
 

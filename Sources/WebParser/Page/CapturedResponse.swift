@@ -38,6 +38,6 @@ extension CapturedResponse {
             method: String(cString: response.method), status: Int(response.status),
             mimeType: String(cString: response.mime_type), mainFrame: response.main_frame, exact: response.exact,
             size: Int(clamping: response.size),
-            body: omitted == nil ? Data(bytes: response.body, count: response.body_length) : nil, omitted: omitted)
+            body: omitted == nil ? response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data() : nil, omitted: omitted)
     }
 }

@@ -153,7 +153,7 @@ package struct ConfigReader {
         if draft.job.collectsWithoutEmitters && !own.union(defaults.keys).contains("userScripts") {
             fields.problem(prefix + "collect", at: place, "\"emitted\" needs userScripts that call webparse.emit")
         }
-        if draft.job.capture?.rules.isEmpty ?? collectsResponses {
+        if draft.job.capture?.rules.isEmpty ?? (collectsResponses && !given.contains("capture")) {
             let key = collectsResponses ? "collect" : "captureLimits"
             let reason = collectsResponses ? "\"responses\" needs capture (the responses to record)" : "goes with capture"
             fields.problem(prefix + key, at: place, reason)

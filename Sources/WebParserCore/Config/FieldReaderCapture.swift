@@ -64,17 +64,17 @@ extension FieldReader {
         }
         guard var rule = self.rule(at: path + ".url", .node(urlNode)) else { return nil }
         if let form = members.first(where: { $0.key == "as" }).map({ FieldInput.node($0.value) }) {
-            guard let body = choice(path + ".as", form, WebParserJob.Capture.BodyForm.self) else { return nil }
-            rule.body = body
+            if let body = choice(path + ".as", form, WebParserJob.Capture.BodyForm.self) { rule.body = body } else { valid = false }
         }
         if let kinds = members.first(where: { $0.key == "kinds" }).map({ FieldInput.node($0.value) }) {
-            guard let names = stringList(path + ".kinds", kinds, what: "kinds of request") else { return nil }
+            let names = stringList(path + ".kinds", kinds, what: "kinds of request")
+            if names == nil { valid = false }
             let known = WebParserJob.Capture.Kind.allCases.map(\.rawValue)
-            for name in names where WebParserJob.Capture.Kind(rawValue: name) == nil {
+            for name in names ?? [] where WebParserJob.Capture.Kind(rawValue: name) == nil {
                 problem(path + ".kinds", at: kinds, "unknown kind \"\(name)\"; expected \(known.joined(separator: " or "))")
                 valid = false
             }
-            rule.kinds = Set(names.compactMap(WebParserJob.Capture.Kind.init(rawValue:)))
+            rule.kinds = Set((names ?? []).compactMap(WebParserJob.Capture.Kind.init(rawValue:)))
         }
         return valid ? rule : nil
     }

@@ -199,7 +199,8 @@ package enum JobFields {
         },
         JobField(
             key: "capture",
-            summary: "record the responses the page's scripts read: {\"url\": REGEX, \"as\": \"json\"|\"text\"|\"base64\", \"kinds\": [\"fetch\", \"xhr\"]} or a list",
+            summary:
+                "record the responses the page's scripts read: {\"url\": REGEX, \"as\": \"json\"|\"text\"|\"base64\", \"kinds\": [\"fetch\", \"xhr\"]} or a list",
             option: .values("capture", "REGEX", "record the responses (fetch, XHR) whose URL matches REGEX, bodies as text; repeatable")
         ) { reader, path, input, draft in
             guard let rules = reader.captureRules(path, input) else { return }
