@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds webparse from this checkout and installs it under PREFIX (default /usr/local): the binary, webparse(1),
-# bash/zsh/fish completions and the config's JSON Schema. Runs Scripts/install-packages.sh first, so it needs
+# its web process extension (lib/webparse/), bash/zsh/fish completions and the config's JSON Schema. Runs Scripts/install-packages.sh first, so it needs
 # root (or sudo) when packages are missing; PREFIX must be writable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,8 @@ swift build -c release --product webparse --static-swift-stdlib 2>&1 | { grep -v
 binary=.build/release/webparse
 install -D -m 0755 "$binary" "$prefix/bin/webparse"
 strip --strip-all "$prefix/bin/webparse"
+install -d "$prefix/lib/webparse"
+Scripts/build-extension.sh "$prefix/lib/webparse/libwebparse-extension.so"
 install -d "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d" "$prefix/share/webparse"
 "$binary" help --man | gzip -9n > "$prefix/share/man/man1/webparse.1.gz"
 "$binary" completions bash > "$prefix/share/bash-completion/completions/webparse"

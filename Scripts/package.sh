@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds webparse for people without a Swift toolchain, offline, once the packages Scripts/install-packages.sh
 # installs are there:
-#   dist/webparse-VERSION-linux-ARCH.tar.gz  the binary, webparse(1), bash/zsh/fish completions, the config's
-#                                            JSON Schema, README and LICENSE
+#   dist/webparse-VERSION-linux-ARCH.tar.gz  the binary, its web process extension (lib/webparse/, for capture),
+#                                            webparse(1), bash/zsh/fish completions, the config's JSON Schema,
+#                                            README and LICENSE
 #   dist/webparse_VERSION_DEBARCH.deb        the same laid out for Debian, Depends found by dpkg-shlibdeps
 # The Swift runtime is linked in (--static-swift-stdlib) and the binary stripped; the script fails if the binary
 # still points into the toolchain, or if lintian finds an error in the .deb.
@@ -19,6 +20,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 strip --strip-all -o "$work/webparse" "$built"
 binary=$work/webparse
+# The web process extension, which WebKit loads into web processes for capture: compiled here with the
+# toolchain's clang (its hook is compiled in with C23's #embed), because SwiftPM links every dynamic library
+# product against the Swift runtime, which web processes do not have.
+extension=$work/libwebparse-extension.so
+Scripts/build-extension.sh "$extension"
 
 # Nothing of the toolchain may be needed at run time.
 if readelf -d "$binary" | grep -E "RPATH|RUNPATH|NEEDED" | grep -q -e "$toolchain" -e "libswift" -e "libFoundation" -e "libdispatch"; then
@@ -27,6 +33,11 @@ if readelf -d "$binary" | grep -E "RPATH|RUNPATH|NEEDED" | grep -q -e "$toolchai
   exit 1
 fi
 "$binary" --version | grep -qx "webparse $version"
+if readelf -d "$extension" | grep -E "RPATH|RUNPATH|NEEDED" | grep -q -e "RPATH" -e "RUNPATH" -e "libswift"; then
+  echo "package.sh: $extension needs more than WebKitGTK:" >&2
+  readelf -d "$extension" | grep -E "RPATH|RUNPATH|NEEDED" >&2
+  exit 1
+fi
 
 # The files both artifacts carry.
 extras=$work/extras
@@ -41,6 +52,7 @@ rm -f dist/webparse_*.deb dist/webparse-*.tar.gz
 tree=$work/webparse-$version-linux-$arch
 mkdir -p "$tree/bin" "$tree/share/man/man1" "$tree/share/completions"
 cp "$binary" "$tree/bin/webparse"
+install -D -m 0644 "$extension" "$tree/lib/webparse/libwebparse-extension.so"
 cp "$extras/webparse.1.gz" "$tree/share/man/man1/"
 cp "$extras/completion.bash" "$tree/share/completions/webparse.bash"
 cp "$extras/completion.zsh" "$tree/share/completions/_webparse"
@@ -51,6 +63,7 @@ tar -C "$work" --owner=0 --group=0 --sort=name -czf "dist/webparse-$version-linu
 # The .deb: Depends are what the binary links against (dpkg-shlibdeps), and Xvfb, which it starts without a display.
 root=$work/deb
 install -D -m 0755 "$binary" "$root/usr/bin/webparse"
+install -D -m 0644 "$extension" "$root/usr/lib/webparse/libwebparse-extension.so"
 install -D -m 0644 "$extras/webparse.1.gz" "$root/usr/share/man/man1/webparse.1.gz"
 install -D -m 0644 "$extras/completion.bash" "$root/usr/share/bash-completion/completions/webparse"
 install -D -m 0644 "$extras/completion.zsh" "$root/usr/share/zsh/vendor-completions/_webparse"
@@ -72,7 +85,7 @@ printf 'webparse (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- webpars
 chmod 0644 "$doc/copyright" "$doc/changelog.gz"
 mkdir -p "$work/shlibs/debian"
 printf 'Source: webparse\n\nPackage: webparse\nArchitecture: any\n' > "$work/shlibs/debian/control"
-depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e"$root/usr/bin/webparse" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e"$root/usr/bin/webparse" -e"$root/usr/lib/webparse/libwebparse-extension.so" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 mkdir -p "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: webparse
@@ -103,7 +116,7 @@ else
 fi
 # What the .deb must hold, and need.
 contents=$(dpkg-deb -c "$deb" | awk '{print $NF}')
-for file in ./usr/bin/webparse ./usr/share/man/man1/webparse.1.gz ./usr/share/bash-completion/completions/webparse \
+for file in ./usr/bin/webparse ./usr/lib/webparse/libwebparse-extension.so ./usr/share/man/man1/webparse.1.gz ./usr/share/bash-completion/completions/webparse \
             ./usr/share/zsh/vendor-completions/_webparse ./usr/share/fish/vendor_completions.d/webparse.fish \
             ./usr/share/doc/webparse/copyright; do
   grep -qx -- "$file" <<<"$contents" || { echo "package.sh: $deb lacks $file" >&2; exit 1; }

@@ -56,6 +56,9 @@ bool trust_certificate(WKView *view, GTlsCertificate *certificate, const char *u
 /* Reports the view's resource loads through its resource_changed callback from now on. */
 void view_resources_watch(WKView *view);
 
+/* The capture settings the extension reads (a floating GVariant). */
+GVariant *wk_capture_settings(bool enabled, unsigned long long max_body, unsigned kinds);
+
 /* Reports the responses the view's extension captures through its response_captured callback from now on. */
 void view_capture_watch(WKView *view);
 

@@ -44,11 +44,16 @@ void view_capture_watch(WKView *view) {
     g_signal_connect(view->web_view, "user-message-received", G_CALLBACK(on_user_message), view);
 }
 
+GVariant *wk_capture_settings(bool enabled, unsigned long long max_body, unsigned kinds) {
+    return g_variant_new(WEBPARSE_CAPTURE_SETTINGS_FORMAT, (gboolean)enabled, (guint64)max_body, (guint32)kinds);
+}
+
 bool wk_view_set_capture(WKView *view, bool enabled, unsigned long long max_body, unsigned kinds) {
     if (!view->context->has_extension)
         return !enabled;
-    GVariant *settings = g_variant_new(WEBPARSE_CAPTURE_SETTINGS_FORMAT, enabled, (guint64)max_body, kinds);
-    webkit_web_view_send_message_to_page(view->web_view, webkit_user_message_new(WEBPARSE_CAPTURE_SETTINGS, settings),
+    webkit_web_view_send_message_to_page(view->web_view,
+                                         webkit_user_message_new(WEBPARSE_CAPTURE_SETTINGS,
+                                                                 wk_capture_settings(enabled, max_body, kinds)),
                                          NULL, NULL, NULL);
     return true;
 }

@@ -1,8 +1,8 @@
 /*
  * CWebParseExtension: webparse's web process extension, which WebKit loads into every web process of a context
  * whose extensions folder holds it. It captures the bodies of the responses a page's scripts read (fetch, XHR),
- * which WebKit's UI-process API does not give: the UI process switches capture on per page
- * (WEBPARSE_CAPTURE_SETTINGS); at each document's start, before any of its scripts, the hook in
+ * which WebKit's UI-process API does not give: the initialization data says what pages capture, and the UI
+ * process says it again for each page before each load (WEBPARSE_CAPTURE_SETTINGS); at each document's start, before any of its scripts, the hook in
  * capture_hook.js wraps fetch and XMLHttpRequest in the page's world and hands each body to a native function
  * that no page script can reach (it is never put on window), which sends it to the UI process
  * (WEBPARSE_CAPTURE_RESPONSE).
@@ -36,6 +36,15 @@ typedef struct {
 } Sender;
 
 static const char *settings_key = "webparse-capture";
+
+/* What a page captures until the UI process says otherwise: the initialization data's settings. */
+static Settings default_settings;
+
+static void read_settings(GVariant *parameters, Settings *settings) {
+    if (parameters && g_variant_is_of_type(parameters, G_VARIANT_TYPE(WEBPARSE_CAPTURE_SETTINGS_FORMAT)))
+        g_variant_get(parameters, WEBPARSE_CAPTURE_SETTINGS_FORMAT, &settings->enabled, &settings->max_body,
+                      &settings->kinds);
+}
 
 static char *string_argument(GPtrArray *arguments, guint index) {
     if (index >= arguments->len || !jsc_value_is_string(arguments->pdata[index]))
@@ -105,7 +114,9 @@ static void on_send(GPtrArray *arguments, gpointer data) {
 static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame,
                                      gpointer data) {
     Settings *settings = g_object_get_data(G_OBJECT(page), settings_key);
-    if (!settings || !settings->enabled)
+    if (!settings)
+        settings = &default_settings;
+    if (!settings->enabled)
         return;
     JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
     Sender *sender = g_new0(Sender, 1);
@@ -127,12 +138,8 @@ static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *pa
 static gboolean on_message(WebKitWebPage *page, WebKitUserMessage *message, gpointer data) {
     if (g_strcmp0(webkit_user_message_get_name(message), WEBPARSE_CAPTURE_SETTINGS) != 0)
         return FALSE;
-    GVariant *parameters = webkit_user_message_get_parameters(message);
-    if (!parameters || !g_variant_is_of_type(parameters, G_VARIANT_TYPE(WEBPARSE_CAPTURE_SETTINGS_FORMAT)))
-        return TRUE;
     Settings *settings = g_new0(Settings, 1);
-    g_variant_get(parameters, WEBPARSE_CAPTURE_SETTINGS_FORMAT, &settings->enabled, &settings->max_body,
-                  &settings->kinds);
+    read_settings(webkit_user_message_get_parameters(message), settings);
     g_object_set_data_full(G_OBJECT(page), settings_key, settings, g_free);
     return TRUE;
 }
@@ -141,7 +148,9 @@ static void on_page_created(WebKitWebExtension *extension, WebKitWebPage *page, 
     g_signal_connect(page, "user-message-received", G_CALLBACK(on_message), NULL);
 }
 
-G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extension) {
+G_MODULE_EXPORT void webkit_web_extension_initialize_with_user_data(WebKitWebExtension *extension,
+                                                                     const GVariant *user_data) {
+    read_settings((GVariant *)user_data, &default_settings);
     g_signal_connect(extension, "page-created", G_CALLBACK(on_page_created), NULL);
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared",
                      G_CALLBACK(on_window_object_cleared), extension);

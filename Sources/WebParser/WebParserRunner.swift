@@ -75,6 +75,9 @@ public struct WebParserRunner: Sendable {
         onMessage: @escaping @Sendable (WebParserMessage) -> Void = { _ in }
     ) async throws -> WebParserResult {
         do {
+            if job.capture != nil && !session.configuration.capturesResponses {
+                throw WebParserError(.invalidJob("capture needs a session whose configuration has capturesResponses"), url: job.url.absoluteString)
+            }
             try await startRuntime()
             onStateChange(.started)
             var machine = JobMachine(timeout: job.timeout, retry: job.retry)

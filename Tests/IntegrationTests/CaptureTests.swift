@@ -7,6 +7,8 @@ import Testing
 /// the way sites write them (jQuery, each `responseType`, POST, a 404, gzip, an iframe), recorded by webparse's
 /// web process extension with their bodies; and pages that try to forge records or flood them.
 @Suite(.serialized) struct CaptureTests {
+    static let runner = WebParserRunner(session: WebParserSession(configuration: .init(capturesResponses: true)))
+
     func job(_ url: URL, _ capture: WebParserJob.Capture, script: String = "", timeout: Duration = .seconds(20)) -> WebParserJob {
         var evaluation = Evaluation(script: script, pollInterval: .milliseconds(20), collect: .responses)
         evaluation.settle = .milliseconds(200)
@@ -83,7 +85,7 @@ import Testing
             .init(url: "/api/(bytes|type-arraybuffer|type-blob)", body: .base64),
             .init(url: "/api/")
         ])
-        let result = try await WebParserRunner().run(job(server.url("/"), capture, script: "document.title === 'done' || null"))
+        let result = try await Self.runner.run(job(server.url("/"), capture, script: "document.title === 'done' || null"))
         #expect(result.isComplete, "\(result.cutShort ?? "")")
         let records = try self.records(result.data)
 
@@ -154,7 +156,7 @@ import Testing
             "/api/never": .hang
         ])
         let capture = WebParserJob.Capture(rules: [.init(url: ".")])
-        let result = try await WebParserRunner().run(job(server.url("/"), capture, script: "out.textContent || null"))
+        let result = try await Self.runner.run(job(server.url("/"), capture, script: "out.textContent || null"))
         let list = try #require(try JSONSerialization.jsonObject(with: result.data) as? [[String: Any]])
         #expect(list.count == 2, "\(String(decoding: result.data, as: UTF8.self))")
         let records = try self.records(result.data)
@@ -162,12 +164,12 @@ import Testing
         #expect(records["/api/xhr"]?["body"] as? String == "xhr body" && records["/api/xhr"]?["method"] as? String == "GET")
         #expect(!String(decoding: result.data, as: UTF8.self).contains("orged"))
 
-        let answered = try await WebParserRunner().run(job(server.url("/thenable"), capture, script: "out.textContent || null", timeout: .seconds(5)))
+        let answered = try await Self.runner.run(job(server.url("/thenable"), capture, script: "out.textContent || null", timeout: .seconds(5)))
         #expect(!String(decoding: answered.data, as: UTF8.self).contains("299"))
         #expect(!String(decoding: answered.data, as: UTF8.self).contains("forged"))
 
         // webparse's own calls get no answer from such a page: the job ends at its timeout with what it recorded.
-        let stalled = try await WebParserRunner().run(job(server.url("/promises"), capture, timeout: .seconds(3)))
+        let stalled = try await Self.runner.run(job(server.url("/promises"), capture, timeout: .seconds(3)))
         #expect(stalled.cutShort != nil)
         let stalledRecords = try self.records(stalled.data)
         #expect(stalledRecords["/api/real"]?["body"] as? String == "real body")
@@ -190,7 +192,7 @@ import Testing
             "*": .respond(contentType: "text/plain", body: String(repeating: "y", count: 100_000))
         ])
         let capture = WebParserJob.Capture(rules: [.init(url: "/api/")], bodyLimit: 300_000, totalLimit: 1_000_000)
-        let result = try await WebParserRunner().run(job(server.url("/"), capture, script: "out.textContent || null"))
+        let result = try await Self.runner.run(job(server.url("/"), capture, script: "out.textContent || null"))
         let list = try #require(try JSONSerialization.jsonObject(with: result.data) as? [[String: Any]])
         #expect(list.count == 61)
         let large = try #require(list.first { ($0["url"] as? String)?.hasSuffix("/api/big") == true })
@@ -201,16 +203,40 @@ import Testing
         #expect(list.filter { ($0["omitted"] as? String)?.contains("total limit") == true }.count == 50)
     }
 
+    /// A page whose server sends `Cross-Origin-Opener-Policy` is moved by WebKit to a new web process: it still
+    /// captures. A job without `capture` in the same session gets its own result; a session without
+    /// `capturesResponses` refuses a capturing job at once.
+    @Test func pagesMovedToANewProcessStillCapture() async throws {
+        let coop = ["Cross-Origin-Opener-Policy": "same-origin"]
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(headers: coop, body: "<p id=out></p><script>fetch('/api/data').then(r => r.text()).then(t => out.textContent = t)</script>"),
+            "/api/data": .respond(contentType: "application/json", headers: coop, body: #"{"chapter": 12}"#)
+        ])
+        for _ in 1...2 {
+            let result = try await Self.runner.run(job(server.url("/"), .init(rules: [.init(url: "/api/", body: .json)]), timeout: .seconds(10)))
+            #expect(result.isComplete)
+            #expect(try self.records(result.data)["/api/data"]?["body"] as? [String: Int] == ["chapter": 12])
+        }
+        var plain = WebParserJob(url: server.url("/"), script: "out.textContent || null")
+        plain.retry = RetryPolicy(retries: 0)
+        #expect(try await Self.runner.run(plain).data == Data(#""{\"chapter\": 12}""#.utf8))
+
+        let refused = await #expect(throws: WebParserError.self) {
+            try await WebParserRunner().run(self.job(server.url("/"), .init(rules: [.init(url: "/api/")])))
+        }
+        #expect(refused?.code == .invalidJob)
+    }
+
     /// A job that captures nothing its rules take ends at its timeout saying so; a URL that is not a regular
     /// expression fails at once.
     @Test func nothingCapturedIsATimeOutThatSaysSo() async throws {
         let server = try TestHTTPServer(routes: ["/": .respond(body: "<script>fetch('/other')</script>"), "/other": .respond(body: "x")])
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParserRunner().run(self.job(server.url("/"), .init(rules: [.init(url: "/api/")]), timeout: .seconds(2)))
+            try await Self.runner.run(self.job(server.url("/"), .init(rules: [.init(url: "/api/")]), timeout: .seconds(2)))
         }
         #expect(error?.lastAnswer == "no response matched capture yet")
         let invalid = await #expect(throws: WebParserError.self) {
-            try await WebParserRunner().run(self.job(server.url("/"), .init(rules: [.init(url: "(")])))
+            try await Self.runner.run(self.job(server.url("/"), .init(rules: [.init(url: "(")])))
         }
         #expect(invalid?.code == .invalidJob)
     }

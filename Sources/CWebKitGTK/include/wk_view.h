@@ -135,8 +135,8 @@ void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers,
                       const char *password);
 
 /* Says what the view's next documents capture, from the next load on: the responses of the kinds (a mask of
- * WKCaptureKind) that the page's scripts read, bodies of at most max_body bytes sent whole. False when the
- * context has no extension folder (wk_context_set_extensions_directory), which capture needs. */
+ * WKCaptureKind) that the page's scripts read, bodies of at most max_body bytes sent whole; or nothing. False
+ * when capture is asked of a context without the extension (wk_context_set_extensions_directory). */
 bool wk_view_set_capture(WKView *view, bool enabled, unsigned long long max_body, unsigned kinds);
 
 /* Trusts certificate (from wk_context_check_certificate) for uri's host in the view's context and loads uri again,

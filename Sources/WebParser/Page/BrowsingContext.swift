@@ -190,7 +190,9 @@ final class BrowsingContext {
                 wk_context_new(nil, memoryLimit, 0.2)!
             }
         MemoryGuard.shared.open(self, limit: configuration.memoryLimit)
-        if let folder = CaptureExtension.folder { wk_context_set_extensions_directory(context, folder.path) }
+        if configuration.capturesResponses, let folder = CaptureExtension.folder {
+            wk_context_set_extensions_directory(context, folder.path, UInt64(WebParserJob.Capture.defaultBodyLimit))
+        }
         if let proxy = configuration.proxy {
             withCStringArray(proxy.bypass) { wk_context_set_proxy(context, proxy.url.absoluteString, $0) }
         }

@@ -24,8 +24,6 @@ final class WebKitPage: WebPage {
     var isOpen: Bool { view != nil }
     /// Whether the current job loads a local file, and so may navigate to other local files.
     fileprivate var opensLocalFiles = false
-    /// Whether the page's documents capture responses (the extension was told so at a load).
-    private var capturing = false
     private var view: OpaquePointer?
     private let context: OpaquePointer
     /// Held while the view uses it.
@@ -163,12 +161,9 @@ final class WebKitPage: WebPage {
         loads += 1
         machine.loadStarting(trustsAnyCertificate: request.trustsAnyCertificate)
         opensLocalFiles = request.url.isFileURL
-        if let capture = request.capture {
-            let kinds = capture.kinds.reduce(0) { $0 | ($1 == .fetch ? WK_CAPTURE_FETCH.rawValue : WK_CAPTURE_XHR.rawValue) }
-            capturing = wk_view_set_capture(view, true, UInt64(capture.bodyLimit), kinds)
-        } else if capturing {
-            capturing = !wk_view_set_capture(view, false, 0, 0)
-        }
+        // In a context with the extension every document captures until told otherwise: each load says.
+        let kinds = request.capture?.kinds.reduce(0) { $0 | ($1 == .fetch ? WK_CAPTURE_FETCH.rawValue : WK_CAPTURE_XHR.rawValue) } ?? 0
+        _ = wk_view_set_capture(view, request.capture != nil, UInt64(request.capture?.bodyLimit ?? 0), kinds)
         let headers = request.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
         withCStringArray(headers) { headers in
             wk_view_load_uri(view, request.url.absoluteString, headers, request.credentials?.user, request.credentials?.password)

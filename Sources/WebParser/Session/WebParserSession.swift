@@ -49,6 +49,11 @@ public final class WebParserSession: Sendable {
         /// host); 1 (or less) gives each page a process of its own. Shared processes save each page the memory of
         /// a process (WebKit's libraries and JavaScript engine); their pages' scripts take turns on one thread.
         public var pagesPerProcess: Int
+        /// Whether the session's web processes load webparse's web process extension, which jobs with `capture`
+        /// need (a job with `capture` in a session without it fails at once, saying so). In such a session every
+        /// document is hooked unless its page is told otherwise, so that a page WebKit moves to a new web process
+        /// (a `Cross-Origin-Opener-Policy` response) still captures; pages of jobs without `capture` record nothing.
+        public var capturesResponses: Bool
 
         /// How many loads a page serves unless a configuration says otherwise.
         public static let defaultRecycleAfter = 50
@@ -58,16 +63,18 @@ public final class WebParserSession: Sendable {
         public static let defaultPagesPerProcess = 2
 
         /// A configuration; by default in memory, without a proxy, pages recycled after 50 loads, two pages to
-        /// a web process and each process limited to 2048 MiB.
+        /// a web process, each process limited to 2048 MiB, and no capture.
         public init(
             storage: Storage = .ephemeral, proxy: Proxy? = nil, recycleAfter: Int = defaultRecycleAfter,
-            memoryLimit: Int? = defaultMemoryLimit, pagesPerProcess: Int = defaultPagesPerProcess
+            memoryLimit: Int? = defaultMemoryLimit, pagesPerProcess: Int = defaultPagesPerProcess,
+            capturesResponses: Bool = false
         ) {
             self.storage = storage
             self.proxy = proxy
             self.recycleAfter = recycleAfter
             self.memoryLimit = memoryLimit
             self.pagesPerProcess = pagesPerProcess
+            self.capturesResponses = capturesResponses
         }
     }
 

@@ -59,6 +59,7 @@ package struct RunPlan: Sendable {
             }
         return WebParserSession.Configuration(
             storage: storage, proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit,
-            pagesPerProcess: settings.pagesPerProcess ?? WebParserSession.Configuration.defaultPagesPerProcess)
+            pagesPerProcess: settings.pagesPerProcess ?? WebParserSession.Configuration.defaultPagesPerProcess,
+            capturesResponses: jobs.contains { $0.job.capture != nil })
     }
 }

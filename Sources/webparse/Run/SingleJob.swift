@@ -23,7 +23,9 @@ enum SingleJob {
         }
         let setup: SessionSetup
         do throws(CommandFailure) {
-            setup = try await SessionSetup.prepare(session, over: SessionSettings())
+            setup = try await SessionSetup.prepare(session, over: SessionSettings()) {
+                WebParserSession.Configuration(storage: $0, proxy: $1, recycleAfter: 1, capturesResponses: job.capture != nil)
+            }
         } catch {
             StandardStreams.tellError("webparse \(command): \(error.message)")
             return error.code
