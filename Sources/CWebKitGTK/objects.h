@@ -39,6 +39,9 @@ struct WKView {
     /* The resources loading (view_resources.c), and the number the last one got. */
     GPtrArray *loads;
     guint64 last_load_id;
+    /* Whether ended loads are reported through resource_recorded, and what cancels the bodies being read. */
+    bool records_resources;
+    GCancellable *reading;
 };
 
 /* A request that answers later: the caller's callback (cast back to its own type by the file that made the

@@ -17,6 +17,9 @@ public enum WebParserMessage: Sendable, Equatable {
     case navigationRefused(url: String)
     /// The `if` step at `step` (`2`, `3.then.1`) found its condition `holds` or not, and runs that branch.
     case stepDecided(step: String, Step, holds: Bool)
+    /// An attempt of a job that records requests (`WebParserJob.recordsRequests`) ended: its page's requests, in
+    /// the order they ended.
+    case requests([WebParserRequest])
 }
 
 /// One line of a page's console.

@@ -46,7 +46,7 @@ import Testing
             <iframe src="/frame"></iframe>
             <script>
             const done = [];
-            window.mark = (what) => { done.push(what); if (done.length === 12) document.title = "done"; };
+            window.mark = (what) => { done.push(what); if (done.length === 13) document.title = "done"; };
             $.get("/api/jquery.json", () => mark("jquery"));
             $.post("/api/post", { chapter: 12 }, () => mark("post"));
             fetch("/api/missing").then(r => r.text()).then(() => mark("404"));
@@ -60,7 +60,8 @@ import Testing
               xhr.send();
             }
             new Worker("/worker.js");
-            </script></body></html>
+            window.chapters = (list) => mark("jsonp " + list.length);
+            </script><script src="/api/jsonp.js"></script></body></html>
             """
         let server = try TestHTTPServer(routes: [
             "/": .respond(body: page),
@@ -78,7 +79,8 @@ import Testing
             "/api/type-blob": .bytes(contentType: "image/x-test", headers: [:], body: [0xFF, 0xD8, 0xFF]),
             "/api/type-document": .respond(contentType: "text/html", body: "<p>document</p>"),
             "/api/frame.json": .respond(contentType: "application/json", body: #"{"in": "frame"}"#),
-            "/api/worker.json": .respond(contentType: "application/json", body: #"{"in": "worker"}"#)
+            "/api/worker.json": .respond(contentType: "application/json", body: #"{"in": "worker"}"#),
+            "/api/jsonp.js": .respond(contentType: "application/javascript", body: "chapters([12, 13]);")
         ])
         let capture = WebParserJob.Capture(rules: [
             .init(url: "/api/(jquery|gzip|frame|type-json)", body: .json),
@@ -110,8 +112,13 @@ import Testing
         #expect((records["/api/type-document"]?["body"] as? String)?.contains("<p>document</p>") == true)
         let frame = try #require(records["/api/frame.json"])
         #expect(frame["frame"] as? String == "iframe")
-        #expect(records["/api/worker.json"] == nil, "a worker's requests are not captured (documented)")
-        #expect(records.count == 12)
+        // JSONP, a <script>, comes as WebKit loaded it; a worker's request is recorded without its body, saying why.
+        #expect(records["/api/jsonp.js"]?["kind"] as? String == "script" && records["/api/jsonp.js"]?["body"] as? String == "chapters([12, 13]);")
+        #expect(records["/api/jsonp.js"]?["exact"] as? Bool == true)
+        let worker = try #require(records["/api/worker.json"])
+        #expect(worker["kind"] as? String == "other" && worker["body"] == nil)
+        #expect((worker["omitted"] as? String)?.contains("worker") == true)
+        #expect(records.count == 14, "each script's read once, though WebKit reports its load too")
     }
 
     /// A page that replaces every built-in the hook could use after it started and calls the functions it can
@@ -155,7 +162,7 @@ import Testing
             "/api/xhr": .respond(contentType: "text/plain", body: "xhr body"),
             "/api/never": .hang
         ])
-        let capture = WebParserJob.Capture(rules: [.init(url: ".")])
+        let capture = WebParserJob.Capture(rules: [.init(url: ".", kinds: [.fetch, .xhr])])
         let result = try await Self.runner.run(job(server.url("/"), capture, script: "out.textContent || null"))
         let list = try #require(try JSONSerialization.jsonObject(with: result.data) as? [[String: Any]])
         #expect(list.count == 2, "\(String(decoding: result.data, as: UTF8.self))")

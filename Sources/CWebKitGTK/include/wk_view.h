@@ -60,6 +60,34 @@ typedef struct {
     const char *omitted;
 } WKCapturedResponse;
 
+/* A resource load of the view's documents as it ended, for a view that records them (wk_view_record_resources).
+ * Strings, lists and the body are valid during the callback only. Times are microseconds since 1970. */
+typedef struct {
+    const char *url;
+    const char *method;
+    /* 0 when no response came. */
+    int status;
+    /* "" when there is none. */
+    const char *mime_type;
+    /* Whether it is the view's main document. */
+    bool main_document;
+    long long started;
+    /* 0 when no response came. */
+    long long responded;
+    long long ended;
+    /* NULL, or why the load failed. */
+    const char *failure;
+    /* NULL-terminated name, value, name, value… lists. */
+    const char *const *request_headers;
+    const char *const *response_headers;
+    /* The body's length as WebKit counted it (-1 when unknown). */
+    long long encoded_length;
+    /* Whether the body was asked for (resource_wanted); body is NULL when WebKit had none. */
+    bool body_wanted;
+    const unsigned char *body;
+    size_t body_length;
+} WKResourceRecord;
+
 /* What a view reports. All are called on the WebKit thread with the view's callback context. */
 typedef struct {
     /* A load event. uri is the view's current URI. At WK_LOAD_COMMITTED, http_status is the main resource's
@@ -94,6 +122,10 @@ typedef struct {
      * started loading, got its response or ended; id tells the loads of the view apart. The loads of a document
      * that a new load replaces end when it starts; one still going when the view is destroyed reports no end. */
     void (*resource_changed)(void *context, unsigned long long id, WKResourceEvent event, const char *text);
+    /* Asked when a recorded load got its response: true fetches its body for resource_recorded. */
+    bool (*resource_wanted)(void *context, const char *uri, const char *mime_type, bool main_document);
+    /* A load ended, while the view records them (wk_view_record_resources). */
+    void (*resource_recorded)(void *context, const WKResourceRecord *record);
     /* A script of the page read a response, while capture is on (wk_view_set_capture). */
     void (*response_captured)(void *context, const WKCapturedResponse *response);
     /* Called once, when the view is destroyed, to release the callback context. */
@@ -138,6 +170,10 @@ void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers,
  * WKCaptureKind) that the page's scripts read, bodies of at most max_body bytes sent whole; or nothing. False
  * when capture is asked of a context without the extension (wk_context_set_extensions_directory). */
 bool wk_view_set_capture(WKView *view, bool enabled, unsigned long long max_body, unsigned kinds);
+
+/* Reports every resource load of the view's documents through resource_recorded as it ends, from the next
+ * load on, or no longer. */
+void wk_view_record_resources(WKView *view, bool records);
 
 /* Trusts certificate (from wk_context_check_certificate) for uri's host in the view's context and loads uri again,
  * as a load whose allow_certificate said true does: with the headers of the view's last load when uri is its URI. */

@@ -167,10 +167,14 @@ struct AttemptMachine {
 
     /// Keeps the running attempt, or moves on once it concluded: to the screenshot the job asks for, or the end.
     private mutating func conclude(_ running: RunningAttempt, _ actions: [Action]) -> [Action] {
-        switch running.conclusion {
-        case nil:
+        guard running.conclusion != nil else {
             stage = .running(running)
             return actions
+        }
+        let actions = actions + (job.recordsRequests ? [.tell(.requests(running.recordedRequests))] : [])
+        switch running.conclusion {
+        case nil:
+            preconditionFailure("AttemptMachine: a running attempt concluded")
         case .succeeded(let result)?:
             guard let screenshot = job.evaluation.screenshot else {
                 stage = .ended

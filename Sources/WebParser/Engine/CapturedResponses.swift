@@ -1,21 +1,23 @@
 import Foundation
 
-/// The records of a job's capture: the responses its rules take, within its limits, each as a JSON object in the
-/// order the bodies arrived.
+/// The records of a job's capture: the responses its rules take, within its limits, in the order their bodies
+/// arrived. The page's scripts' reads (from webparse's hook) and WebKit's loads (from the UI process) both come:
+/// a load that a script read is recorded once, as the read, which has its body.
 struct CapturedResponses {
-    private let capture: WebParserJob.Capture
-    private let patterns: [NSRegularExpression]
-    /// The records, as JSON text.
-    private(set) var records: [Data] = []
-    /// The body bytes the records hold.
+    private let rules: CaptureRules
+    /// A response as it came, with the rule that took it.
+    private enum Entry {
+        case read(CapturedResponse, WebParserJob.Capture.Rule)
+        case load(WebParserRequest, WebParserJob.Capture.Rule)
+    }
+    private var entries: [Entry] = []
+    /// The body bytes the entries hold.
     private var total = 0
 
     /// The records of `capture`; nil when one of its rules' URL is not a regular expression (`problem`).
     init?(_ capture: WebParserJob.Capture) {
-        let patterns = capture.rules.compactMap { try? NSRegularExpression(pattern: $0.url) }
-        guard patterns.count == capture.rules.count else { return nil }
-        self.capture = capture
-        self.patterns = patterns
+        guard let rules = CaptureRules(capture) else { return nil }
+        self.rules = rules
     }
 
     /// Why `capture` cannot run, or nil when it can.
@@ -26,39 +28,122 @@ struct CapturedResponses {
         return nil
     }
 
+    private var capture: WebParserJob.Capture { rules.capture }
+
+    /// Whether no response was recorded.
+    var isEmpty: Bool { records.isEmpty }
+
+    /// How many responses were recorded.
+    var count: Int { records.count }
+
     /// The records as a JSON array.
     var json: Data { JSONText.array(records) }
 
-    /// Records `response` if a rule takes it.
+    /// Records `response`, a script's read, if a rule takes it.
     mutating func record(_ response: CapturedResponse) {
-        let range = NSRange(response.url.startIndex..., in: response.url)
-        guard
-            let index = capture.rules.indices.first(where: {
-                capture.rules[$0].kinds.contains(response.kind) && patterns[$0].firstMatch(in: response.url, range: range) != nil
-            })
-        else { return }
-        var members: [(key: String, value: JSONText.Value)] = [
-            ("url", .string(response.url)), ("method", .string(response.method)), ("status", .integer(response.status)),
-            ("mimeType", .string(response.mimeType)), ("kind", .string(response.kind.rawValue)),
-            ("frame", .string(response.mainFrame ? "main" : "iframe")), ("size", .integer(response.size))
-        ]
-        if let omission = response.omitted {
-            members.append(("omitted", .string(Self.reason(omission, limit: capture.bodyLimit))))
-        } else if let body = response.body, body.count > capture.bodyLimit {
-            members.append(("omitted", .string(Self.reason(.overLimit, limit: capture.bodyLimit))))
-        } else if let body = response.body, total + body.count > capture.totalLimit {
-            members.append(("omitted", .string("the records hold \(total) body bytes already, and the total limit is \(capture.totalLimit)")))
-        } else if let body = response.body {
-            total += body.count
-            members.append(("exact", .bool(response.exact)))
-            members += Self.body(body, as: capture.rules[index].body)
+        guard let rule = rules.rule(for: response.url, kind: response.kind) else { return }
+        var response = response
+        if let body = response.body, keeps(body) == false {
+            response.body = nil
+            response.omitted = body.count > capture.bodyLimit ? .overLimit : .pastTotal
         }
-        records.append(JSONText.object(members))
+        entries.append(.read(response, rule))
     }
 
-    private static func reason(_ omission: CapturedResponse.Omission, limit: Int) -> String {
+    /// Records `load`, a load WebKit reported, if a rule takes it.
+    mutating func record(load: WebParserRequest) {
+        guard load.failure == nil, let rule = rules.rule(for: load.url, kind: load.kind) else { return }
+        var load = load
+        if let body = load.body, !keeps(body) { load.body = nil }
+        entries.append(.load(load, rule))
+    }
+
+    /// The script's read of `request`, a load WebKit reported, with its body, if one was recorded.
+    func read(of request: WebParserRequest) -> CapturedResponse? {
+        for case .read(let response, _) in entries where response.url == request.url && response.method == request.method {
+            return response
+        }
+        return nil
+    }
+
+    /// Counts `body` in the total if it fits both limits.
+    private mutating func keeps(_ body: Data) -> Bool {
+        guard body.count <= capture.bodyLimit, total + body.count <= capture.totalLimit else { return false }
+        total += body.count
+        return true
+    }
+
+    /// The records in order; a load that a script's read (same method and URL) also recorded is left out, one
+    /// load for each read.
+    private var records: [Data] {
+        var reads: [String: Int] = [:]
+        for case .read(let response, _) in entries { reads[response.method + " " + response.url, default: 0] += 1 }
+        var records: [Data] = []
+        for entry in entries {
+            switch entry {
+            case .read(let response, let rule):
+                records.append(record(of: response, as: rule.body))
+            case .load(let load, let rule):
+                let key = load.method + " " + load.url
+                if let count = reads[key], count > 0 {
+                    reads[key] = count - 1
+                    continue
+                }
+                records.append(record(of: load, as: rule.body))
+            }
+        }
+        return records
+    }
+
+    private func record(of response: CapturedResponse, as form: WebParserJob.Capture.BodyForm) -> Data {
+        var members = Self.head(
+            url: response.url, method: response.method, status: response.status, mimeType: response.mimeType, kind: response.kind,
+            frame: response.mainFrame ? "main" : "iframe", size: response.size)
+        if let omission = response.omitted {
+            members.append(("omitted", .string(reason(omission))))
+        } else if let body = response.body {
+            members.append(("exact", .bool(response.exact)))
+            members += Self.body(body, as: form)
+        }
+        return JSONText.object(members)
+    }
+
+    private func record(of load: WebParserRequest, as form: WebParserJob.Capture.BodyForm) -> Data {
+        var members = Self.head(
+            url: load.url, method: load.method, status: load.status, mimeType: load.mimeType, kind: load.kind, frame: nil,
+            size: load.body?.count ?? load.bodySize ?? 0)
+        if let body = load.body {
+            members.append(("exact", .bool(true)))
+            members += Self.body(body, as: form)
+        } else {
+            let size = load.bodySize ?? 0
+            let reason =
+                size > capture.bodyLimit
+                ? reason(.overLimit)
+                : load.kind == .other || load.kind == .document && load.bodySize == nil
+                    ? "WebKit keeps no body for it (a worker's or a service worker's request, sendBeacon, a font…)"
+                    : "WebKit gave no body for it, or it did not fit the total limit"
+            members.append(("omitted", .string(reason)))
+        }
+        return JSONText.object(members)
+    }
+
+    private static func head(
+        url: String, method: String, status: Int, mimeType: String, kind: WebParserJob.Capture.Kind, frame: String?, size: Int
+    ) -> [(key: String, value: JSONText.Value)] {
+        var members: [(key: String, value: JSONText.Value)] = [
+            ("url", .string(url)), ("method", .string(method)), ("status", .integer(status)), ("mimeType", .string(mimeType)),
+            ("kind", .string(kind.rawValue))
+        ]
+        if let frame { members.append(("frame", .string(frame))) }
+        members.append(("size", .integer(size)))
+        return members
+    }
+
+    private func reason(_ omission: CapturedResponse.Omission) -> String {
         switch omission {
-        case .overLimit: "the body is larger than the limit of \(limit) bytes"
+        case .overLimit: "the body is larger than the limit of \(capture.bodyLimit) bytes"
+        case .pastTotal: "the records hold \(total) body bytes already, and the total limit is \(capture.totalLimit)"
         case .opaque: "an opaque (no-cors) response: its body is hidden from the page itself"
         case .unreadable: "the page could not read the body"
         }

@@ -41,6 +41,24 @@ struct RunningAttempt {
     private var emitted: [Data] = []
     /// The responses the job's capture recorded.
     private var captured: CapturedResponses?
+    /// The page's requests as they ended, for a job that records them.
+    private var recorded: [WebParserRequest] = []
+    /// How many loads' bodies are being read for the capture: the records are not complete until they are in.
+    private var bodiesBeingRead = 0
+    /// How many responses were recorded when the settled page was last read.
+    private var countAtLastRead = 0
+
+    /// The page's requests as they ended, each with the body a script read when capture recorded it.
+    var recordedRequests: [WebParserRequest] {
+        recorded.map { request in
+            guard request.body == nil, let read = captured?.read(of: request) else { return request }
+            var request = request
+            request.kind = read.kind
+            request.body = read.body
+            request.bodyIsExact = read.exact
+            return request
+        }
+    }
     /// The page's requests that deliver data.
     private var requests = RequestTracker()
     /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer
@@ -153,6 +171,15 @@ struct RunningAttempt {
             return track { $0.handle(load, id: id) }
         case .captured(let response):
             if conclusion == nil { captured?.record(response) }
+            return []
+        case .bodyWanted:
+            bodiesBeingRead += 1
+            return []
+        case .recorded(let request, let bodyWanted):
+            if bodyWanted { bodiesBeingRead -= 1 }
+            guard conclusion == nil else { return [] }
+            captured?.record(load: request)
+            if job.recordsRequests { recorded.append(request) }
             return []
         case .certificateTrusted:
             supersededLoadFinishing = true
@@ -324,8 +351,14 @@ struct RunningAttempt {
 
     /// Concludes a job that collects responses once the page has settled with at least one recorded.
     private mutating func responsesRead() -> [Action] {
-        guard let captured, !captured.records.isEmpty else {
-            lastAnswer = "no response matched capture yet"
+        guard let captured, !captured.isEmpty, bodiesBeingRead == 0 else {
+            lastAnswer = bodiesBeingRead > 0 ? "the bodies of \(bodiesBeingRead) loads were still being read" : "no response matched capture yet"
+            return [.evaluateLater(job.evaluation.pollInterval)]
+        }
+        // A script's read is sent when the page has it, a moment after WebKit's load ended: the records are complete
+        // once their number held from one read of the settled page to the next.
+        guard captured.count == countAtLastRead else {
+            countAtLastRead = captured.count
             return [.evaluateLater(job.evaluation.pollInterval)]
         }
         return succeed(with: captured.json)
@@ -354,8 +387,8 @@ struct RunningAttempt {
                 cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
                 atTimeOut: true)
         }
-        if job.evaluation.collect == .responses, let captured, !captured.records.isEmpty, conclusion == nil {
-            let count = captured.records.count
+        if job.evaluation.collect == .responses, let captured, !captured.isEmpty, conclusion == nil {
+            let count = captured.count
             return succeed(
                 with: captured.json,
                 cutShort: "timed out before the page settled; the result holds the \(count) response\(count == 1 ? "" : "s") captured until then",

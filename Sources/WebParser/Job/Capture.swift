@@ -5,12 +5,44 @@ extension WebParserJob {
     /// webparse's web process extension, and how their bodies appear. Each record holds the URL, method, status,
     /// MIME type, kind, frame and body; `Collect.responses` makes the records the job's result.
     public struct Capture: Sendable, Equatable {
-        /// The kinds of request whose responses can be captured.
+        /// The kinds of request whose responses can be captured: what the page's scripts read (`fetch`, `xhr`,
+        /// with the bodies they read), and what WebKit loaded for its documents (with the bytes WebKit kept).
         public enum Kind: String, Sendable, Equatable, CaseIterable {
             /// A response the page's `fetch` got.
             case fetch
             /// A response of the page's `XMLHttpRequest` (jQuery's `$.ajax` and most older libraries).
             case xhr
+            /// The page's document, or a frame's.
+            case document
+            /// A `<script>` (JSONP included).
+            case script
+            /// A style sheet.
+            case stylesheet
+            /// An image (unless `block` keeps images from loading, as it does by default).
+            case image
+            /// Anything else WebKit loaded: a worker's or a service worker's request, `sendBeacon`, a font…
+            /// WebKit keeps no body for these.
+            case other
+
+            /// Whether the page's scripts read it (webparse's hook sees it), rather than WebKit loading it.
+            var isReadByScripts: Bool { self == .fetch || self == .xhr }
+
+            /// The kind of a load WebKit reports, from its MIME type.
+            init(mimeType: String, mainDocument: Bool) {
+                let type = mimeType.lowercased()
+                self =
+                    if mainDocument || type == "text/html" || type == "application/xhtml+xml" {
+                        .document
+                    } else if type.hasSuffix("javascript") || type.hasSuffix("ecmascript") {
+                        .script
+                    } else if type == "text/css" {
+                        .stylesheet
+                    } else if type.hasPrefix("image/") {
+                        .image
+                    } else {
+                        .other
+                    }
+            }
         }
 
         /// How a record holds its body.
@@ -63,6 +95,9 @@ extension WebParserJob {
 
         /// The kinds any rule captures.
         var kinds: Set<Kind> { rules.reduce(into: []) { $0.formUnion($1.kinds) } }
+
+        /// Whether a rule captures what WebKit loads (not only what scripts read).
+        var capturesLoads: Bool { kinds.contains { !$0.isReadByScripts } }
     }
 }
 

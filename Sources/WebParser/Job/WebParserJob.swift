@@ -22,6 +22,9 @@ public struct WebParserJob: Sendable, Equatable {
     public var load: LoadSettings
     /// The responses recorded as the page's scripts read them; nil records none.
     public var capture: Capture?
+    /// Whether the page's requests are reported as they end (`WebParserMessage.requests`, once an attempt ends):
+    /// what a HAR file holds.
+    public var recordsRequests = false
 
     /// A job that loads `url` and evaluates `evaluation` there, each attempt within `timeout` (30 s by default),
     /// with `retry` (2 retries starting 1 s apart by default), on a page made with `page` and loaded with `load`.

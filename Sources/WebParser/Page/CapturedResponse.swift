@@ -11,6 +11,8 @@ struct CapturedResponse: Sendable, Equatable {
         case opaque
         /// The page could not read it (the request was aborted while the body arrived).
         case unreadable
+        /// The job's records hold as many body bytes as its total limit allows.
+        case pastTotal = "past-total"
     }
 
     var kind: WebParserJob.Capture.Kind

@@ -31,6 +31,10 @@ enum PageEvent: Sendable, Equatable {
     case resource(id: UInt64, ResourceLoad)
     /// A script of the page read a response, which the page's capture took.
     case captured(CapturedResponse)
+    /// A load's body is being read for the job's capture; `recorded` with `bodyWanted` follows.
+    case bodyWanted
+    /// A load of the page's documents ended, while the page records them; `bodyWanted` when its body was read.
+    case recorded(WebParserRequest, bodyWanted: Bool)
 }
 
 /// What happened to one load of a page's documents or subresources.

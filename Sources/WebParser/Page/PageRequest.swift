@@ -11,6 +11,8 @@ struct PageRequest: Sendable, Equatable {
     var trustsAnyCertificate = false
     /// The responses the page's scripts read that are captured from this load on; nil captures none.
     var capture: WebParserJob.Capture?
+    /// Whether the page reports its loads as they end (for the job's requests, or a capture of WebKit's loads).
+    var recordsLoads = false
 
     init(
         url: URL, headers: [String: String] = [:], credentials: WebParserJob.Credentials? = nil,
@@ -28,6 +30,7 @@ struct PageRequest: Sendable, Equatable {
             url: job.url, headers: job.load.headers, credentials: job.load.credentials,
             trustsAnyCertificate: job.load.ignoresTLSErrors)
         capture = job.capture
+        recordsLoads = job.recordsRequests || job.capture?.capturesLoads == true
     }
 
     /// The request for `url`, a page that `job`'s page leads to (its next page): the job's headers, credentials
@@ -41,5 +44,6 @@ struct PageRequest: Sendable, Equatable {
             url: url, headers: sameOrigin ? job.load.headers : [:], credentials: sameOrigin ? job.load.credentials : nil,
             trustsAnyCertificate: sameOrigin && job.load.ignoresTLSErrors)
         capture = job.capture
+        recordsLoads = job.recordsRequests || job.capture?.capturesLoads == true
     }
 }

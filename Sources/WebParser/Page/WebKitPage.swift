@@ -24,6 +24,8 @@ final class WebKitPage: WebPage {
     var isOpen: Bool { view != nil }
     /// Whether the current job loads a local file, and so may navigate to other local files.
     fileprivate var opensLocalFiles = false
+    /// The current job's capture rules, for the bodies of WebKit's loads.
+    private var captureRules: CaptureRules?
     private var view: OpaquePointer?
     private let context: OpaquePointer
     /// Held while the view uses it.
@@ -133,6 +135,17 @@ final class WebKitPage: WebPage {
                     }
                 CallbackTarget.deliver(.resource(id: UInt64(id), load), to: context)
             },
+            resource_wanted: { context, uri, mimeType, mainDocument in
+                let wanted =
+                    CallbackTarget.read(context) {
+                        $0.wantsBody(of: String(cString: uri!), kind: .init(mimeType: String(cString: mimeType!), mainDocument: mainDocument))
+                    } ?? false
+                if wanted { CallbackTarget.deliver(.bodyWanted, to: context) }
+                return wanted
+            },
+            resource_recorded: { context, record in
+                CallbackTarget.deliver(.recorded(WebParserRequest(record!.pointee), bodyWanted: record!.pointee.body_wanted), to: context)
+            },
             response_captured: { context, response in
                 CallbackTarget.deliver(.captured(CapturedResponse(response!.pointee)), to: context)
             },
@@ -164,10 +177,17 @@ final class WebKitPage: WebPage {
         // In a context with the extension every document captures until told otherwise: each load says.
         let kinds = request.capture?.kinds.reduce(0) { $0 | ($1 == .fetch ? WK_CAPTURE_FETCH.rawValue : WK_CAPTURE_XHR.rawValue) } ?? 0
         _ = wk_view_set_capture(view, request.capture != nil, UInt64(request.capture?.bodyLimit ?? 0), kinds)
+        captureRules = request.capture.flatMap(CaptureRules.init)
+        wk_view_record_resources(view, request.recordsLoads)
         let headers = request.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
         withCStringArray(headers) { headers in
             wk_view_load_uri(view, request.url.absoluteString, headers, request.credentials?.user, request.credentials?.password)
         }
+    }
+
+    /// Whether the body of a load of `url` and `kind` is read, for the job's capture.
+    fileprivate func wantsBody(of url: String, kind: WebParserJob.Capture.Kind) -> Bool {
+        !kind.isReadByScripts && captureRules?.rule(for: url, kind: kind) != nil
     }
 
     func callAsyncFunction(

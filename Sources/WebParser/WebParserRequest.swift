@@ -1,0 +1,44 @@
+import Foundation
+
+/// A request of a job's page as WebKit loaded it (the page's document, its subresources, its scripts' requests),
+/// reported with `WebParserJob.recordsRequests`: what a HAR file's entry holds.
+public struct WebParserRequest: Sendable, Equatable {
+    /// An HTTP header.
+    public struct Header: Sendable, Equatable {
+        /// The header's name.
+        public var name: String
+        /// The header's value.
+        public var value: String
+    }
+
+    /// The request's URL.
+    public var url: String
+    /// The request's HTTP method.
+    public var method: String
+    /// The response's HTTP status; 0 when no response came.
+    public var status: Int
+    /// The response's MIME type; "" when it has none.
+    public var mimeType: String
+    /// What made the request: the page's scripts (`fetch`, `xhr`, once webparse's capture saw them read it),
+    /// or WebKit loading the page's documents (by MIME type).
+    public var kind: WebParserJob.Capture.Kind
+    /// When it started.
+    public var started: Date
+    /// When its response arrived; nil when none did.
+    public var responded: Date?
+    /// When it ended.
+    public var ended: Date
+    /// Why it failed; nil when it did not.
+    public var failure: String?
+    /// The request's headers as WebKit had them when it started (without those the network layer adds, such as
+    /// cookies).
+    public var requestHeaders: [Header]
+    /// The response's headers.
+    public var responseHeaders: [Header]
+    /// The body's size as WebKit counted it; nil when unknown.
+    public var bodySize: Int?
+    /// The body, when the job's capture took it; nil otherwise.
+    public var body: Data?
+    /// Whether `body` holds the bytes the server sent (false: text the page decoded).
+    public var bodyIsExact: Bool
+}
