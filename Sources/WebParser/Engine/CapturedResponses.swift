@@ -58,12 +58,9 @@ struct CapturedResponses {
         entries.append(.load(load, rule))
     }
 
-    /// The script's read of `request`, a load WebKit reported, with its body, if one was recorded.
-    func read(of request: WebParserRequest) -> CapturedResponse? {
-        for case .read(let response, _) in entries where response.url == request.url && response.method == request.method {
-            return response
-        }
-        return nil
+    /// The scripts' reads recorded, in order.
+    var reads: [CapturedResponse] {
+        entries.compactMap { if case .read(let response, _) = $0 { response } else { nil } }
     }
 
     /// Counts `body` in the total if it fits both limits.

@@ -48,14 +48,17 @@ struct RunningAttempt {
     /// How many responses were recorded when the settled page was last read.
     private var countAtLastRead = 0
 
-    /// The page's requests as they ended, each with the body a script read when capture recorded it.
+    /// The page's requests as they ended; a request a script read, as capture recorded it, has the read's kind
+    /// and body (one read for each request of the same method and URL).
     var recordedRequests: [WebParserRequest] {
-        recorded.map { request in
-            guard request.body == nil, let read = captured?.read(of: request) else { return request }
+        var reads = captured?.reads ?? []
+        return recorded.map { request in
+            guard let index = reads.firstIndex(where: { $0.url == request.url && $0.method == request.method }) else { return request }
+            let read = reads.remove(at: index)
             var request = request
             request.kind = read.kind
-            request.body = read.body
-            request.bodyIsExact = read.exact
+            request.body = read.body ?? request.body
+            request.bodyIsExact = read.body == nil ? request.bodyIsExact : read.exact
             return request
         }
     }

@@ -4,7 +4,7 @@ import WebParser
 
 /// `webparse eval URL [SCRIPT|-]`: one page, no config file.
 struct EvalCommand {
-    struct Settings: TalkativeSettings, SessionOptionSettings, JobOptionSettings {
+    struct Settings: TalkativeSettings, SessionOptionSettings, JobOptionSettings, HARSettings {
         var url = ""
         var script: String?
         var scriptFile: String?
@@ -13,6 +13,7 @@ struct EvalCommand {
         var fields = ConfigReader.Defaults()
         var stepsFile: String?
         var session = SessionOptions()
+        var harFile: String?
         var verbosity = Verbosity.normal
     }
 
@@ -32,7 +33,7 @@ struct EvalCommand {
         options: [
             .value("script-file", "FILE", "read SCRIPT from FILE") { $0.scriptFile = $1 },
             .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true }
-        ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.quiet, .verbose],
+        ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.har, .quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             guard (1...2).contains(operands.count) else {
@@ -47,7 +48,9 @@ struct EvalCommand {
     let settings: Settings
 
     func execute() async -> ExitCode {
-        await SingleJob.run("eval", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(CommandFailure) in
+        await SingleJob.run(
+            "eval", usage: Self.command.usage, session: settings.session, har: settings.harFile, verbosity: settings.verbosity
+        ) { () throws(CommandFailure) in
             let script = try givenScript()
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values or responses, no script
             // at all.

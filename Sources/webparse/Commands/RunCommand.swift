@@ -5,7 +5,7 @@ import WebParser
 /// `webparse run CONFIG`: runs the config's jobs one after another and prints their results, or, with
 /// `--state` and `--new-only`, only what they hold that earlier runs did not.
 struct RunCommand {
-    struct Settings: TalkativeSettings, SessionOptionSettings {
+    struct Settings: TalkativeSettings, SessionOptionSettings, HARSettings {
         var source = JobSource.config(path: "")
         /// `--urls FILE` and `--script SCRIPT`, until the operands make them the source.
         var urlsPath: String?
@@ -18,6 +18,7 @@ struct RunCommand {
         var run = RunSettings()
         var logConsole = false
         var session = SessionOptions()
+        var harFile: String?
         var verbosity = Verbosity.normal
     }
 
@@ -104,7 +105,7 @@ struct RunCommand {
                 $0.tracking.dryRun = true
             },
             .flag("list", "print the config's job names, one per line, and run nothing") { $0.selection.list = true }
-        ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.sessionOptions + [.quiet, .verbose],
+        ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.sessionOptions + [.har, .quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             guard let urlsPath = settings.urlsPath else {
@@ -188,6 +189,7 @@ struct RunCommand {
         if let output = settings.output.file, let problem = AtomicFile.checkWritable(output) {
             throw CommandFailure.usage("--output: \(problem)")
         }
+        if let har = settings.harFile, let problem = AtomicFile.checkWritable(har) { throw CommandFailure.usage("--har: \(problem)") }
         let setup = try await SessionSetup.prepare(settings.session, over: config.session, configure: plan.sessionConfiguration)
         var memory: RunMemory?
         if let path = settings.tracking.statePath { memory = try await RunMemory.open(path, wait: settings.tracking.waitLock) }

@@ -5,7 +5,7 @@ import WebParser
 /// `webparse snapshot URL --png FILE [--full-page] [--html FILE]`: what a page looks like to webparse, for
 /// debugging a job.
 struct SnapshotCommand {
-    struct Settings: TalkativeSettings, SessionOptionSettings, JobOptionSettings {
+    struct Settings: TalkativeSettings, SessionOptionSettings, JobOptionSettings, HARSettings {
         var url = ""
         var png: String?
         var fullPage = false
@@ -14,6 +14,7 @@ struct SnapshotCommand {
         var fields = ConfigReader.Defaults()
         var stepsFile: String?
         var session = SessionOptions()
+        var harFile: String?
         var verbosity = Verbosity.normal
     }
 
@@ -31,7 +32,7 @@ struct SnapshotCommand {
             .flag("full-page", "take the whole page rather than the viewport") { $0.fullPage = true },
             .value("html", "FILE", "write the rendered HTML to FILE") { $0.html = $1 }
         ] + CommandOption.jobFieldOptions.filter { !["screenshot", "collect", "capture"].contains($0.name) }
-            + CommandOption.sessionOptions + [.quiet, .verbose],
+            + CommandOption.sessionOptions + [.har, .quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             try TableCommand<Settings>.single("URL") { $0.url = $1 }(&settings, operands)
@@ -43,7 +44,9 @@ struct SnapshotCommand {
     let settings: Settings
 
     func execute() async -> ExitCode {
-        await SingleJob.run("snapshot", usage: Self.command.usage, session: settings.session, verbosity: settings.verbosity) { () throws(CommandFailure) in
+        await SingleJob.run(
+            "snapshot", usage: Self.command.usage, session: settings.session, har: settings.harFile, verbosity: settings.verbosity
+        ) { () throws(CommandFailure) in
             var job = try JobOptions.job(
                 url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
                 waitFor: EvalCommand.loaded, fields: settings.fields, stepsFile: settings.stepsFile)

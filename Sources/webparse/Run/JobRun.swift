@@ -15,17 +15,27 @@ struct JobRun {
 
     /// Runs `jobs`, `concurrency` pages at once, and says how the run ended.
     func run(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
+        var jobs = jobs
         var scheduler = JobScheduler(
             parser: WebParserRunner(session: setup.session),
             concurrency: concurrency,
             reporter: reporter)
-        if output.streamsEmittedValues {
-            let output = output
-            scheduler.onMessage = { named in
-                guard named.job.evaluation.collect == .emitted else { return nil }
-                return { message in
-                    if case .emitted(let json) = message { output.stream(json, of: named.name) }
-                }
+        // With --har, each job records its requests; the handlers keep them, by job name.
+        var keepers: [String: @Sendable (WebParserMessage) -> Void] = [:]
+        let har = settings.harFile.flatMap { try? HARRecorder(path: $0) }
+        if let har {
+            for index in jobs.indices { keepers[jobs[index].name] = har.record(&jobs[index].job, as: jobs[index].name) }
+        }
+        let streams = output.streamsEmittedValues
+        let output = output
+        let kept = keepers
+        scheduler.onMessage = { named in
+            let keep = kept[named.name]
+            let streamsEmitted = streams && named.job.evaluation.collect == .emitted
+            guard keep != nil || streamsEmitted else { return nil }
+            return { message in
+                keep?(message)
+                if streamsEmitted, case .emitted(let json) = message { output.stream(json, of: named.name) }
             }
         }
         var reportedFailure = false
@@ -74,6 +84,13 @@ struct JobRun {
                 return .interrupted
             }
         }
+        var harFailed = false
+        do throws(CommandFailure) {
+            try har?.write()
+        } catch {
+            StandardStreams.tellError("webparse run: \(error.message)")
+            harFailed = true
+        }
         // Deliver first, then record: the state advances only for what reached stdout or the output file, so
         // that a full disk or a failed output loses no new item (they are reported again by the next run), and
         // a session folder that cannot be written costs no result.
@@ -107,6 +124,6 @@ struct JobRun {
             StandardStreams.tellError("webparse run: \(error.message); the results were delivered and will be reported again next run")
             recorded = false
         }
-        return reportedFailure || !recorded ? .jobFailed : .success
+        return reportedFailure || !recorded || harFailed ? .jobFailed : .success
     }
 }

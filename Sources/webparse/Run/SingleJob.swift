@@ -10,12 +10,14 @@ enum SingleJob {
     /// - Returns: `use`'s code; `.usage` when the options are wrong (explained with `usage`), or the code of
     ///   what failed: the session, the job, or saving cookies.
     static func run(
-        _ command: String, usage: String, session: SessionOptions, verbosity: Verbosity,
+        _ command: String, usage: String, session: SessionOptions, har harFile: String? = nil, verbosity: Verbosity,
         make: () throws(CommandFailure) -> WebParserJob, use: (WebParserResult) -> ExitCode
     ) async -> ExitCode {
         var job: WebParserJob
+        var har: HARRecorder?
         do throws(CommandFailure) {
             job = try make()
+            har = try harFile.map { path throws(CommandFailure) in try HARRecorder(path: path) }
         } catch {
             StandardStreams.tellError("webparse \(command): " + error.message.replacingOccurrences(of: "\n", with: "\nwebparse \(command): "))
             StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
@@ -31,11 +33,17 @@ enum SingleJob {
             return error.code
         }
         let reporter = ProgressReporter(verbosity: verbosity)
+        let report = reporter.messageHandler(for: command)
+        let keep = har?.record(&job, as: command)
         let result: WebParserResult
         do {
+            defer { writeHAR(har, command) }
             result = try await WebParserRunner(session: setup.session).run(
                 job, onStateChange: reporter.observer(for: command),
-                onMessage: reporter.messageHandler(for: command))
+                onMessage: { message in
+                    report(message)
+                    keep?(message)
+                })
         } catch let error as WebParserError {
             reporter.jobFailed(command, error)
             if case .environmentUnavailable = error.kind { return .environment }
@@ -57,5 +65,14 @@ enum SingleJob {
             return error.code
         }
         return .success
+    }
+
+    /// Writes the HAR file, if the command asked for one; a failure to write it is said on stderr.
+    private static func writeHAR(_ har: HARRecorder?, _ command: String) {
+        do throws(CommandFailure) {
+            try har?.write()
+        } catch {
+            StandardStreams.tellError("webparse \(command): \(error.message)")
+        }
     }
 }
