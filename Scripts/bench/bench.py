@@ -3,7 +3,8 @@
 Sections (--sections): "pages" (cold and batch runs of the static, SPA and heavy fixtures), "concurrency" (the SPA
 fixture at 1, 2, 4 and 8 pages at once, webparse -jN against Playwright with N pages at once in one browser,
 blocking the same resource kinds; peak tree PSS and its slope per extra page) and "dash" (a Plotly Dash app from
-PyPI, Scripts/bench/dash_app.py: sequential and 4 at once). Both also run webparse with a web process for each
+PyPI, Scripts/bench/dash_app.py: sequential and 4 at once) and "capture" (the SPA batch at 4 with every job
+capturing its /items.json, and with one job of the batch capturing, against the same batch without capture). Both also run webparse with a web process for each
 page (pagesPerProcess 1) beside its default of two pages to a process, and the Dash app with four pages to a
 process. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
 and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py).
@@ -130,10 +131,11 @@ class Tools:
         return run
 
     def webparse_batch(self, url, count, concurrency, script=fixtures.SCRIPT, expected=fixtures.ITEMS, pages_per_process=None,
-                       env=None, sampler=Sampler):
+                       env=None, sampler=Sampler, fields=None, capturing=0):
         """A run of `count` jobs of `url`, `concurrency` at once, measured (`env` added to a headless environment,
-        `sampler` watching its processes); "ok" when every result is `expected`."""
-        jobs = [{"name": f"p{n}", "url": url, "script": script} for n in range(count)]
+        `sampler` watching its processes), the first `capturing` jobs with `fields` too; "ok" when every result is
+        `expected`."""
+        jobs = [{"name": f"p{n}", "url": url, "script": script, **(fields if n < capturing else {})} for n in range(count)]
         settings = {"concurrency": concurrency, "jobs": jobs}
         if pages_per_process:
             settings["pagesPerProcess"] = pages_per_process
@@ -224,7 +226,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=5, help="runs of each cold measurement")
     parser.add_argument("--batch", type=int, default=20, help="pages in a batch")
     parser.add_argument("--spa-batch", type=int, default=100, help="pages in the SPA throughput batch")
-    parser.add_argument("--sections", default="pages,concurrency,dash", help="which sections to run, comma-separated")
+    parser.add_argument("--sections", default="pages,concurrency,dash,capture", help="which sections to run, comma-separated")
     parser.add_argument("--dash-batch", type=int, default=20, help="Dash app pages one at a time (twice as many 4 at once)")
     options = parser.parse_args()
     sections = set(options.sections.split(","))
@@ -261,6 +263,13 @@ def main():
         if tools.playwright:
             record("spa", f"batch {options.spa_batch} seq", "playwright",
                    [tools.playwright_run("batch", url, options.spa_batch)], options.spa_batch)
+    if "capture" in sections:
+        # The script takes its items from the page, so every result is the same; capture only adds the records'
+        # work (they are not the result).
+        capture = {"capture": {"url": "/items\\.json$", "as": "json"}}
+        for label, capturing in (("none", 0), ("one job", 1), ("every job", options.spa_batch)):
+            record("spa", f"{options.spa_batch} at 4, capture: {label}", "webparse",
+                   [tools.webparse_batch(url, options.spa_batch, 4, fields=capture, capturing=capturing)], options.spa_batch)
     slopes = {}
     if "concurrency" in sections:
         for tool in ["webparse", "playwright"] if tools.playwright else ["webparse"]:
@@ -338,6 +347,10 @@ def main():
          results[("heavy", f"{batch} -j1", "webparse")]["median"] / 0.3 if ("heavy", f"{batch} -j1", "webparse") in results else None, "≤", 1.15),
         ("peak memory, one SPA page, vs Playwright",
          ratio(("spa", "cold", "webparse"), ("spa", "cold", "playwright"), "peak_mb"), "≤", 0.6),
+        (f"{spa} SPA pages at 4, one capturing job (the others pay for the hook) vs no capture",
+         ratio(("spa", f"{spa} at 4, capture: one job", "webparse"), ("spa", f"{spa} at 4, capture: none", "webparse")), "≤", 1.05),
+        (f"{spa} SPA pages at 4, every job capturing vs no capture",
+         ratio(("spa", f"{spa} at 4, capture: every job", "webparse"), ("spa", f"{spa} at 4, capture: none", "webparse")), "≤", 1.1),
         (f"SPA throughput, {options.spa_batch} pages -j4 vs Playwright sequential (×)",
          ratio(("spa", f"batch {options.spa_batch} seq", "playwright"), ("spa", f"batch {options.spa_batch} -j4", "webparse")), "≥", 2.0),
     ]

@@ -67,9 +67,9 @@ void wk_view_ping(WKView *view, WKDoneCallback callback, void *context) {
                                         pending_new((void (*)(void))callback, context, NULL));
 }
 
-void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
+void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri, const char *world,
                                  WKJavaScriptCallback callback, void *context) {
-    webkit_web_view_call_async_javascript_function(view->web_view, body, -1, NULL, NULL, source_uri, NULL,
+    webkit_web_view_call_async_javascript_function(view->web_view, body, -1, NULL, world, source_uri, NULL,
                                                    on_javascript_finished,
                                                    pending_new((void (*)(void))callback, context, NULL));
 }

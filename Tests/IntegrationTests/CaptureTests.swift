@@ -234,6 +234,38 @@ import Testing
         #expect(refused?.code == .invalidJob)
     }
 
+    /// A script that is a function of the responses gets them as they are recorded, and its value is the result;
+    /// it runs in webparse's own script world (the page's DOM, not its scripts' objects), so the page never sees
+    /// the records, even a cross-origin iframe's. A script without a parameter still runs in the page's world.
+    @Test func aScriptOfTheResponsesGetsThemAndThePageDoesNot() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <p id=out></p><script>
+                    window.appState = "from the page";
+                    fetch("/api/a").then(r => r.json()).then(() => fetch("/api/b")).then(r => r.json()).then(() => { out.textContent = "done"; });
+                    setInterval(() => {
+                      const names = Object.getOwnPropertyNames(window).filter(n => n.startsWith("webparse"));
+                      if (names.length) document.title = "seen " + names.join();
+                    }, 20);
+                    </script>
+                    """),
+            "/api/a": .respond(contentType: "application/json", body: #"{"chapter": 1}"#),
+            "/api/b": .respond(contentType: "application/json", body: #"{"chapter": 2}"#)
+        ])
+        var job = job(server.url("/"), .init(rules: [.init(url: "/api/", body: .json)]))
+        job.evaluation.collect = .result
+        job.evaluation.script = """
+            (responses) => out.textContent === "done" && responses.length === 2
+              ? { chapters: responses.map(r => r.body.chapter), title: document.title, appState: typeof window.appState } : null
+            """
+        let result = try await Self.runner.run(job)
+        #expect(result.data == Data(#"{"chapters":[1,2],"title":"","appState":"undefined"}"#.utf8))
+
+        job.evaluation.script = "window.appState"
+        #expect(try await Self.runner.run(job).data == Data(#""from the page""#.utf8))
+    }
+
     /// A job that captures nothing its rules take ends at its timeout saying so; a URL that is not a regular
     /// expression fails at once.
     @Test func nothingCapturedIsATimeOutThatSaysSo() async throws {

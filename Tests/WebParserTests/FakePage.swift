@@ -61,7 +61,7 @@ final class FakePage: WebPage {
     }
 
     func callAsyncFunction(
-        _ body: String, sourceName: String,
+        _ body: String, sourceName: String, world: String?,
         completion: @escaping @WebKitActor (JavaScriptReply) -> Void
     ) {
         evaluationCount += 1

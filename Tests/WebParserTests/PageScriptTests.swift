@@ -9,6 +9,17 @@ import Testing
         #expect(body.hasPrefix("const script = () => (\ndocument.title\n);\nconst waitFor = () => (\ntrue\n);\n"))
     }
 
+    /// A script is a function of the captured responses when it is a function with a parameter, however written;
+    /// an expression that starts with parentheses is not.
+    @Test func aFunctionOfTheResponsesIsToldApart() {
+        for script in ["(responses) => responses", "r => r.length", "async (list) => list", " function (all) { return all }", "(r, i) => r"] {
+            #expect(JavaScriptSyntax.isFunctionWithParameter(script), "\(script)")
+        }
+        for script in ["(document.title)", "() => 1", "(out.textContent || null)", "document.title", "function () { return 1 }", "(a)"] {
+            #expect(!JavaScriptSyntax.isFunctionWithParameter(script), "\(script)")
+        }
+    }
+
     @Test func errorsAreLocatedInTheScriptOrInWaitFor() {
         let script = PageScript("a\nb", waitFor: "c\nd\ne")
         func failure(at line: Int) -> PageScript.Outcome {

@@ -195,9 +195,10 @@ typedef enum {
 /* Called exactly once per wk_view_call_async_function, on the WebKit thread. */
 typedef void (*WKJavaScriptCallback)(void *context, WKJavaScriptResultKind kind, const char *text, WKError error);
 
-/* Calls body as the body of an async function in the page's main world and awaits a returned Promise.
- * source_uri names the code in error messages. */
-void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri,
+/* Calls body as the body of an async function in the page's main world (world NULL), or in the isolated script
+ * world of that name (the page's DOM, but none of its scripts' objects, which see none of its own), and awaits a
+ * returned Promise. source_uri names the code in error messages. */
+void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri, const char *world,
                                  WKJavaScriptCallback callback, void *context);
 
 /* Evaluates a constant in the page's main world, which no page script can hold up or change: callback is

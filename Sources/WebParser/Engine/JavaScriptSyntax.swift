@@ -57,6 +57,13 @@ enum JavaScriptSyntax {
     }
 
     /// How many lines `text` has, as JavaScript counts them: a line ends at LF, CR, CR LF, U+2028 or U+2029.
+    /// Whether `script` is a function that takes at least one parameter: `(a) => …`, `a => …`, `async (a) => …`,
+    /// `function (a) { … }`.
+    static func isFunctionWithParameter(_ script: String) -> Bool {
+        let trimmed = script.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.prefixMatch(of: #/(async\s+)?(\(\s*[\p{L}_$][^)]*\)\s*=>|[\p{L}_$][\p{L}\p{N}_$]*\s*=>|function\b[^(]*\(\s*[\p{L}_$])/#) != nil
+    }
+
     static func lineCount(_ text: String) -> Int {
         var lines = 1
         var previous: UInt8 = 0

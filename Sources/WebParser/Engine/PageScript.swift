@@ -53,6 +53,7 @@ struct PageScript: Sendable {
         let settings =
             "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
             + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key);\n"
+            + "let responses = [];\n"
         // The job's code sees only its own two names: webparse's code is in a function of its own, so that none
         // of its names hides a global of the page's that the job's code reads.
         installation =
@@ -77,8 +78,10 @@ struct PageScript: Sendable {
     /// answer final once unchanged for `settle` while the page was quiet (zero: at once). With `installed`
     /// false, it first sends the whole script (once per document); with `installed`, a few bytes, whatever the
     /// script's size, which answer `{"notInstalled": true}` in a document the script was not sent to.
-    func body(installed: Bool, busy: Bool, settle: Duration) -> String {
-        let call = "return await window[\(key)].slice(\(busy), \(settle.milliseconds));\n"
+    /// With `responses` (a JSON array), a script that is a function gets them as its argument from this call on.
+    func body(installed: Bool, busy: Bool, settle: Duration, responses: Data? = nil) -> String {
+        let give = responses.map { "window[\(key)].setResponses(\(String(decoding: $0, as: UTF8.self)));\n" } ?? ""
+        let call = give + "return await window[\(key)].slice(\(busy), \(settle.milliseconds));\n"
         return installed ? "if (!window[\(key)]) return { __proto__: null, kind: \"notInstalled\" };\n" + call : installation + call
     }
 
@@ -229,7 +232,7 @@ struct PageScript: Sendable {
     private static let rest = """
         \(JavaScriptSyntax.resolvedDefinition)const settle = (part) => {
         const value = part();
-        return resolved(typeof value === "function" ? value() : value);
+        return resolved(typeof value === "function" ? value(responses) : value);
         };
         const failure = (error) => {
         const own = error?.sourceURL === "\(sourceName)";
@@ -337,6 +340,7 @@ struct PageScript: Sendable {
         const probe = async () => {
         try { const reply = await attempt(); return typeof reply === "string" ? reply : null; } catch { return null; }
         };
-        Object.defineProperty(window, key, { value: { slice, probe }, configurable: true, writable: true, enumerable: false });
+        const setResponses = (list) => { responses = list; };
+        Object.defineProperty(window, key, { value: { slice, probe, setResponses }, configurable: true, writable: true, enumerable: false });
         """
 }

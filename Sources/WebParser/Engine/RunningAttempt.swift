@@ -47,6 +47,8 @@ struct RunningAttempt {
     private var bodiesBeingRead = 0
     /// How many responses were recorded when the settled page was last read.
     private var countAtLastRead = 0
+    /// How many responses a script of the responses was last given.
+    private var givenResponses = -1
 
     /// The page's requests as they ended; a request a script read, as capture recorded it, has the read's kind
     /// and body (one read for each request of the same method and URL).
@@ -318,7 +320,13 @@ struct RunningAttempt {
     /// Evaluates the script in the current document: the whole of it once per document, a few bytes after.
     private mutating func evaluate() -> [Action] {
         guard conclusion == nil else { return [] }
-        let body = script.body(installed: installedIn == document, busy: requests.isBusy, settle: settleFor)
+        // A script of the responses gets them when they changed, and in each new document.
+        var responses: Data?
+        if job.scriptReadsResponses, let captured, captured.count != givenResponses || installedIn != document {
+            responses = captured.json
+            givenResponses = captured.count
+        }
+        let body = script.body(installed: installedIn == document, busy: requests.isBusy, settle: settleFor, responses: responses)
         installedIn = document
         return [.evaluate(body: body, document: document)]
     }

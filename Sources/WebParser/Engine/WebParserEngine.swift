@@ -98,7 +98,7 @@ final class WebParserEngine {
                 }
             }
         case .evaluate(let body, let document):
-            call(body, sourceName: PageScript.sourceName) { .reply($0, document: document) }
+            call(body, sourceName: PageScript.sourceName, world: job.scriptWorld) { .reply($0, document: document) }
         case .callStep(let body, let document):
             call(body, sourceName: StepScript.sourceName) { .stepReply($0, document: document) }
         case .findNext(let body, let call):
@@ -126,7 +126,7 @@ final class WebParserEngine {
                 send(.requestExpired(id: id))
             }
         case .notify(let body):
-            page.callAsyncFunction(body, sourceName: PageScript.sourceName) { _ in }
+            page.callAsyncFunction(body, sourceName: PageScript.sourceName, world: job.scriptWorld) { _ in }
         case .cancelLaterEvaluation:
             nextEvaluation?.cancel()
         case .report(let state):
@@ -161,9 +161,12 @@ final class WebParserEngine {
         }
     }
 
-    /// Calls `body` in the page and sends the machine the event `reply` makes of its answer.
-    private func call(_ body: String, sourceName: String, reply: @escaping @WebKitActor (JavaScriptReply) -> AttemptMachine.Event) {
-        page.callAsyncFunction(body, sourceName: sourceName) { [weak self] answer in
+    /// Calls `body` in the page (in the isolated script world `world`, or the page's own) and sends the machine
+    /// the event `reply` makes of its answer.
+    private func call(
+        _ body: String, sourceName: String, world: String? = nil, reply: @escaping @WebKitActor (JavaScriptReply) -> AttemptMachine.Event
+    ) {
+        page.callAsyncFunction(body, sourceName: sourceName, world: world) { [weak self] answer in
             self?.send(reply(answer))
         }
     }

@@ -109,3 +109,15 @@ extension WebParserJob {
         return CapturedResponses.problem(with: capture) ?? CaptureExtension.missing
     }
 }
+
+extension WebParserJob {
+    /// Whether the job's script is a function of the captured responses (`(responses) => …`): a job that captures,
+    /// whose script is a function with a parameter, and whose result is the script's. Such a script runs in
+    /// webparse's own script world, where the responses never reach the page's scripts.
+    var scriptReadsResponses: Bool {
+        capture != nil && evaluation.collect == .result && JavaScriptSyntax.isFunctionWithParameter(evaluation.script)
+    }
+
+    /// The isolated script world the job's script runs in; nil for the page's own.
+    var scriptWorld: String? { scriptReadsResponses ? "webparse-responses" : nil }
+}

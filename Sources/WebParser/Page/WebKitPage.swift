@@ -191,12 +191,12 @@ final class WebKitPage: WebPage {
     }
 
     func callAsyncFunction(
-        _ body: String, sourceName: String,
+        _ body: String, sourceName: String, world: String?,
         completion: @escaping @WebKitActor (JavaScriptReply) -> Void
     ) {
         guard let view else { return }
         wk_view_call_async_function(
-            view, body, sourceName,
+            view, body, sourceName, world,
             { context, kind, text, error in
                 let complete = CallbackBox<@WebKitActor (JavaScriptReply) -> Void>.take(context)
                 let reply: JavaScriptReply =

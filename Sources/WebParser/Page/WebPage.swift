@@ -12,9 +12,11 @@ protocol WebPage: AnyObject {
     /// Starts loading `request` in place of whatever the page shows.
     func load(_ request: PageRequest)
 
-    /// Calls `body` as the body of an async function in the page and awaits a returned Promise.
-    /// `completion` is called exactly once, unless the page is closed first.
-    func callAsyncFunction(_ body: String, sourceName: String, completion: @escaping @WebKitActor (JavaScriptReply) -> Void)
+    /// Calls `body` as the body of an async function in the page's main world (`world` nil) or in the isolated
+    /// script world named `world`, and awaits a returned Promise. `completion` is called exactly once, unless the
+    /// page is closed first.
+    func callAsyncFunction(
+        _ body: String, sourceName: String, world: String?, completion: @escaping @WebKitActor (JavaScriptReply) -> Void)
 
     /// Clicks the primary button at (`x`, `y`), in CSS pixels from the viewport's top left corner, as a user's
     /// pointer does: the page gets trusted pointer and mouse events.
