@@ -111,15 +111,17 @@ static void on_data(GObject *object, GAsyncResult *result, gpointer data) {
         load_record(load, NULL, body);
         if (body)
             g_bytes_unref(body);
-        load_ended(load);
     } else {
         g_free(bytes);
-        load_free(load);
     }
+    load_free(load);
 }
 
+/* The load ended: its end is reported at once (the page's requests are not held up by the body's read), then
+ * what it was, once its body, if wanted, is read. */
 static void load_end(Load *load, const char *failure) {
     g_ptr_array_remove_fast(load->view->loads, load);
+    load->view->callbacks.resource_changed(load->view->callback_context, load->id, WK_RESOURCE_ENDED, NULL);
     if (load->request_headers && load->body_wanted && !failure) {
         load->reading = g_object_ref(load->view->reading);
         webkit_web_resource_get_data(load->resource, load->reading, on_data, load);
@@ -127,7 +129,7 @@ static void load_end(Load *load, const char *failure) {
     }
     if (load->request_headers)
         load_record(load, failure, NULL);
-    load_ended(load);
+    load_free(load);
 }
 
 static void on_finished(WebKitWebResource *resource, gpointer data) {

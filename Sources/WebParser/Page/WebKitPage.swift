@@ -187,7 +187,8 @@ final class WebKitPage: WebPage {
 
     /// Whether the body of a load of `url` and `kind` is read, for the job's capture.
     fileprivate func wantsBody(of url: String, kind: WebParserJob.Capture.Kind) -> Bool {
-        !kind.isReadByScripts && captureRules?.rule(for: url, kind: kind) != nil
+        // WebKit keeps no body of the other loads (a script's fetch or XHR, whose body the script's read has).
+        !kind.isReadByScripts && kind != .other && captureRules?.rule(for: url, kind: kind) != nil
     }
 
     func callAsyncFunction(
