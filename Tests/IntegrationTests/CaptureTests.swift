@@ -266,6 +266,33 @@ import Testing
         #expect(try await Self.runner.run(job).data == Data(#""from the page""#.utf8))
     }
 
+    /// What has no body is recorded without one, saying why: an opaque (`no-cors`) response of another origin,
+    /// `navigator.sendBeacon`; a body that is not JSON under `"as": "json"` is kept as text with a note.
+    @Test func whatHasNoBodyIsRecordedSayingWhy() async throws {
+        let other = try TestHTTPServer(routes: ["/opaque": .respond(contentType: "text/plain", body: "hidden")])
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <p id=out></p><script>
+                    navigator.sendBeacon("/api/beacon", "ping");
+                    fetch("\(other.url("/opaque"))", { mode: "no-cors" })
+                      .then(() => fetch("/api/html")).then(r => r.text()).then(() => { out.textContent = "done"; });
+                    </script>
+                    """),
+            "/api/beacon": .respond(contentType: "text/plain", body: "beacon answer"),
+            "/api/html": .respond(contentType: "text/html", body: "<p>not json</p>")
+        ])
+        let capture = WebParserJob.Capture(rules: [.init(url: "/opaque", kinds: [.fetch]), .init(url: "/api/", body: .json)])
+        let result = try await Self.runner.run(job(server.url("/"), capture, script: "out.textContent || null"))
+        let records = try self.records(result.data)
+        let opaque = try #require(records["/opaque"])
+        #expect(opaque["body"] == nil && (opaque["omitted"] as? String)?.contains("opaque") == true)
+        let beacon = try #require(records["/api/beacon"])
+        #expect(beacon["body"] == nil && beacon["kind"] as? String == "other" && beacon["omitted"] != nil)
+        #expect(records["/api/html"]?["body"] as? String == "<p>not json</p>")
+        #expect(records["/api/html"]?["note"] as? String == "the body is not JSON; it is kept as text")
+    }
+
     /// A job that captures nothing its rules take ends at its timeout saying so; a URL that is not a regular
     /// expression fails at once.
     @Test func nothingCapturedIsATimeOutThatSaysSo() async throws {

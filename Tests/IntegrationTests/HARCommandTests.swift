@@ -110,6 +110,22 @@ import Testing
         #expect((fetch["_kind"] as? String) == "fetch")
     }
 
+    /// webparse runs without its extension; a capturing job then fails (exit 1) saying where it looked, and a job
+    /// that does not capture runs as always.
+    @Test func withoutTheExtensionOnlyACapturingJobFails() async throws {
+        let server = try site()
+        let directory = try folder()
+        let alone = directory.appending(path: "webparse")
+        try FileManager.default.copyItem(at: webparse.executable, to: alone)
+        let binary = ProcessRunner(path: alone.path)
+        let capturing = try await binary.run(
+            ["eval", server.url("/").absoluteString, "--capture", "api", "--collect", "responses", "--retries", "0"], environment: headless)
+        #expect(capturing.status == 1)
+        #expect(capturing.stderr.contains("libwebparse-extension.so") && capturing.stderr.contains(directory.path), "\(capturing.stderr)")
+        let plain = try await binary.run(["eval", server.url("/").absoluteString, "out.textContent || null"], environment: headless)
+        #expect(plain.status == 0 && plain.stdoutText == #""[{\"chapter\": 12}]""# + "\n", "\(plain.stderr)")
+    }
+
     /// `eval --har` writes its page's requests whether the job succeeds or times out; a HAR file in a folder that
     /// does not exist is refused before any page loads.
     @Test func evalWritesHARAndRefusesABadPlace() async throws {
