@@ -6,7 +6,8 @@
 /* The protocol, which the extension's own folder holds for both sides. */
 #include "../CWebParseExtension/include/webparse_capture.h"
 
-_Static_assert(WK_CAPTURE_FETCH == WEBPARSE_CAPTURE_FETCH && WK_CAPTURE_XHR == WEBPARSE_CAPTURE_XHR,
+_Static_assert(WK_CAPTURE_FETCH == WEBPARSE_CAPTURE_FETCH && WK_CAPTURE_XHR == WEBPARSE_CAPTURE_XHR
+                   && WK_CAPTURE_OTHER == WEBPARSE_CAPTURE_OTHER,
                "the capture kinds are the extension's");
 
 const char *wk_extension_file_name(void) {
@@ -31,7 +32,7 @@ static gboolean on_user_message(WebKitWebView *web_view, WebKitUserMessage *mess
     gsize body_length = 0;
     const unsigned char *bytes = g_variant_get_fixed_array(body, &body_length, 1);
     WKCapturedResponse response = {
-        g_strcmp0(kind, "xhr") == 0 ? WK_CAPTURE_XHR : WK_CAPTURE_FETCH,
+        g_strcmp0(kind, "xhr") == 0 ? WK_CAPTURE_XHR : g_strcmp0(kind, "other") == 0 ? WK_CAPTURE_OTHER : WK_CAPTURE_FETCH,
         url, method, status, mime_type, main_frame, exact, size, bytes, body_length,
         *omitted ? omitted : NULL,
     };

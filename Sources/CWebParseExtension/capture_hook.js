@@ -5,7 +5,8 @@
 // object: a promise resolved with an object asks the object for a `then`, which a page can add to any prototype
 // and answer with its own value, so bodies come as strings (`text()`) or through events (XHR, FileReader).
 // `send(kind, url, method, status, mimeType, exact, size, body, note)`: body a string (whose size `send` measures)
-// or an ArrayBuffer, or null with its size and a note ("over-limit", "opaque", "unreadable").
+// or an ArrayBuffer, or null with its size and a note ("over-limit", "opaque", "unreadable", "websocket",
+// "event-stream").
 (function (send, maxBody, kinds) {
     "use strict";
     const apply = Reflect.apply;
@@ -137,5 +138,23 @@
             } catch { }
             return apply(originalSend, this, arguments);
         };
+    }
+
+    // Websockets and event streams carry messages, not a response: each is recorded, without a body, as it opens.
+    if (kinds & 4) {
+        const construct = Reflect.construct, Address = URL;
+        const watch = (name, note) => {
+            const original = window[name];
+            if (typeof original !== "function") return;
+            window[name] = new Proxy(original, {
+                construct(target, args, newTarget) {
+                    const made = construct(target, args, newTarget);
+                    try { send("other", new Address(String(args[0]), document.baseURI).href, "GET", 0, "", false, 0, null, note); } catch { }
+                    return made;
+                }
+            });
+        };
+        watch("WebSocket", "websocket");
+        watch("EventSource", "event-stream");
     }
 })

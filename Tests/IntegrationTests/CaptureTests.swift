@@ -267,7 +267,7 @@ import Testing
     }
 
     /// What has no body is recorded without one, saying why: an opaque (`no-cors`) response of another origin,
-    /// `navigator.sendBeacon`; a body that is not JSON under `"as": "json"` is kept as text with a note.
+    /// `navigator.sendBeacon`, a websocket and an event stream as they open; a body that is not JSON under `"as": "json"` is kept as text with a note.
     @Test func whatHasNoBodyIsRecordedSayingWhy() async throws {
         let other = try TestHTTPServer(routes: ["/opaque": .respond(contentType: "text/plain", body: "hidden")])
         let server = try TestHTTPServer(routes: [
@@ -275,14 +275,19 @@ import Testing
                 body: """
                     <p id=out></p><script>
                     navigator.sendBeacon("/api/beacon", "ping");
+                    new WebSocket("ws://127.0.0.1:1/socket");
+                    new EventSource("/api/events");
                     fetch("\(other.url("/opaque"))", { mode: "no-cors" })
                       .then(() => fetch("/api/html")).then(r => r.text()).then(() => { out.textContent = "done"; });
                     </script>
                     """),
             "/api/beacon": .respond(contentType: "text/plain", body: "beacon answer"),
-            "/api/html": .respond(contentType: "text/html", body: "<p>not json</p>")
+            "/api/html": .respond(contentType: "text/html", body: "<p>not json</p>"),
+            "/api/events": .hang
         ])
-        let capture = WebParserJob.Capture(rules: [.init(url: "/opaque", kinds: [.fetch]), .init(url: "/api/", body: .json)])
+        let capture = WebParserJob.Capture(rules: [
+            .init(url: "/opaque", kinds: [.fetch]), .init(url: "^ws:|/api/events", kinds: [.other]), .init(url: "/api/", body: .json)
+        ])
         let result = try await Self.runner.run(job(server.url("/"), capture, script: "out.textContent || null"))
         let records = try self.records(result.data)
         let opaque = try #require(records["/opaque"])
@@ -291,6 +296,8 @@ import Testing
         #expect(beacon["body"] == nil && beacon["kind"] as? String == "other" && beacon["omitted"] != nil)
         #expect(records["/api/html"]?["body"] as? String == "<p>not json</p>")
         #expect(records["/api/html"]?["note"] as? String == "the body is not JSON; it is kept as text")
+        #expect((records["/socket"]?["omitted"] as? String)?.contains("websocket") == true, "\(records.keys)")
+        #expect((records["/api/events"]?["omitted"] as? String)?.contains("event stream") == true)
     }
 
     /// A job that captures nothing its rules take ends at its timeout saying so; a URL that is not a regular

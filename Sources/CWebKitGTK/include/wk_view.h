@@ -36,13 +36,15 @@ typedef enum {
 /* The kinds of request whose responses a view captures (wk_view_set_capture). */
 typedef enum {
     WK_CAPTURE_FETCH = 1,
-    WK_CAPTURE_XHR = 2
+    WK_CAPTURE_XHR = 2,
+    /* A websocket or an event stream, as it opens. */
+    WK_CAPTURE_OTHER = 4
 } WKCaptureKind;
 
 /* A response a page's script read, as webparse's web process extension captured it. The strings and the body
  * are valid during the callback only. */
 typedef struct {
-    /* WK_CAPTURE_FETCH or WK_CAPTURE_XHR. */
+    /* WK_CAPTURE_FETCH, WK_CAPTURE_XHR or WK_CAPTURE_OTHER. */
     WKCaptureKind kind;
     const char *url;
     const char *method;
@@ -56,7 +58,8 @@ typedef struct {
     unsigned long long size;
     const unsigned char *body;
     size_t body_length;
-    /* Why the body was not sent: NULL when it was, else "over-limit", "opaque" or "unreadable". */
+    /* Why the body was not sent: NULL when it was, else "over-limit", "opaque", "unreadable", "websocket" or
+     * "event-stream". */
     const char *omitted;
 } WKCapturedResponse;
 

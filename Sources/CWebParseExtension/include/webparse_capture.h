@@ -16,8 +16,10 @@
 
 #define WEBPARSE_CAPTURE_FETCH 1u
 #define WEBPARSE_CAPTURE_XHR 2u
+/* Websockets and event streams, recorded as they open, without a body. */
+#define WEBPARSE_CAPTURE_OTHER 4u
 
-/* Page to UI process: one response. Parameters "(sssisbbtays)": kind ("fetch" or "xhr"), URL, method, HTTP
+/* Page to UI process: one response. Parameters "(sssisbbtays)": kind ("fetch", "xhr" or "other"), URL, method, HTTP
  * status, MIME type, whether the main frame made the request, whether the body is the exact bytes (false: text
  * the page decoded), the body's whole size in bytes, the body (empty when it was not sent), and why it was not
  * sent ("" when it was). */

@@ -143,6 +143,8 @@ struct CapturedResponses {
         case .pastTotal: "the records hold \(total) body bytes already, and the total limit is \(capture.totalLimit)"
         case .opaque: "an opaque (no-cors) response: its body is hidden from the page itself"
         case .unreadable: "the page could not read the body"
+        case .websocket: "a websocket: its messages are not recorded"
+        case .eventStream: "an event stream (EventSource): its events are not recorded"
         }
     }
 

@@ -13,6 +13,10 @@ struct CapturedResponse: Sendable, Equatable {
         case unreadable
         /// The job's records hold as many body bytes as its total limit allows.
         case pastTotal = "past-total"
+        /// A websocket, recorded as it opened: its messages are no response.
+        case websocket
+        /// An event stream (`EventSource`), recorded as it opened: its events are no response.
+        case eventStream = "event-stream"
     }
 
     var kind: WebParserJob.Capture.Kind
@@ -36,7 +40,7 @@ extension CapturedResponse {
     init(_ response: WKCapturedResponse) {
         let omitted = response.omitted.map { Omission(rawValue: String(cString: $0)) ?? .unreadable }
         self.init(
-            kind: response.kind == WK_CAPTURE_XHR ? .xhr : .fetch, url: String(cString: response.url),
+            kind: response.kind == WK_CAPTURE_XHR ? .xhr : response.kind == WK_CAPTURE_OTHER ? .other : .fetch, url: String(cString: response.url),
             method: String(cString: response.method), status: Int(response.status),
             mimeType: String(cString: response.mime_type), mainFrame: response.main_frame, exact: response.exact,
             size: Int(clamping: response.size),

@@ -175,7 +175,7 @@ final class WebKitPage: WebPage {
         machine.loadStarting(trustsAnyCertificate: request.trustsAnyCertificate)
         opensLocalFiles = request.url.isFileURL
         // In a context with the extension every document captures until told otherwise: each load says.
-        let kinds = request.capture?.kinds.reduce(0) { $0 | ($1 == .fetch ? WK_CAPTURE_FETCH.rawValue : WK_CAPTURE_XHR.rawValue) } ?? 0
+        let kinds = request.capture?.kinds.reduce(0) { $0 | $1.hookBit } ?? 0
         _ = wk_view_set_capture(view, request.capture != nil, UInt64(request.capture?.bodyLimit ?? 0), kinds)
         captureRules = request.capture.flatMap(CaptureRules.init)
         wk_view_record_resources(view, request.recordsLoads)
@@ -410,6 +410,18 @@ private extension Optional where Wrapped == String {
         switch self {
         case .some(let string): string.withCString(body)
         case .none: body(nil)
+        }
+    }
+}
+
+private extension WebParserJob.Capture.Kind {
+    /// The kind's bit in the extension's mask of hooked kinds; 0 for what WebKit's loads report.
+    var hookBit: UInt32 {
+        switch self {
+        case .fetch: WK_CAPTURE_FETCH.rawValue
+        case .xhr: WK_CAPTURE_XHR.rawValue
+        case .other: WK_CAPTURE_OTHER.rawValue
+        case .document, .script, .stylesheet, .image: 0
         }
     }
 }
