@@ -22,7 +22,7 @@ webparse eval http://127.0.0.1:8731/feed.html --capture api/feed --collect respo
   | jq -e '.[0].status == 200 and (.[0].body | fromjson) == ["Post 1", "Post 2", "Post 3", "Post 4", "Post 5"]'
 kill "$server"
 CHECKS
-mmdebstrap --quiet --variant=minbase --include=jq,python3 bookworm /dev/null \
+mmdebstrap --quiet --variant=minbase --include=jq,python3,libjs-jquery bookworm /dev/null \
   --customize-hook="copy-in $deb /tmp" \
   --customize-hook='chroot "$1" sh -c "apt-get install -y -qq --no-install-recommends /tmp/webparse_*.deb >/dev/null"' \
   --customize-hook='copy-in Examples/comics Examples/recipes /tmp' \
