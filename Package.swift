@@ -17,7 +17,9 @@ let package = Package(
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev", "libglib2.0-dev"])]
         ),
         .systemLibrary(name: "WebKitWebExtensionSystem", pkgConfig: "webkit2gtk-web-extension-4.1"),
-        .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem"]),
+        // libxml2, which WebKitGTK uses too: XPath syntax checks for extract's selectors.
+        .systemLibrary(name: "LibXML2System", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem", "LibXML2System"]),
         // The hook's JavaScript is compiled in (#embed), not shipped beside the library.
         .target(name: "CWebParseExtension", dependencies: ["WebKitWebExtensionSystem"], exclude: ["capture_hook.js"]),
         .target(name: "WebParser", dependencies: ["CWebKitGTK"]),

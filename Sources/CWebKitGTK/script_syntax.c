@@ -1,6 +1,7 @@
-/* CWebKitGTK: JavaScript syntax checks in a context of their own. */
+/* CWebKitGTK: JavaScript syntax checks in a context of their own, XPath syntax checks with libxml2. */
 #include "CWebKitGTK.h"
 
+#include <libxml/xpath.h>
 #include <webkit2/webkit2.h>
 
 bool wk_check_script_syntax(const char *source, unsigned *line, char **message) {
@@ -17,4 +18,26 @@ bool wk_check_script_syntax(const char *source, unsigned *line, char **message) 
         g_object_unref(exception);
     g_object_unref(context);
     return valid;
+}
+
+/* Keeps libxml2's message of the last error instead of printing it. */
+static void keep_error(void *data, const xmlError *error) {
+    char **message = data;
+    if (!*message && error && error->message)
+        *message = g_strstrip(g_strdup(error->message));
+}
+
+bool wk_check_xpath_syntax(const char *expression, char **message) {
+    *message = NULL;
+    xmlSetStructuredErrorFunc(message, (xmlStructuredErrorFunc)keep_error);
+    xmlXPathCompExprPtr compiled = xmlXPathCompile((const xmlChar *)expression);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    if (compiled) {
+        xmlXPathFreeCompExpr(compiled);
+        g_clear_pointer(message, g_free);
+        return true;
+    }
+    if (!*message)
+        *message = g_strdup("invalid XPath expression");
+    return false;
 }

@@ -39,10 +39,11 @@ struct PageScript: Sendable {
     /// Wraps `script`, a job's script, to be evaluated once `waitFor` (if any) is truthy and an element matches
     /// `waitForSelector` (if any), again on every DOM change and at least every `pollInterval`; without either
     /// wait, an answer is final once it has stayed the same while the page was quiet for the settle time each call
-    /// asks for (`quiet`).
+    /// asks for (`quiet`). With `emptyIsAnswer`, an empty answer settles like any other (an extraction's list
+    /// that is empty).
     init(
         _ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
-        pollInterval: Duration = .milliseconds(100)
+        pollInterval: Duration = .milliseconds(100), emptyIsAnswer: Bool = false
     ) {
         self.script = Self.trimmed(script)
         self.waitFor = waitFor.map(Self.trimmed)
@@ -52,7 +53,7 @@ struct PageScript: Sendable {
         key = JavaScriptSyntax.literal("webparse-slice-" + UUID().uuidString)
         let settings =
             "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
-            + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key);\n"
+            + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key), emptyIsAnswer = \(emptyIsAnswer);\n"
             + "let responses = [];\n"
         // The job's code sees only its own two names: webparse's code is in a function of its own, so that none
         // of its names hides a global of the page's that the job's code reads.
@@ -66,12 +67,13 @@ struct PageScript: Sendable {
     /// The wrapper of `evaluation`'s script and waits. For a large script this takes a while: make it off the
     /// WebKit thread.
     /// A job that collects responses without a script waits for the page to settle as if its script answered
-    /// `true`.
+    /// `true`; an extraction is read by its own script, whose empty list is an answer.
     init(for evaluation: Evaluation) {
         let collectsOnlyResponses = evaluation.collect == .responses && evaluation.script.allSatisfy(\.isWhitespace)
+        let script = evaluation.extract.map(ExtractionScript.source) ?? (collectsOnlyResponses ? "true" : evaluation.script)
         self.init(
-            collectsOnlyResponses ? "true" : evaluation.script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector,
-            pollInterval: evaluation.pollInterval)
+            script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector, pollInterval: evaluation.pollInterval,
+            emptyIsAnswer: evaluation.extract != nil)
     }
 
     /// The body of a call that evaluates the script for one slice, with requests in flight or not (`busy`), an
@@ -277,7 +279,7 @@ struct PageScript: Sendable {
         return failure(error);
         }
         // Once the wait holds, an empty answer is the result (undefined is JSON's null); before, it means "not yet".
-        const empty = (text) => final ? (text === "undefined" ? "null" : text)
+        const empty = (text) => final || emptyIsAnswer ? (text === "undefined" ? "null" : text)
         : { __proto__: null, kind: "pending", text: `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)` };
         if (value === undefined || value === null) return empty(String(value));
         const top = describe(value);

@@ -117,7 +117,4 @@ extension WebParserJob {
     var scriptReadsResponses: Bool {
         capture != nil && evaluation.collect == .result && JavaScriptSyntax.isFunctionWithParameter(evaluation.script)
     }
-
-    /// The isolated script world the job's script runs in; nil for the page's own.
-    var scriptWorld: String? { scriptReadsResponses ? "webparse-responses" : nil }
 }

@@ -35,6 +35,9 @@ public struct Evaluation: Sendable, Equatable {
     /// Where the next page of the list is, when the result is spread over pages; nil reads one page.
     public var pagination: Pagination?
 
+    /// Data declared with selectors, read instead of `script` (which is then ignored); nil runs `script`.
+    public var extract: Extraction?
+
     /// What the job returns: the script's result, or the values its user scripts emit.
     public var collect: WebParserJob.Collect
     /// A PNG of the page to write once the result is ready; nil takes none.

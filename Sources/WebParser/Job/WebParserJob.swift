@@ -40,6 +40,10 @@ public struct WebParserJob: Sendable, Equatable {
         self.load = load
     }
 
+    /// The isolated script world the job's script runs in (a script of the responses, an extraction): the page's
+    /// DOM, but none of its scripts' objects, which see none of webparse's. Nil for the page's own world.
+    var scriptWorld: String? { scriptReadsResponses || evaluation.extract != nil ? "webparse" : nil }
+
     /// True when the job collects emitted values but has no user script to emit them: it cannot run.
     public var collectsWithoutEmitters: Bool {
         evaluation.collect == .emitted && page.userScripts.isEmpty

@@ -147,7 +147,12 @@ package struct ConfigReader {
         if own.isSuperset(of: ["url", "urls"]) { fields.problem(prefix + "urls", at: place, "give url or urls, not both") }
         let collectsEmitted = draft.job.evaluation.collect == .emitted
         let collectsResponses = draft.job.evaluation.collect == .responses
-        if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) && !collectsEmitted && !collectsResponses {
+        let extracts = given.contains("extract")
+        if extracts && !given.isDisjoint(with: Self.scriptKeys) {
+            let key = own.contains("extract") ? "extract" : own.intersection(Self.scriptKeys).first ?? "extract"
+            fields.problem(prefix + key, at: place, "give script (or scriptFile) or extract, not both")
+        }
+        if own.union(defaults.keys).isDisjoint(with: Self.scriptKeys) && !collectsEmitted && !collectsResponses && !extracts {
             fields.problem(prefix + "script", at: place, "required (or scriptFile); the JavaScript that returns the data")
         }
         if draft.job.collectsWithoutEmitters && !own.union(defaults.keys).contains("userScripts") {
@@ -167,7 +172,7 @@ package struct ConfigReader {
             fields.problem(prefix + "next", at: place, "goes with the script's result, not with \"collect\": \"\(collect)\"")
         }
         draft.job.evaluation.pagination = draft.next.map { Pagination(next: $0, maxPages: draft.maxPages ?? Pagination.defaultMaxPages) }
-        guard let pages = draft.urls ?? draft.url.map({ [$0] }), let script = draft.script ?? (collectsEmitted || collectsResponses ? "" : nil)
+        guard let pages = draft.urls ?? draft.url.map({ [$0] }), let script = draft.script ?? (collectsEmitted || collectsResponses || extracts ? "" : nil)
         else { return nil }
         draft.job.evaluation.script = script
         guard draft.urls != nil else {

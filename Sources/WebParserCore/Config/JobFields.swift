@@ -46,6 +46,11 @@ package enum JobFields {
             option: nil
         ) { reader, path, input, draft in draft.script = reader.string(path, input) },
         JobField(
+            key: "extract",
+            summary: "the data by selectors instead of a script: {\"items\": \".chapter\", \"fields\": {\"title\": \".title\", \"url\": \"a@href\"}}",
+            option: nil
+        ) { reader, path, input, draft in draft.job.evaluation.extract = reader.extraction(path, input) },
+        JobField(
             key: "scriptFile", summary: "a file holding the script, relative to the config (instead of script)",
             option: nil
         ) { reader, path, input, draft in draft.script = reader.fileContents(path, input) },

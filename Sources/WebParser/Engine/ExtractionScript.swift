@@ -1,0 +1,85 @@
+import Foundation
+
+/// The JavaScript that reads an `Extraction` in the page: a fixed reader, and the extraction as JSON.
+enum ExtractionScript {
+    /// The script for `extraction`, an IIFE whose value is the items (or the one object).
+    static func source(for extraction: Extraction) -> String {
+        "((spec) => {\n" + reader + "\n})(" + JSONText.text(spec(extraction)) + ")"
+    }
+
+    private static func spec(_ extraction: Extraction) -> JSONText.Value {
+        .object([
+            ("items", extraction.items.map(JSONText.Value.string) ?? .null),
+            (
+                "fields",
+                .array(
+                    extraction.fields.map { field in
+                        let value: JSONText.Value =
+                            switch field.value {
+                            case .read(let read):
+                                .object([
+                                    ("selector", .string(read.selector)), ("attribute", read.attribute.map(JSONText.Value.string) ?? .null),
+                                    ("as", .string(read.form.rawValue)), ("all", .bool(read.all))
+                                ])
+                            case .items(let nested): spec(nested)
+                            }
+                        return .array([.string(field.name), value, .bool(field.required)])
+                    })
+            )
+        ])
+    }
+
+    /// Reads `spec` in the document: CSS selectors with querySelector(All), `xpath:` with document.evaluate,
+    /// `.` for the item itself.
+    private static let reader = """
+        const clean = (text) => String(text ?? "").replace(/\\s+/g, " ").trim();
+        const absolute = (value) => { try { return new URL(value, document.baseURI).href; } catch { return value; } };
+        const find = (root, selector, all) => {
+          if (selector === ".") return [root];
+          if (selector.startsWith("xpath:")) {
+            const found = document.evaluate(selector.slice(6), root, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+            const nodes = [];
+            for (let index = 0; index < found.snapshotLength && (all || index < 1); index++) nodes.push(found.snapshotItem(index));
+            return nodes;
+          }
+          return all ? Array.from(root.querySelectorAll(selector)) : [root.querySelector(selector)].filter((node) => node);
+        };
+        const read = (node, field) => {
+          let value;
+          if (node.nodeType === 2) {
+            value = ["href", "src", "action"].includes(node.name) ? absolute(node.value) : node.value;
+          } else if (field.attribute) {
+            value = node.getAttribute?.(field.attribute) ?? null;
+            if (value !== null && ["href", "src", "action"].includes(field.attribute)) value = absolute(value);
+          } else {
+            value = field.as === "html" && node.nodeType === 1 ? node.innerHTML : clean(node.textContent);
+          }
+          if (value === null) return null;
+          if (field.as === "number") {
+            const match = String(value).replace(/,/g, "").match(/-?\\d+(\\.\\d+)?/);
+            return match ? Number(match[0]) : null;
+          }
+          return field.as === "url" ? absolute(value) : value;
+        };
+        const empty = (value) => value === null || value === "" || (Array.isArray(value) && value.length === 0);
+        const fieldsOf = (root, fields) => {
+          const item = {};
+          for (const [name, field, required] of fields) {
+            let value;
+            if (field.fields) {
+              value = listOf(root, field);
+            } else {
+              const nodes = find(root, field.selector, field.all || field.as === "bool");
+              value = field.as === "bool" ? nodes.length > 0
+                : field.all ? nodes.map((node) => read(node, field)).filter((value) => !empty(value))
+                : nodes.length ? read(nodes[0], field) : null;
+            }
+            if (required && empty(value)) return null;
+            item[name] = value;
+          }
+          return item;
+        };
+        const listOf = (root, extraction) => find(root, extraction.items, true).map((node) => fieldsOf(node, extraction.fields)).filter((item) => item !== null);
+        return spec.items === null ? fieldsOf(document, spec.fields) : listOf(document, spec);
+        """
+}

@@ -1,0 +1,128 @@
+import Foundation
+import WebParser
+
+extension FieldReader {
+    /// `extract`: `{"items": SELECTOR, "fields": {NAME: FIELD, …}}` (without `items`, one object of the whole
+    /// document). A field is a selector relative to the item (`"a@href"` reads an attribute, `"@href"` the item's
+    /// own, `"."` the item, `"xpath:…"` XPath), `{"selector", "attribute", "as", "all", "required"}`, or nested
+    /// `{"items", "fields"}`. Every selector is checked here.
+    mutating func extraction(_ path: String, _ input: FieldInput) -> Extraction? {
+        guard let members = input.members else {
+            problem(path, at: input, "expected {\"items\": SELECTOR, \"fields\": {NAME: SELECTOR, …}}, got \(input.excerpt)")
+            return nil
+        }
+        var valid = true
+        for (key, value) in members where !["items", "fields"].contains(key) {
+            problem(path + "." + key, at: .node(value), "unknown key" + ConfigReader.suggestion(for: key, among: ["items", "fields"]))
+            valid = false
+        }
+        var items: String?
+        if let node = members.first(where: { $0.key == "items" })?.value {
+            items = selector(path + ".items", .node(node))
+            if items == nil { valid = false }
+        }
+        guard let fieldsNode = members.first(where: { $0.key == "fields" })?.value else {
+            problem(path + ".fields", at: input, "required: the fields of each item, {NAME: SELECTOR, …}")
+            return nil
+        }
+        guard let fieldMembers = FieldInput.node(fieldsNode).members, !fieldMembers.isEmpty else {
+            problem(path + ".fields", at: .node(fieldsNode), "expected an object of field names to selectors, got \(FieldInput.node(fieldsNode).excerpt)")
+            return nil
+        }
+        var fields: [Extraction.Field] = []
+        for (name, node) in fieldMembers {
+            if let field = field(name, path + ".fields." + name, .node(node)) { fields.append(field) } else { valid = false }
+        }
+        return valid ? Extraction(items: items, fields: fields) : nil
+    }
+
+    private mutating func field(_ name: String, _ path: String, _ input: FieldInput) -> Extraction.Field? {
+        if let text = input.text {
+            let (selectorText, attribute) = Self.splitAttribute(text)
+            guard let selector = selector(path, .arguments([selectorText]), at: input) else { return nil }
+            return Extraction.Field(name: name, value: .read(.init(selector: selector, attribute: attribute)))
+        }
+        guard let members = input.members else {
+            problem(path, at: input, "expected a selector (\"a@href\"), {\"selector\": …, \"as\": …} or {\"items\": …, \"fields\": …}, got \(input.excerpt)")
+            return nil
+        }
+        let required = members.first { $0.key == "required" }.flatMap { bool(path + ".required", .node($0.value)) } ?? false
+        if members.contains(where: { $0.key == "items" || $0.key == "fields" }), case .node(let node) = input {
+            var nested = node
+            nested.value = .object(members.filter { $0.key != "required" })
+            guard let extraction = extraction(path, .node(nested)) else { return nil }
+            return Extraction.Field(name: name, value: .items(extraction), required: required)
+        }
+        let keys = ["selector", "attribute", "as", "all", "required"]
+        var valid = true
+        for (key, value) in members where !keys.contains(key) {
+            problem(path + "." + key, at: .node(value), "unknown key" + ConfigReader.suggestion(for: key, among: keys))
+            valid = false
+        }
+        guard let selectorNode = members.first(where: { $0.key == "selector" })?.value else {
+            problem(path + ".selector", at: input, "required: a selector relative to the item (\".\" for the item itself)")
+            return nil
+        }
+        guard let text = string(path + ".selector", .node(selectorNode)) else { return nil }
+        var (selectorText, attribute) = Self.splitAttribute(text)
+        guard let selector = selector(path + ".selector", .arguments([selectorText]), at: .node(selectorNode)) else { return nil }
+        if let node = members.first(where: { $0.key == "attribute" })?.value {
+            attribute = string(path + ".attribute", .node(node))
+            if attribute == nil { valid = false }
+        }
+        var read = Extraction.Read(selector: selector, attribute: attribute)
+        if let node = members.first(where: { $0.key == "as" })?.value {
+            if let form = choice(path + ".as", .node(node), Extraction.Read.Form.self) { read.form = form } else { valid = false }
+        }
+        if let node = members.first(where: { $0.key == "all" })?.value {
+            if let all = bool(path + ".all", .node(node)) { read.all = all } else { valid = false }
+        }
+        return valid ? Extraction.Field(name: name, value: .read(read), required: required) : nil
+    }
+
+    /// A CSS selector, `xpath:EXPRESSION` or `.`, checked; `place` is where a problem is reported (default `input`).
+    private mutating func selector(_ path: String, _ input: FieldInput, at place: FieldInput? = nil) -> String? {
+        guard let text = string(path, input) else { return nil }
+        let place = place ?? input
+        if text == "." { return text }
+        if text.hasPrefix("xpath:") {
+            if let problem = XPathSyntax.problem(in: String(text.dropFirst(6))) {
+                self.problem(path, at: place, "not a valid XPath expression: \(problem)")
+                return nil
+            }
+            return text
+        }
+        if let problem = CSSSelectorSyntax.problem(in: text) {
+            self.problem(path, at: place, "not a valid CSS selector: \(problem)")
+            return nil
+        }
+        return text
+    }
+
+    /// `"a@href"` as the selector `a` and the attribute `href`; `"@href"` is the item's own attribute (`.`). The
+    /// `@` of an XPath expression, or inside a CSS attribute selector's brackets or quotes, is the selector's.
+    static func splitAttribute(_ text: String) -> (selector: String, attribute: String?) {
+        guard !text.hasPrefix("xpath:") else { return (text, nil) }
+        var depth = 0
+        var quote: Character?
+        var at: String.Index?
+        for index in text.indices {
+            let character = text[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "[" {
+                depth += 1
+            } else if character == "]" {
+                depth -= 1
+            } else if character == "@" && depth == 0 {
+                at = index
+            }
+        }
+        guard let at else { return (text, nil) }
+        let selector = text[..<at].trimmingCharacters(in: .whitespaces)
+        let attribute = text[text.index(after: at)...].trimmingCharacters(in: .whitespaces)
+        return (selector.isEmpty ? "." : selector, attribute.isEmpty ? nil : attribute)
+    }
+}
