@@ -7,6 +7,7 @@ packages=(
   libwebkit2gtk-4.1-dev  # WebKitGTK 4.1 (with GTK 3 and GLib) to build against and run
   libgtk-3-dev
   libglib2.0-dev
+  libxml2-dev            # extract's XPath selectors are checked with libxml2 (WebKitGTK uses it too)
   pkg-config             # SwiftPM finds WebKitGTK's flags through it
   xvfb                   # the private display webparse starts when there is none
   jq                     # the README's example pipes webparse's output into it

@@ -20,6 +20,8 @@ struct PageScript: Sendable {
 
     /// How long one call waits inside the page for data before it returns empty.
     static let slice: Duration = .milliseconds(500)
+    /// How long an empty answer that counts (`emptyIsAnswer`) must stay the same before it is the result, at least.
+    static let emptyHold: Duration = .seconds(1)
 
     /// The body of the async function that defines the slice's functions and keeps them in the document (under
     /// a name of its own, not enumerable), without calling them: what `body` sends once per document.
@@ -54,6 +56,7 @@ struct PageScript: Sendable {
         let settings =
             "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
             + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key), emptyIsAnswer = \(emptyIsAnswer);\n"
+            + "const emptyHoldMs = \(Self.emptyHold.milliseconds);\n"
             + "let responses = [];\n"
         // The job's code sees only its own two names: webparse's code is in a function of its own, so that none
         // of its names hides a global of the page's that the job's code reads.
@@ -318,17 +321,20 @@ struct PageScript: Sendable {
         let settling = 0;
         const now = performance.now();
         if (typeof reply === "string") {
-        if (final || settleMs <= 0) return reply;
+        // An empty answer that counts (an extraction's empty list) holds longer: a page often renders its list a
+        // moment after it loaded, from a timer.
+        const hold = emptyIsAnswer && ["[]", "{}", "null", '""'].includes(reply) ? Math.max(settleMs, emptyHoldMs) : settleMs;
+        if (final || hold <= 0) return reply;
         if (reply !== seen.answer) { seen.answer = reply; seen.since = now; }
         const still = Math.min(now - quiet.since, Math.max(now - seen.since, now - dom.since));
-        if (!quiet.busy && still >= settleMs) return reply;
+        if (!quiet.busy && still >= hold) return reply;
         // A page that never stays quiet (it polls its server several times a second) has settled once the answer
         // stayed the same as long as a request may count as in flight.
-        if (now - seen.since >= Math.max(settleMs, busyMs)) return reply;
-        settling = quiet.busy ? pollMs : settleMs - still;
+        if (now - seen.since >= Math.max(hold, busyMs)) return reply;
+        settling = quiet.busy ? pollMs : hold - still;
         const shown = reply.length > 80 ? reply.slice(0, 77) + "..." : reply;
         reply = { __proto__: null, kind: "pending", text: quiet.busy ? `the script returned ${shown}, but the page was still loading data`
-        : `the script returned ${shown}, which had not stayed the same for ${settleMs} ms (a page that never settles, such as a clock: "settle": 0 takes the first answer)` };
+        : `the script returned ${shown}, which had not stayed the same for ${hold} ms (a page that never settles, such as a clock: "settle": 0 takes the first answer)` };
         } else {
         seen.answer = undefined;
         }

@@ -33,6 +33,7 @@ public struct Extraction: Sendable, Equatable {
         public var selector: String
         /// The attribute read instead of the text (`href`, `src` and `action` as absolute URLs); nil for the text.
         public var attribute: String?
+        /// How the text or attribute becomes the value.
         public var form: Form
         /// Every match, as a list, instead of the first.
         public var all: Bool
@@ -48,7 +49,9 @@ public struct Extraction: Sendable, Equatable {
 
     /// One named field.
     public struct Field: Sendable, Equatable {
+        /// The field's name in each item.
         public var name: String
+        /// What the field reads.
         public var value: Value
         /// An item without this field (no match, or an empty value) is left out of the list.
         public var required: Bool
