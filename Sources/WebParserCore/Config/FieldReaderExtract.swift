@@ -36,6 +36,36 @@ extension FieldReader {
         return valid ? Extraction(items: items, fields: fields) : nil
     }
 
+    /// The command line's form: `--items SELECTOR` (or none, for one object) and `--field NAME=FIELD` per field,
+    /// FIELD written as in a config (`a@href`, `xpath:…`, `.`).
+    package mutating func extraction(items: String?, fields: [String]) -> Extraction? {
+        var valid = true
+        var checkedItems: String?
+        if let items {
+            checkedItems = selector("--items", .arguments([items]))
+            if checkedItems == nil { valid = false }
+        }
+        var list: [Extraction.Field] = []
+        for text in fields {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                problem("--field", at: .arguments([text]), "expected NAME=SELECTOR, such as title=.title or url=a@href, got '\(text)'")
+                valid = false
+                continue
+            }
+            let name = String(text[..<equals])
+            if let field = field(name, "--field \(name)", .arguments([String(text[text.index(after: equals)...])])) {
+                list.append(field)
+            } else {
+                valid = false
+            }
+        }
+        if list.isEmpty && valid {
+            problem("--field", at: .arguments([]), "--items needs at least one --field NAME=SELECTOR")
+            valid = false
+        }
+        return valid ? Extraction(items: checkedItems, fields: list) : nil
+    }
+
     private mutating func field(_ name: String, _ path: String, _ input: FieldInput) -> Extraction.Field? {
         if let text = input.text {
             let (selectorText, attribute) = Self.splitAttribute(text)

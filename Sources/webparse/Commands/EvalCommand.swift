@@ -9,6 +9,9 @@ struct EvalCommand {
         var script: String?
         var scriptFile: String?
         var raw = false
+        /// `--items` and `--field`: an extraction instead of SCRIPT.
+        var items: String?
+        var extractFields: [String] = []
         /// The job fields the options give.
         var fields = ConfigReader.Defaults()
         var stepsFile: String?
@@ -32,7 +35,11 @@ struct EvalCommand {
             """,
         options: [
             .value("script-file", "FILE", "read SCRIPT from FILE") { $0.scriptFile = $1 },
-            .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true }
+            .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true },
+            .value("items", "SELECTOR", "extract the items SELECTOR matches (CSS, or xpath:…) instead of evaluating SCRIPT") { $0.items = $1 },
+            .value("field", "NAME=SELECTOR", "a field of each item (of the page without --items): .title, a@href, xpath:…; repeatable") {
+                $0.extractFields.append($1)
+            }
         ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.har, .quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
@@ -51,6 +58,17 @@ struct EvalCommand {
         await SingleJob.run(
             "eval", usage: Self.command.usage, session: settings.session, har: settings.harFile, verbosity: settings.verbosity
         ) { () throws(CommandFailure) in
+            if settings.items != nil || !settings.extractFields.isEmpty {
+                guard settings.script == nil && settings.scriptFile == nil else { throw CommandFailure.usage("give SCRIPT or --items/--field, not both") }
+                var reader = FieldReader(directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                guard let extraction = reader.extraction(items: settings.items, fields: settings.extractFields) else {
+                    throw CommandFailure.usage(reader.problems)
+                }
+                // The extraction is read instead of a script.
+                var job = try JobOptions.job(url: settings.url, script: "true", waitFor: nil, fields: settings.fields, stepsFile: settings.stepsFile)
+                job.evaluation.extract = extraction
+                return job
+            }
             let script = try givenScript()
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values or responses, no script
             // at all.

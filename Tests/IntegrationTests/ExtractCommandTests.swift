@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `extract` from the command line: `eval --items --field`, and a config's `extract` in `run`.
+@Suite struct ExtractCommandTests: CommandLineTest {
+    func site() throws -> TestHTTPServer {
+        try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <div id="app"></div><script>
+                    fetch("/api").then(r => r.json()).then(list => {
+                      app.innerHTML = list.map(c => `<p class="chapter"><a href="/c/${c}">Chapter ${c}</a></p>`).join("");
+                    });
+                    </script>
+                    """),
+            "/api": .respond(contentType: "application/json", body: "[7, 8]")
+        ])
+    }
+
+    /// `eval URL --items SELECTOR --field NAME=SELECTOR` prints the items; a bad selector or a field without a
+    /// selector is refused (exit 2) before any page loads, as is SCRIPT beside them.
+    @Test func evalReadsItemsAndFieldsFromOptions() async throws {
+        let server = try site()
+        let url = server.url("/").absoluteString
+        let items = try await webparse.run(["eval", url, "--items", ".chapter", "--field", "title=a", "--field", "url=a@href"], environment: headless)
+        #expect(items.status == 0, "\(items.stderr)")
+        #expect(items.stdoutText == #"[{"title":"Chapter 7","url":"\#(url)c/7"},{"title":"Chapter 8","url":"\#(url)c/8"}]"# + "\n")
+        let bad = try await webparse.run(["eval", "http://127.0.0.1:9/", "--items", "p[", "--field", "title"], environment: headless)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--items: not a valid CSS selector") && bad.stderr.contains("--field: expected NAME=SELECTOR"), "\(bad.stderr)")
+        let both = try await webparse.run(["eval", url, "document.title", "--field", "t=h1"], environment: headless)
+        #expect(both.status == 2 && both.stderr.contains("not both"))
+    }
+
+    /// A config's `extract` runs like a script: with `--state` and a `key`, a second run reports nothing new.
+    @Test func aConfigsExtractWorksWithState() async throws {
+        let server = try site()
+        let directory = try folder()
+        let config = try write(
+            #"{"url": "\#(server.url("/"))", "extract": {"items": ".chapter", "fields": {"title": "a", "url": "a@href"}}, "key": "url", "retries": 0}"#,
+            "chapters.json", in: directory)
+        let state = directory.appending(path: "state.json").path
+        let first = try await webparse.run(["run", config, "--state", state, "--new-only", "--emit-initial"], environment: headless)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdoutText.contains("Chapter 7") && first.stdoutText.contains("Chapter 8"))
+        let second = try await webparse.run(["run", config, "--state", state, "--new-only"], environment: headless)
+        #expect(second.status == 0 && second.stdoutText == "", "\(second.stdoutText)")
+    }
+}
