@@ -12,6 +12,7 @@ packages=(
   xvfb                   # the private display webparse starts when there is none
   jq                     # the README's example pipes webparse's output into it
   python3-jsonschema     # the tests check the example configs against the config's JSON Schema
+  python3-feedparser     # and parse the Atom feeds of run --feed
   python3-venv           # kubernetes-validate (from PyPI) goes into a virtual environment of its own
   x11-utils              # the tests check with xdpyinfo that no one else can use webparse's private display
   libjs-jquery           # the tests of steps use a real jQuery, as the sites they act on do

@@ -155,4 +155,33 @@ extension FieldReader {
         let attribute = text[text.index(after: at)...].trimmingCharacters(in: .whitespaces)
         return (selector.isEmpty ? "." : selector, attribute.isEmpty ? nil : attribute)
     }
+
+    /// `feed`: `{"title": FIELD, "link": FIELD, "summary": FIELD, "updated": FIELD}`, each optional.
+    mutating func feedFields(_ path: String, _ input: FieldInput) -> Tracking.FeedFields? {
+        let keys = ["title", "link", "summary", "updated"]
+        guard let members = input.members else {
+            problem(path, at: input, "expected {\"title\": FIELD, \"link\": FIELD, \"summary\": FIELD, \"updated\": FIELD}, got \(input.excerpt)")
+            return nil
+        }
+        var fields = Tracking.FeedFields()
+        var valid = true
+        for (key, value) in members {
+            guard keys.contains(key) else {
+                problem(path + "." + key, at: .node(value), "unknown key" + ConfigReader.suggestion(for: key, among: keys))
+                valid = false
+                continue
+            }
+            guard let name = string(path + "." + key, .node(value)) else {
+                valid = false
+                continue
+            }
+            switch key {
+            case "title": fields.title = name
+            case "link": fields.link = name
+            case "summary": fields.summary = name
+            default: fields.updated = name
+            }
+        }
+        return valid ? fields : nil
+    }
 }

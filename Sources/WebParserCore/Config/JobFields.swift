@@ -251,6 +251,12 @@ package enum JobFields {
             if let value = reader.integer(path, input, in: 1...1_000_000, what: "a number of items") { draft.tracking.remember = value }
         },
         JobField(
+            key: "feed", summary: "with run --feed: the item fields of an entry: {\"title\": \"name\", \"link\": \"url\", \"summary\": …, \"updated\": …}",
+            option: nil
+        ) { reader, path, input, draft in
+            draft.tracking.feed = reader.feedFields(path, input)
+        },
+        JobField(
             key: "stopAtSeen", summary: "with next and --state: stop at the first page whose items were all seen in earlier runs (default false)",
             option: nil
         ) { reader, path, input, draft in

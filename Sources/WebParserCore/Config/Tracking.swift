@@ -11,6 +11,25 @@ public struct Tracking: Sendable, Equatable {
     public var remember = defaultRemember
     /// Whether a paginated job stops at the first page whose items were all seen in earlier runs.
     public var stopsAtSeen = false
+    /// Which of an item's fields make a feed entry's parts (`run --feed`); nil takes the usual names.
+    public var feed: FeedFields?
+
+    /// The fields of an item that make a feed entry's title, link, summary and date; nil parts take the usual
+    /// names (`title`/`name`, `url`/`link`/`href`, `summary`/`description`, `updated`/`date`).
+    public struct FeedFields: Sendable, Equatable {
+        public var title: String?
+        public var link: String?
+        public var summary: String?
+        public var updated: String?
+
+        /// Fields by name; nil parts take the usual names.
+        public init(title: String? = nil, link: String? = nil, summary: String? = nil, updated: String? = nil) {
+            self.title = title
+            self.link = link
+            self.summary = summary
+            self.updated = updated
+        }
+    }
 
     /// Tracking by `key` (nil: by all of an item), remembering the newest `remember` items.
     public init(key: String? = nil, remember: Int = defaultRemember) {

@@ -33,6 +33,8 @@ public struct StateFile: Codable, Equatable, Sendable {
         public var lastSuccess: String?
         /// Runs in a row that failed (kept up to date with `--fail-after`).
         public var consecutiveFailures = 0
+        /// The newest entries of the job's feed (`run --feed`), newest first.
+        package var feed: [AtomFeed.Entry]?
 
         /// A job with no memory yet.
         public init() {}

@@ -101,6 +101,16 @@ struct RunCommand {
                 settings.tracking.report = report
             },
             .flag("diff", "with --new-only: show how a result that is not a list changed, as a unified diff") { $0.tracking.diff = true },
+            .value("feed", "FILE", "with --state: write an Atom feed of the new items to FILE (or DIR/ for DIR/JOB.atom), newest first") {
+                $0.tracking.feedPath = $1
+            },
+            .value("feed-size", "N", "with --feed: how many entries the feed keeps (default 50)") { settings, text throws(CommandFailure) in
+                guard let size = Int(text), (1...10_000).contains(size) else {
+                    throw CommandFailure.usage("--feed-size: expected a number of entries from 1 to 10000, got '\(text)'")
+                }
+                settings.tracking.feedSize = size
+            },
+            .flag("feed-force", "with --feed: replace a FILE that is not a feed webparse wrote") { $0.tracking.feedForce = true },
             .flag("dry-run", "with --state: show what would be reported, and write nothing into the state (try one job with --only)") {
                 $0.tracking.dryRun = true
             },
@@ -193,6 +203,9 @@ struct RunCommand {
         let setup = try await SessionSetup.prepare(settings.session, over: config.session, configure: plan.sessionConfiguration)
         var memory: RunMemory?
         if let path = settings.tracking.statePath { memory = try await RunMemory.open(path, wait: settings.tracking.waitLock) }
+        if let path = settings.tracking.feedPath {
+            try FeedFiles(path: path, size: settings.tracking.feedSize, force: settings.tracking.feedForce).check(jobs: plan.jobs.map(\.name))
+        }
         return (setup, memory, notifier)
     }
 }

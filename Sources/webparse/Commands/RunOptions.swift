@@ -55,6 +55,11 @@ struct TrackingOptions: Sendable {
     var waitLock: Duration = .zero
     /// Whether the run reports without writing the state.
     var dryRun = false
+    /// `--feed`: the Atom file (or, ending in "/", the folder of one file per job), its size, and whether a file
+    /// that is not a feed webparse wrote may be replaced.
+    var feedPath: String?
+    var feedSize = 50
+    var feedForce = false
 
     /// What is reported, once the options are checked.
     var reporting: Reporting { newOnly ? .newOnly(report: report ?? .added, diff: diff) : .everything }
@@ -91,7 +96,8 @@ extension RunCommand.Settings {
                 ("--new-only", tracking.newOnly), ("--emit-initial", tracking.emitInitial),
                 ("--notify", !notify.urls.isEmpty), ("--notify-config", !notify.configs.isEmpty),
                 ("--notify-env", notify.fromEnvironment), ("--dry-run", tracking.dryRun),
-                ("--fail-after", tracking.failAfter != nil), ("--wait-lock", tracking.waitLock > .zero)
+                ("--fail-after", tracking.failAfter != nil), ("--wait-lock", tracking.waitLock > .zero),
+                ("--feed", tracking.feedPath != nil)
             ]
             if let option = needing.first(where: \.1)?.0 { throw CommandFailure.usage("\(option) needs --state FILE") }
         }
@@ -103,6 +109,7 @@ extension RunCommand.Settings {
         if output.merge, let option = newOnlyOptions.first(where: \.1)?.0 {
             throw CommandFailure.usage("\(option) does not go with --merge, which lists items only")
         }
+        if tracking.feedPath == nil, tracking.feedForce { throw CommandFailure.usage("--feed-force goes with --feed FILE") }
         if notify.format != nil && !notify.isEnabled {
             throw CommandFailure.usage("--notify-format goes with --notify URL, --notify-config FILE or --notify-env")
         }

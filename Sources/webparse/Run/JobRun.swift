@@ -50,7 +50,9 @@ struct JobRun {
                 var fresh: RunMemory.Fresh?
                 if case .success(let success) = outcome.result, let memory {
                     do throws(WebParserError) {
-                        fresh = try await memory.remember(success, of: named, emitInitial: settings.tracking.emitInitial)
+                        fresh = try await memory.remember(
+                            success, of: named, emitInitial: settings.tracking.emitInitial,
+                            feedSize: settings.tracking.feedPath == nil ? nil : settings.tracking.feedSize)
                     } catch {
                         outcome.result = .failure(.failed(error))
                     }
@@ -102,6 +104,11 @@ struct JobRun {
             for job in news.sorted(by: { $0.index < $1.index }) where undelivered == nil {
                 do throws(CommandFailure) { try await notifier.send(job.items, diff: job.diff, of: job.name) } catch { undelivered = error.message }
             }
+        }
+        // The feed is a delivery too: one that cannot be written leaves the state for the next run to report again.
+        if undelivered == nil, !settings.tracking.dryRun, let memory, let path = settings.tracking.feedPath {
+            let feeds = FeedFiles(path: path, size: settings.tracking.feedSize, force: settings.tracking.feedForce)
+            do throws(CommandFailure) { try feeds.write(jobs: jobs.map(\.name), memory: memory) } catch { undelivered = error.message }
         }
         var recorded = true
         do throws(CommandFailure) {

@@ -70,19 +70,29 @@ final class RunMemory {
     /// everything is recorded and nothing is new, unless `emitInitial`.
     /// - Throws: `WebParserError` (`.unsupportedResult`) when the result cannot be tracked (nested deeper than
     ///   `ChangeTracker.rules` allow); the state is left as it was for the job, which must then fail.
-    func remember(_ result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool) async throws(WebParserError) -> Fresh {
-        let (data, previous, tracking, now) = (result.data, state.jobs[job.name], job.tracking, Date())
-        let tracked = await LargeStack.run { () -> Result<(Changes, String?), JSONSyntaxError> in
+    /// With `feedSize`, the new items also become the job's newest feed entries, at most `feedSize` kept.
+    func remember(_ result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool, feedSize: Int? = nil) async throws(WebParserError)
+        -> Fresh
+    {
+        let (data, previous, tracking, now, name) = (result.data, state.jobs[job.name], job.tracking, Date(), job.name)
+        let tracked = await LargeStack.run { () -> Result<(Changes, String?, [AtomFeed.Entry]), JSONSyntaxError> in
             Result { () throws(JSONSyntaxError) in
                 let changes = try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: now)
-                return (changes, changes.changedValue.map(ChangeTracker.diff))
+                let reported = changes.isFirstRun && !emitInitial ? [] : changes.fresh
+                let entries =
+                    feedSize == nil ? [] : AtomFeed.entries(for: reported, job: name, key: tracking.key, mapping: tracking.feed, now: now)
+                return (changes, changes.changedValue.map(ChangeTracker.diff), entries)
             }
         }
-        let changes: Changes
+        var changes: Changes
         let diff: String?
         switch tracked {
         case .success(let found):
-            (changes, diff) = found
+            let entries: [AtomFeed.Entry]
+            (changes, diff, entries) = found
+            if let feedSize {
+                changes.updated.feed = AtomFeed.merge(entries, before: previous?.feed ?? [], size: feedSize)
+            }
         case .failure(let error):
             throw WebParserError(
                 .unsupportedResult(
@@ -98,6 +108,17 @@ final class RunMemory {
         return Fresh(
             items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
             diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil)
+    }
+
+    /// The feed entries the state holds for the job `name`, newest first.
+    func feedEntries(of name: String) -> [AtomFeed.Entry] {
+        state.jobs[name]?.feed ?? []
+    }
+
+    /// The state file's permission bits.
+    var permissions: mode_t {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_mode & 0o777 : 0o600
     }
 
     /// For a paginated job that stops at seen pages (`stopAtSeen`): the check that a page's items were all seen

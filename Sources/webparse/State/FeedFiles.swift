@@ -1,0 +1,48 @@
+import Foundation
+import WebParser
+import WebParserCore
+import WebParserVersion
+
+/// The Atom feeds of a run (`run --feed`): one file for every job, or, for a path ending in "/", one file per job
+/// in that folder (`DIR/JOB.atom`). They are made from the entries the state keeps, written when the state is.
+struct FeedFiles {
+    let path: String
+    let size: Int
+    let force: Bool
+
+    /// The feed file of the job `name`.
+    func file(for name: String) -> String {
+        guard path.hasSuffix("/") else { return path }
+        return path + name.map { $0 == "/" || $0 == "\0" ? "-" : $0 }.reduce("") { $0 + String($1) } + ".atom"
+    }
+
+    /// Checks, before anything runs, that every feed file can be written and that each that exists is a feed
+    /// webparse wrote (or `force`).
+    /// - Throws: `CommandFailure` (exit 2) naming the file.
+    func check(jobs: [String]) throws(CommandFailure) {
+        let files = path.hasSuffix("/") ? jobs.map(file(for:)) : [path]
+        for file in Set(files).sorted() {
+            if let problem = AtomicFile.checkWritable(file) { throw CommandFailure.usage("--feed: \(problem)") }
+            guard !force, let data = FileManager.default.contents(atPath: file), !AtomFeed.isWebparseFeed(data) else { continue }
+            throw CommandFailure.usage("--feed: \(file) is not an Atom feed webparse wrote; it is left as it is (--feed-force replaces it)")
+        }
+    }
+
+    /// Writes the feeds of `jobs` from the entries `memory` holds, readable by others only if the state file is.
+    /// - Throws: `CommandFailure` (exit 1) when one cannot be written.
+    func write(jobs: [String], memory: RunMemory, now: Date = Date()) throws(CommandFailure) {
+        let version = String(cString: webparse_version())
+        let feeds: [(file: String, title: String, entries: [AtomFeed.Entry])] =
+            path.hasSuffix("/")
+            ? jobs.map { (file(for: $0), "webparse: \($0)", memory.feedEntries(of: $0)) }
+            : [(path, "webparse: " + jobs.joined(separator: ", "), AtomFeed.combined(jobs.map(memory.feedEntries), size: size))]
+        for feed in feeds {
+            let document = AtomFeed.document(title: feed.title, path: feed.file, entries: feed.entries, version: version, now: now)
+            do throws(AtomicFile.Failure) {
+                try AtomicFile.write(document, to: feed.file, permissions: memory.permissions | 0o600, exactPermissions: true)
+            } catch {
+                throw CommandFailure(message: "--feed: \(error)", code: .jobFailed)
+            }
+        }
+    }
+}
