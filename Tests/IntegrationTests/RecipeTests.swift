@@ -103,4 +103,24 @@ import Testing
         let again = try await webparse.run(["run", "--state", state, "--new-only", "-v", site.config("update-check.json")], environment: headless)
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stderr)")
     }
+
+    /// The cron recipe "new chapters as a feed": the archive's first page, read by selectors, into an Atom feed
+    /// (with --emit-initial here, so that the first run fills it); a second run adds nothing.
+    @Test func theFeedRecipeKeepsTheNewChaptersAsAtom() async throws {
+        let directory = try folder()
+        let site = try Site(configsIn: directory)
+        defer { site.stop() }
+        let state = directory.appending(path: "chapters.state").path
+        let feed = directory.appending(path: "chapters.atom").path
+        let arguments = ["run", site.config("chapters-feed.json"), "--state", state, "--new-only", "--feed", feed]
+        let first = try await webparse.run(arguments + ["--emit-initial"], environment: headless)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdoutText == "[" + (26...30).reversed().map { #"{"title":"Chapter \#($0)"}"# }.joined(separator: ",") + "]\n")
+        let xml = try String(contentsOfFile: feed, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<entry>").count == 6)
+        #expect(xml.contains("<title>Chapter 30</title>"))
+        let again = try await webparse.run(arguments, environment: headless)
+        #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stderr)")
+        #expect(try String(contentsOfFile: feed, encoding: .utf8).components(separatedBy: "<entry>").count == 6)
+    }
 }
