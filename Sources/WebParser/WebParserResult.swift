@@ -16,6 +16,9 @@ public struct WebParserResult: Sendable, Equatable {
     public var cutShort: String?
     /// Whether the result is whole: `cutShort` is nil.
     public var isComplete: Bool { cutShort == nil }
+    /// How many items of an extraction's list (`Evaluation.extract`) were left out because a required field was
+    /// missing or empty.
+    public var itemsLeftOut = 0
 
     /// The number of elements of `data` when it is a JSON array (a list, or the emitted values); nil for
     /// another value. Counted by scanning the text, at any depth.

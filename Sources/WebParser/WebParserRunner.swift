@@ -101,10 +101,12 @@ public struct WebParserRunner: Sendable {
                                 of: job, script: script, alone: alone, deadline: deadline,
                                 report: AttemptStates(onStateChange).record, tell: onMessage)
                             for case .report(let state) in machine.handle(.succeeded) { onStateChange(state) }
-                            return WebParserResult(
+                            var answer = WebParserResult(
                                 data: result.data, finalURL: result.url,
                                 httpStatus: result.httpStatus == 0 ? nil : result.httpStatus,
                                 attempts: number, cutShort: result.cutShort)
+                            answer.itemsLeftOut = result.itemsLeftOut
+                            return answer
                         } catch let error as WebParserError {
                             next = .attemptFailed(error, now: .now)
                         }

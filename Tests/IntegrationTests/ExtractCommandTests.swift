@@ -33,6 +33,23 @@ import Testing
         #expect(both.status == 2 && both.stderr.contains("not both"))
     }
 
+    /// Items that lack a required field are left out; how many is told with -v and in --jsonl records.
+    @Test func itemsLeftOutAreCounted() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: #"<p class="c"><a href="/1">One</a></p><p class="c">no link</p><p class="c"><a href="/3">Three</a></p>"#)
+        ])
+        let directory = try folder()
+        let config = try write(
+            #"{"url": "\#(server.url("/"))", "extract": {"items": ".c", "fields": {"url": {"selector": "a@href", "required": true}}}, "retries": 0}"#,
+            "c.json", in: directory)
+        let verbose = try await webparse.run(["run", config, "-v"], environment: headless)
+        #expect(verbose.status == 0)
+        #expect(verbose.stdoutText == #"[{"url":"\#(server.url("/1"))"},{"url":"\#(server.url("/3"))"}]"# + "\n")
+        #expect(verbose.stderr.contains("1 item left out: a required field was missing or empty"), "\(verbose.stderr)")
+        let jsonl = try await webparse.run(["run", config, "--jsonl"], environment: headless)
+        #expect(jsonl.stdoutText.contains(#""leftOut":1"#), "\(jsonl.stdoutText)")
+    }
+
     /// A config's `extract` runs like a script: with `--state` and a `key`, a second run reports nothing new.
     @Test func aConfigsExtractWorksWithState() async throws {
         let server = try site()

@@ -14,4 +14,6 @@ struct AttemptResult: Sendable, Equatable {
     var isComplete: Bool { cutShort == nil }
     /// Whether the attempt ended at its timeout (with what it had read): its page may not answer any more.
     var endedAtTimeOut = false
+    /// How many items of an extraction's list were left out for lacking a required field.
+    var itemsLeftOut = 0
 }

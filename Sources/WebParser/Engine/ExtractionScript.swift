@@ -2,7 +2,16 @@ import Foundation
 
 /// The JavaScript that reads an `Extraction` in the page: a fixed reader, and the extraction as JSON.
 enum ExtractionScript {
-    /// The script for `extraction`, an IIFE whose value is the items (or the one object).
+    /// `data`, a list the script read, without the items that lacked a required field (null in their place), and
+    /// how many those were.
+    static func leavingOut(_ data: Data) -> (data: Data, leftOut: Int) {
+        guard let items = JSONTextCheck.arrayItems(of: data) else { return (data, 0) }
+        let kept = items.filter { $0 != Data("null".utf8) }
+        return kept.count == items.count ? (data, 0) : (JSONText.array(kept), items.count - kept.count)
+    }
+
+    /// The script for `extraction`, an IIFE whose value is the items (null for an item that lacks a required
+    /// field), or the one object.
     static func source(for extraction: Extraction) -> String {
         "((spec) => {\n" + reader + "\n})(" + JSONText.text(spec(extraction)) + ")"
     }
@@ -79,7 +88,12 @@ enum ExtractionScript {
           }
           return item;
         };
-        const listOf = (root, extraction) => find(root, extraction.items, true).map((node) => fieldsOf(node, extraction.fields)).filter((item) => item !== null);
-        return spec.items === null ? fieldsOf(document, spec.fields) : listOf(document, spec);
+        // A nested list leaves out its items that lack a required field; the top list has null in their place, which
+        // webparse counts and takes out.
+        const listOf = (root, extraction, marksLeftOut) => {
+          const items = find(root, extraction.items, true).map((node) => fieldsOf(node, extraction.fields));
+          return marksLeftOut ? items : items.filter((item) => item !== null);
+        };
+        return spec.items === null ? fieldsOf(document, spec.fields) : listOf(document, spec, true);
         """
 }

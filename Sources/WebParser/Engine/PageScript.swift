@@ -323,7 +323,8 @@ struct PageScript: Sendable {
         if (typeof reply === "string") {
         // An empty answer that counts (an extraction's empty list) holds longer: a page often renders its list a
         // moment after it loaded, from a timer.
-        const hold = emptyIsAnswer && ["[]", "{}", "null", '""'].includes(reply) ? Math.max(settleMs, emptyHoldMs) : settleMs;
+        const hold = emptyIsAnswer && (["[]", "{}", "null", '""'].includes(reply) || /^\\[null(,null)*\\]$/.test(reply))
+        ? Math.max(settleMs, emptyHoldMs) : settleMs;
         if (final || hold <= 0) return reply;
         if (reply !== seen.answer) { seen.answer = reply; seen.since = now; }
         const still = Math.min(now - quiet.since, Math.max(now - seen.since, now - dom.since));

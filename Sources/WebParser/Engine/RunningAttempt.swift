@@ -47,6 +47,8 @@ struct RunningAttempt {
     private var bodiesBeingRead = 0
     /// How many responses were recorded when the settled page was last read.
     private var countAtLastRead = 0
+    /// How many items of an extraction's pages were left out for lacking a required field.
+    private var itemsLeftOut = 0
     /// How many responses a script of the responses was last given.
     private var givenResponses = -1
 
@@ -336,13 +338,19 @@ struct RunningAttempt {
         case .value(let data):
             if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
             if job.evaluation.collect == .responses { return responsesRead() }
+            var data = data
+            var leftOut = 0
+            if job.evaluation.extract?.items != nil { (data, leftOut) = ExtractionScript.leavingOut(data) }
             if data == steps.answerBefore, settleFor < Evaluation.unchangedAfterSteps, !pages.hasPages {
                 // The steps have not changed the answer yet: the page may still re-render (after a timer, a
                 // websocket message), so the same answer must hold longer.
                 settleFor = Evaluation.unchangedAfterSteps
                 return evaluate()
             }
-            return perform(pages.read(data))
+            let commands = pages.read(data)
+            // The page's list was taken (the next page is looked for, or the result is made).
+            if commands.contains(where: { if case .read = $0 { false } else { true } }) { itemsLeftOut += leftOut }
+            return perform(commands)
         case .failure(let kind):
             return fail(kind)
         case .syntaxError(let failure):
@@ -381,7 +389,7 @@ struct RunningAttempt {
         conclusion = .succeeded(
             AttemptResult(
                 data: data, url: url, httpStatus: httpStatus, cutShort: cutShort,
-                endedAtTimeOut: atTimeOut))
+                endedAtTimeOut: atTimeOut, itemsLeftOut: itemsLeftOut))
         return []
     }
 

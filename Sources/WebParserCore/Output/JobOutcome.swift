@@ -33,6 +33,7 @@ package struct JobOutcome {
                 ("attempts", .integer(success.attempts)), ("elapsedMs", .integer(elapsedMilliseconds))
             ]
             if collectsEmitted { members.append(("complete", .bool(success.isComplete))) }
+            if success.itemsLeftOut > 0 { members.append(("leftOut", .integer(success.itemsLeftOut))) }
             if streamed {
                 let count = success.arrayLength ?? 0
                 members.append(("items", .integer(count)))

@@ -15,9 +15,12 @@ enum Verbosity: Sendable, Equatable {
 /// Tells people on stderr how each job is going: progress when asked for (or on a terminal), failures always.
 struct ProgressReporter: Sendable {
     let showsProgress: Bool
+    /// Whether details of results are told too (`-v`).
+    let isVerbose: Bool
 
     init(verbosity: Verbosity) {
         showsProgress = verbosity == .verbose || (verbosity == .normal && StandardStreams.stderrIsTerminal)
+        isVerbose = verbosity == .verbose
     }
 
     /// The observer for job `name`'s states.
@@ -61,7 +64,12 @@ struct ProgressReporter: Sendable {
     }
 
     /// Says so when job `name` ran out of time before its user scripts said they were done, and what it kept.
+    /// Also, with `-v`, how many items an extraction left out for lacking a required field.
     func warnIfCutShort(_ name: String, _ result: WebParserResult) {
+        if isVerbose, result.itemsLeftOut > 0 {
+            let count = result.itemsLeftOut
+            StandardStreams.tell("webparse: \(name): \(count) item\(count == 1 ? "" : "s") left out: a required field was missing or empty")
+        }
         guard let reason = result.cutShort else { return }
         StandardStreams.tell("webparse: \(name): warning: \(reason)")
     }
