@@ -31,6 +31,10 @@ import Testing
         #expect(bad.stderr.contains("--items: not a valid CSS selector") && bad.stderr.contains("--field: expected NAME=SELECTOR"), "\(bad.stderr)")
         let both = try await webparse.run(["eval", url, "document.title", "--field", "t=h1"], environment: headless)
         #expect(both.status == 2 && both.stderr.contains("not both"))
+        let json = try await webparse.run(["eval", url, "--extract", #"{"items": ".chapter", "fields": {"title": "a"}}"#], environment: headless)
+        #expect(json.status == 0 && json.stdoutText == #"[{"title":"Chapter 7"},{"title":"Chapter 8"}]"# + "\n", "\(json.stderr)")
+        let broken = try await webparse.run(["eval", url, "--extract", #"{"items": ".chapter""#], environment: headless)
+        #expect(broken.status == 2 && broken.stderr.contains("--extract: expected a JSON object"), "\(broken.stderr)")
     }
 
     /// Items that lack a required field are left out; how many is told with -v and in --jsonl records.

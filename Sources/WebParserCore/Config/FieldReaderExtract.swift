@@ -7,6 +7,15 @@ extension FieldReader {
     /// own, `"."` the item, `"xpath:…"` XPath), `{"selector", "attribute", "as", "all", "required"}`, or nested
     /// `{"items", "fields"}`. Every selector is checked here.
     mutating func extraction(_ path: String, _ input: FieldInput) -> Extraction? {
+        // An option's value is the JSON a config would hold.
+        if case .arguments(let values) = input, let text = values.last {
+            do throws(JSONSyntaxError) {
+                return extraction(path, .node(try JSONNode.parse(Array(text.utf8))))
+            } catch {
+                problem(path, at: input, "expected a JSON object such as {\"items\": \".chapter\", \"fields\": {\"title\": \".title\"}}: \(error.message)")
+                return nil
+            }
+        }
         guard let members = input.members else {
             problem(path, at: input, "expected {\"items\": SELECTOR, \"fields\": {NAME: SELECTOR, …}}, got \(input.excerpt)")
             return nil

@@ -48,7 +48,7 @@ package enum JobFields {
         JobField(
             key: "extract",
             summary: "the data by selectors instead of a script: {\"items\": \".chapter\", \"fields\": {\"title\": \".title\", \"url\": \"a@href\"}}",
-            option: nil
+            option: .value("extract", "JSON", "read the data by selectors instead of SCRIPT: a config's extract, as JSON")
         ) { reader, path, input, draft in draft.job.evaluation.extract = reader.extraction(path, input) },
         JobField(
             key: "scriptFile", summary: "a file holding the script, relative to the config (instead of script)",

@@ -72,7 +72,7 @@ struct EvalCommand {
             let script = try givenScript()
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values or responses, no script
             // at all.
-            let emitted = settings.fields.collectsWithoutScript
+            let emitted = settings.fields.collectsWithoutScript || settings.fields.gives("extract")
             return try JobOptions.job(
                 url: settings.url, script: script ?? (emitted ? nil : Self.renderedHTML),
                 waitFor: script == nil && !emitted ? Self.loaded : nil, fields: settings.fields,
