@@ -62,7 +62,11 @@ import Testing
             refused.status == 2 && refused.stdout.isEmpty
                 && refused.stderr.contains("line 2: a URL list holds web pages only (http or https)"), "\(refused.stderr)")
         let bad = try await webparse.run(["run", "--urls", list], environment: headless)
-        #expect(bad.status == 2 && bad.stderr.hasPrefix("webparse run: --urls needs --script SCRIPT\n"), "\(bad.stderr)")
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("webparse run: --urls needs --script SCRIPT or --extract JSON, one of them\n"), "\(bad.stderr)")
+        let extracted = try await webparse.run(
+            ["run", "--urls", crlf, "--extract", #"{"items": "li", "fields": {"t": "."}}"#, "--merge"], environment: headless)
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        #expect(extracted.stdoutText == #"[{"t":"c1"},{"t":"c2"},{"t":"c5"},{"t":"c6"}]"# + "\n", "--extract: \(extracted.stdoutText)")
         let notURLs = try write("\(server.url("/page/1"))\nnot a page\n", "bad.txt", in: directory)
         let wrong = try await webparse.run(["run", "--urls", notURLs, "--script", "1"], environment: headless)
         #expect(

@@ -63,31 +63,33 @@ public enum ConfigLoader {
         return config
     }
 
-    /// The jobs of the URL list at `path` (stdin for "-"), each evaluating `script`: see `urlList`.
+    /// The jobs of the URL list at `path` (stdin for "-"), each evaluating `script` (or reading `extract`, a
+    /// config's extract as JSON): see `urlList`.
     /// - Throws: `ConfigError` when the list cannot be read, is not UTF-8, or holds something that is not a URL.
-    public static func loadURLList(path: String, script: String) throws(ConfigError) -> Config {
+    public static func loadURLList(path: String, script: String?, extract: String? = nil) throws(ConfigError) -> Config {
         let name = path == standardInput ? "<stdin>" : path
         guard let text = String(bytes: try readBytes(path, name: name), encoding: .utf8) else {
             throw ConfigError(file: name, problems: [.init(path: "", message: "is not UTF-8 text")], isUnreadable: true)
         }
-        return try urlList(text, name: name, script: script, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        return try urlList(
+            text, name: name, script: script, extract: extract, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
     }
 
     /// A config of one job per URL in `text` (one per line; blank lines and lines starting with `#` are
-    /// skipped), each evaluating `script`, as `webparse run --urls FILE --script SCRIPT` runs them; relative
-    /// paths are relative to `directory`.
+    /// skipped), each evaluating `script` (or reading `extract`, a config's extract as JSON), as
+    /// `webparse run --urls FILE --script SCRIPT` runs them; relative paths are relative to `directory`.
     /// - Throws: `ConfigError` naming `name` and every URL that is not one, by its line.
-    public static func urlList(_ text: String, name: String, script: String, directory: URL) throws(ConfigError) -> Config {
+    public static func urlList(_ text: String, name: String, script: String?, extract: String? = nil, directory: URL) throws(ConfigError) -> Config {
         var reader = ConfigReader(directory: directory)
         var jobs: [Config.NamedJob] = []
         var local: [String] = []
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let url = line.trimmingCharacters(in: .whitespaces)
             guard !url.isEmpty, !url.hasPrefix("#") else { continue }
-            let members = [
-                ConfigReader.Member(key: "url", input: .arguments([url]), path: "line \(index + 1)"),
-                ConfigReader.Member(key: "script", input: .arguments([script]), path: "--script")
-            ]
+            let evaluation =
+                extract.map { ConfigReader.Member(key: "extract", input: .arguments([$0]), path: "--extract") }
+                ?? ConfigReader.Member(key: "script", input: .arguments([script ?? ""]), path: "--script")
+            let members = [ConfigReader.Member(key: "url", input: .arguments([url]), path: "line \(index + 1)"), evaluation]
             let found = reader.jobs(from: members, at: .arguments([]), path: "") ?? []
             // A list of URLs often comes from pages; a page must not make webparse read a local file.
             if found.contains(where: \.job.url.isFileURL) { local.append("line \(index + 1)") }

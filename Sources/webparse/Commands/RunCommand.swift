@@ -10,6 +10,7 @@ struct RunCommand {
         /// `--urls FILE` and `--script SCRIPT`, until the operands make them the source.
         var urlsPath: String?
         var script: String?
+        var extract: String?
         var selection = SelectionOptions()
         var output = OutputOptions()
         var tracking = TrackingOptions()
@@ -23,7 +24,7 @@ struct RunCommand {
     }
 
     static let command = TableCommand<Settings>(
-        name: "run", operands: "CONFIG | --urls FILE --script SCRIPT", summary: "run the jobs in CONFIG and print their results",
+        name: "run", operands: "CONFIG | --urls FILE --script SCRIPT|--extract JSON", summary: "run the jobs in CONFIG and print their results",
         details: """
             Loads each job's page in an offscreen WebKit view, evaluates the job's script until it returns
             something other than null, undefined, "", [] or {}, and prints the result as JSON on stdout. One job:
@@ -56,6 +57,7 @@ struct RunCommand {
             },
             .value("urls", "FILE", "run --script on every URL in FILE (one per line; \"-\": stdin) instead of a config") { $0.urlsPath = $1 },
             .value("script", "SCRIPT", "with --urls: the JavaScript that returns each page's data") { $0.script = $1 },
+            .value("extract", "JSON", "with --urls: read each page's data by selectors instead (a config's extract, as JSON)") { $0.extract = $1 },
             .flag("merge", "print every job's list as one list (with --jsonl, one {\"job\", \"item\"} line per item)") { $0.output.merge = true },
             .flag("jsonl", "one JSON line per job as it finishes (per new item with --new-only)") { $0.output.format = .jsonLines },
             .value("output", short: "o", "FILE", "write the output to FILE, atomically, instead of stdout (\"-\": stdout)") {
@@ -120,12 +122,15 @@ struct RunCommand {
         takeOperands: { settings, operands throws(CommandFailure) in
             guard let urlsPath = settings.urlsPath else {
                 guard settings.script == nil else { throw CommandFailure.usage("--script goes with --urls") }
+                guard settings.extract == nil else { throw CommandFailure.usage("--extract goes with --urls") }
                 try TableCommand<Settings>.single("CONFIG") { $0.source = .config(path: $1) }(&settings, operands)
                 return
             }
             guard operands.isEmpty else { throw CommandFailure.usage("give CONFIG or --urls, not both") }
-            guard let script = settings.script else { throw CommandFailure.usage("--urls needs --script SCRIPT") }
-            settings.source = .urlList(path: urlsPath, script: script)
+            guard (settings.script == nil) != (settings.extract == nil) else {
+                throw CommandFailure.usage("--urls needs --script SCRIPT or --extract JSON, one of them")
+            }
+            settings.source = .urlList(path: urlsPath, script: settings.script, extract: settings.extract)
         },
         validate: { settings throws(CommandFailure) in try settings.validate() },
         run: { await RunCommand(settings: $0).execute() })
@@ -138,7 +143,7 @@ struct RunCommand {
     private func loadConfig() throws(ConfigError) -> Config {
         switch settings.source {
         case .config(let path): try ConfigLoader.load(path: path, environment: MainCommand.launchEnvironment)
-        case .urlList(let path, let script): try ConfigLoader.loadURLList(path: path, script: script)
+        case .urlList(let path, let script, let extract): try ConfigLoader.loadURLList(path: path, script: script, extract: extract)
         }
     }
 

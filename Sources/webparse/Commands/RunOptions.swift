@@ -6,8 +6,8 @@ import WebParser
 enum JobSource: Sendable, Equatable {
     /// A config file ("-": stdin).
     case config(path: String)
-    /// A file of URLs ("-": stdin), each a job of `script`.
-    case urlList(path: String, script: String)
+    /// A file of URLs ("-": stdin), each a job of `script`, or of `extract` (a config's extract as JSON).
+    case urlList(path: String, script: String?, extract: String?)
 }
 
 /// Which of a config's jobs `run` runs (`RunPlan` finds them), or whether it only lists them.
