@@ -49,10 +49,10 @@ import Testing
         var environment = headless
         environment["COMICS_PASSWORD"] = "correct horse"
         let expected: [(String, String)] = [
-            ("login.json", #"{"login":"/members/updates","updates":["Comic 1","Comic 2","Comic 3"]}"#),
-            ("paginate.json", #"["Comic 1","Comic 2","Comic 3","Comic 4","Comic 5","Comic 6","Comic 7"]"#),
-            ("infinite-scroll.json", "[" + (1...20).map { "\"Post \($0)\"" }.joined(separator: ",") + "]"),
-            ("postback.json", #"["One Piece","Naruto"]"#),
+            ("login.json", #"{"login":"/members/updates","updates":[{"title":"Comic 1"},{"title":"Comic 2"},{"title":"Comic 3"}]}"#),
+            ("paginate.json", "[" + (1...7).map { #"{"title":"Comic \#($0)"}"# }.joined(separator: ",") + "]"),
+            ("infinite-scroll.json", "[" + (1...20).map { #"{"title":"Post \#($0)"}"# }.joined(separator: ",") + "]"),
+            ("postback.json", #"[{"title":"One Piece"},{"title":"Naruto"}]"#),
             (
                 "capture-api.json",
                 #"[{"url":"http://127.0.0.1:8731/api/comics?page=1","method":"GET","status":200,"mimeType":"application/json","kind":"xhr","#
@@ -80,7 +80,7 @@ import Testing
         var environment = headless
         environment["COMICS_PASSWORD"] = "correct horse"
         let session = directory.appending(path: "session").path
-        let output = #"{"login":"/members/updates","updates":["Comic 1","Comic 2","Comic 3"]}"# + "\n"
+        let output = #"{"login":"/members/updates","updates":[{"title":"Comic 1"},{"title":"Comic 2"},{"title":"Comic 3"}]}"# + "\n"
         let first = try await webparse.run(["run", "-v", "--session", session, site.config("login.json")], environment: environment)
         #expect(first.status == 0 && first.stdoutText == output, "\(first.stderr)")
         #expect(first.stderr.contains(#"login: step 1 (if "form[action='/login']"): true, running its then steps"#), "\(first.stderr)")
@@ -99,7 +99,7 @@ import Testing
             ["run", "--state", state, "--new-only", "--emit-initial", site.config("update-check.json")],
             environment: headless)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdoutText == "[" + (1...30).reversed().map { "\"Chapter \($0)\"" }.joined(separator: ",") + "]\n", "six pages of five")
+        #expect(first.stdoutText == "[" + (1...30).reversed().map { #"{"title":"Chapter \#($0)"}"# }.joined(separator: ",") + "]\n", "six pages of five")
         let again = try await webparse.run(["run", "--state", state, "--new-only", "-v", site.config("update-check.json")], environment: headless)
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stderr)")
     }
