@@ -26,9 +26,10 @@ while IFS= read -r file; do objects+=("$release/WebParser.build/$(basename "$fil
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -module-name WebParserCore -package-name "$package_name" \
   -I "$release/Modules" -Xcc -fmodule-map-file="$release/CWebKitGTK.build/module.modulemap" \
   -Xcc -fmodule-map-file=Sources/WebKitGTKSystem/module.modulemap \
-  $(pkg-config --cflags-only-I webkit2gtk-4.1 | sed 's/-I/-Xcc -I/g') \
+  -Xcc -fmodule-map-file=Sources/LibXML2System/module.modulemap \
+  $(pkg-config --cflags-only-I webkit2gtk-4.1 libxml-2.0 | sed 's/-I/-Xcc -I/g') \
   "${sources[@]}" Tests/Fuzz/ConfigFuzzer.swift "${objects[@]}" \
-  $(pkg-config --libs-only-l webkit2gtk-4.1) -o "$out/config-fuzzer"
+  $(pkg-config --libs-only-l webkit2gtk-4.1 libxml-2.0) -o "$out/config-fuzzer"
 $build_only && exit 0
 cp Tests/WebParserCoreTests/BadConfigs/*.json Examples/comics/config.json "$out/corpus/"
 "$out/config-fuzzer" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$out/" "$out/corpus"
