@@ -36,7 +36,10 @@ enum MainCommand {
             // Options may come before the command (`webparse -q run …`): they are the command's own.
             let position = first.hasPrefix("-") ? arguments.firstIndex { Commands.named($0) != nil } : 0
             guard let position, let command = Commands.named(arguments[position]) else {
-                StandardStreams.tellError("webparse: unknown \(first.hasPrefix("-") ? "option" : "command") '\(first)'")
+                let isOption = first.hasPrefix("-")
+                let near = Spelling.nearest(to: first, among: isOption ? ["--help", "--version"] : Commands.all.map(\.name))
+                StandardStreams.tellError(
+                    "webparse: unknown \(isOption ? "option" : "command") '\(first)'" + (near.map { "; did you mean '\($0)'?" } ?? ""))
                 StandardStreams.tell(HelpCommand.shortUsage)
                 return .usage
             }

@@ -33,6 +33,19 @@ import Testing
         #expect(far.stderr.hasPrefix("webparse eval: unknown option --zzzzzzzz\n"), "\(far.stderr)")
     }
 
+    /// Mistyped commands, help topics and the top level's own options get a suggestion too; a name far from
+    /// every command gets none.
+    @Test func aMistypedCommandGetsASuggestion() async throws {
+        let command = try await webparse.run(["rn", "x.json"])
+        #expect(command.status == 2 && command.stderr.hasPrefix("webparse: unknown command 'rn'; did you mean 'run'?\n"), "\(command.stderr)")
+        let topic = try await webparse.run(["help", "rnu"])
+        #expect(topic.status == 2 && topic.stderr.hasPrefix("webparse help: no command 'rnu'; did you mean 'run'? the commands are"), "\(topic.stderr)")
+        let version = try await webparse.run(["--verison"])
+        #expect(version.status == 2 && version.stderr.hasPrefix("webparse: unknown option '--verison'; did you mean '--version'?\n"))
+        let far = try await webparse.run(["frobnicate"])
+        #expect(far.stderr.hasPrefix("webparse: unknown command 'frobnicate'\n"), "\(far.stderr)")
+    }
+
     @Test func evalReadsItsScriptFromStdinOrAFile() async throws {
         let server = try titleSite()
         let directory = try folder()

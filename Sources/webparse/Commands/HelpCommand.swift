@@ -28,7 +28,8 @@ struct HelpCommand {
                 return .success
             }
             guard let command = Commands.named(topic) else {
-                StandardStreams.tellError("webparse help: no command '\(topic)'; the commands are \(Commands.names)")
+                let near = Spelling.nearest(to: topic, among: Commands.all.map(\.name)).map { "did you mean '\($0)'? " } ?? ""
+                StandardStreams.tellError("webparse help: no command '\(topic)'; \(near)the commands are \(Commands.names)")
                 return .usage
             }
             StandardStreams.writeText(command.help)
