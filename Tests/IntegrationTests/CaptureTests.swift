@@ -23,19 +23,8 @@ import Testing
         return Dictionary(list.map { (URL(string: $0["url"] as! String)!.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    static func gzip(_ text: String) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](bytes)
+    static func gzip(_ text: String) async throws -> [UInt8] {
+        [UInt8](try await ProcessRunner(path: "/bin/gzip").start(["-c"], input: Data(text.utf8)).finish().stdout)
     }
 
     /// A catalogue page that reads its data every way a site does; the job's script waits until the page says
@@ -70,7 +59,7 @@ import Testing
             "/worker.js": .respond(contentType: "application/javascript", body: "fetch('/api/worker.json');"),
             "/api/jquery.json": .respond(contentType: "application/json", body: #"{"from": "jquery", "list": [1, 2]}"#),
             "/api/post": .handle { request in .init(headers: ["Content-Type": "application/json"], body: #"{"posted": "\#(request.body)"}"#) },
-            "/api/gzip": .bytes(contentType: "application/json", headers: ["Content-Encoding": "gzip"], body: try Self.gzip(#"{"zipped": "é"}"#)),
+            "/api/gzip": .bytes(contentType: "application/json", headers: ["Content-Encoding": "gzip"], body: try await Self.gzip(#"{"zipped": "é"}"#)),
             "/api/bytes": .bytes(contentType: "application/octet-stream", headers: [:], body: [0, 1, 2, 0xFF, 0xFE]),
             "/api/type-default": .respond(contentType: "text/plain", body: "plain"),
             "/api/type-text": .respond(contentType: "text/plain", body: "text é"),

@@ -19,7 +19,7 @@ import Testing
     }
 
     /// The feed's entries as feedparser reads them: (id, title, link, updated), after checking it is well formed.
-    func entries(_ path: String) throws -> [[String]] {
+    func entries(_ path: String) async throws -> [[String]] {
         let check = """
             import json, sys, feedparser
             feed = feedparser.parse(sys.argv[1])
@@ -27,16 +27,9 @@ import Testing
             assert feed.version == "atom10", feed.version
             print(json.dumps([[e.id, e.title, e.link, e.updated] for e in feed.entries]))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", check, path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "feedparser found the feed malformed")
-        return try JSONDecoder().decode([[String]].self, from: data)
+        let python = try await ProcessRunner(path: "/usr/bin/python3").run(["-c", check, path])
+        #expect(python.status == 0, "feedparser found the feed malformed: \(python.stderr)")
+        return try JSONDecoder().decode([[String]].self, from: python.stdout)
     }
 
     /// Run after run, the feed holds the new items newest first, keeps each item's id, escapes XML's characters,
@@ -52,20 +45,20 @@ import Testing
         let arguments = ["run", config, "--state", state, "--new-only", "--feed", feed, "--feed-size", "4"]
         let first = try await webparse.run(arguments + ["--emit-initial"], environment: headless)
         #expect(first.status == 0, "\(first.stderr)")
-        let one = try entries(feed)
+        let one = try await entries(feed)
         #expect(one.map { $0[1] } == ["Chapitre 2 : l’été", #"Chapter 1 <b>&amp;</b> "quoted" 'too'"#])
         #expect(one.map { $0[2] } == [server.url("/c/2").absoluteString, server.url("/c/1").absoluteString])
         #expect(one.map { $0[3] } == ["2026-11-02T00:00:00Z", "2026-11-01T00:00:00Z"])
 
         let second = try await webparse.run(arguments, environment: headless)
         #expect(second.status == 0, "\(second.stderr)")
-        let two = try entries(feed)
+        let two = try await entries(feed)
         #expect(two.map { $0[1] } == ["Chapter 3", "Chapitre 2 : l’été", #"Chapter 1 <b>&amp;</b> "quoted" 'too'"#])
         #expect(Array(two.dropFirst().map { $0[0] }) == one.map { $0[0] }, "an item keeps its id")
 
         _ = try await webparse.run(arguments, environment: headless)
         _ = try await webparse.run(arguments, environment: headless)
-        let four = try entries(feed)
+        let four = try await entries(feed)
         #expect(four.map { $0[1] } == ["Chapter 5", "Chapter 4", "Chapter 3", "Chapitre 2 : l’été"], "trimmed to 4")
         let mode = try FileManager.default.attributesOfItem(atPath: feed)[.posixPermissions] as? Int
         #expect(mode == 0o600, "readable by the user only, as the state is")
@@ -90,7 +83,7 @@ import Testing
         let forced = try await webparse.run(
             ["run", config, "--state", state, "--feed", notes, "--feed-force", "--emit-initial", "--new-only"], environment: headless)
         #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(try entries(notes).count == 2)
+        #expect(try await entries(notes).count == 2)
 
         let before = try Data(contentsOf: URL(fileURLWithPath: notes))
         let undelivered = try await webparse.run(["run", config, "--state", state, "--feed", notes, "--new-only", "-o", "/dev/full"], environment: headless)
@@ -102,6 +95,6 @@ import Testing
         let perJob = try await webparse.run(
             ["run", config, "--state", directory.appending(path: "state2").path, "--feed", folder, "--new-only", "--emit-initial"], environment: headless)
         #expect(perJob.status == 0, "\(perJob.stderr)")
-        #expect(try entries(folder + "comics.atom").count >= 3)
+        #expect(try await entries(folder + "comics.atom").count >= 3)
     }
 }

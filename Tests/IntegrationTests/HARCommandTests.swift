@@ -33,7 +33,7 @@ import Testing
         """#
 
     /// The HAR file at `path`, checked against `harSchema`, as (pageref, method, URL, status, text or nil) rows.
-    func readHAR(_ path: String) throws -> [[String]] {
+    func readHAR(_ path: String) async throws -> [[String]] {
         let check = """
             import json, sys, base64, jsonschema
             schema = json.loads(sys.argv[1])
@@ -50,16 +50,9 @@ import Testing
                 rows.append([entry["pageref"], entry["request"]["method"], entry["request"]["url"], str(entry["response"]["status"]), text or ""])
             print(json.dumps(rows))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", check, Self.harSchema, path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "the HAR file does not hold HAR 1.2's structure")
-        return try JSONDecoder().decode([[String]].self, from: data)
+        let python = try await ProcessRunner(path: "/usr/bin/python3").run(["-c", check, Self.harSchema, path])
+        #expect(python.status == 0, "the HAR file does not hold HAR 1.2's structure: \(python.stderr)")
+        return try JSONDecoder().decode([[String]].self, from: python.stdout)
     }
 
     func site() throws -> TestHTTPServer {
@@ -94,7 +87,7 @@ import Testing
         let run = try await webparse.run(["run", config, "--har", har], environment: headless)
         #expect(run.status == 1, "one job fails: \(run.stderr)")
         #expect(run.stdoutText.contains("chapters"))
-        let rows = try readHAR(har)
+        let rows = try await readHAR(har)
         let base = server.url("/").absoluteString
         #expect(rows.contains(["chapters", "GET", base, "200", ""]))
         #expect(rows.contains(["chapters", "GET", base + "api/chapters?page=1", "200", #"[{"chapter": 12}]"#]))
@@ -136,7 +129,7 @@ import Testing
             ["eval", server.url("/").absoluteString, "document.querySelector('#never')", "--timeout", "1", "--retries", "0", "--har", har],
             environment: headless)
         #expect(timedOut.status == 1)
-        let rows = try readHAR(har)
+        let rows = try await readHAR(har)
         #expect(rows.contains { $0[0] == "eval" && $0[2] == server.url("/").absoluteString && $0[3] == "200" })
         #expect(rows.contains { $0[2].hasSuffix("/api/chapters?page=1") }, "without capture, requests have no bodies: \(rows)")
         let refused = try await webparse.run(["eval", server.url("/").absoluteString, "--har", "/nonexistent/x.har"], environment: headless)

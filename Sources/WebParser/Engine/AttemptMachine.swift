@@ -167,22 +167,20 @@ struct AttemptMachine {
 
     /// Keeps the running attempt, or moves on once it concluded: to the screenshot the job asks for, or the end.
     private mutating func conclude(_ running: RunningAttempt, _ actions: [Action]) -> [Action] {
-        guard running.conclusion != nil else {
+        guard let conclusion = running.conclusion else {
             stage = .running(running)
             return actions
         }
         let actions = actions + (job.recordsRequests ? [.tell(.requests(running.recordedRequests))] : [])
-        switch running.conclusion {
-        case nil:
-            preconditionFailure("AttemptMachine: a running attempt concluded")
-        case .succeeded(let result)?:
+        switch conclusion {
+        case .succeeded(let result):
             guard let screenshot = job.evaluation.screenshot else {
                 stage = .ended
                 return actions + [.end(.success(result))]
             }
             stage = .finishing(result)
             return actions + [.cancelLaterEvaluation, .snapshot(screenshot)]
-        case .failed(let error)?:
+        case .failed(let error):
             stage = .ended
             return actions + [.end(.failure(error))]
         }

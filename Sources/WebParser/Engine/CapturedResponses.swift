@@ -20,24 +20,24 @@ struct CapturedResponses {
         self.rules = rules
     }
 
-    /// Why `capture` cannot run, or nil when it can.
-    static func problem(with capture: WebParserJob.Capture) -> String? {
-        for rule in capture.rules {
-            do { _ = try NSRegularExpression(pattern: rule.url) } catch { return "capture: \"\(rule.url)\" is not a regular expression" }
-        }
-        return nil
-    }
-
     private var capture: WebParserJob.Capture { rules.capture }
 
     /// Whether no response was recorded.
-    var isEmpty: Bool { records.isEmpty }
+    var isEmpty: Bool { shown.isEmpty }
 
-    /// How many responses were recorded.
-    var count: Int { records.count }
+    /// How many responses were recorded (counted without writing their JSON, as it is asked at every read).
+    var count: Int { shown.count }
 
     /// The records as a JSON array.
-    var json: Data { JSONText.array(records) }
+    var json: Data {
+        JSONText.array(
+            shown.map { entry in
+                switch entry {
+                case .read(let response, let rule): record(of: response, as: rule.body)
+                case .load(let load, let rule): record(of: load, as: rule.body)
+                }
+            })
+    }
 
     /// Records `response`, a script's read, if a rule takes it.
     mutating func record(_ response: CapturedResponse) {
@@ -58,9 +58,19 @@ struct CapturedResponses {
         entries.append(.load(load, rule))
     }
 
-    /// The scripts' reads recorded, in order.
-    var reads: [CapturedResponse] {
-        entries.compactMap { if case .read(let response, _) = $0 { response } else { nil } }
+    /// `requests`, the page's requests as WebKit reported them, each that a script read (as recorded here) with
+    /// the read's kind and body: one read for each request of the same method and URL.
+    func withReads(_ requests: [WebParserRequest]) -> [WebParserRequest] {
+        var reads = entries.compactMap { if case .read(let response, _) = $0 { response } else { nil } }
+        return requests.map { request in
+            guard let index = reads.firstIndex(where: { $0.url == request.url && $0.method == request.method }) else { return request }
+            let read = reads.remove(at: index)
+            var request = request
+            request.kind = read.kind
+            request.body = read.body ?? request.body
+            request.bodyIsExact = read.body == nil ? request.bodyIsExact : read.exact
+            return request
+        }
     }
 
     /// Counts `body` in the total if it fits both limits.
@@ -70,26 +80,16 @@ struct CapturedResponses {
         return true
     }
 
-    /// The records in order; a load that a script's read (same method and URL) also recorded is left out, one
-    /// load for each read.
-    private var records: [Data] {
+    /// The entries recorded, in order; a load that a script's read (same method and URL) also recorded is left
+    /// out, one load for each read.
+    private var shown: [Entry] {
         var reads: [String: Int] = [:]
         for case .read(let response, _) in entries { reads[response.method + " " + response.url, default: 0] += 1 }
-        var records: [Data] = []
-        for entry in entries {
-            switch entry {
-            case .read(let response, let rule):
-                records.append(record(of: response, as: rule.body))
-            case .load(let load, let rule):
-                let key = load.method + " " + load.url
-                if let count = reads[key], count > 0 {
-                    reads[key] = count - 1
-                    continue
-                }
-                records.append(record(of: load, as: rule.body))
-            }
+        return entries.filter { entry in
+            guard case .load(let load, _) = entry, let count = reads[load.method + " " + load.url], count > 0 else { return true }
+            reads[load.method + " " + load.url] = count - 1
+            return false
         }
-        return records
     }
 
     private func record(of response: CapturedResponse, as form: WebParserJob.Capture.BodyForm) -> Data {

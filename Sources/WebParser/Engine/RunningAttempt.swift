@@ -54,18 +54,7 @@ struct RunningAttempt {
 
     /// The page's requests as they ended; a request a script read, as capture recorded it, has the read's kind
     /// and body (one read for each request of the same method and URL).
-    var recordedRequests: [WebParserRequest] {
-        var reads = captured?.reads ?? []
-        return recorded.map { request in
-            guard let index = reads.firstIndex(where: { $0.url == request.url && $0.method == request.method }) else { return request }
-            let read = reads.remove(at: index)
-            var request = request
-            request.kind = read.kind
-            request.body = read.body ?? request.body
-            request.bodyIsExact = read.body == nil ? request.bodyIsExact : read.exact
-            return request
-        }
-    }
+    var recordedRequests: [WebParserRequest] { captured?.withReads(recorded) ?? recorded }
     /// The page's requests that deliver data.
     private var requests = RequestTracker()
     /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer

@@ -106,7 +106,7 @@ extension WebParserJob {
     /// expression, no extension), or nil when it can.
     var captureProblem: String? {
         guard let capture else { return evaluation.collect == .responses ? "collecting responses needs capture rules" : nil }
-        return CapturedResponses.problem(with: capture) ?? CaptureExtension.missing
+        return CaptureRules.problem(with: capture) ?? CaptureExtension.missing
     }
 }
 

@@ -13,6 +13,13 @@ struct CaptureRules: Sendable {
         self.patterns = patterns
     }
 
+    /// Why `capture` cannot run (a rule's URL that is not a regular expression), or nil when it can.
+    static func problem(with capture: WebParserJob.Capture) -> String? {
+        capture.rules.first { (try? NSRegularExpression(pattern: $0.url)) == nil }.map {
+            "capture: \"\($0.url)\" is not a regular expression"
+        }
+    }
+
     /// The first rule that takes a response of `url` and `kind`.
     func rule(for url: String, kind: WebParserJob.Capture.Kind) -> WebParserJob.Capture.Rule? {
         let range = NSRange(url.startIndex..., in: url)

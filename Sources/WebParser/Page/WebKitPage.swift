@@ -188,7 +188,7 @@ final class WebKitPage: WebPage {
     /// Whether the body of a load of `url` and `kind` is read, for the job's capture.
     fileprivate func wantsBody(of url: String, kind: WebParserJob.Capture.Kind) -> Bool {
         // WebKit keeps no body of the other loads (a script's fetch or XHR, whose body the script's read has).
-        !kind.isReadByScripts && kind != .other && captureRules?.rule(for: url, kind: kind) != nil
+        kind != .other && captureRules?.rule(for: url, kind: kind) != nil
     }
 
     func callAsyncFunction(

@@ -27,6 +27,17 @@ package struct FieldReader {
         if reported.insert(problem).inserted { problems.append(problem) }
     }
 
+    /// Records each key of `members`, an object at `path`, that is not one of `keys`, with the nearest as a
+    /// suggestion; false when there was one.
+    mutating func knownKeysOnly(_ members: [(key: String, value: JSONNode)], _ keys: [String], at path: String) -> Bool {
+        var known = true
+        for (key, value) in members where !keys.contains(key) {
+            problem(path + "." + key, at: .node(value), "unknown key" + ConfigReader.suggestion(for: key, among: keys))
+            known = false
+        }
+        return known
+    }
+
     mutating func string(_ path: String, _ input: FieldInput) -> String? {
         guard let text = input.text, !text.unicodeScalars.allSatisfy(\.properties.isWhitespace) else {
             problem(path, at: input, "expected a non-empty string, got \(input.excerpt)")

@@ -53,11 +53,7 @@ extension FieldReader {
             problem(path, at: input, "expected a capture rule {\"url\": REGEX, \"as\": \"json\"} or a list of them, got \(input.excerpt)")
             return nil
         }
-        var valid = true
-        for (key, value) in members where !keys.contains(key) {
-            problem(path + "." + key, at: .node(value), "unknown key" + ConfigReader.suggestion(for: key, among: keys))
-            valid = false
-        }
+        var valid = knownKeysOnly(members, keys, at: path)
         guard let urlNode = members.first(where: { $0.key == "url" })?.value else {
             problem(path + ".url", at: input, "required; a regular expression for the URLs to capture")
             return nil

@@ -20,11 +20,7 @@ extension FieldReader {
             problem(path, at: input, "expected {\"items\": SELECTOR, \"fields\": {NAME: SELECTOR, …}}, got \(input.excerpt)")
             return nil
         }
-        var valid = true
-        for (key, value) in members where !["items", "fields"].contains(key) {
-            problem(path + "." + key, at: .node(value), "unknown key" + ConfigReader.suggestion(for: key, among: ["items", "fields"]))
-            valid = false
-        }
+        var valid = knownKeysOnly(members, ["items", "fields"], at: path)
         var items: String?
         if let node = members.first(where: { $0.key == "items" })?.value {
             items = selector(path + ".items", .node(node))
@@ -92,12 +88,7 @@ extension FieldReader {
             guard let extraction = extraction(path, .node(nested)) else { return nil }
             return Extraction.Field(name: name, value: .items(extraction), required: required)
         }
-        let keys = ["selector", "attribute", "as", "all", "required"]
-        var valid = true
-        for (key, value) in members where !keys.contains(key) {
-            problem(path + "." + key, at: .node(value), "unknown key" + ConfigReader.suggestion(for: key, among: keys))
-            valid = false
-        }
+        var valid = knownKeysOnly(members, ["selector", "attribute", "as", "all", "required"], at: path)
         guard let selectorNode = members.first(where: { $0.key == "selector" })?.value else {
             problem(path + ".selector", at: input, "required: a selector relative to the item (\".\" for the item itself)")
             return nil
@@ -173,13 +164,8 @@ extension FieldReader {
             return nil
         }
         var fields = Tracking.FeedFields()
-        var valid = true
-        for (key, value) in members {
-            guard keys.contains(key) else {
-                problem(path + "." + key, at: .node(value), "unknown key" + ConfigReader.suggestion(for: key, among: keys))
-                valid = false
-                continue
-            }
+        var valid = knownKeysOnly(members, keys, at: path)
+        for (key, value) in members where keys.contains(key) {
             guard let name = string(path + "." + key, .node(value)) else {
                 valid = false
                 continue

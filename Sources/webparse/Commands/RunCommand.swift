@@ -167,7 +167,7 @@ struct RunCommand {
             StandardStreams.writeText(config.jobs.map { $0.name + "\n" }.joined())
             return .success
         }
-        let prepared: (setup: SessionSetup, memory: RunMemory?, notifier: Notifier?)
+        let prepared: Prepared
         do throws(CommandFailure) {
             prepared = try await prepare(for: config, plan)
         } catch {
@@ -181,18 +181,19 @@ struct RunCommand {
             return named
         }
         let run = JobRun(
-            settings: settings, setup: prepared.setup, memory: prepared.memory, notifier: prepared.notifier,
-            output: RunOutput(output: settings.output, reporting: settings.tracking.reporting, isSingleJob: config.isSingleJob),
+            settings: settings, setup: prepared.setup, memory: prepared.memory, notifier: prepared.notifier, har: prepared.har,
+            feeds: prepared.feeds, output: RunOutput(output: settings.output, reporting: settings.tracking.reporting, isSingleJob: config.isSingleJob),
             reporter: ProgressReporter(verbosity: settings.verbosity))
         return await run.run(jobs, concurrency: plan.concurrency)
     }
 
-    /// What the run needs before its first job: Apprise checked, the output file writable, the session and its
-    /// folder, and the state file locked and read.
+    /// What the run needs before its first job.
+    private typealias Prepared = (setup: SessionSetup, memory: RunMemory?, notifier: Notifier?, har: HARRecorder?, feeds: FeedFiles?)
+
+    /// What the run needs before its first job: Apprise checked, the output, HAR and feed files writable, the
+    /// session and its folder, and the state file locked and read.
     /// - Throws: `CommandFailure` saying which cannot be used.
-    private func prepare(for config: Config, _ plan: RunPlan) async throws(CommandFailure)
-        -> (setup: SessionSetup, memory: RunMemory?, notifier: Notifier?)
-    {
+    private func prepare(for config: Config, _ plan: RunPlan) async throws(CommandFailure) -> Prepared {
         var notifier: Notifier?
         if settings.notify.isEnabled {
             let chosen = try Notifier(
@@ -204,13 +205,12 @@ struct RunCommand {
         if let output = settings.output.file, let problem = AtomicFile.checkWritable(output) {
             throw CommandFailure.usage("--output: \(problem)")
         }
-        if let har = settings.harFile, let problem = AtomicFile.checkWritable(har) { throw CommandFailure.usage("--har: \(problem)") }
+        let har = try settings.harFile.map { path throws(CommandFailure) in try HARRecorder(path: path) }
         let setup = try await SessionSetup.prepare(settings.session, over: config.session, configure: plan.sessionConfiguration)
         var memory: RunMemory?
         if let path = settings.tracking.statePath { memory = try await RunMemory.open(path, wait: settings.tracking.waitLock) }
-        if let path = settings.tracking.feedPath {
-            try FeedFiles(path: path, size: settings.tracking.feedSize, force: settings.tracking.feedForce).check(jobs: plan.jobs.map(\.name))
-        }
-        return (setup, memory, notifier)
+        let feeds = settings.tracking.feedPath.map { FeedFiles(path: $0, size: settings.tracking.feedSize, force: settings.tracking.feedForce) }
+        try feeds?.check(jobs: plan.jobs.map(\.name))
+        return (setup, memory, notifier, har, feeds)
     }
 }

@@ -10,6 +10,9 @@ struct JobRun {
     let setup: SessionSetup
     let memory: RunMemory?
     let notifier: Notifier?
+    /// Where `--har` keeps the jobs' requests, and `--feed`'s files.
+    let har: HARRecorder?
+    let feeds: FeedFiles?
     let output: RunOutput
     let reporter: ProgressReporter
 
@@ -22,7 +25,6 @@ struct JobRun {
             reporter: reporter)
         // With --har, each job records its requests; the handlers keep them, by job name.
         var keepers: [String: @Sendable (WebParserMessage) -> Void] = [:]
-        let har = settings.harFile.flatMap { try? HARRecorder(path: $0) }
         if let har {
             for index in jobs.indices { keepers[jobs[index].name] = har.record(&jobs[index].job, as: jobs[index].name) }
         }
@@ -52,7 +54,7 @@ struct JobRun {
                     do throws(WebParserError) {
                         fresh = try await memory.remember(
                             success, of: named, emitInitial: settings.tracking.emitInitial,
-                            feedSize: settings.tracking.feedPath == nil ? nil : settings.tracking.feedSize)
+                            feedSize: feeds?.size)
                     } catch {
                         outcome.result = .failure(.failed(error))
                     }
@@ -106,8 +108,7 @@ struct JobRun {
             }
         }
         // The feed is a delivery too: one that cannot be written leaves the state for the next run to report again.
-        if undelivered == nil, !settings.tracking.dryRun, let memory, let path = settings.tracking.feedPath {
-            let feeds = FeedFiles(path: path, size: settings.tracking.feedSize, force: settings.tracking.feedForce)
+        if undelivered == nil, !settings.tracking.dryRun, let memory, let feeds {
             do throws(CommandFailure) { try feeds.write(jobs: jobs.map(\.name), memory: memory) } catch { undelivered = error.message }
         }
         var recorded = true

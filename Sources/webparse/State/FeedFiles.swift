@@ -13,7 +13,7 @@ struct FeedFiles {
     /// The feed file of the job `name`.
     func file(for name: String) -> String {
         guard path.hasSuffix("/") else { return path }
-        return path + name.map { $0 == "/" || $0 == "\0" ? "-" : $0 }.reduce("") { $0 + String($1) } + ".atom"
+        return path + String(name.map { $0 == "/" || $0 == "\0" ? "-" : $0 }) + ".atom"
     }
 
     /// Checks, before anything runs, that every feed file can be written and that each that exists is a feed
