@@ -199,19 +199,21 @@ import Testing
         #expect(list.filter { ($0["omitted"] as? String)?.contains("total limit") == true }.count == 50)
     }
 
-    /// A page whose server sends `Cross-Origin-Opener-Policy` is moved by WebKit to a new web process: it still
-    /// captures. A job without `capture` in the same session gets its own result; a session without
-    /// `capturesResponses` refuses a capturing job at once.
+    /// A page WebKit moves to a new web process (a navigation to another site: 127.0.0.1 to localhost) still
+    /// captures, with or without `Cross-Origin-Opener-Policy`. A job without `capture` in the same session gets
+    /// its own result; a session without `capturesResponses` refuses a capturing job at once.
     @Test func pagesMovedToANewProcessStillCapture() async throws {
         let coop = ["Cross-Origin-Opener-Policy": "same-origin"]
+        let app = "<p id=out></p><script>fetch('/api/data').then(r => r.text()).then(t => out.textContent = t)</script>"
         let server = try TestHTTPServer(routes: [
-            "/": .respond(headers: coop, body: "<p id=out></p><script>fetch('/api/data').then(r => r.text()).then(t => out.textContent = t)</script>"),
+            "/": .respond(headers: coop, body: app),
+            "/hop": .respond(body: "<script>location.href = location.href.replace('127.0.0.1', 'localhost').replace('/hop', '/')</script>"),
             "/api/data": .respond(contentType: "application/json", headers: coop, body: #"{"chapter": 12}"#)
         ])
-        for _ in 1...2 {
-            let result = try await Self.runner.run(job(server.url("/"), .init(rules: [.init(url: "/api/", body: .json)]), timeout: .seconds(10)))
+        for path in ["/", "/hop", "/hop"] {
+            let result = try await Self.runner.run(job(server.url(path), .init(rules: [.init(url: "/api/", body: .json)]), timeout: .seconds(10)))
             #expect(result.isComplete)
-            #expect(try self.records(result.data)["/api/data"]?["body"] as? [String: Int] == ["chapter": 12])
+            #expect(try self.records(result.data)["/api/data"]?["body"] as? [String: Int] == ["chapter": 12], "\(path)")
         }
         var plain = WebParserJob(url: server.url("/"), script: "out.textContent || null")
         plain.retry = RetryPolicy(retries: 0)

@@ -183,18 +183,22 @@ import WebParser
     }
 
     /// Pages beside each other have their own documents, scripts' globals, window names and bridges: what one
-    /// job's page sets, the other's never sees, and each result goes to its own job.
-    @Test func pagesBesideEachOtherStayApart() async throws {
+    /// job's page sets, the other's never sees, and each result goes to its own job. So with pages whose server
+    /// sends Cross-Origin-Opener-Policy (and COEP), which WebKit would otherwise move to new web processes: they
+    /// stay in the warm process (one load of the shared script) and apart, and read `crossOriginIsolated` false.
+    @Test(arguments: [[:], ["Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"]])
+    func pagesBesideEachOtherStayApart(headers: [String: String]) async throws {
         let server = try TestHTTPServer(routes: [
-            "/a": .respond(body: "<title>A</title><script src=/shared.js></script><script>window.name = 'secret'; window.secretValue = 'a'</script>"),
-            "/b": .delayed(.milliseconds(100), .respond(body: "<title>B</title><script src=/shared.js></script>")),
+            "/a": .respond(
+                headers: headers, body: "<title>A</title><script src=/shared.js></script><script>window.name = 'secret'; window.secretValue = 'a'</script>"),
+            "/b": .delayed(.milliseconds(100), .respond(headers: headers, body: "<title>B</title><script src=/shared.js></script>")),
             "/shared.js": .respond(contentType: "text/javascript", headers: ["Cache-Control": "max-age=3600"], body: "window.loaded = true")
         ])
         let parser = WebParserRunner(session: WebParserSession(configuration: .init(pagesPerProcess: 2)))
         let b = """
             new Promise(done => setTimeout(() => {
               const other = window.open('', 'secret');
-              done([document.title, window.name, String(window.secretValue), other === null || other === window])
+              done([document.title, window.name, String(window.secretValue), other === null || other === window, crossOriginIsolated])
             }, 400))
             """
         let outcomes = await runTogether(
@@ -203,7 +207,7 @@ import WebParser
                 job(server.url("/b"), b)
             ], on: parser)
         #expect(try outcomes[0].0.get().data == Data(#"["A","secret"]"#.utf8))
-        #expect(try outcomes[1].0.get().data == Data(#"["B","","undefined",true]"#.utf8))
+        #expect(try outcomes[1].0.get().data == Data(#"["B","","undefined",true,false]"#.utf8))
         #expect(server.requests(for: "/shared.js").count == 1, "the two pages were in one process")
     }
 }

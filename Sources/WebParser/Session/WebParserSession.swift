@@ -52,7 +52,7 @@ public final class WebParserSession: Sendable {
         /// Whether the session's web processes load webparse's web process extension, which jobs with `capture`
         /// need (a job with `capture` in a session without it fails at once, saying so). In such a session every
         /// document is hooked unless its page is told otherwise, so that a page WebKit moves to a new web process
-        /// (a `Cross-Origin-Opener-Policy` response) still captures; pages of jobs without `capture` record nothing.
+        /// (a navigation to another site) still captures; pages of jobs without `capture` record nothing.
         public var capturesResponses: Bool
 
         /// How many loads a page serves unless a configuration says otherwise.
