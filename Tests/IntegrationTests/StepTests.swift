@@ -58,6 +58,38 @@ import TestSupport
         #expect(server.requests(for: "/search").count == 1)
     }
 
+    /// Each page has its own `#go`: a step run too early would click the previous page's again. A link; a
+    /// handler that navigates from a timer; Enter in a form whose server answers slowly; a fragment link; a link
+    /// into a frame (WebKit is asked to navigate, but not the page); a link to another site (a new web process).
+    /// Each step acts once, in the document its predecessor led to.
+    @Test func eachStepActsInTheDocumentItsPredecessorLedTo() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/1": .respond(body: "<a id=go href=/2>next</a>"),
+            "/2": .respond(body: "<button id=go>next</button><script>go.onclick = () => setTimeout(() => { location.href = '/3'; }, 0)</script>"),
+            "/3": .respond(body: "<form method=post action=/4><input id=q name=q><button id=go>search</button></form>"),
+            "/4": .delayed(
+                .milliseconds(300),
+                .handle { request in
+                    TestHTTPServer.Response(
+                        body: """
+                            <p id=posted>\(request.method) \(request.body)</p><a id=go href=#part>part</a><p id=part>part</p>
+                            <a id=frame href=/frame target=inner>frame</a><iframe name=inner></iframe>
+                            <script>document.write('<a id=away href=' + location.href.replace('127.0.0.1', 'localhost').replace('/4', '/5') + '>away</a>')</script>
+                            """)
+                }),
+            "/frame": .respond(body: "<p>in the frame</p>"),
+            "/5": .respond(body: "<p id=done>arrived</p>")
+        ])
+        let steps: [Step] = [
+            .click(selector: "#go"), .click(selector: "#go"), .fill(selector: "#q", value: "x"), .press(key: "Enter", selector: "#q"),
+            .click(selector: "#go"), .click(selector: "#frame"), .click(selector: "#away")
+        ]
+        let result = try await WebParserRunner().run(job(server.url("/1"), "document.querySelector('#done').textContent", steps: steps))
+        #expect(String(decoding: result.data, as: UTF8.self) == #""arrived""#)
+        #expect(result.finalURL.hasPrefix("http://localhost:"))
+        #expect(server.requests.map { "\($0.method) \($0.path)" } == ["GET /1", "GET /2", "GET /3", "POST /4", "GET /frame", "GET /5"])
+    }
+
     /// A page that checks `isTrusted` on every kind of input it gets.
     @Test func clicksAndKeysAreTrustedInput() async throws {
         let server = try TestHTTPServer(routes: [

@@ -153,9 +153,12 @@ struct RunningAttempt {
             return failed(failure)
         case .navigationRefused(let url):
             return [.tell(.navigationRefused(url: url))]
+        case .navigationAsked:
+            steps.navigationAsked()
+            return []
         case .urlChanged(let url):
             if committed { self.url = url }
-            return []
+            return steps.isFinished ? [] : perform(steps.urlChanged())
         case .popupOpened(let url, let followed):
             return [.tell(.popupOpened(url: url, followed: followed))]
         case .message(let message):
@@ -289,8 +292,8 @@ struct RunningAttempt {
                         of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil,
                         preamble: script.quiet.preamble(busy: requests.isBusy)) ?? ""
                 return actions + [.callStep(body: body, document: document)]
-            case .checkClick(let document):
-                return [.callStep(body: StepScript.clickCheck(preamble: script.quiet.preamble(busy: requests.isBusy)), document: document)]
+            case .checkAction(let document):
+                return [.callStep(body: StepScript.actionCheck(preamble: script.quiet.preamble(busy: requests.isBusy)), document: document)]
             case .click(let x, let y): return [.click(x: x, y: y)]
             case .press(let key): return [.press(key: key)]
             case .later(let delay, let timer): return [.stepLater(delay, timer: timer)]

@@ -2,9 +2,11 @@ import Foundation
 
 /// The decisions about a job's steps within one attempt, made without a page or a clock: which step runs, in
 /// which document, and when the next may start. Each step runs once: a call that the page interrupted had not
-/// acted and is made again in the next document; after a step acted, the runner waits a moment for the
-/// navigation it may have started, and when one starts, for its document to commit. An `if` step's branch
-/// takes its place once the page has decided it.
+/// acted and is made again in the next document. After a step acted, the runner asks the page once its event
+/// loop has run what the action set off (`checkAction`): WebKit asks to navigate before that answer comes back
+/// when the action navigates (a link, a form, a script's `location`), and the runner then waits for the new
+/// document; otherwise the next step runs at once. An `if` step's branch takes its place once the page has
+/// decided it.
 struct StepRunner {
     /// What the attempt does for the steps.
     enum Command: Equatable {
@@ -14,9 +16,9 @@ struct StepRunner {
         case call(Step, document: Int, probes: Bool)
         /// Clicks the view at this point of the viewport.
         case click(x: Double, y: Double)
-        /// Asks the current document (number `document`) whether the last click landed on its element
-        /// (`StepScript.clickCheck`); the reply comes to `received`.
-        case checkClick(document: Int)
+        /// Asks the current document (number `document`), once what the last action set off has run, whether
+        /// the last click landed on its element (`StepScript.actionCheck`); the reply comes to `received`.
+        case checkAction(document: Int)
         /// Presses the key with this GDK name.
         case press(key: String)
         /// Calls `due(timer)` after the duration.
@@ -29,8 +31,9 @@ struct StepRunner {
         case finished
     }
 
-    /// How long after a step acted a navigation it caused is waited for before the next step runs.
-    static let settle: Duration = .milliseconds(150)
+    /// How long a navigation WebKit was asked for is waited for to start in the page's own frame, before it is
+    /// taken for a frame's or one that will not start.
+    static let navigationStart: Duration = .seconds(1)
     /// How long after an interrupted call without a new document the call is made again.
     static let retryDelay: Duration = .milliseconds(100)
     /// How many times a click that landed on something else than its element (which moved away before the
@@ -49,16 +52,20 @@ struct StepRunner {
     private let readsAnswerBefore: Bool
     /// The step running, from 0; `steps.count` once all are done.
     private(set) var index = 0
-    private enum Phase: Equatable { case waitingForDocument, calling, settling, checkingClick, sleeping, finished }
+    private enum Phase: Equatable { case waitingForDocument, calling, checkingAction, waitingForStart, sleeping, finished }
     private var phase = Phase.waitingForDocument
     /// Documents committed so far, and how many there were when a step last acted.
     private var documents = 0
     private var documentsAtLastAct = 0
     /// A load started and has not committed yet.
     private var navigating = false
-    /// The step whose click is to be checked once the page has settled, if no document replaced the page, and
-    /// how many of its clicks missed.
+    /// WebKit was asked to navigate (the page or one of its frames) since the current step's call, and no load of
+    /// the page or change of its URL followed yet.
+    private var askedToNavigate = false
+    /// The step whose click is to be checked once the page has run what it set off, if no document replaced the
+    /// page; whether it missed; and how many of its clicks missed.
     private var clicked: Int?
+    private var clickMissed = false
     private var missedClicks = 0
     /// The timer that counts; earlier ones are stale.
     private var timer = 0
@@ -90,6 +97,8 @@ struct StepRunner {
     /// again in the document the page still shows, if it was waiting for one.
     mutating func loadAbandoned() -> [Command] {
         navigating = false
+        askedToNavigate = false
+        if phase == .waitingForStart { return proceed() }
         guard phase == .waitingForDocument, let current else { return [] }
         if case .waitForNavigation = current.step { return [] }
         return begin()
@@ -98,12 +107,27 @@ struct StepRunner {
     /// A load of the page began.
     mutating func loadStarted() {
         navigating = true
+        askedToNavigate = false
+        if phase == .waitingForStart { phase = .waitingForDocument }
+    }
+
+    /// WebKit was asked to navigate the page or one of its frames, and the navigation was allowed.
+    mutating func navigationAsked() {
+        askedToNavigate = true
+    }
+
+    /// The page's URL changed without a new document (a fragment, `history.pushState`): a navigation asked for
+    /// was one within the document.
+    mutating func urlChanged() -> [Command] {
+        askedToNavigate = false
+        return phase == .waitingForStart ? proceed() : []
     }
 
     /// A new document committed; the current step (again, if its call was cut short) runs in it.
     mutating func committed() -> [Command] {
         documents += 1
         navigating = false
+        askedToNavigate = false
         clicked = nil
         guard phase != .finished, phase != .sleeping else { return [] }
         if phase == .calling, case .evaluate = current?.step {
@@ -118,8 +142,17 @@ struct StepRunner {
     /// The reply of the call made in `document`.
     mutating func received(_ reply: JavaScriptReply, document: Int) -> [Command] {
         let meaning = StepScript.meaning(of: reply)
-        if phase == .checkingClick, document == documents, let step = clicked, case .clickLanded(let landed) = meaning {
-            return clickChecked(step, landed: landed)
+        if phase == .checkingAction, document == documents {
+            switch meaning {
+            case .clickLanded(let landed):
+                clickMissed = clicked != nil && !landed
+                return proceed()
+            case .interrupted:
+                // The document is going away: its successor's commit runs the next step.
+                return waitForDocument()
+            default:
+                return failed("the page gave an unexpected answer")
+            }
         }
         guard phase == .calling, document == documents, let current else { return [] }
         switch meaning {
@@ -150,21 +183,37 @@ struct StepRunner {
         case .load, .lastPage:
             return failed("the page gave an unexpected answer")
         case .interrupted:
-            phase = .waitingForDocument
-            if navigating { return [] }
-            timer += 1
-            return [.later(Self.retryDelay, timer: timer)]
+            return waitForDocument()
         }
     }
 
-    /// The click of the step at `step` landed on its element (or cannot be told), or missed it: the next step
-    /// runs, or the click is made again, `clickRetries` times at most.
-    private mutating func clickChecked(_ step: Int, landed: Bool) -> [Command] {
-        clicked = nil
-        if landed {
+    /// Waits for the document that replaces the page, or when no load has started, calls again a moment later.
+    private mutating func waitForDocument() -> [Command] {
+        phase = .waitingForDocument
+        if navigating { return [] }
+        timer += 1
+        return [.later(Self.retryDelay, timer: timer)]
+    }
+
+    /// The page ran what the last action set off: a load that started brings the next document; a navigation
+    /// WebKit was asked for is given `navigationStart` to start; otherwise the next step runs, or a click that
+    /// missed its element is made again, `clickRetries` times at most.
+    private mutating func proceed() -> [Command] {
+        if navigating {
+            phase = .waitingForDocument
+            return []
+        }
+        if askedToNavigate {
+            phase = .waitingForStart
+            timer += 1
+            return [.later(Self.navigationStart, timer: timer)]
+        }
+        guard let step = clicked, clickMissed else {
+            clicked = nil
             missedClicks = 0
             return begin()
         }
+        clicked = nil
         missedClicks += 1
         index = step
         guard missedClicks <= Self.clickRetries else {
@@ -177,20 +226,21 @@ struct StepRunner {
     mutating func due(timer: Int) -> [Command] {
         guard timer == self.timer else { return [] }
         switch phase {
-        case .settling, .waitingForDocument:
-            if navigating {
-                phase = .waitingForDocument
-                return []
-            }
+        case .waitingForStart:
+            // Not the page's own frame, or a navigation that did not start.
+            askedToNavigate = false
+            return proceed()
+        case .waitingForDocument:
+            if navigating { return [] }
             if clicked != nil {
-                phase = .checkingClick
-                return [.checkClick(document: documents)]
+                phase = .checkingAction
+                return [.checkAction(document: documents)]
             }
             return begin()
         case .sleeping:
             index += 1
             return begin()
-        case .calling, .checkingClick, .finished:
+        case .calling, .checkingAction, .finished:
             return []
         }
     }
@@ -221,22 +271,25 @@ struct StepRunner {
             return begin()
         default:
             phase = .calling
+            askedToNavigate = false
             return [.call(current.step, document: documents, probes: readsAnswerBefore && !hasActed && current.step.actsOnPage)]
         }
     }
 
-    /// The current step acted: the next one runs once a navigation it may have started has committed.
+    /// The current step is done: after one that acts on the page, the page is asked once it has run what the
+    /// action set off; after one that only waited or scrolled, the next step runs.
     private mutating func acted(_ reply: JavaScriptReply) -> [Command] {
         let effect = StepScript.effect(of: reply)
-        if let current, current.step.actsOnPage, effect.acted {
+        let acts = current?.step.actsOnPage == true
+        if acts, effect.acted {
             if !hasActed { answerBefore = effect.answerBefore }
             hasActed = true
         }
         waitingFor = nil
         documentsAtLastAct = documents
         index += 1
-        phase = .settling
-        timer += 1
-        return [.later(Self.settle, timer: timer)]
+        guard acts else { return begin() }
+        phase = .checkingAction
+        return [.checkAction(document: documents)]
     }
 }

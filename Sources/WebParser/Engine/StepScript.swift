@@ -251,14 +251,25 @@ enum StepScript {
         }
     }
 
-    /// The body of the call that says whether the last click of a step landed on its element, after
-    /// `preamble` (`PageQuiet.preamble`): false only when the click reached the page on something else; when it
-    /// did not reach webparse's listener at all (the page stopped it), it counts as landed, so that nothing is
-    /// clicked twice.
-    static func clickCheck(preamble: String) -> String {
-        "return await (async () => {\n" + preamble
-            + "const aim = pageQuiet().click;\npageQuiet().click = null;\n"
-            + "return { __proto__: null, kind: \"clickCheck\", holds: !aim || aim.landed !== false };\n})();\n"
+    /// The body of the call made after a step acted, after `preamble` (`PageQuiet.preamble`). It answers once the
+    /// page has run what the action set off: the view's click arrived (WebKit queues its events, so a call can
+    /// overtake them; 1 s at most), its event's default action ran, and two more turns of the event loop went by,
+    /// in which WebKit starts the navigations a link, a form or a script's `location` scheduled, asking the UI
+    /// process before this answer. It says whether the last click landed on its element: false only when the
+    /// click reached the page on something else; when it did not reach webparse's listener at all (the page
+    /// stopped it), it counts as landed, so that nothing is clicked twice.
+    static func actionCheck(preamble: String) -> String {
+        "return await (async () => {\n" + preamble + """
+            const aim = pageQuiet().click;
+            pageQuiet().click = null;
+            const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+            if (aim && aim.landed === null) await Promise.race([aim.arrived, new Promise((resolve) => setTimeout(resolve, 1000))]);
+            await turn();
+            await turn();
+            return { __proto__: null, kind: "clickCheck", holds: !aim || aim.landed !== false };
+            })();
+
+            """
     }
 
     /// What `reply`, the page's answer to a step's call, means.
@@ -394,11 +405,12 @@ enum StepScript {
         const before = await readBefore();
         const point = target();
         if (!point) throw stillWaiting;
-        // Where the view's click lands, for clickCheck: on the element (or its label), or on something else.
+        // Where the view's click lands, for actionCheck: on the element (or its label), or on something else.
         const aim = pageQuiet().click = { __proto__: null, landed: null };
-        addEventListener("click", (event) => {
+        aim.arrived = new Promise((resolve) => addEventListener("click", (event) => {
           aim.landed = aimed.contains(event.target) || Array.from(aimed.labels || []).some((label) => label.contains(event.target));
-        }, { capture: true, once: true });
+          resolve();
+        }, { capture: true, once: true }));
         return { __proto__: null, ...point, before };
 
         """

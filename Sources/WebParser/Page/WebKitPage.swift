@@ -98,6 +98,7 @@ final class WebKitPage: WebPage {
                     CallbackTarget.deliver(.navigationRefused(url: url), to: context)
                     return false
                 }
+                CallbackTarget.deliver(.navigationAsked, to: context)
                 return true
             },
             allow_response: { context, mimeType, displayable in
