@@ -14,7 +14,7 @@ struct PageQuiet: Sendable {
     /// clock; `created`: when the state was made; `wakers`: functions called at every change), and `quietFor(ms)`:
     /// whether the page has been quiet that long (always, for 0), or, for a page that is never quiet (it polls its
     /// server several times a second), whether the document has been there as long as a request may count as in
-    /// flight; and `nextChange(ms, byQuiet)`: a Promise that resolves at the document's next change, after `ms`,
+    /// flight; `quietIn(ms)`: in how many ms `quietFor(ms)` holds if nothing changes; and `nextChange(ms, byQuiet)`: a Promise that resolves at the document's next change, after `ms`,
     /// or (with `byQuiet`) when requests start or stop being in flight, whichever comes first.
     var definitions: String {
         """
@@ -35,6 +35,11 @@ struct PageQuiet: Sendable {
         const quietFor = (ms) => {
         const state = pageQuiet(), now = performance.now();
         return ms <= 0 || !state.busy && now - state.since >= ms || now - state.created >= Math.max(ms, \(RequestTracker.longLived.milliseconds));
+        };
+        const quietIn = (ms) => {
+        const state = pageQuiet(), now = performance.now();
+        const byAge = Math.max(ms, \(RequestTracker.longLived.milliseconds)) - (now - state.created);
+        return Math.max(0, Math.min(state.busy ? byAge : ms - (now - state.since), byAge));
         };
         const nextChange = (ms, byQuiet) => new Promise((resume) => {
         const state = pageQuiet();

@@ -132,7 +132,7 @@ enum StepScript {
                 element(selector, settle: settle)
                     + "const el = (await until(ready)).value;\n\(readAnswer)el.focus();\nreturn { __proto__: null, kind: \"focused\", before };\n")
         case .press(_, nil):
-            let wait = settle == 0 ? "" : "await until(() => quietFor(\(settle)) || ((why = \"the page was still loading data\"), null));\n"
+            let wait = settle == 0 ? "" : "await until(() => quietFor(\(settle)) || (settledIn(\(settle)), (why = \"the page was still loading data\"), null));\n"
             return sliced(helpers + wait + "const before = await readBefore();\nreturn { __proto__: null, kind: \"focused\", before };\n")
         case .submit(let selector):
             return sliced(
@@ -324,20 +324,31 @@ enum StepScript {
     /// element is not visible ("" when it is), `disabled` why it cannot be used.
     private static let helpers = """
         const sliceEnd = performance.now() + \(slice.milliseconds);
+        // `check` is tried again at every DOM change, whenever requests start or stop being in flight, 100 ms
+        // after the last try, or sooner when a check says by `settledIn` when the page will have been quiet long
+        // enough.
+        let wakeIn = 100;
+        const settledIn = (ms) => { wakeIn = Math.min(wakeIn, quietIn(ms)); };
         const until = (check) => new Promise((resolve, reject) => {
-          let observer = null, timer = null;
-          const stop = () => { if (observer) observer.disconnect(); if (timer) clearInterval(timer); };
+          const state = pageQuiet();
+          let observer = null, timer = null, done = false;
+          const stop = () => { done = true; if (observer) observer.disconnect(); clearTimeout(timer); state.wakers.delete(test); };
           const test = () => {
+            if (done) return true;
             let value = null;
+            wakeIn = 100;
             try { value = check(); } catch (error) { value = null; why = String(error && error.message || error); }
             if (value) { stop(); resolve({ __proto__: null, value }); return true; }
-            if (performance.now() >= sliceEnd) { stop(); reject(stillWaiting); return true; }
+            const now = performance.now();
+            if (now >= sliceEnd) { stop(); reject(stillWaiting); return true; }
+            clearTimeout(timer);
+            timer = setTimeout(test, Math.max(1, Math.min(wakeIn, sliceEnd - now)));
             return false;
           };
           if (test()) return;
           observer = new MutationObserver(test);
           observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-          timer = setInterval(test, 100);
+          state.wakers.add(test);
         });
         const describe = (el) => el.localName + (el.id ? "#" + el.id : "") + Array.from(el.classList).slice(0, 3).map((c) => "." + c).join("");
         const hidden = (el) => {
@@ -371,7 +382,7 @@ enum StepScript {
               else why = matched ? "the element it matched was removed from the page (detached), and none matches now" : "no element matches " + JSON.stringify(selector);
               return el;
             };
-            const settled = () => { if (\(settle == 0 ? "true" : "quietFor(\(settle))")) return true; why = "the element is ready, but the page was still loading data"; return false; };
+            const settled = () => { if (\(settle == 0 ? "true" : "quietFor(\(settle))")) return true; settledIn(\(settle)); why = "the element is ready, but the page was still loading data"; return false; };
             const ready = () => {
               const el = found();
               if (!el || !shown(el)) return null;
