@@ -6,7 +6,9 @@ blocking the same resource kinds; peak tree PSS and its slope per extra page) an
 PyPI, Scripts/bench/dash_app.py: sequential and 4 at once) and "capture" (the SPA batch at 4 with every job
 capturing its /items.json, and with one job of the batch capturing, against the same batch without capture). Both also run webparse with a web process for each
 page (pagesPerProcess 1) beside its default of two pages to a process, and the Dash app with four pages to a
-process. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
+process. "coop" (the static and SPA batches with and without `Cross-Origin-Opener-Policy`, at 1 and 4) and
+"django" (the Django admin from PyPI: a login with steps, its changelist by `next` and by URL; Scripts/bench/
+django_bench.py). "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
 and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py).
 
 Measures wall time (median, min, max over the repeats), CPU time (user + system of the process and the
@@ -31,6 +33,7 @@ import urllib.request
 
 import dash_memory
 import dash_profile
+import django_bench
 import fixtures
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -124,6 +127,29 @@ class Tools:
         self.playwright = python is not None and subprocess.run(
             [python, "-c", "import playwright"], capture_output=True).returncode == 0 and self.chromium is not None
         self.dash = python is not None and subprocess.run([python, "-c", "import dash"], capture_output=True).returncode == 0
+        self.django = python is not None and subprocess.run([python, "-c", "import django"], capture_output=True).returncode == 0
+
+    def webparse_config(self, settings, check, arguments=()):
+        """A `webparse run` of the config `settings` (with `arguments`), measured; "ok" when it exits 0 and
+        `check(output)` holds."""
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as config:
+            json.dump(settings, config)
+        try:
+            run = measure([self.webparse, "run", config.name, *arguments], headless_env())
+        finally:
+            os.unlink(config.name)
+        try:
+            run["ok"] = run["status"] == 0 and check(run["stdout"].decode() if arguments else json.loads(run["stdout"] or "{}"))
+        except ValueError:
+            run["ok"] = False
+        return run
+
+    def peer(self, arguments, check):
+        """A peer's script (`arguments` after the venv's python), measured; "ok" when it exits 0 and `check` holds
+        for the JSON it prints."""
+        run = measure([self.python, *arguments], env=headless_env())
+        run["ok"] = run["status"] == 0 and check(json.loads(run["stdout"] or "null"))
+        return run
 
     def webparse_cold(self, url):
         run = measure([self.webparse, "eval", url, fixtures.SCRIPT], env=headless_env())
@@ -226,7 +252,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=5, help="runs of each cold measurement")
     parser.add_argument("--batch", type=int, default=20, help="pages in a batch")
     parser.add_argument("--spa-batch", type=int, default=100, help="pages in the SPA throughput batch")
-    parser.add_argument("--sections", default="pages,concurrency,dash,capture", help="which sections to run, comma-separated")
+    parser.add_argument("--sections", default="pages,concurrency,dash,capture,coop,django", help="which sections to run, comma-separated")
     parser.add_argument("--dash-batch", type=int, default=20, help="Dash app pages one at a time (twice as many 4 at once)")
     options = parser.parse_args()
     sections = set(options.sections.split(","))
@@ -270,6 +296,36 @@ def main():
         for label, capturing in (("none", 0), ("one job", 1), ("every job", options.spa_batch)):
             record("spa", f"{options.spa_batch} at 4, capture: {label}", "webparse",
                    [tools.webparse_batch(url, options.spa_batch, 4, fields=capture, capturing=capturing)], options.spa_batch)
+    if "coop" in sections:
+        for fixture in ("static", "spa"):
+            for concurrency in (1, 4):
+                for label, suffix in (("plain", ""), ("COOP", "?coop")):
+                    record(fixture, f"{options.batch} at {concurrency}, {label}", "webparse",
+                           [tools.webparse_batch(f"{base}/{fixture}{suffix}", options.batch, concurrency) for _ in range(options.repeats)],
+                           options.batch)
+    django_hash = django_steps = None
+    if "django" in sections and tools.django:
+        django, django_base = django_bench.start(tools.python)
+        atexit.register(django.terminate)
+        check = django_bench.checks()
+        record("django", "login, next", "webparse", [tools.webparse_config(django_bench.next_config(django_base), check["next"])])
+        for concurrency in (1, 4):
+            record("django", f"login, 6 URLs at {concurrency}", "webparse",
+                   [tools.webparse_config(django_bench.range_config(django_base, concurrency), check["range"])])
+        if tools.playwright:
+            runner = os.path.join(HERE, "playwright_django.py")
+            record("django", "login, next", "playwright", [tools.peer([runner, "next", django_base], check["peer"])])
+            for concurrency in (1, 4):
+                record("django", f"login, 6 URLs at {concurrency}", "playwright",
+                       [tools.peer([runner, "range", django_base, str(concurrency)], check["peer"])])
+        steps_run = tools.webparse_config(django_bench.steps_config(django_base), lambda jsonl: django_bench.steps_ratio(jsonl) is not None,
+                                          ["--jsonl"])
+        django_steps = django_bench.steps_ratio(steps_run["stdout"].decode()) if steps_run["ok"] else None
+        django_hash = django_bench.hash_time(tools.python)
+        if django_steps:
+            print(f"  django  steps: login {django_steps[0]} ms, its two pages {django_steps[1]} ms, the server's password check "
+                  f"{django_hash * 1000:.0f} ms", file=sys.stderr, flush=True)
+        django.terminate()
     slopes = {}
     if "concurrency" in sections:
         for tool in ["webparse", "playwright"] if tools.playwright else ["webparse"]:
@@ -351,6 +407,15 @@ def main():
          ratio(("spa", f"{spa} at 4, capture: one job", "webparse"), ("spa", f"{spa} at 4, capture: none", "webparse")), "≤", 1.05),
         (f"{spa} SPA pages at 4, every job capturing vs no capture",
          ratio(("spa", f"{spa} at 4, capture: every job", "webparse"), ("spa", f"{spa} at 4, capture: none", "webparse")), "≤", 1.1),
+        *[(f"{options.batch} {fixture} pages at {concurrency}, COOP vs plain",
+           ratio((fixture, f"{options.batch} at {concurrency}, COOP", "webparse"), (fixture, f"{options.batch} at {concurrency}, plain", "webparse")),
+           "≤", 1.1) for fixture in ("static", "spa") for concurrency in (1, 4)],
+        *[(f"Django admin, {task}, {what} vs Playwright",
+           ratio(("django", task, "webparse"), ("django", task, "playwright"), key), "≤", 0.5)
+          for task in ("login, next", "login, 6 URLs at 1", "login, 6 URLs at 4") for what, key in (("wall", "median"), ("peak tree PSS", "peak_mb"))],
+        ("Django login (fill, fill, click, redirect) vs loading its two pages",
+         django_steps[0] / django_steps[1] if django_steps else None, "≤", 1.2),
+        ("same, without the server's password check", (django_steps[0] - 1000 * django_hash) / django_steps[1] if django_steps else None, "≤", 1.2),
         (f"SPA throughput, {options.spa_batch} pages -j4 vs Playwright sequential (×)",
          ratio(("spa", f"batch {options.spa_batch} seq", "playwright"), ("spa", f"batch {options.spa_batch} -j4", "webparse")), "≥", 2.0),
     ]

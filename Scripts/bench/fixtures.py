@@ -4,6 +4,7 @@
 /spa     <div id="app">; 300 ms after load its script fetches /items.json and renders 20 items
 /heavy   the same app, plus 30 large images, three 10 MB autoplay videos and three fonts; images, videos
          and fonts are sent at 2 MiB/s per connection, as over a modest line
+/static?coop, /spa?coop   the same pages with `Cross-Origin-Opener-Policy: same-origin`, as Django sends it
 """
 import http.server
 import json
@@ -19,6 +20,14 @@ ITEMS = [f"Item {n}" for n in range(1, 21)]
 DASH_CHAPTERS = [f"Chapter {n}" for n in range(1, 21)]
 DASH_SCRIPT = ("(() => { const items = [...document.querySelectorAll('#chapters li')].map(li => li.textContent);"
                " return items.length ? items : null; })()")
+# The Django admin's user, its changelist (Scripts/bench/django_site.py) and the scripts that read it.
+DJANGO_USER, DJANGO_PASSWORD = "admin", "bench-password"
+DJANGO_GROUPS = [f"Chapter {n:02}" for n in range(1, 61)]
+DJANGO_PER_PAGE = 10
+DJANGO_LOGIN = "/admin/login/?next=/admin/auth/group/"
+DJANGO_NAMES = "[...document.querySelectorAll('#result_list tbody th a')].map(a => a.textContent)"
+DJANGO_NEXT = ("(() => { const here = document.querySelector('.paginator .this-page'); const next = here && here.nextElementSibling;"
+               " return next && next.matches('a:not(.showall)') ? next.href : null; })()")
 MEDIA_RATE = 2 * 1024 * 1024  # bytes per second, per connection
 
 APP = """<div id="app">Loading…</div>
@@ -61,8 +70,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         # add 40 ms to every request on a kept-alive connection, for every tool alike.
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def send(self, status, content_type, body, rate=None):
+    def send(self, status, content_type, body, rate=None, headers=()):
         self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
@@ -85,7 +96,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?")[0]
         if path in PAGES:
-            return self.send(200, "text/html; charset=utf-8", PAGES[path].encode())
+            coop = [("Cross-Origin-Opener-Policy", "same-origin")] if self.path.endswith("?coop") else []
+            return self.send(200, "text/html; charset=utf-8", PAGES[path].encode(), headers=coop)
         if path == "/items.json":
             return self.send(200, "application/json", json.dumps(ITEMS).encode())
         for prefix, blob in BLOBS.items():

@@ -73,9 +73,10 @@ async def concurrent(url, count, pages, script):
         return results
 
 
-mode, url, script = sys.argv[1], sys.argv[2], sys.argv[-1]
-if mode == "concurrent":
-    found = asyncio.run(concurrent(url, int(sys.argv[3]), int(sys.argv[4]), script))
-else:
-    found = sequential(url, int(sys.argv[3]) if mode == "batch" else 1, script)
-print(json.dumps(found))
+if __name__ == "__main__":
+    mode, url, script = sys.argv[1], sys.argv[2], sys.argv[-1]
+    if mode == "concurrent":
+        found = asyncio.run(concurrent(url, int(sys.argv[3]), int(sys.argv[4]), script))
+    else:
+        found = sequential(url, int(sys.argv[3]) if mode == "batch" else 1, script)
+    print(json.dumps(found))
