@@ -94,7 +94,8 @@ import Testing
         var failing = machine { $0.evaluation.steps = [.waitForSelector("#a"), .select(selector: "#s", option: "B")] }
         _ = failing.handle(.start)
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
-        #expect(words(failing.handle(.stepReply(json(#"{"kind": "done"}"#), document: 1))) == ["install script", "step call waiting in 1"], "a wait is not checked")
+        #expect(
+            words(failing.handle(.stepReply(json(#"{"kind": "done"}"#), document: 1))) == ["install script", "step call waiting in 1"], "a wait is not checked")
         #expect(
             words(failing.handle(.stepReply(json(#"{"kind": "error", "message": "the element is not a <select> (div)"}"#), document: 1)))
                 == [##"fail step 2 (select "B" in "#s") failed: the element is not a <select> (div) (\##(page))"##])

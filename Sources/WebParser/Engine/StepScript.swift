@@ -132,7 +132,8 @@ enum StepScript {
                 element(selector, settle: settle)
                     + "const el = (await until(ready)).value;\n\(readAnswer)el.focus();\nreturn { __proto__: null, kind: \"focused\", before };\n")
         case .press(_, nil):
-            let wait = settle == 0 ? "" : "await until(() => quietFor(\(settle)) || (settledIn(\(settle)), (why = \"the page was still loading data\"), null));\n"
+            let wait =
+                settle == 0 ? "" : "await until(() => quietFor(\(settle)) || (settledIn(\(settle)), (why = \"the page was still loading data\"), null));\n"
             return sliced(helpers + wait + "const before = await readBefore();\nreturn { __proto__: null, kind: \"focused\", before };\n")
         case .submit(let selector):
             return sliced(
