@@ -73,3 +73,69 @@ import WebParser
         }
     }
 }
+
+/// The defaults sized by a container's cgroup limits, read from fake cgroup files (v2 and v1).
+@Suite struct ContainerLimitsTests {
+    /// A folder holding `files` (paths relative to it) as a fake root.
+    func root(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cgroup-\(UUID().uuidString)")
+        for (path, text) in files {
+            let file = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    @Test func aV2QuotaAndMemoryLimitAreReadFromTheCgroupAndItsParents() throws {
+        let limited = try root([
+            "proc/self/cgroup": "0::/kubepods/pod1/box\n",
+            "sys/fs/cgroup/kubepods/pod1/box/cpu.max": "max 100000\n",
+            "sys/fs/cgroup/kubepods/pod1/cpu.max": "150000 100000\n",
+            "sys/fs/cgroup/kubepods/pod1/box/memory.max": "1073741824\n",
+            "sys/fs/cgroup/kubepods/memory.max": "max\n"
+        ])
+        #expect(ContainerLimits.read(root: limited) == ContainerLimits(cores: 2, memory: 1 << 30))
+        let namespaced = try root(["proc/self/cgroup": "0::/\n", "sys/fs/cgroup/cpu.max": "50000 100000\n", "sys/fs/cgroup/memory.max": "max\n"])
+        #expect(ContainerLimits.read(root: namespaced) == ContainerLimits(cores: 1, memory: nil))
+        #expect(ContainerLimits.read(root: try root([:])) == ContainerLimits())
+    }
+
+    @Test func aV1QuotaAndMemoryLimitAreRead() throws {
+        let limited = try root([
+            "proc/self/cgroup": "4:memory:/docker/abc\n3:cpu,cpuacct:/docker/abc\n0::/\n",
+            "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us": "300000\n",
+            "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us": "100000\n",
+            "sys/fs/cgroup/memory/memory.limit_in_bytes": "536870912\n"
+        ])
+        #expect(ContainerLimits.read(root: limited) == ContainerLimits(cores: 3, memory: 512 << 20))
+        let unlimited = try root([
+            "proc/self/cgroup": "4:memory:/\n1:cpu:/\n",
+            "sys/fs/cgroup/cpu/cpu.cfs_quota_us": "-1\n",
+            "sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000\n",
+            "sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712\n"
+        ])
+        #expect(ContainerLimits.read(root: unlimited) == ContainerLimits())
+    }
+
+    /// Pages at once and a web process's memory limit follow the container's CPU quota and memory limit; options
+    /// and a config still win.
+    @Test func theDefaultsFitTheContainer() throws {
+        #expect(RunSettings.defaultConcurrency(ContainerLimits(), machineCores: 16) == 8)
+        #expect(RunSettings.defaultConcurrency(ContainerLimits(cores: 1), machineCores: 16) == 2)
+        #expect(RunSettings.defaultConcurrency(ContainerLimits(cores: 4, memory: 1 << 30), machineCores: 16) == 3)
+        #expect(RunSettings.defaultConcurrency(ContainerLimits(memory: 256 << 20), machineCores: 16) == 1)
+
+        let config = try ConfigLoader.parse(
+            Array(#"{"jobs": [{"name": "a", "url": "https://a.test/", "script": "1"}, {"name": "b", "url": "https://b.test/", "script": "1"}]}"#.utf8),
+            name: "plan.json", directory: URL(fileURLWithPath: "/tmp"))
+        let small = try RunPlan(config: config, limits: ContainerLimits(cores: 4, memory: 1 << 30))
+        #expect(small.concurrency == 3)
+        #expect(small.sessionConfiguration(storage: .ephemeral, proxy: nil).memoryLimit == 384, "(1024 - 256) MiB over two processes")
+        let free = try RunPlan(config: config, limits: ContainerLimits())
+        #expect(free.sessionConfiguration(storage: .ephemeral, proxy: nil).memoryLimit == WebParserSession.Configuration.defaultMemoryLimit)
+        let chosen = try RunPlan(config: config, settings: RunSettings(concurrency: 6, memoryLimit: 1500), limits: ContainerLimits(memory: 1 << 30))
+        #expect(chosen.concurrency == 6)
+        #expect(chosen.sessionConfiguration(storage: .ephemeral, proxy: nil).memoryLimit == 1500)
+    }
+}

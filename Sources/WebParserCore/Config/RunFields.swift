@@ -15,8 +15,29 @@ package struct RunSettings: Equatable {
         self.pagesPerProcess = pagesPerProcess
     }
 
-    /// Pages at once by default: twice the cores, at most 8 (pages mostly wait for the network).
-    package static let defaultConcurrency = min(8, 2 * ProcessInfo.processInfo.activeProcessorCount)
+    /// Pages at once by default: twice the cores the container allows (pages mostly wait for the network), at most
+    /// 8, and no more than its memory limit holds at `memoryPerPage` each beside `memoryReserve`.
+    package static func defaultConcurrency(_ limits: ContainerLimits, machineCores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        let byCPU = min(8, 2 * limits.cores(machine: machineCores))
+        guard let memory = limits.memory else { return byCPU }
+        return max(1, min(byCPU, (Int(memory >> 20) - memoryReserve) / memoryPerPage))
+    }
+
+    /// A web process's memory limit by default, in MiB: WebParserSession's, or under a container's memory limit the
+    /// share of one web process (`concurrency` pages, `pagesPerProcess` to a process) of what the limit leaves
+    /// beside `memoryReserve`, at least 256.
+    package static func defaultMemoryLimit(_ limits: ContainerLimits, concurrency: Int, pagesPerProcess: Int) -> Int {
+        let limit = WebParserSession.Configuration.defaultMemoryLimit
+        guard let memory = limits.memory else { return limit }
+        let processes = (concurrency + pagesPerProcess - 1) / max(1, pagesPerProcess)
+        return min(limit, max(256, (Int(memory >> 20) - memoryReserve) / max(1, processes)))
+    }
+
+    /// The MiB a page at once is planned at, under a container's memory limit (a Dash page's web process grew by
+    /// ~100 MB a page; a heavy framework page can take twice that).
+    package static let memoryPerPage = 256
+    /// The MiB planned for webparse itself, Xvfb and WebKit's network process under a container's memory limit.
+    package static let memoryReserve = 256
 
     /// These settings where they are given, else `other`'s (the options' over the config's).
     package func over(_ other: RunSettings) -> RunSettings {
@@ -30,8 +51,8 @@ package struct RunSettings: Equatable {
 package enum RunFields {
     package static let all: [ConfigField<RunSettings>] = [
         ConfigField(
-            key: "concurrency", summary: "pages at once (default: twice the cores, at most 8)",
-            option: .value("concurrency", short: "j", "N", "pages at once (default: twice the cores, at most 8)")
+            key: "concurrency", summary: "pages at once (default: twice the cores, at most 8; fewer in a container that limits CPU or memory)",
+            option: .value("concurrency", short: "j", "N", "pages at once (default: twice the cores, at most 8; fewer in a container's limits)")
         ) { reader, path, input, settings in
             settings.concurrency = reader.integer(path, input, in: 1...64, what: "a number of pages")
         },
@@ -44,9 +65,11 @@ package enum RunFields {
         },
         ConfigField(
             key: "memoryLimit",
-            summary: "MiB a web process may use before it is killed (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)",
+            summary:
+                "MiB a web process may use before it is killed (default \(WebParserSession.Configuration.defaultMemoryLimit), less under a container's memory limit; 0: no limit)",
             option: .value(
-                "memory-limit", "MIB", "kill a web process that uses more memory (default \(WebParserSession.Configuration.defaultMemoryLimit); 0: no limit)")
+                "memory-limit", "MIB",
+                "kill a web process that uses more memory (default \(WebParserSession.Configuration.defaultMemoryLimit), less in a container; 0: no limit)")
         ) { reader, path, input, settings in
             settings.memoryLimit = reader.integer(path, input, in: 0...1_048_576, what: "a number of MiB (0: no limit)")
         },

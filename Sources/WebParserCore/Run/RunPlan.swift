@@ -10,6 +10,8 @@ package struct RunPlan: Sendable {
     package let concurrency: Int
     /// The run's settings: the options' over the config's.
     package let settings: RunSettings
+    /// The CPU and memory the run's container gives it, which size the defaults.
+    package let limits: ContainerLimits
 
     /// Names given to `--only` that no job of the config has.
     package struct UnknownJobs: Error, Sendable, CustomStringConvertible {
@@ -23,11 +25,13 @@ package struct RunPlan: Sendable {
     }
 
     /// The plan for `config`: the jobs named in `only` (each a name, or names separated by commas; none: every
-    /// job) that fall in `shard`, with the jobs they run after, and `given` run settings over the config's.
+    /// job) that fall in `shard`, with the jobs they run after, and `given` run settings over the config's; the
+    /// defaults (pages at once, the memory limit) are sized by the container's `limits`.
     /// - Throws: `RunPlan.UnknownJobs` when `only` names a job the config does not have.
-    package init(config: Config, only: [String] = [], shard: Shard? = nil, settings given: RunSettings = RunSettings())
-        throws(UnknownJobs)
-    {
+    package init(
+        config: Config, only: [String] = [], shard: Shard? = nil, settings given: RunSettings = RunSettings(),
+        limits: ContainerLimits = ContainerLimits.current
+    ) throws(UnknownJobs) {
         let names = Set(config.jobs.map(\.name))
         // A name as given, or else a comma-separated list of names.
         let only = only.flatMap { names.contains($0) ? [$0] : $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
@@ -41,7 +45,8 @@ package struct RunPlan: Sendable {
         }
         jobs = config.jobs.filter { chosen.contains($0.name) }
         settings = given.over(config.run)
-        concurrency = settings.concurrency ?? RunSettings.defaultConcurrency
+        self.limits = limits
+        concurrency = settings.concurrency ?? RunSettings.defaultConcurrency(limits)
     }
 
     /// The session's configuration for the plan, keeping its data in `storage` and reaching servers through
@@ -50,16 +55,16 @@ package struct RunPlan: Sendable {
     package func sessionConfiguration(storage: WebParserSession.Storage, proxy: WebParserSession.Proxy?)
         -> WebParserSession.Configuration
     {
+        let pagesPerProcess = settings.pagesPerProcess ?? WebParserSession.Configuration.defaultPagesPerProcess
         let recycleAfter = jobs.count <= concurrency ? 1 : settings.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
         let memoryLimit: Int? =
             switch settings.memoryLimit {
             case 0?: nil
             case let limit?: limit
-            case nil: WebParserSession.Configuration.defaultMemoryLimit
+            case nil: RunSettings.defaultMemoryLimit(limits, concurrency: concurrency, pagesPerProcess: pagesPerProcess)
             }
         return WebParserSession.Configuration(
-            storage: storage, proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit,
-            pagesPerProcess: settings.pagesPerProcess ?? WebParserSession.Configuration.defaultPagesPerProcess,
+            storage: storage, proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit, pagesPerProcess: pagesPerProcess,
             capturesResponses: jobs.contains { $0.job.capture != nil })
     }
 }
