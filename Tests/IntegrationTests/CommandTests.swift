@@ -39,6 +39,44 @@ import Testing
         #expect(unknown.stderr == "webparse run: --only: no job named \"third\"; the jobs are \"first\", \"broken\", \"second\"\n")
     }
 
+    /// A config is checked without its secrets: validate, --list and the jobs that do not use a variable that is
+    /// not set work; a run of a job that uses it stops before any page loads. A reference that is not well
+    /// formed is a problem everywhere.
+    @Test func aSecretIsNeededOnlyByTheJobsThatUseIt() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/login": .respond(body: "<input id=password><title>login</title>"),
+            "/news": .respond(body: "<title>news</title>")
+        ])
+        let directory = try folder()
+        let config = try write(
+            """
+            {"jobs": [
+              {"name": "login", "url": "\(server.url("/login"))", "steps": [{"fill": {"#password": {"env": "SITE_SECRET"}}}], "script": "document.title"},
+              {"name": "news", "url": "\(server.url("/news"))", "script": "document.title", "auth": {"user": "me", "passwordEnv": "NEWS_SECRET"}}
+            ]}
+            """, "secrets.json", in: directory)
+        let unset = headless.merging(["SITE_SECRET": nil, "NEWS_SECRET": nil]) { $1 }
+
+        let validated = try await webparse.run(["validate", config], environment: unset)
+        #expect(validated.status == 0 && validated.stdoutText == "ok\n", "\(validated.stderr)")
+        #expect(validated.stderr.contains("note: \(config):3:") && validated.stderr.contains("the environment variable SITE_SECRET is not set"))
+        #expect(validated.stderr.contains("jobs[1].auth.passwordEnv: the environment variable NEWS_SECRET is not set"))
+        let listed = try await webparse.run(["run", "--list", config], environment: unset)
+        #expect(listed.stdoutText == "login\nnews\n", "\(listed.stderr)")
+
+        let news = try await webparse.run(["run", config, "--only", "news"], environment: unset.merging(["NEWS_SECRET": "x"]) { $1 })
+        #expect(news.stdoutText == "{\"news\":\"news\"}\n", "\(news.stderr)")
+        let all = try await webparse.run(["run", config], environment: unset.merging(["NEWS_SECRET": "x"]) { $1 })
+        #expect(all.status == 2)
+        #expect(all.stderr.contains("jobs[0].steps[0].fill.#password.env: the environment variable SITE_SECRET is not set"), "\(all.stderr)")
+        #expect(server.requests(for: "/login").isEmpty, "no page loads before the secret is there")
+
+        let malformed = try write(
+            ##"{"url": "\##(server.url("/login"))", "script": "1", "steps": [{"fill": {"#password": {"env": 5}}}]}"##, "bad.json", in: directory)
+        let refused = try await webparse.run(["validate", malformed], environment: unset)
+        #expect(refused.status == 2)
+    }
+
     @Test func jsonLinesGiveOneRecordPerJob() async throws {
         let server = try pages()
         let directory = try folder()

@@ -154,9 +154,11 @@ import Testing
         let inside = try await webparse.run(["run", "-v", auth], environment: headless.merging(["COMICS_PASSWORD": "open sesame"]) { $1 })
         #expect(inside.stdoutText == "\"inside\"\n", "\(inside.stderr)")
         #expect(!inside.stderr.contains("open sesame"))
-        let unset = try await webparse.run(["validate", auth], environment: ["COMICS_PASSWORD": nil])
+        let requestsBefore = guarded.requests.count
+        let unset = try await webparse.run(["run", auth], environment: headless.merging(["COMICS_PASSWORD": nil]) { $1 })
         #expect(unset.status == 2)
         #expect(unset.stderr.contains("auth.passwordEnv: the environment variable COMICS_PASSWORD is not set"))
+        #expect(guarded.requests.count == requestsBefore, "no page loads without the password")
         let evalInside = try await webparse.run(
             ["eval", guarded.url("/private").absoluteString, "document.body.textContent", "--user", "reader"],
             environment: headless.merging(["WEBPARSE_PASSWORD": "open sesame"]) { $1 })

@@ -48,10 +48,13 @@ import Testing
         let list = try write("# chapters\n\(server.url("/page/1"))\n\n\(server.url("/page/3"))\n", "urls.txt", in: directory)
         let run = try await webparse.run(["run", "--urls", list, "--script", Self.script, "--merge", "--jsonl"], environment: headless)
         #expect(run.status == 0, "\(run.stderr)")
-        // JSON Lines come as jobs finish; each job's items in order.
+        // JSON Lines come as jobs finish; each job's items in order, each job named by its URL.
         #expect(
             Set(run.stdoutText.split(separator: "\n").map(String.init))
-                == Set(["c1", "c2", "c5", "c6"].map { #"{"job":"127.0.0.1\#($0 < "c5" ? "" : "-2")","item":"\#($0)"}"# }))
+                == Set(["c1", "c2", "c5", "c6"].map { #"{"job":"\#(server.url($0 < "c5" ? "/page/1" : "/page/3"))","item":"\#($0)"}"# }))
+        let twice = try write("\(server.url("/page/1"))\n\(server.url("/page/1"))\n", "twice.txt", in: directory)
+        let named = try await webparse.run(["run", "--urls", twice, "--script", Self.script], environment: headless)
+        #expect(named.stdoutText == #"{"\#(server.url("/page/1"))":["c1","c2"],"\#(server.url("/page/1"))-2":["c1","c2"]}"# + "\n", "\(named.stderr)")
 
         let crlf = try write("\(server.url("/page/1"))\r\n\(server.url("/page/3"))\r\n", "crlf.txt", in: directory)
         let windows = try await webparse.run(["run", "--urls", crlf, "--script", Self.script, "--merge"], environment: headless)

@@ -13,13 +13,29 @@ public enum ConfigLoader {
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(ConfigError) -> Config
     {
+        try load(path: path, environment: environment, defersUnsetVariables: false)
+    }
+
+    /// `load(path:environment:)`; with `defersUnsetVariables`, a variable that is not set leaves its job with the
+    /// problem (`Config.NamedJob.unsetVariables`, see `requireVariables`) instead of making the config invalid.
+    /// - Throws: `ConfigError` naming the file and every problem in it.
+    package static func load(path: String, environment: [String: String], defersUnsetVariables: Bool) throws(ConfigError) -> Config {
         let name = path == standardInput ? "<stdin>" : path
         let bytes = try readBytes(path, name: name)
         let directory =
             path == standardInput
             ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: path).deletingLastPathComponent()
-        return try parse(bytes, name: name, directory: directory, environment: environment)
+        return try parse(bytes, name: name, directory: directory, environment: environment, defersUnsetVariables: defersUnsetVariables)
+    }
+
+    /// Refuses `jobs` of the config named `name` when one of them refers to an environment variable that was not
+    /// set: checked for the jobs a run loads, before it loads them.
+    /// - Throws: `ConfigError` naming `name` and each such reference.
+    package static func requireVariables(of jobs: [Config.NamedJob], name: String) throws(ConfigError) {
+        var problems: [ConfigError.Problem] = []
+        for problem in jobs.flatMap(\.unsetVariables) where !problems.contains(problem) { problems.append(problem) }
+        guard problems.isEmpty else { throw ConfigError(file: name, problems: problems) }
     }
 
     /// Checks `bytes` as the config named `name`, whose paths are relative to `directory` and whose `passwordEnv`
@@ -29,6 +45,12 @@ public enum ConfigLoader {
         _ bytes: [UInt8], name: String, directory: URL,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigError) -> Config {
+        try parse(bytes, name: name, directory: directory, environment: environment, defersUnsetVariables: false)
+    }
+
+    private static func parse(_ bytes: [UInt8], name: String, directory: URL, environment: [String: String], defersUnsetVariables: Bool)
+        throws(ConfigError) -> Config
+    {
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         guard !content.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw ConfigError(
@@ -50,7 +72,7 @@ public enum ConfigLoader {
                         line: error.line, column: error.column)
                 ])
         }
-        var reader = ConfigReader(directory: directory, environment: environment)
+        var reader = ConfigReader(directory: directory, environment: environment, defersUnsetVariables: defersUnsetVariables)
         let config = reader.config(from: root)
         guard let config, reader.problems.isEmpty else {
             let inFileOrder = reader.problems.enumerated().sorted { first, second in
@@ -76,8 +98,9 @@ public enum ConfigLoader {
     }
 
     /// A config of one job per URL in `text` (one per line; blank lines and lines starting with `#` are
-    /// skipped), each evaluating `script` (or reading `extract`, a config's extract as JSON), as
-    /// `webparse run --urls FILE --script SCRIPT` runs them; relative paths are relative to `directory`.
+    /// skipped), each named by its URL (a URL listed twice: `URL-2`) and evaluating `script` (or reading
+    /// `extract`, a config's extract as JSON), as `webparse run --urls FILE --script SCRIPT` runs them; relative
+    /// paths are relative to `directory`.
     /// - Throws: `ConfigError` naming `name` and every URL that is not one, by its line.
     public static func urlList(_ text: String, name: String, script: String?, extract: String? = nil, directory: URL) throws(ConfigError) -> Config {
         var reader = ConfigReader(directory: directory)
@@ -99,7 +122,8 @@ public enum ConfigLoader {
         guard notWeb.isEmpty else { throw ConfigError(file: name, problems: reader.problems + notWeb) }
         guard reader.problems.isEmpty else { throw ConfigError(file: name, problems: reader.problems) }
         guard !jobs.isEmpty else { throw ConfigError(file: name, problems: [.init(path: "", message: "holds no URL")]) }
-        return Config(jobs: reader.uniquelyNamed(jobs), isSingleJob: false)
+        // Each result is named by its URL: a list's pages are told apart by nothing else.
+        return Config(jobs: reader.uniquelyNamed(jobs, base: \.absoluteString), isSingleJob: false)
     }
 
     private static func readBytes(_ path: String, name: String) throws(ConfigError) -> [UInt8] {

@@ -24,8 +24,11 @@ package struct ConfigReader {
     private(set) var fields: FieldReader
     package var problems: [ConfigError.Problem] { fields.problems }
 
-    package init(directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        fields = FieldReader(directory: directory, environment: environment)
+    /// A reader of configs whose paths are relative to `directory` and whose variables are looked up in
+    /// `environment`; with `defersUnsetVariables`, a job keeps its references to variables that are not set
+    /// (`Config.NamedJob.unsetVariables`) instead of making the config invalid.
+    package init(directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment, defersUnsetVariables: Bool = false) {
+        fields = FieldReader(directory: directory, environment: environment, defersUnsetVariables: defersUnsetVariables)
     }
 
     /// The fields `defaults` gives every job: read once, and which keys it set.
@@ -177,14 +180,14 @@ package struct ConfigReader {
         draft.job.evaluation.script = script
         guard draft.urls != nil else {
             draft.job.url = pages[0]
-            return [Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking, after: draft.after)]
+            return [Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking, after: draft.after, unsetVariables: draft.unsetVariables)]
         }
         let base = draft.name ?? Self.baseName(of: pages[0])
         return pages.enumerated().map { index, url in
             var job = draft.job
             job.url = url
             let suffix = draft.urlNames.map { $0[index] } ?? String(index + 1)
-            return Config.NamedJob(name: "\(base)-\(suffix)", job: job, tracking: draft.tracking, after: draft.after)
+            return Config.NamedJob(name: "\(base)-\(suffix)", job: job, tracking: draft.tracking, after: draft.after, unsetVariables: draft.unsetVariables)
         }
     }
 
@@ -192,6 +195,8 @@ package struct ConfigReader {
 
     /// Reads `members` into `draft`; only `keys` are fields here, and script and scriptFile exclude each other.
     private mutating func read(_ members: [Member], into draft: inout JobDraft, keys: [String]) {
+        let unset = fields.unsetVariables.count
+        defer { draft.unsetVariables += fields.unsetVariables[unset...] }
         for member in members {
             guard keys.contains(member.key), let field = JobFields.field(member.key) else {
                 let message =
@@ -236,14 +241,15 @@ package struct ConfigReader {
         }
     }
 
-    /// Gives unnamed jobs distinct names derived from their URLs: `example.com`, `example.com-2`…
-    func uniquelyNamed(_ jobs: [Config.NamedJob]) -> [Config.NamedJob] {
+    /// Gives unnamed jobs distinct names derived from their URLs by `base` (by default the host): `example.com`,
+    /// `example.com-2`…
+    func uniquelyNamed(_ jobs: [Config.NamedJob], base baseOf: (URL) -> String = ConfigReader.baseName) -> [Config.NamedJob] {
         var taken = Set(jobs.map(\.name).filter { !$0.isEmpty })
         // The next number to try for each base, so that many jobs of one host are named in linear time.
         var nextCounter: [String: Int] = [:]
         return jobs.map { named in
             guard named.name.isEmpty else { return named }
-            let base = Self.baseName(of: named.job.url)
+            let base = baseOf(named.job.url)
             var name = base
             var counter = nextCounter[base, default: 2]
             while taken.contains(name) {

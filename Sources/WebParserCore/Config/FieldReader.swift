@@ -8,13 +8,34 @@ package struct FieldReader {
     let directory: URL
     /// Where `passwordEnv` and `{"env": NAME}` values are looked up.
     let environment: [String: String]
+    /// Whether a variable that is not set is left for the run to require (in `unsetVariables`) rather than a
+    /// problem: a config is checked without its secrets, and a job needs them only when it runs.
+    let defersUnsetVariables: Bool
     package private(set) var problems: [ConfigError.Problem] = []
+    /// The well-formed references to variables that are not set, when `defersUnsetVariables`: the problem each is
+    /// for a job that runs.
+    package private(set) var unsetVariables: [ConfigError.Problem] = []
     /// The problems already reported, so that one is said once, in constant time.
     private var reported: Set<ConfigError.Problem> = []
 
-    package init(directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment, defersUnsetVariables: Bool = false) {
         self.directory = directory
         self.environment = environment
+        self.defersUnsetVariables = defersUnsetVariables
+    }
+
+    /// The value of the environment variable `name`, referred to at `path`: when it is not set, a problem, or with
+    /// `defersUnsetVariables` an empty value and an entry in `unsetVariables`.
+    mutating func variable(_ name: String, _ path: String, at input: FieldInput) -> String? {
+        if let value = environment[name] { return value }
+        let problem = ConfigError.Problem(
+            path: path, message: "the environment variable \(name) is not set", line: input.place?.line, column: input.place?.column)
+        guard defersUnsetVariables else {
+            self.problem(path, at: input, problem.message)
+            return nil
+        }
+        if !unsetVariables.contains(problem) { unsetVariables.append(problem) }
+        return ""
     }
 
     /// True once more problems were found than `ConfigError` shows: details that cost time to work out, such as
@@ -307,11 +328,8 @@ package struct FieldReader {
             }
             return .init(user: user, password: text)
         case (nil, let variable?):
-            guard let name = string(path + ".passwordEnv", variable) else { return nil }
-            guard let password = environment[name] else {
-                problem(path + ".passwordEnv", at: variable, "the environment variable \(name) is not set")
-                return nil
-            }
+            guard let name = string(path + ".passwordEnv", variable), let password = self.variable(name, path + ".passwordEnv", at: variable)
+            else { return nil }
             return .init(user: user, password: password)
         default:
             problem(path, at: input, "give password or passwordEnv, one of them")

@@ -188,11 +188,7 @@ extension FieldReader {
             problem(path, at: input, "expected a string or {\"env\": \"VARIABLE\"}")
             return nil
         }
-        guard let value = environment[name] else {
-            problem(path + ".env", at: .node(members[0].value), "the environment variable \(name) is not set")
-            return nil
-        }
-        return value
+        return variable(name, path + ".env", at: .node(members[0].value))
     }
 }
 

@@ -14,6 +14,8 @@ package struct JobDraft {
     var tracking = Tracking()
     /// The jobs this one runs after.
     var after: [String] = []
+    /// The job's references to environment variables that are not set (see `FieldReader.defersUnsetVariables`).
+    var unsetVariables: [ConfigError.Problem] = []
     /// The next page and how many pages, put together once the job's fields are read.
     var next: Pagination.Next?
     var maxPages: Int?

@@ -142,7 +142,7 @@ struct RunCommand {
     /// - Throws: `ConfigError` when it cannot be read or is not valid.
     private func loadConfig() throws(ConfigError) -> Config {
         switch settings.source {
-        case .config(let path): try ConfigLoader.load(path: path, environment: MainCommand.launchEnvironment)
+        case .config(let path): try ConfigLoader.load(path: path, environment: MainCommand.launchEnvironment, defersUnsetVariables: true)
         case .urlList(let path, let script, let extract): try ConfigLoader.loadURLList(path: path, script: script, extract: extract)
         }
     }
@@ -166,6 +166,15 @@ struct RunCommand {
         if settings.selection.list {
             StandardStreams.writeText(config.jobs.map { $0.name + "\n" }.joined())
             return .success
+        }
+        // The secrets a config refers to are needed by the jobs that run, and only by them.
+        if case .config(let path) = settings.source {
+            do throws(ConfigError) {
+                try ConfigLoader.requireVariables(of: plan.jobs, name: path == "-" ? "<stdin>" : path)
+            } catch {
+                StandardStreams.tellError(error.description)
+                return .usage
+            }
         }
         let prepared: Prepared
         do throws(CommandFailure) {

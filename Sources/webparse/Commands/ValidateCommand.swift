@@ -10,12 +10,20 @@ struct ValidateCommand {
         details: """
             Checks every field of CONFIG ("-" for stdin) as 'webparse run' would, without loading any page.
             Prints "ok" on stdout and exits 0, or prints its problems on stderr (the first 100, then how many more)
-            and exits 2.
+            and exits 2. An environment variable the config refers to (passwordEnv, {"env": …}) need not be set:
+            a note on stderr names each that is not, which a run of its job needs.
             """,
         options: [], initial: Settings(), takeOperands: TableCommand.single("CONFIG") { $0.configPath = $1 },
         run: { settings in
             do throws(ConfigError) {
-                _ = try ConfigLoader.load(path: settings.configPath)
+                let config = try ConfigLoader.load(path: settings.configPath, environment: MainCommand.launchEnvironment, defersUnsetVariables: true)
+                do throws(ConfigError) {
+                    let name = settings.configPath == "-" ? "<stdin>" : settings.configPath
+                    try ConfigLoader.requireVariables(of: config.jobs, name: name)
+                } catch {
+                    let notes = error.description.split(separator: "\n").map { "webparse validate: note: \($0) (a run of its job needs it)" }
+                    StandardStreams.tellError(notes.joined(separator: "\n"))
+                }
                 StandardStreams.writeText("ok\n")
                 return .success
             } catch {
