@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 @testable import webparse
 
-/// The Kubernetes examples are valid objects (kubernetes-validate, strict), carry a valid config, and give
-/// webparse arguments it accepts.
+/// The Kubernetes examples are valid objects (kubernetes-validate, strict), carry a valid config, give webparse
+/// arguments it accepts, and run as the Containerfile's user under the "restricted" security standard.
 @Suite struct DeploymentExampleTests: CommandLineTest {
     static let folder = CLITests.packageRoot.appending(path: "Examples/kubernetes")
 
@@ -51,5 +51,41 @@ import Testing
         let shard = parts.indexed.replacingOccurrences(of: "\"$((JOB_COMPLETION_INDEX + 1))/3\"", with: "2/3")
             .split(separator: " ").map(String.init).drop { $0 != "run" }.dropFirst()
         #expect(try RunCommand.command.parse(Array(shard)) != nil, "the Indexed Job's arguments")
+    }
+
+    /// Every pod runs as the Containerfile's user and group, with no capabilities, no privilege escalation, the
+    /// runtime's seccomp profile and a read-only root file system, with /tmp writable (Xvfb's socket).
+    @Test func theirPodsAreRestrictedAndRunAsTheImagesUser() throws {
+        let extract = """
+            import json, sys, yaml
+            pods = []
+            for f in sys.argv[1:]:
+                for d in yaml.safe_load_all(open(f)):
+                    spec = d.get("spec", {})
+                    spec = spec.get("jobTemplate", {}).get("spec", spec)
+                    if "template" in spec:
+                        pods.append(spec["template"]["spec"])
+            print(json.dumps(pods))
+            """
+        let found = try python(extract, ["cronjob.yaml", "indexed-job.yaml"].map { Self.folder.appending(path: $0).path })
+        #expect(found.status == 0, "\(found.output)")
+        let pods = try #require(try JSONSerialization.jsonObject(with: Data(found.output.utf8)) as? [[String: Any]])
+        #expect(pods.count == 2)
+        let containerfile = try String(contentsOf: CLITests.packageRoot.appending(path: "Containerfile"), encoding: .utf8)
+        #expect(containerfile.contains("groupadd --gid 10001 webparse") && containerfile.contains("useradd --no-log-init --uid 10001 --gid 10001"))
+        for pod in pods {
+            let context = pod["securityContext"] as? [String: Any] ?? [:]
+            #expect(context["runAsNonRoot"] as? Bool == true)
+            #expect(context["runAsUser"] as? Int == 10001 && context["runAsGroup"] as? Int == 10001)
+            #expect((context["seccompProfile"] as? [String: String])?["type"] == "RuntimeDefault")
+            for container in pod["containers"] as? [[String: Any]] ?? [] {
+                let own = container["securityContext"] as? [String: Any] ?? [:]
+                #expect(own["allowPrivilegeEscalation"] as? Bool == false)
+                #expect(own["readOnlyRootFilesystem"] as? Bool == true)
+                #expect((own["capabilities"] as? [String: [String]])?["drop"] == ["ALL"])
+                let mounts = (container["volumeMounts"] as? [[String: Any]] ?? []).compactMap { $0["mountPath"] as? String }
+                #expect(mounts.contains("/tmp"))
+            }
+        }
     }
 }
