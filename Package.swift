@@ -26,7 +26,10 @@ let package = Package(
         .target(name: "WebParserCore", dependencies: ["WebParser"]),
         // The version, compiled from the VERSION file.
         .target(name: "WebParserVersion"),
-        .executableTarget(name: "webparse", dependencies: ["WebParser", "WebParserCore", "WebParserVersion"]),
+        // Hardened as Debian's packages are: every symbol bound at start and the relocations read-only after it.
+        .executableTarget(
+            name: "webparse", dependencies: ["WebParser", "WebParserCore", "WebParserVersion"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"])]),
         .target(name: "TestSupport", dependencies: ["WebParser"], path: "Tests/TestSupport"),
         // Unit tests, one target per module: no WebKit page, no built binary.
         .testTarget(name: "WebParserTests", dependencies: ["WebParser", "TestSupport"]),

@@ -17,6 +17,6 @@ if [ "${1:-}" = "--install-peers" ]; then
 fi
 Scripts/install-packages.sh
 # Built as it ships (install.sh, package.sh): the Swift runtime linked in, which starts ~10 ms sooner.
-swift build -c release --product webparse --static-swift-stdlib 2>&1 | { grep -v "warning: prohibited flag\|warning: the use of .mktemp." || true; } >&2
+swift build -c release --product webparse --static-swift-stdlib --disable-local-rpath 2>&1 | { grep -v "warning: prohibited flag\|warning: the use of .mktemp." || true; } >&2
 Scripts/build-extension.sh .build/release/libwebparse-extension.so
 exec python3 Scripts/bench/bench.py "$@"

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${1:-/usr/local}
 Scripts/install-packages.sh
-swift build -c release --product webparse --static-swift-stdlib 2>&1 | { grep -v "warning: prohibited flag\|warning: the use of .mktemp." || true; } >&2
+swift build -c release --product webparse --static-swift-stdlib --disable-local-rpath 2>&1 | { grep -v "warning: prohibited flag\|warning: the use of .mktemp." || true; } >&2
 binary=.build/release/webparse
 install -D -m 0755 "$binary" "$prefix/bin/webparse"
 strip --strip-all "$prefix/bin/webparse"

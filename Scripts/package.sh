@@ -4,21 +4,24 @@
 #   dist/webparse-VERSION-linux-ARCH.tar.gz  the binary, its web process extension (lib/webparse/, for capture),
 #                                            webparse(1), bash/zsh/fish completions, the config's JSON Schema,
 #                                            README and LICENSE
-#   dist/webparse_VERSION_DEBARCH.deb        the same laid out for Debian, Depends found by dpkg-shlibdeps
-# The Swift runtime is linked in (--static-swift-stdlib) and the binary stripped; the script fails if the binary
-# still points into the toolchain, or if lintian finds an error in the .deb.
+#   dist/webparse_VERSION_DEBARCH.deb        the same laid out for Debian, Depends found by dpkg-shlibdeps, with
+#                                            the README and examples in /usr/share/doc/webparse
+# The Swift runtime is linked in (--static-swift-stdlib), no run path is set, and the binary is stripped (with its
+# .comment); the script fails if the binary has a run path, needs the toolchain's libraries or lacks BIND_NOW, or if lintian finds
+# an error or a warning in the .deb. Both files are reproducible: their times are SOURCE_DATE_EPOCH (by default
+# the last commit's), their owners root, their entries sorted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=$(tr -d '"\n' < VERSION)
 arch=$(uname -m)
 deb_arch=$(dpkg --print-architecture)
-toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 
-swift build -c release --product webparse --static-swift-stdlib 2>&1 | { grep -v "warning: prohibited flag\|warning: the use of .mktemp." || true; } >&2
+swift build -c release --product webparse --static-swift-stdlib --disable-local-rpath 2>&1 | { grep -v "warning: prohibited flag\|warning: the use of .mktemp." || true; } >&2
 built=.build/release/webparse
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-strip --strip-all -o "$work/webparse" "$built"
+strip --strip-all --remove-section=.comment -o "$work/webparse" "$built"
 binary=$work/webparse
 # The web process extension, which WebKit loads into web processes for capture: compiled here with the
 # toolchain's clang (its hook is compiled in with C23's #embed), because SwiftPM links every dynamic library
@@ -26,12 +29,13 @@ binary=$work/webparse
 extension=$work/libwebparse-extension.so
 Scripts/build-extension.sh "$extension"
 
-# Nothing of the toolchain may be needed at run time.
-if readelf -d "$binary" | grep -E "RPATH|RUNPATH|NEEDED" | grep -q -e "$toolchain" -e "libswift" -e "libFoundation" -e "libdispatch"; then
-  echo "package.sh: $built still needs the Swift toolchain:" >&2
+# Nothing of the toolchain may be needed at run time, and no run path set (Debian's policy; lintian's info).
+if readelf -d "$binary" | grep -E "RPATH|RUNPATH|NEEDED" | grep -q -e "RPATH" -e "RUNPATH" -e "libswift" -e "libFoundation" -e "libdispatch"; then
+  echo "package.sh: $built has a run path or still needs the Swift toolchain:" >&2
   readelf -d "$binary" | grep -E "RPATH|RUNPATH|NEEDED" >&2
   exit 1
 fi
+readelf -d "$binary" | grep -q "FLAGS.*NOW" || { echo "package.sh: $built is not linked with -z now" >&2; exit 1; }
 "$binary" --version | grep -qx "webparse $version"
 if readelf -d "$extension" | grep -E "RPATH|RUNPATH|NEEDED" | grep -q -e "RPATH" -e "RUNPATH" -e "libswift"; then
   echo "package.sh: $extension needs more than WebKitGTK:" >&2
@@ -58,7 +62,9 @@ cp "$extras/completion.bash" "$tree/share/completions/webparse.bash"
 cp "$extras/completion.zsh" "$tree/share/completions/_webparse"
 cp "$extras/completion.fish" "$tree/share/completions/webparse.fish"
 cp Examples/webparse.schema.json README.md LICENSE "$tree/"
-tar -C "$work" --owner=0 --group=0 --sort=name -czf "dist/webparse-$version-linux-$arch.tar.gz" "webparse-$version-linux-$arch"
+find "$tree" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+tar -C "$work" --owner=0 --group=0 --numeric-owner --sort=name --mtime="@$SOURCE_DATE_EPOCH" -c "webparse-$version-linux-$arch" \
+  | gzip -9n > "dist/webparse-$version-linux-$arch.tar.gz"
 
 # The .deb: Depends are what the binary links against (dpkg-shlibdeps), and Xvfb, which it starts without a display.
 root=$work/deb
@@ -81,7 +87,13 @@ install -d "$doc"
   sed -e '1,2d' -e 's/^$/./' -e 's/^/ /' LICENSE
 } > "$doc/copyright"
 printf 'webparse (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- webparse authors <webparse@users.noreply.github.com>  %s\n' \
-  "$version" "$version" "$(date -R -d @"$(git log -1 --format=%ct 2>/dev/null || date +%s)")" | gzip -9n > "$doc/changelog.gz"
+  "$version" "$version" "$(date -R -u -d "@$SOURCE_DATE_EPOCH")" | gzip -9n > "$doc/changelog.gz"
+# The user's documentation and the examples the man page and `help` point to.
+gzip -9n < README.md > "$doc/README.md.gz"
+mkdir -p "$doc/examples"
+for example in comics cron kubernetes recipes; do cp -r "Examples/$example" "$doc/examples/"; done
+find "$doc/examples" -name '__pycache__' -prune -exec rm -rf {} +
+find "$doc" -type d -exec chmod 0755 {} + && find "$doc" -type f -exec chmod 0644 {} +
 chmod 0644 "$doc/copyright" "$doc/changelog.gz"
 mkdir -p "$work/shlibs/debian"
 printf 'Source: webparse\n\nPackage: webparse\nArchitecture: any\n' > "$work/shlibs/debian/control"
@@ -94,6 +106,7 @@ Architecture: $deb_arch
 Maintainer: webparse authors <webparse@users.noreply.github.com>
 Installed-Size: $(du -sk "$root/usr" | cut -f1)
 Depends: $depends, xvfb
+Suggests: apprise, jq
 Section: web
 Priority: optional
 Homepage: https://github.com/webparse/webparse
@@ -103,13 +116,15 @@ Description: scrape JavaScript-rendered pages with WebKitGTK, from cron
  data as JSON for jq. With --state it prints only what is new since the last
  run, for update checks from cron or Kubernetes CronJobs.
 CONTROL
+(cd "$root" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 deb=dist/webparse_${version}_$deb_arch.deb
 # One compressor thread: twice in one session (2026-12-03) the multi-threaded build wrote a control.tar.xz
 # that xz could not read back, and a rebuild of the same tree did not; the .deb is read back before lintian.
 dpkg-deb --threads-max=1 --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
 dpkg-deb --info "$deb" >/dev/null || { echo "package.sh: dpkg-deb wrote $deb, but cannot read it back" >&2; exit 1; }
 if command -v lintian >/dev/null; then
-  lintian --fail-on error --suppress-tags no-manual-page "$deb" >&2
+  lintian --fail-on error,warning --suppress-tags no-manual-page "$deb" >&2
 else
   echo "package.sh: lintian is not installed; install it (apt install lintian) to check the .deb" >&2
   exit 1
@@ -118,7 +133,8 @@ fi
 contents=$(dpkg-deb -c "$deb" | awk '{print $NF}')
 for file in ./usr/bin/webparse ./usr/lib/webparse/libwebparse-extension.so ./usr/share/man/man1/webparse.1.gz ./usr/share/bash-completion/completions/webparse \
             ./usr/share/zsh/vendor-completions/_webparse ./usr/share/fish/vendor_completions.d/webparse.fish \
-            ./usr/share/doc/webparse/copyright; do
+            ./usr/share/doc/webparse/copyright ./usr/share/doc/webparse/README.md.gz ./usr/share/doc/webparse/examples/comics/config.json \
+            ./usr/share/doc/webparse/examples/kubernetes/cronjob.yaml ./usr/share/webparse/webparse.schema.json; do
   grep -qx -- "$file" <<<"$contents" || { echo "package.sh: $deb lacks $file" >&2; exit 1; }
 done
 for package in libwebkit2gtk-4.1-0 libgtk-3-0 libglib2.0-0 xvfb; do

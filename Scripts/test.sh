@@ -25,4 +25,9 @@ echo "Scripts/fuzz-config.sh: the fuzzer builds" >&2
 # The packages users install: the static, stripped binary (nothing of the toolchain), the tarball, and the .deb
 # (its files, Depends, lintian), as Scripts/package.sh builds and checks them.
 Scripts/package.sh >&2
-echo "Scripts/package.sh: the tarball and the .deb build and pass their checks" >&2
+# Reproducible: a second build of the same commit gives the same bytes.
+first=$(sha256sum dist/webparse-*.tar.gz dist/webparse_*.deb)
+Scripts/package.sh >/dev/null 2>&1
+[ "$(sha256sum dist/webparse-*.tar.gz dist/webparse_*.deb)" = "$first" ] || {
+  echo "Scripts/package.sh: a second build gave other bytes:" >&2; echo "$first" >&2; sha256sum dist/* >&2; exit 1; }
+echo "Scripts/package.sh: the tarball and the .deb build, pass their checks and build again byte for byte" >&2

@@ -43,3 +43,16 @@ import Testing
         #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
     }
 }
+
+/// The manual page's examples are the README's, line for line.
+@Suite struct ManPageExampleTests {
+    @Test func theExamplesAreTheREADMEs() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n").map { $0.replacing(/\ +#\ /, with: "  # ") }
+        for example in ManPage.examples {
+            #expect(lines.contains("\(example.command)  # \(example.meaning)"), "the README shows \(example.command)")
+        }
+        #expect(ManPage.text.contains(".SH EXAMPLES\n.TP\n.B webparse run comics.json"))
+    }
+}

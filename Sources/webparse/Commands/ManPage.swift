@@ -64,9 +64,28 @@ enum ManPage {
         for (name, meaning) in environment {
             lines += [".TP", ".B " + name, escape(meaning)]
         }
-        lines += [".SH SEE ALSO", escape("The README and Examples/ of webparse; jq(1), cron(8), Xvfb(1).")]
+        lines.append(".SH EXAMPLES")
+        for example in examples {
+            lines += [".TP", ".B " + escape(example.command), escape(example.meaning)]
+        }
+        lines += [
+            ".SH SEE ALSO",
+            escape("The README and examples of webparse (/usr/share/doc/webparse with the .deb); jq(1), cron(8), Xvfb(1).")
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The examples of the README's "Commands" section, each as it is there: a command line and what it does
+    /// (DocumentationTests checks that the README shows each).
+    static let examples: [(command: String, meaning: String)] = [
+        ("webparse run comics.json | jq -r '.[].title'", "one job: its result"),
+        ("webparse run sites.json | jq '.comics'", "a \"jobs\" list: {\"name\": result, …}"),
+        ("webparse run sites.json --only comics,news", "just those jobs (also --only comics --only news)"),
+        ("webparse run sites.json -o latest.json", "written atomically; not touched when every job fails"),
+        ("cat comics.json | webparse run -", "the config from stdin; paths relative to the current folder"),
+        ("webparse run --urls sites.txt --script 'document.title'", "one script over a list of URLs, no config"),
+        ("webparse run sites.json --merge", "every job's list as one list")
+    ]
 
     /// The environment variables webparse reads.
     static let environment: [(String, String)] = [
