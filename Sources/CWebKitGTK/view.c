@@ -279,6 +279,11 @@ void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers,
     view->request = request;
 }
 
+void wk_view_load_html(WKView *view, const char *html, const char *uri) {
+    gtk_widget_show(view->window);
+    webkit_web_view_load_html(view->web_view, html, uri);
+}
+
 static gboolean destroy_window(gpointer window) {
     gtk_widget_destroy(window);
     return G_SOURCE_REMOVE;

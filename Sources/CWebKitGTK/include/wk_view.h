@@ -169,6 +169,10 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
 void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers, const char *user,
                       const char *password);
 
+/* Shows the view's window, then shows html as the document at uri, without asking a server: the document has
+ * uri's origin (its storage, its cookies' site). */
+void wk_view_load_html(WKView *view, const char *html, const char *uri);
+
 /* Says what the view's next documents capture, from the next load on: the responses of the kinds (a mask of
  * WKCaptureKind) that the page's scripts read, bodies of at most max_body bytes sent whole; or nothing. False
  * when capture is asked of a context without the extension (wk_context_set_extensions_directory). */

@@ -25,6 +25,9 @@ public struct WebParserJob: Sendable, Equatable {
     /// Whether the page's requests are reported as they end (`WebParserMessage.requests`, once an attempt ends):
     /// what a HAR file holds.
     public var recordsRequests = false
+    /// HTML shown as the document at `url` instead of asking its server: a session's own work on an origin's
+    /// storage (`WebParserSession.setLocalStorage`).
+    var document: String?
 
     /// A job that loads `url` and evaluates `evaluation` there, each attempt within `timeout` (30 s by default),
     /// with `retry` (2 retries starting 1 s apart by default), on a page made with `page` and loaded with `load`.

@@ -13,6 +13,8 @@ struct PageRequest: Sendable, Equatable {
     var capture: WebParserJob.Capture?
     /// Whether the page reports its loads as they end (for the job's requests, or a capture of WebKit's loads).
     var recordsLoads = false
+    /// HTML shown as the document at `url` instead of asking its server (`WebParserJob.document`).
+    var document: String?
 
     init(
         url: URL, headers: [String: String] = [:], credentials: WebParserJob.Credentials? = nil,
@@ -31,6 +33,7 @@ struct PageRequest: Sendable, Equatable {
             trustsAnyCertificate: job.load.ignoresTLSErrors)
         capture = job.capture
         recordsLoads = job.recordsRequests || job.capture?.capturesLoads == true
+        document = job.document
     }
 
     /// The request for `url`, a page that `job`'s page leads to (its next page): the job's headers, credentials

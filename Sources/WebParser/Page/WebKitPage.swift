@@ -180,6 +180,10 @@ final class WebKitPage: WebPage {
         _ = wk_view_set_capture(view, request.capture != nil, UInt64(request.capture?.bodyLimit ?? 0), kinds)
         captureRules = request.capture.flatMap(CaptureRules.init)
         wk_view_record_resources(view, request.recordsLoads)
+        if let document = request.document {
+            wk_view_load_html(view, document, request.url.absoluteString)
+            return
+        }
         let headers = request.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
         withCStringArray(headers) { headers in
             wk_view_load_uri(view, request.url.absoluteString, headers, request.credentials?.user, request.credentials?.password)

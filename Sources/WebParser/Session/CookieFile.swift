@@ -1,8 +1,8 @@
 import Foundation
 
-/// Cookie files: the Netscape `cookies.txt` format of curl, wget and yt-dlp (with `#HttpOnly_` lines), and a
-/// JSON list of cookies (`name`, `value`, `domain`, `path`, `expires`, `secure`, `httpOnly`, `sameSite`).
-/// Messages about a file never quote a cookie's value.
+/// Cookie files: the Netscape `cookies.txt` format of curl, wget and yt-dlp (with `#HttpOnly_` lines), a JSON
+/// list of cookies (`name`, `value`, `domain`, `path`, `expires`, `secure`, `httpOnly`, `sameSite`), and the
+/// cookies of a Playwright storage state (`StorageState`). Messages about a file never quote a cookie's value.
 public enum CookieFile {
     /// A line of a cookie file that cannot be read, and why.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -14,9 +14,11 @@ public enum CookieFile {
         public var description: String { "line \(line): \(message)" }
     }
 
-    /// The cookies in `text`, JSON when it starts with `[`, Netscape format otherwise; expired ones are left out.
+    /// The cookies in `text`: a storage state's when it is a JSON object, a JSON list when it starts with `[`, the
+    /// Netscape format otherwise; expired ones are left out.
     /// - Throws: `CookieFile.Problem` for the first line (or JSON entry) that is not a cookie.
     public static func parse(_ text: String, now: Date = Date()) throws(Problem) -> [WebParserCookie] {
+        if StorageState.isStorageState(text) { return try StorageState.parse(text, now: now).cookies }
         let cookies =
             text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[")
             ? try parseJSON(text)
@@ -37,6 +39,17 @@ public enum CookieFile {
     /// webparse is given or keeps.
     /// - Throws: `CookieFile.ReadFailure` saying why the file cannot be read.
     public static func read(contentsOf path: String, now: Date = Date()) throws(ReadFailure) -> [WebParserCookie] {
+        let text = try text(contentsOf: path)
+        do throws(Problem) {
+            return try parse(text, now: now)
+        } catch {
+            throw ReadFailure(reason: error.description)
+        }
+    }
+
+    /// The text of the cookie file at `path`.
+    /// - Throws: `CookieFile.ReadFailure` when it cannot be read or is not UTF-8.
+    static func text(contentsOf path: String) throws(ReadFailure) -> String {
         let bytes: Data
         do {
             bytes = try InputFile.read(path, what: "cookie file")
@@ -44,11 +57,7 @@ public enum CookieFile {
             throw ReadFailure(reason: error.reason)
         }
         guard let text = String(data: bytes, encoding: .utf8) else { throw ReadFailure(reason: "not UTF-8 text") }
-        do throws(Problem) {
-            return try parse(text, now: now)
-        } catch {
-            throw ReadFailure(reason: error.description)
-        }
+        return text
     }
 
     /// `cookies` in the Netscape format.
@@ -110,9 +119,16 @@ public enum CookieFile {
         guard let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
             throw Problem(line: 1, message: "expected a JSON list of cookies")
         }
+        return try cookies(inJSON: list)
+    }
+
+    /// The cookies of `value`, a JSON list of cookie objects; `field` names the list in messages (a storage
+    /// state's `cookies`).
+    static func cookies(inJSON value: Any, in field: String? = nil) throws(Problem) -> [WebParserCookie] {
+        guard let list = value as? [Any] else { throw Problem(line: 1, message: (field.map { $0 + ": " } ?? "") + "expected a JSON list of cookies") }
         var cookies: [WebParserCookie] = []
         for (index, entry) in list.enumerated() {
-            func problem(_ message: String) -> Problem { Problem(line: index + 1, message: message) }
+            func problem(_ message: String) -> Problem { Problem(line: index + 1, message: (field.map { $0 + ": " } ?? "") + message) }
             guard let object = entry as? [String: Any] else { throw problem("expected a cookie object") }
             guard let name = object["name"] as? String, !name.isEmpty, let value = object["value"] as? String,
                 let domain = object["domain"] as? String, !domain.isEmpty

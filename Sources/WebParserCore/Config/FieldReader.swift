@@ -252,12 +252,13 @@ package struct FieldReader {
         return items
     }
 
-    /// The cookies in the cookie file named by `input` (Netscape `cookies.txt` or a JSON list), relative to the
-    /// config's folder. Problems name the file's line, never a cookie's value.
-    mutating func cookies(_ path: String, _ input: FieldInput) -> [WebParserCookie]? {
+    /// The cookies (and origins' local storage) in the file named by `input` (Netscape `cookies.txt`, a JSON list,
+    /// or a Playwright storage state), relative to the config's folder. Problems name the file's line, never a
+    /// cookie's value.
+    mutating func cookies(_ path: String, _ input: FieldInput) -> StorageState? {
         guard let name = string(path, input), let file = existingFile(name, path, input, what: "a cookie file") else { return nil }
         do throws(CookieFile.ReadFailure) {
-            return try CookieFile.read(contentsOf: file.path)
+            return try StorageState.read(contentsOf: file.path)
         } catch {
             problem(path, at: input, "\(file.path): \(error)")
             return nil

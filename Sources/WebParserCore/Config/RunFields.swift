@@ -90,10 +90,11 @@ package struct SessionSettings: Equatable {
     /// The folder of a persistent session.
     package var directory: URL?
     /// Cookies every job starts with (those for its host).
-    package var cookies: [WebParserCookie]?
+    /// The cookies (and origins' local storage, from a storage state) the session starts with.
+    package var cookies: StorageState?
     package var proxy: WebParserSession.Proxy?
 
-    package init(directory: URL? = nil, cookies: [WebParserCookie]? = nil, proxy: WebParserSession.Proxy? = nil) {
+    package init(directory: URL? = nil, cookies: StorageState? = nil, proxy: WebParserSession.Proxy? = nil) {
         self.directory = directory
         self.cookies = cookies
         self.proxy = proxy
@@ -113,7 +114,7 @@ package enum SessionFields {
             settings.directory = folder.hasPrefix("/") ? URL(fileURLWithPath: folder) : reader.directory.appending(path: folder)
         },
         ConfigField(
-            key: "cookies", summary: "a cookie file (cookies.txt or JSON) whose cookies every job starts with",
+            key: "cookies", summary: "a cookie file (cookies.txt, JSON, or a Playwright storage state with local storage) every job starts with",
             option: nil
         ) { reader, path, input, settings in
             settings.cookies = reader.cookies(path, input)

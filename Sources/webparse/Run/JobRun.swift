@@ -42,6 +42,8 @@ struct JobRun {
         }
         var reportedFailure = false
         var anySuccess = false
+        /// Where the successful jobs' pages ended, whose origins' local storage --save-storage keeps.
+        var visited: [URL] = []
         /// The new items of each job (for a result that is not a list, how it changed), for --notify, by the job's
         /// place in the config.
         var news: [(index: Int, name: String, items: [Data], diff: String?)] = []
@@ -67,8 +69,9 @@ struct JobRun {
                             + "added (set \"key\" to the field that identifies an item, such as \"key\": \"url\")")
                 }
                 switch outcome.result {
-                case .success:
+                case .success(let result):
                     anySuccess = true
+                    if let url = URL(string: result.finalURL) { visited.append(url) }
                     output.add(outcome, at: index, fresh: fresh, streamed: output.streamsEmittedValues && named.job.evaluation.collect == .emitted)
                 case .failure(let error):
                     let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.tracking.failAfter != nil) ?? 1
@@ -113,7 +116,7 @@ struct JobRun {
         }
         var recorded = true
         do throws(CommandFailure) {
-            try await setup.save(anySuccess: anySuccess)
+            try await setup.save(anySuccess: anySuccess, visited: visited)
         } catch {
             StandardStreams.tellError("webparse run: \(error.message)")
             recorded = false

@@ -8,6 +8,7 @@ struct SessionOptions: Sendable {
     var given = SessionSettings()
     var cookiesFile: String?
     var saveCookiesFile: String?
+    var saveStorageFile: String?
     var noProxy: [String] = []
 }
 
@@ -19,8 +20,15 @@ protocol SessionOptionSettings: Sendable {
 extension CommandOption where Settings: SessionOptionSettings {
     static var sessionOptions: [Self] {
         fieldOptions(SessionFields.all, into: \.session.given) + [
-            .value("cookies", "FILE", "start with the cookies in FILE (cookies.txt or JSON) for each job's host") { $0.session.cookiesFile = $1 },
-            .value("save-cookies", "FILE", "write the session's cookies to FILE after the run (mode 0600)") { $0.session.saveCookiesFile = $1 },
+            .value("cookies", "FILE", "start with the cookies in FILE (cookies.txt, JSON, or a Playwright storage state with local storage)") {
+                $0.session.cookiesFile = $1
+            },
+            .value("save-cookies", "FILE", "write the session's cookies to FILE after the run (mode 0600), in FILE's format") {
+                $0.session.saveCookiesFile = $1
+            },
+            .value("save-storage", "FILE", "write cookies and local storage to FILE after the run, as a Playwright storage state (mode 0600)") {
+                $0.session.saveStorageFile = $1
+            },
             .value("no-proxy", "HOSTS", "comma-separated hosts reached without the proxy") { settings, hosts in
                 settings.session.noProxy += hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             }
@@ -33,6 +41,9 @@ extension CommandOption where Settings: SessionOptionSettings {
 struct SessionSetup {
     let session: WebParserSession
     private let saveCookiesFile: String?
+    private let saveStorageFile: String?
+    /// The origins whose local storage the session started with, saved again with `--save-storage`.
+    private let startOrigins: [String]
     private let lock: RunLock?
 
     /// The session for `options` over `settings` (the config's), configured by `configure` from its storage and
@@ -44,18 +55,18 @@ struct SessionSetup {
             WebParserSession.Configuration(storage: $0, proxy: $1, recycleAfter: 1)
         }
     ) async throws(CommandFailure) -> SessionSetup {
-        var cookies = settings.cookies ?? []
+        var start = settings.cookies ?? StorageState()
         if let file = options.cookiesFile {
             do throws(CookieFile.ReadFailure) {
-                cookies = try CookieFile.read(contentsOf: file)
+                start = try StorageState.read(contentsOf: file)
             } catch {
                 throw CommandFailure(message: "--cookies \(file): \(error)", code: .usage)
             }
         }
         var proxy = options.given.proxy ?? settings.proxy
         if !options.noProxy.isEmpty { proxy?.bypass += options.noProxy }
-        if let file = options.saveCookiesFile, let problem = AtomicFile.checkWritable(file) {
-            throw CommandFailure(message: "--save-cookies: \(problem)", code: .usage)
+        for (option, file) in [("--save-cookies", options.saveCookiesFile), ("--save-storage", options.saveStorageFile)] {
+            if let file, let problem = AtomicFile.checkWritable(file) { throw CommandFailure(message: "\(option): \(problem)", code: .usage) }
         }
         let directory = options.given.directory ?? settings.directory
         var lock: RunLock?
@@ -71,23 +82,28 @@ struct SessionSetup {
         let session = WebParserSession(configuration: configure(directory.map { .persistent($0) } ?? .ephemeral, proxy))
         // The session's cookie jar sends each cookie only to the hosts it belongs to, and keeps the ones no job
         // used, so that saving the jar loses none of them.
+        // A storage state's local storage is in place before any job's page loads.
         do {
-            try await session.addCookies(cookies)
+            try await session.addCookies(start.cookies)
+            try await session.setLocalStorage(start.origins)
         } catch let error as WebParserError {
             if case .environmentUnavailable = error.kind { throw CommandFailure(message: error.description, code: .environment) }
             throw CommandFailure(message: error.description, code: .jobFailed)
         } catch {
             throw CommandFailure(message: "\(error)", code: .jobFailed)
         }
-        return SessionSetup(session: session, saveCookiesFile: options.saveCookiesFile, lock: lock)
+        return SessionSetup(
+            session: session, saveCookiesFile: options.saveCookiesFile, saveStorageFile: options.saveStorageFile,
+            startOrigins: start.origins.map(\.origin), lock: lock)
     }
 
-    /// Once a run has done what it should (`anySuccess`): keeps the session folder's session cookies, and
-    /// writes the session's cookies to the `--save-cookies` file (JSON when it ends in .json, cookies.txt
-    /// otherwise), atomically and readable by its owner only. After a run where every job failed, nothing is
-    /// written.
+    /// Once a run has done what it should (`anySuccess`): keeps the session folder's session cookies, writes the
+    /// session's cookies to the `--save-cookies` file (a storage state when the file holds one, JSON when it ends
+    /// in .json, cookies.txt otherwise) and the cookies with the local storage of `visited` pages' origins (and of
+    /// those the session started with) to the `--save-storage` file, atomically and readable by their owner only.
+    /// After a run where every job failed, nothing is written.
     /// - Throws: `CommandFailure` (exit 1) saying what could not be saved.
-    func save(anySuccess: Bool) async throws(CommandFailure) {
+    func save(anySuccess: Bool, visited: [URL] = []) async throws(CommandFailure) {
         // Whatever the run's outcome, what WebKit wrote into the session folder becomes private (`save()` does it
         // when it succeeds).
         guard anySuccess else {
@@ -95,7 +111,7 @@ struct SessionSetup {
             return
         }
         // An in-memory session without --save-cookies has nothing to save: its cookies are not even listed.
-        if case .ephemeral = session.configuration.storage, saveCookiesFile == nil { return }
+        if case .ephemeral = session.configuration.storage, saveCookiesFile == nil, saveStorageFile == nil { return }
         let cookies: [WebParserCookie]
         do {
             cookies = try await session.save()
@@ -103,12 +119,36 @@ struct SessionSetup {
             await session.restrictFiles()
             throw CommandFailure(message: "--session: \(error)", code: .jobFailed)
         }
-        guard let file = saveCookiesFile else { return }
+        var storage: StorageState?
+        if saveStorageFile != nil || saveCookiesFile.map(Self.holdsStorageState) == true {
+            do {
+                let origins = visited + startOrigins.compactMap { URL(string: $0) }
+                storage = StorageState(cookies: cookies, origins: try await session.localStorage(of: origins))
+            } catch {
+                throw CommandFailure(message: "--save-storage: \(error)", code: .jobFailed)
+            }
+        }
+        if let file = saveStorageFile, let storage { try Self.write(storage.json(), to: file, option: "--save-storage") }
+        if let file = saveCookiesFile {
+            let data =
+                if let storage, Self.holdsStorageState(file) { storage.json() } else if file.hasSuffix(".json") { CookieFile.json(cookies) } else {
+                    Data(CookieFile.netscape(cookies).utf8)
+                }
+            try Self.write(data, to: file, option: "--save-cookies")
+        }
+    }
+
+    /// Whether the file at `path` holds a storage state now (`--cookies state.json --save-cookies state.json`).
+    private static func holdsStorageState(_ path: String) -> Bool {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return false }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{")
+    }
+
+    private static func write(_ data: Data, to file: String, option: String) throws(CommandFailure) {
         do {
-            let data = file.hasSuffix(".json") ? CookieFile.json(cookies) : Data(CookieFile.netscape(cookies).utf8)
             try AtomicFile.write(data, to: file, permissions: 0o600, exactPermissions: true)
         } catch {
-            throw CommandFailure(message: "--save-cookies: \(error)", code: .jobFailed)
+            throw CommandFailure(message: "\(option): \(error)", code: .jobFailed)
         }
     }
 }

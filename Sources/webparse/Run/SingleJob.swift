@@ -59,7 +59,7 @@ enum SingleJob {
             return .jobFailed
         }
         do throws(CommandFailure) {
-            try await setup.save(anySuccess: true)
+            try await setup.save(anySuccess: true, visited: URL(string: result.finalURL).map { [$0] } ?? [])
         } catch {
             StandardStreams.tellError("webparse \(command): \(error.message)")
             return error.code
