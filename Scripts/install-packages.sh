@@ -20,6 +20,8 @@ packages=(
   dpkg-dev               # Scripts/package.sh finds the .deb's Depends with dpkg-shlibdeps
   lintian                # and checks the .deb with lintian
   apprise                # the tests send notifications through it to a local json:// endpoint
+  zsh                    # the tests drive each completion script in its own shell
+  fish
 )
 
 missing=()

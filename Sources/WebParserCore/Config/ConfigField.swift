@@ -22,6 +22,8 @@ package struct ConfigField<Draft>: Sendable {
         package let takes: Takes
         /// What the option does, in its own terms, for the command's help.
         package let help: String
+        /// The words its value can be, when they are few (shell completion offers them); empty otherwise.
+        package var values: [String] = []
 
         /// The value's placeholder in help; nil for a flag.
         package var valueName: String? {
@@ -59,6 +61,13 @@ package struct ConfigField<Draft>: Sendable {
 }
 
 extension ConfigField.Option {
+    /// This option, its value one of `values` (what shell completion offers).
+    func choosing(_ values: [String]) -> Self {
+        var option = self
+        option.values = values
+        return option
+    }
+
     static func value(_ name: String, short: Character? = nil, _ valueName: String, _ help: String) -> Self {
         Self(name: name, short: short, takes: .value(valueName), help: help)
     }

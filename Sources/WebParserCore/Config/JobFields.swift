@@ -201,6 +201,7 @@ package enum JobFields {
             key: "collect",
             summary: "\"result\": the script's result (default); \"emitted\": what user scripts pass to webparse.emit; \"responses\": the captured responses",
             option: .value("collect", "WHAT", "result (default); emitted: the values user scripts pass to webparse.emit; responses: the captured responses")
+                .choosing(WebParserJob.Collect.allCases.map(\.rawValue))
         ) { reader, path, input, draft in
             if let value = reader.choice(path, input, WebParserJob.Collect.self) { draft.job.evaluation.collect = value }
         },
@@ -230,7 +231,7 @@ package enum JobFields {
         },
         JobField(
             key: "popups", summary: "\"follow\" loads a window the page opens in its place (default); \"ignore\" does not",
-            option: .value("popups", "POLICY", "follow (default): load a window the page opens in its place; ignore")
+            option: .value("popups", "POLICY", "follow (default): load a window the page opens in its place; ignore").choosing(["follow", "ignore"])
         ) { reader, path, input, draft in
             if let value = reader.choice(path, input, WebParserJob.PopupPolicy.self) { draft.job.page.popups = value }
         },

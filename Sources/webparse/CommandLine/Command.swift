@@ -25,10 +25,14 @@ struct CompletionInfo: Sendable {
         var help: String
         /// Whether its value is one of the config's job names.
         var completesJobNames = false
+        /// The words its value can be, when they are few.
+        var values: [String] = []
 
         var takesValue: Bool { valueName != nil }
         /// Whether the value is a file name, worth completing as one.
         var takesFile: Bool { valueName?.contains("FILE") == true }
+        /// Whether the value is a folder.
+        var takesDirectory: Bool { valueName == "DIR" }
     }
 
     var options: [Option]

@@ -11,6 +11,15 @@ struct CommandOption<Settings>: Sendable {
     let apply: @Sendable (inout Settings, String) throws(CommandFailure) -> Void
     /// Whether its value is a job name of the config, which shell completion asks `webparse run --list` for.
     var completesJobNames = false
+    /// The words its value can be, when they are few (shell completion offers them).
+    var values: [String] = []
+
+    /// This option, its value one of `values`.
+    func choosing(_ values: [String]) -> Self {
+        var option = self
+        option.values = values
+        return option
+    }
 
     /// This option, its value completed with the config's job names.
     func completingJobNames() -> Self {

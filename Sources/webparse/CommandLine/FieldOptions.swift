@@ -13,7 +13,7 @@ extension CommandOption {
                         option.adding(value, to: []), into: &settings[keyPath: draft],
                         directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
                     guard problems.isEmpty else { throw CommandFailure.usage(problems) }
-                }
+                }.choosing(option.values)
             }
         }
     }

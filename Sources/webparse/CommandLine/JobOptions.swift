@@ -18,7 +18,7 @@ extension CommandOption where Settings: JobOptionSettings {
                 field.option.map { option in
                     Self(name: option.name, short: option.short, valueName: option.valueName, help: option.help) { settings, value in
                         settings.fields.read(option: field, value, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-                    }
+                    }.choosing(option.values)
                 }
             }
     }

@@ -32,7 +32,7 @@ struct TableCommand<Settings: Sendable>: Command {
             options: options.map {
                 CompletionInfo.Option(
                     name: $0.name, short: $0.short, valueName: $0.valueName,
-                    help: $0.help, completesJobNames: $0.completesJobNames)
+                    help: $0.help, completesJobNames: $0.completesJobNames, values: $0.values)
             }
                 + [CompletionInfo.Option(name: "help", short: "h", valueName: nil, help: "show this help")],
             operandWords: operandWords)

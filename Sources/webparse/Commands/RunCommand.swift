@@ -101,7 +101,7 @@ struct RunCommand {
                     throw CommandFailure.usage("--report: expected added, changed or all, got '\(text)'")
                 }
                 settings.tracking.report = report
-            },
+            }.choosing(Report.allCases.map(\.rawValue)),
             .flag("diff", "with --new-only: show how a result that is not a list changed, as a unified diff") { $0.tracking.diff = true },
             .value("feed", "FILE", "with --state: write an Atom feed of the new items to FILE (or DIR/ for DIR/JOB.atom), newest first") {
                 $0.tracking.feedPath = $1

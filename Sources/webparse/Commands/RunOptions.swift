@@ -78,7 +78,7 @@ struct NotifyOptions: Sendable {
 }
 
 /// What `--new-only` reports of each job.
-enum Report: String, Sendable {
+enum Report: String, Sendable, CaseIterable {
     /// Items not seen before (and a changed value that is not a list).
     case added
     /// Items seen before, by their key, whose content changed.
