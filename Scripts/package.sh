@@ -10,8 +10,17 @@
 # .comment); the script fails if the binary has a run path, needs the toolchain's libraries or lacks BIND_NOW, or if lintian finds
 # an error or a warning in the .deb. Both files are reproducible: their times are SOURCE_DATE_EPOCH (by default
 # the last commit's), their owners root, their entries sorted.
+#   Scripts/package.sh --image [NAME]   also builds the Containerfile's image from the .deb, tagged NAME:VERSION
+#                                       (default webparse), with podman or docker; BASE=IMAGE builds it on a
+#                                       local Debian 12 image when no registry is reachable. Push it to your own
+#                                       registry for Examples/kubernetes: podman push NAME:VERSION.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+image=
+if [ "${1:-}" = "--image" ]; then
+  image=${2:-webparse}
+  builder=$(command -v podman || command -v docker) || { echo "package.sh --image: needs podman (apt install podman) or docker" >&2; exit 2; }
+fi
 version=$(tr -d '"\n' < VERSION)
 arch=$(uname -m)
 deb_arch=$(dpkg --print-architecture)
@@ -142,3 +151,9 @@ for package in libwebkit2gtk-4.1-0 libgtk-3-0 libglib2.0-0 xvfb; do
 done
 echo "dist/webparse-$version-linux-$arch.tar.gz"
 echo "$deb"
+if [ -n "$image" ]; then
+  "$builder" build ${BASE:+--build-arg "BASE=$BASE"} -t "$image:$version" -f Containerfile . >&2
+  "$builder" run --rm "$image:$version" --version | grep -qx "webparse $version" \
+    || { echo "package.sh: the image $image:$version does not run webparse $version" >&2; exit 1; }
+  echo "$image:$version"
+fi
