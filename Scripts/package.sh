@@ -152,8 +152,17 @@ done
 echo "dist/webparse-$version-linux-$arch.tar.gz"
 echo "$deb"
 if [ -n "$image" ]; then
-  "$builder" build ${BASE:+--build-arg "BASE=$BASE"} -t "$image:$version" -f Containerfile . >&2
-  "$builder" run --rm "$image:$version" --version | grep -qx "webparse $version" \
-    || { echo "package.sh: the image $image:$version does not run webparse $version" >&2; exit 1; }
+  # podman runs the Containerfile's RUN steps in a chroot: no OCI runtime or cgroups needed on the build host.
+  isolation=()
+  [ "$(basename "$builder")" = podman ] && isolation=(--isolation chroot)
+  "$builder" build "${isolation[@]}" ${BASE:+--build-arg "BASE=$BASE"} -t "$image:$version" -f Containerfile . >&2
+  # The image's webparse answers; where the host cannot start containers (no cgroups or rlimits to give them),
+  # podman's mount of the image is run in a chroot with its own /proc.
+  if ! version_line=$("$builder" run --rm "$image:$version" --version 2>/dev/null) && [ "${isolation[*]}" != "" ]; then
+    mounted=$(podman image mount "$image:$version")
+    version_line=$(unshare --mount --propagation private sh -c 'mount -t proc proc "$1/proc" && chroot "$1" /usr/bin/webparse --version' sh "$mounted") || true
+    podman image unmount "$image:$version" >/dev/null
+  fi
+  [ "$version_line" = "webparse $version" ] || { echo "package.sh: the image $image:$version does not run webparse $version" >&2; exit 1; }
   echo "$image:$version"
 fi

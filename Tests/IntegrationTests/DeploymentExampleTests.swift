@@ -84,7 +84,7 @@ import Testing
                 #expect(own["readOnlyRootFilesystem"] as? Bool == true)
                 #expect((own["capabilities"] as? [String: [String]])?["drop"] == ["ALL"])
                 let mounts = (container["volumeMounts"] as? [[String: Any]] ?? []).compactMap { $0["mountPath"] as? String }
-                #expect(mounts.contains("/tmp"))
+                #expect(mounts.contains("/tmp") && mounts.contains("/data"), "writable /tmp and home (fontconfig's cache) under a read-only root")
             }
         }
     }
