@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs dist/webparse_*.deb with apt on a clean Debian 12 root file system (made by mmdebstrap, which
 # downloads it from Debian's mirror, so this is not part of Scripts/test.sh) and runs, with no Swift toolchain,
-# no display and only what the .deb's Depends bring: the bundled example (its titles are printed), and a capture
-# of the feed recipe's JSON API from the recipes' site (the web process extension the .deb installs). Then the
+# no display and only what the .deb's Depends bring: its documentation and the binary's size, the bundled example
+# (its titles are printed), and a capture of the feed recipe's JSON API from the recipes' site (the web process
+# extension the .deb installs). Then the
 # example again as Examples/kubernetes runs it: as the Containerfile's user (uid and gid 10001, made by its own
 # commands), no capabilities, no_new_privs, a read-only root file system with /tmp and /data writable.
 # Needs root and mmdebstrap (apt install mmdebstrap); run Scripts/package.sh first.
@@ -21,6 +22,13 @@ set -eu
 if command -v swift; then echo a Swift toolchain is installed >&2; exit 1; fi
 test -z "${DISPLAY:-}"
 webparse --version
+# The user documentation where the man page points, and the binary's size (60.2 MB on 2026-12-03, 34 MB of it
+# ICU's data that Foundation brings; docs/performance.md).
+test -f /usr/share/doc/webparse/README.md.gz && test -f /usr/share/doc/webparse/examples/comics/config.json
+test -f /usr/share/webparse/webparse.schema.json
+size=$(stat -c %s /usr/bin/webparse)
+if [ "$size" -gt 67108864 ]; then echo "the binary is $size bytes, over 64 MiB" >&2; exit 1; fi
+man -w webparse >/dev/null 2>&1 || test -f /usr/share/man/man1/webparse.1.gz
 webparse run /tmp/comics/config.json | jq -r '.[].title'
 python3 /tmp/recipes/serve.py 8731 & server=$!
 sleep 1
