@@ -48,7 +48,7 @@ import WebParser
         #expect(configuration.memoryLimit == nil, "0 is no limit")
         #expect(configuration.recycleAfter == WebParserSession.Configuration.defaultRecycleAfter)
         // Every job with a page of its own: no page is kept for reuse.
-        let few = try RunPlan(config: sites, only: ["news"], settings: RunSettings(concurrency: 4))
+        let few = try RunPlan(config: sites, only: ["news"], settings: RunSettings(concurrency: 4), limits: ContainerLimits())
         #expect(few.concurrency == 4)
         #expect(few.sessionConfiguration(storage: .ephemeral, proxy: nil).recycleAfter == 1)
         #expect(few.sessionConfiguration(storage: .ephemeral, proxy: nil).memoryLimit == WebParserSession.Configuration.defaultMemoryLimit)
