@@ -23,15 +23,14 @@ import json
 import os
 import resource
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
+import apps
 import dash_memory
 import dash_profile
 import django_bench
@@ -215,34 +214,6 @@ SOLO = "webparse, a process per page"
 SHARED = "webparse, four pages to a process"
 
 
-def start_dash(python):
-    """Starts the Dash app (dash_app.py) on a free port with `python`; returns (its process, its URL once it answers)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen([python, os.path.join(HERE, "dash_app.py"), str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        return process, wait_for_dash(process, port)
-    except BaseException:
-        process.terminate()
-        raise
-
-
-def wait_for_dash(process, port):
-    """The Dash app's URL once it answers."""
-    url = f"http://127.0.0.1:{port}/"
-    for _ in range(200):
-        if process.poll() is not None:
-            raise SystemExit("the Dash app did not start")
-        try:
-            urllib.request.urlopen(url, timeout=1).read()
-            return url
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("the Dash app did not answer")
-
-
 def summary(runs, pages=1):
     walls = sorted(r["wall"] / pages for r in runs)
     return {"median": statistics.median(walls), "min": walls[0], "max": walls[-1],
@@ -362,7 +333,8 @@ def main():
         slopes[SOLO] = slope(points)
     dash = None
     if sections & {"dash", "profile"} and tools.dash:
-        dash, dash_url = start_dash(tools.python)
+        dash, dash_base = apps.start_app(tools.python, "dash_app.py", "/", "Dash app", attempts=200)
+        dash_url = dash_base + "/"
         atexit.register(dash.terminate)  # also when a section fails
     if "dash" in sections and dash:
         # One at a time as users run it: a whole `webparse run` of a jobs config at -j1, and one Playwright browser

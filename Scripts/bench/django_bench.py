@@ -11,11 +11,9 @@ on), run by webparse and by Playwright on the same tasks, whole processes, each 
 """
 import json
 import os
-import socket
 import subprocess
-import time
-import urllib.request
 
+import apps
 from fixtures import DJANGO_GROUPS, DJANGO_LOGIN, DJANGO_NAMES, DJANGO_NEXT, DJANGO_PASSWORD, DJANGO_PER_PAGE, DJANGO_USER
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,22 +23,7 @@ STEPS = [{"fill": {"#id_username": DJANGO_USER}}, {"fill": {"#id_password": DJAN
 
 def start(python):
     """Starts the Django admin with `python` on a free port; returns (its process, its base URL once it answers)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen([python, os.path.join(HERE, "django_site.py"), str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        if process.poll() is not None:
-            raise SystemExit("the Django admin did not start")
-        try:
-            urllib.request.urlopen(base + DJANGO_LOGIN, timeout=1).read()
-            return process, base
-        except OSError:
-            time.sleep(0.1)
-    process.terminate()
-    raise SystemExit("the Django admin did not answer")
+    return apps.start_app(python, "django_site.py", DJANGO_LOGIN, "Django admin")
 
 
 def hash_time(python):

@@ -14,8 +14,9 @@ struct PageQuiet: Sendable {
     /// clock; `created`: when the state was made; `wakers`: functions called at every change), and `quietFor(ms)`:
     /// whether the page has been quiet that long (always, for 0), or, for a page that is never quiet (it polls its
     /// server several times a second), whether the document has been there as long as a request may count as in
-    /// flight; `quietIn(ms)`: in how many ms `quietFor(ms)` holds if nothing changes; and `nextChange(ms, byQuiet)`: a Promise that resolves at the document's next change, after `ms`,
-    /// or (with `byQuiet`) when requests start or stop being in flight, whichever comes first.
+    /// flight; `quietIn(ms)`: in how many ms `quietFor(ms)` holds if nothing changes; and `nextChange(ms, byQuiet)`:
+    /// a Promise that resolves at the document's next change, after `ms`, or (with `byQuiet`) when requests start
+    /// or stop being in flight, whichever comes first.
     var definitions: String {
         """
         const pageQuiet = (busy) => {
@@ -39,7 +40,7 @@ struct PageQuiet: Sendable {
         const quietIn = (ms) => {
         const state = pageQuiet(), now = performance.now();
         const byAge = Math.max(ms, \(RequestTracker.longLived.milliseconds)) - (now - state.created);
-        return Math.max(0, Math.min(state.busy ? byAge : ms - (now - state.since), byAge));
+        return Math.max(0, state.busy ? byAge : Math.min(ms - (now - state.since), byAge));
         };
         const nextChange = (ms, byQuiet) => new Promise((resume) => {
         const state = pageQuiet();

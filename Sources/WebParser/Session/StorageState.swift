@@ -47,7 +47,7 @@ public struct StorageState: Sendable, Equatable {
     }
 
     /// Whether `text` is a storage state (a JSON object) rather than a list of cookies or a cookies.txt file.
-    static func isStorageState(_ text: String) -> Bool {
+    public static func isStorageState(_ text: String) -> Bool {
         text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{")
     }
 

@@ -27,6 +27,7 @@ extension WebParserSession {
         }
         var found: [StorageState.Origin] = []
         for origin in origins {
+            // The items as JSON text: an empty list would be an empty answer, which a job waits past.
             let data = try await run(
                 "JSON.stringify(Array.from({ length: localStorage.length }, (_, i) => [localStorage.key(i), localStorage.getItem(localStorage.key(i))]))",
                 at: origin, doing: "read the local storage of")

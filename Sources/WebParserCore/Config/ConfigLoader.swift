@@ -20,13 +20,18 @@ public enum ConfigLoader {
     /// problem (`Config.NamedJob.unsetVariables`, see `requireVariables`) instead of making the config invalid.
     /// - Throws: `ConfigError` naming the file and every problem in it.
     package static func load(path: String, environment: [String: String], defersUnsetVariables: Bool) throws(ConfigError) -> Config {
-        let name = path == standardInput ? "<stdin>" : path
+        let name = name(of: path)
         let bytes = try readBytes(path, name: name)
         let directory =
             path == standardInput
             ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: path).deletingLastPathComponent()
         return try parse(bytes, name: name, directory: directory, environment: environment, defersUnsetVariables: defersUnsetVariables)
+    }
+
+    /// The name a config (or URL list) at `path` has in messages: `<stdin>` for "-".
+    package static func name(of path: String) -> String {
+        path == standardInput ? "<stdin>" : path
     }
 
     /// Refuses `jobs` of the config named `name` when one of them refers to an environment variable that was not
@@ -89,7 +94,7 @@ public enum ConfigLoader {
     /// config's extract as JSON): see `urlList`.
     /// - Throws: `ConfigError` when the list cannot be read, is not UTF-8, or holds something that is not a URL.
     public static func loadURLList(path: String, script: String?, extract: String? = nil) throws(ConfigError) -> Config {
-        let name = path == standardInput ? "<stdin>" : path
+        let name = name(of: path)
         guard let text = String(bytes: try readBytes(path, name: name), encoding: .utf8) else {
             throw ConfigError(file: name, problems: [.init(path: "", message: "is not UTF-8 text")], isUnreadable: true)
         }

@@ -28,11 +28,27 @@ struct CompletionInfo: Sendable {
         /// The words its value can be, when they are few.
         var values: [String] = []
 
-        var takesValue: Bool { valueName != nil }
-        /// Whether the value is a file name, worth completing as one.
-        var takesFile: Bool { valueName?.contains("FILE") == true }
-        /// Whether the value is a folder.
-        var takesDirectory: Bool { valueName == "DIR" }
+        /// What a shell completes the option's value with.
+        enum Value: Equatable {
+            /// No value: a flag.
+            case none
+            case file
+            case directory
+            /// One of the config's job names.
+            case jobName
+            /// One of these words.
+            case word([String])
+            /// Anything: nothing is offered.
+            case free
+        }
+
+        var value: Value {
+            guard let valueName else { return .none }
+            if valueName.contains("FILE") { return .file }
+            if valueName == "DIR" { return .directory }
+            if completesJobNames { return .jobName }
+            return values.isEmpty ? .free : .word(values)
+        }
     }
 
     var options: [Option]

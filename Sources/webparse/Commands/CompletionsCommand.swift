@@ -53,15 +53,15 @@ struct CompletionsCommand {
             let info = completion(of: command)
             let words = spellings(info.options).joined(separator: " ")
             var valued: [String] = []
-            for option in info.options where option.takesValue {
+            for option in info.options where option.value != .none {
                 let reply =
-                    option.takesFile
-                    ? "_webparse_reply -f"
-                    : option.takesDirectory
-                        ? "_webparse_reply -d"
-                        : option.completesJobNames
-                            ? "_webparse_reply -W \"$(_webparse_jobs)\""
-                            : option.values.isEmpty ? "COMPREPLY=()" : "_webparse_reply -W \"\(option.values.joined(separator: " "))\""
+                    switch option.value {
+                    case .file: "_webparse_reply -f"
+                    case .directory: "_webparse_reply -d"
+                    case .jobName: "_webparse_reply -W \"$(_webparse_jobs)\""
+                    case .word(let words): "_webparse_reply -W \"\(words.joined(separator: " "))\""
+                    case .free, .none: "COMPREPLY=()"
+                    }
                 valued.append("\(spellings([option]).joined(separator: "|"))) \(reply); return ;;")
             }
             let operands = info.operandWords.isEmpty ? "_webparse_reply -f" : "_webparse_reply -W \"\(info.operandWords.joined(separator: " "))\""
@@ -125,10 +125,13 @@ struct CompletionsCommand {
                 let names = option.short.map { "'(-\($0) --\(option.name))'{-\($0),--\(option.name)}" } ?? "'--\(option.name)"
                 let quoteOpen = option.short == nil ? "" : "'"
                 let action =
-                    option.takesFile
-                    ? "_files"
-                    : option.takesDirectory
-                        ? "_files -/" : option.completesJobNames ? "_webparse_jobs" : option.values.isEmpty ? " " : "(\(option.values.joined(separator: " ")))"
+                    switch option.value {
+                    case .file: "_files"
+                    case .directory: "_files -/"
+                    case .jobName: "_webparse_jobs"
+                    case .word(let words): "(\(words.joined(separator: " ")))"
+                    case .free, .none: " "
+                    }
                 let value = option.valueName.map { ":\(described($0)):\(action)" } ?? ""
                 return "\(names)\(quoteOpen)[\(described(option.help))]\(value)'"
             }
@@ -182,12 +185,14 @@ struct CompletionsCommand {
                 let short = option.short.map { " -s \($0)" } ?? ""
                 let jobs = " -x -a '(webparse run --list (commandline -opc | string match -- \"*.json\" | tail -n 1) 2>/dev/null)'"
                 let value =
-                    option.takesFile
-                    ? " -r -F"
-                    : option.takesDirectory
-                        ? " -x -a '(__fish_complete_directories)'"
-                        : option.completesJobNames
-                            ? jobs : !option.values.isEmpty ? " -x -a '\(option.values.joined(separator: " "))'" : option.takesValue ? " -x" : ""
+                    switch option.value {
+                    case .file: " -r -F"
+                    case .directory: " -x -a '(__fish_complete_directories)'"
+                    case .jobName: jobs
+                    case .word(let words): " -x -a '\(words.joined(separator: " "))'"
+                    case .free: " -x"
+                    case .none: ""
+                    }
                 lines.append("complete -c webparse \(condition)\(short) -l \(option.name)\(value) -d '\(clean(option.help))'")
             }
             let operands = completion(of: command).operandWords

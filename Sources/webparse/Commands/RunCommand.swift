@@ -170,7 +170,7 @@ struct RunCommand {
         // The secrets a config refers to are needed by the jobs that run, and only by them.
         if case .config(let path) = settings.source {
             do throws(ConfigError) {
-                try ConfigLoader.requireVariables(of: plan.jobs, name: path == "-" ? "<stdin>" : path)
+                try ConfigLoader.requireVariables(of: plan.jobs, name: ConfigLoader.name(of: path))
             } catch {
                 StandardStreams.tellError(error.description)
                 return .usage

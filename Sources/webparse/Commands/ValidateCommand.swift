@@ -18,8 +18,7 @@ struct ValidateCommand {
             do throws(ConfigError) {
                 let config = try ConfigLoader.load(path: settings.configPath, environment: MainCommand.launchEnvironment, defersUnsetVariables: true)
                 do throws(ConfigError) {
-                    let name = settings.configPath == "-" ? "<stdin>" : settings.configPath
-                    try ConfigLoader.requireVariables(of: config.jobs, name: name)
+                    try ConfigLoader.requireVariables(of: config.jobs, name: ConfigLoader.name(of: settings.configPath))
                 } catch {
                     let notes = error.description.split(separator: "\n").map { "webparse validate: note: \($0) (a run of its job needs it)" }
                     StandardStreams.tellError(notes.joined(separator: "\n"))

@@ -119,19 +119,20 @@ struct SessionSetup {
             await session.restrictFiles()
             throw CommandFailure(message: "--session: \(error)", code: .jobFailed)
         }
+        let cookiesAsState = saveCookiesFile.map(Self.holdsStorageState) ?? false
         var storage: StorageState?
-        if saveStorageFile != nil || saveCookiesFile.map(Self.holdsStorageState) == true {
+        if saveStorageFile != nil || cookiesAsState {
             do {
                 let origins = visited + startOrigins.compactMap { URL(string: $0) }
                 storage = StorageState(cookies: cookies, origins: try await session.localStorage(of: origins))
             } catch {
-                throw CommandFailure(message: "--save-storage: \(error)", code: .jobFailed)
+                throw CommandFailure(message: "\(saveStorageFile == nil ? "--save-cookies" : "--save-storage"): \(error)", code: .jobFailed)
             }
         }
         if let file = saveStorageFile, let storage { try Self.write(storage.json(), to: file, option: "--save-storage") }
         if let file = saveCookiesFile {
             let data =
-                if let storage, Self.holdsStorageState(file) { storage.json() } else if file.hasSuffix(".json") { CookieFile.json(cookies) } else {
+                if cookiesAsState, let storage { storage.json() } else if file.hasSuffix(".json") { CookieFile.json(cookies) } else {
                     Data(CookieFile.netscape(cookies).utf8)
                 }
             try Self.write(data, to: file, option: "--save-cookies")
@@ -140,8 +141,7 @@ struct SessionSetup {
 
     /// Whether the file at `path` holds a storage state now (`--cookies state.json --save-cookies state.json`).
     private static func holdsStorageState(_ path: String) -> Bool {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return false }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{")
+        (try? String(contentsOfFile: path, encoding: .utf8)).map(StorageState.isStorageState) ?? false
     }
 
     private static func write(_ data: Data, to file: String, option: String) throws(CommandFailure) {
