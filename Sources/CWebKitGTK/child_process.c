@@ -1,4 +1,5 @@
-/* CWebKitGTK: Child processes the shim starts (Xvfb): their own process group, no inherited descriptors. */
+/* CWebKitGTK: Child processes the shim starts (Xvfb, Apprise): their own process group, no inherited
+ * descriptors. */
 #include "CWebKitGTK.h"
 
 #include <glib.h>
@@ -30,17 +31,19 @@ static void prepare_child(gpointer data) {
     }
 }
 
-int wk_spawn_process(const char *const *argv, int stdout_fd, int stderr_fd, bool die_with_thread,
-                     char **error_message) {
+int wk_spawn_process(const char *const *argv, const char *const *envp, int stdin_fd, int stdout_fd, int stderr_fd,
+                     bool die_with_thread, char **error_message) {
     ChildSetup setup = {die_with_thread, getpid()};
-    GSpawnFlags flags = G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL;
+    GSpawnFlags flags = G_SPAWN_DO_NOT_REAP_CHILD;
+    if (stdin_fd < 0)
+        flags |= G_SPAWN_STDIN_FROM_DEV_NULL;
     if (stdout_fd < 0)
         flags |= G_SPAWN_STDOUT_TO_DEV_NULL;
     if (stderr_fd < 0)
         flags |= G_SPAWN_STDERR_TO_DEV_NULL;
     GPid pid = 0;
     GError *error = NULL;
-    if (!g_spawn_async_with_pipes_and_fds(NULL, argv, NULL, flags, prepare_child, &setup, -1, stdout_fd,
+    if (!g_spawn_async_with_pipes_and_fds(NULL, argv, envp, flags, prepare_child, &setup, stdin_fd, stdout_fd,
                                           stderr_fd, NULL, NULL, 0, &pid, NULL, NULL, NULL, &error)) {
         *error_message = g_strdup(error->message);
         g_error_free(error);

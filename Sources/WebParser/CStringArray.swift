@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Calls `body` with `strings` as a NULL-terminated array of C strings, or with NULL when `strings` is
 /// empty: the form C APIs take lists of strings in (argv, language lists, header lists).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Keeps passwords written into URLs (`https://user:secret@host/`) out of messages and output.
 package enum URLRedaction {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns the JSON text a job's script produced into a value.
 public protocol WebParserMapper<Output>: Sendable {

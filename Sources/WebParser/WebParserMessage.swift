@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something a job's page said or did that is not the job's result: a value a user script emitted, a console
 /// line, a user script's exception, a window it opened, a link it was not allowed to follow.

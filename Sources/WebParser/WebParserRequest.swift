@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A request of a job's page as WebKit loaded it (the page's document, its subresources, its scripts' requests),
 /// reported with `WebParserJob.recordsRequests`: what a HAR file's entry holds.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a job produced: its data and where it came from.
 public struct WebParserResult: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Runs jobs: starts WebKit when first needed, runs each job's attempts on fresh pages, retries transient
 /// failures with backoff, and reports each job's states.

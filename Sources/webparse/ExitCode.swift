@@ -41,6 +41,6 @@ enum ExitCode: Int32 {
     static let help =
         "Exit codes:\n"
         + meanings.map { code, meaning in
-            "  " + String(code.rawValue).padding(toLength: 5, withPad: " ", startingAt: 0) + meaning
+            "  " + String(code.rawValue).padded(to: 5) + meaning
         }.joined(separator: "\n")
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WebParserCore
 
 /// The `webparse` command: finds the command named on the command line, runs it, exits with its code.

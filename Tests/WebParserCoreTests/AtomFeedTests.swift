@@ -24,3 +24,28 @@ struct AtomFeedTests {
         #expect(!AtomFeed.isWebparseFeed(Data("<?xml version=\"1.0\"?><feed/>".utf8)))
     }
 }
+
+/// An item's date becomes the entry's RFC 3339 time, whatever ISO 8601 form it has; other text is not a date.
+struct AtomFeedDateTests {
+    func updated(_ date: String) -> String? {
+        AtomFeed.entries(
+            for: [Data(#"{"title": "x", "url": "https://a.example/", "date": "\#(date)"}"#.utf8)], job: "job", key: "url", mapping: nil,
+            now: Date(timeIntervalSince1970: 0)
+        ).first?.updated
+    }
+
+    @Test func datesAreReadInEachISOForm() {
+        #expect(updated("2024-01-02T03:04:05Z") == "2024-01-02T03:04:05Z")
+        #expect(updated("2024-01-02T03:04:05+02:00") == "2024-01-02T01:04:05Z")
+        #expect(updated("2024-01-02T03:04:05.250Z") == "2024-01-02T03:04:05Z")
+        #expect(updated("2024-01-02") == "2024-01-02T00:00:00Z")
+        #expect(updated("yesterday") == "1970-01-01T00:00:00Z")
+    }
+
+    /// Entry ids are name-based UUIDs: version 8, RFC 4122 variant, lowercase hexadecimal.
+    @Test func idsAreNameBasedUUIDs() throws {
+        let id = try #require(
+            AtomFeed.entries(for: [Data(#"{"url": "https://a.example/"}"#.utf8)], job: "job", key: "url", mapping: nil, now: Date()).first?.id)
+        #expect(id.wholeMatch(of: /urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil, "\(id)")
+    }
+}

@@ -22,12 +22,13 @@ void wk_main_invoke(void (*function)(void *context), void *context);
 /* True when the calling thread owns the default main context (is the WebKit thread). */
 bool wk_main_is_current_thread(void);
 
-/* Starts argv[0] (a path) with arguments argv (NULL-terminated) in a process group of its own, with default
- * signal handling, stdin from /dev/null, stdout and stderr on the given descriptors (-1: /dev/null) and every
- * other descriptor closed. With die_with_thread, the child is killed when the calling thread ends. Returns
- * the child's pid, which the caller must reap, or -1 with *error_message set (free it with wk_free). */
-int wk_spawn_process(const char *const *argv, int stdout_fd, int stderr_fd, bool die_with_thread,
-                     char **error_message);
+/* Starts argv[0] (a path) with arguments argv (NULL-terminated) and environment envp (NULL-terminated; NULL:
+ * this process's) in a process group of its own, with default signal handling, stdin, stdout and stderr on the
+ * given descriptors (-1: /dev/null) and every other descriptor closed. With die_with_thread, the child is
+ * killed when the calling thread ends. Returns the child's pid, which the caller must reap, or -1 with
+ * *error_message set (free it with wk_free). */
+int wk_spawn_process(const char *const *argv, const char *const *envp, int stdin_fd, int stdout_fd, int stderr_fd,
+                     bool die_with_thread, char **error_message);
 
 /* Frees a string the shim handed out. */
 void wk_free(void *pointer);

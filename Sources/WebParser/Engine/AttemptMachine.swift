@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The decisions of one attempt of a job, made without WebKit, a page or a clock: the attempt's state, and a
 /// function from (state, event) to the actions `WebParserEngine` performs (load, call the script, report, end).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a successful attempt produced.
 struct AttemptResult: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The records of a job's capture: the responses its rules take, within its limits, in the order their bodies
 /// arrived. The page's scripts' reads (from webparse's hook) and WebKit's loads (from the UI process) both come:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JavaScript that reads an `Extraction` in the page: a fixed reader, and the extraction as JSON.
 enum ExtractionScript {

@@ -1,5 +1,6 @@
+import Dispatch
 internal import CWebKitGTK
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Facts about a piece of a job's JavaScript, checked without a page: whether it parses, whether it looks like
@@ -14,10 +15,10 @@ enum JavaScriptSyntax {
         // A thread of its own: a global queue's `sync` would run the check on the calling thread.
         let outcome = Mutex<(line: Int?, message: String)??>(nil)
         let finished = DispatchSemaphore(value: 0)
-        Thread {
+        SystemThread.start {
             outcome.withLock { $0 = .some(check(source)) }
             finished.signal()
-        }.start()
+        }
         finished.wait()
         return outcome.withLock { $0 } ?? nil
     }
@@ -33,7 +34,7 @@ enum JavaScriptSyntax {
     /// True when `text` reads as a CSS selector (`.quote`, `#list li`, `[data-id]`, `div.item > a`) rather
     /// than as JavaScript: compound selectors joined by combinators, one of them with a class, id or attribute.
     static func looksLikeSelector(_ text: String) -> Bool {
-        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = text.trimmingWhitespace()
         guard !text.isEmpty, !text.contains(where: \.isNewline) else { return false }
         let compounds = text.replacing(/\ *[>+~]\ *|\ +/, with: " ").split(separator: " ")
         let compound = /(?:[a-zA-Z][\w-]*|\*)?(?:[.#][a-zA-Z_-][\w-]*|\[[^\]]+\]|::?[a-zA-Z-]+)*/
@@ -60,7 +61,7 @@ enum JavaScriptSyntax {
     /// Whether `script` is a function that takes at least one parameter: `(a) => …`, `a => …`, `async (a) => …`,
     /// `function (a) { … }`.
     static func isFunctionWithParameter(_ script: String) -> Bool {
-        let trimmed = script.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = script.trimmingWhitespace()
         return trimmed.prefixMatch(of: #/(async\s+)?(\(\s*[\p{L}_$][^)]*\)\s*=>|[\p{L}_$][\p{L}\p{N}_$]*\s*=>|function\b[^(]*\(\s*[\p{L}_$])/#) != nil
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The page's side of "the page has settled": whether any of the page's requests that deliver data is in flight,
 /// as webparse sees them in WebKit's resource loads (`RequestTracker`) and tells the page, and since when none is.

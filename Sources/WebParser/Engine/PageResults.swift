@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The results of the pages a paginated job has read, and the job's result they add up to: list results
 /// concatenated, as the pages wrote their items; any other results in an array, one per page.
@@ -14,14 +14,11 @@ struct PageResults: Equatable {
     /// items earlier pages had (a site that shows its last page again).
     /// - Returns: whether the page was added.
     mutating func add(_ result: Data) -> Bool {
-        guard let list = try? JSONSerialization.jsonObject(with: result, options: .fragmentsAllowed) as? [Any] else {
+        guard let list = (try? JSONNode.parse(Array(result), rules: .lenient))?.array else {
             pages.append(result)
             return true
         }
-        let canonical = list.map { item in
-            (try? JSONSerialization.data(withJSONObject: item, options: [.sortedKeys, .fragmentsAllowed]))
-                .map { String(decoding: $0, as: UTF8.self) } ?? UUID().uuidString
-        }
+        let canonical = list.map(CanonicalJSON.text)
         guard canonical.contains(where: { !items.contains($0) }) else { return false }
         items.formUnion(canonical)
         pages.append(result)

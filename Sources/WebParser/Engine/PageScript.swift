@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JavaScript webparse runs around a job's script, and what the page's replies to it mean.
 ///
@@ -198,7 +198,7 @@ struct PageScript: Sendable {
         guard parts.count == 3, parts[0] == Self.sourceName, let line = Int(parts[1]) else { return nil }
         let place = locate(line)
         return ScriptFailure(
-            message: parts[2].trimmingCharacters(in: .whitespaces), line: place?.line,
+            message: parts[2].trimmingSpaces(), line: place?.line,
             part: place?.part ?? .script)
     }
 
@@ -224,7 +224,7 @@ struct PageScript: Sendable {
     }
 
     private static func selectorHint(_ selector: String, part: ScriptFailure.Part) -> String {
-        let literal = JavaScriptSyntax.literal(selector.trimmingCharacters(in: .whitespacesAndNewlines))
+        let literal = JavaScriptSyntax.literal(selector.trimmingWhitespace())
         return part == .waitFor
             ? "\(literal) looks like a CSS selector: write \"waitForSelector\": \(literal), or document.querySelector(\(literal))"
             : "\(literal) looks like a CSS selector: the script is JavaScript, such as Array.from(document.querySelectorAll(\(literal)), e => e.textContent)"

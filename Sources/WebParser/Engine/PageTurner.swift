@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The decisions of a job that reads a list spread over pages, made without a page or a clock: after each
 /// page's result, find the next page and go there (load its URL, or click its button), then read the next

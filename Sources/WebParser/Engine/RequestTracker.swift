@@ -42,7 +42,7 @@ struct RequestTracker {
 
     /// Whether a request whose Accept header is `accept` may deliver data (an empty one may).
     static func deliversData(accepting accept: String) -> Bool {
-        let first = accept.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let first = accept.split(separator: ",").first.map { $0.trimmingSpaces().lowercased() } ?? ""
         return
             !(["image/", "audio/", "video/", "font/"].contains { first.hasPrefix($0) }
             || first.hasPrefix("text/css") || first.hasPrefix("text/event-stream"))

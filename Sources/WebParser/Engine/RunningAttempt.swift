@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The data and decisions of an attempt while it runs: where the page is and how its load goes, the steps, the
 /// script's evaluations and answers, the pages of a list spread over pages, the requests in flight, and the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The decisions about a job's steps within one attempt, made without a page or a clock: which step runs, in
 /// which document, and when the next may start. Each step runs once: a call that the page interrupted had not

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JavaScript of a job's steps, and what the page's replies to it mean.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One attempt of a job on one page: the shell that performs what `AttemptMachine` decides.
 ///

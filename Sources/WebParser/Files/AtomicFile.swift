@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes files so that a reader, a crash or a `kill -9` sees the old contents or the new, never a mix: a
 /// temporary file in the same folder, flushed to disk, then renamed over the target.
@@ -98,13 +99,13 @@ package enum AtomicFile {
         } catch {
             return error.description
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory {
             return "\(path) is a folder"
         }
         let folder = target.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { return "no folder \(folder)" }
-        guard isDirectory.boolValue else { return "\(folder) is a file, not a folder" }
+        guard isDirectory else { return "\(folder) is a file, not a folder" }
         guard access(folder, W_OK) == 0 else { return "cannot write in \(folder): \(String(cString: strerror(errno)))" }
         return nil
     }
@@ -114,7 +115,7 @@ package enum AtomicFile {
     private static func currentUmask() -> mode_t {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
-        return line.flatMap { mode_t($0.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8) } ?? 0o022
+        return line.flatMap { mode_t($0.dropFirst("Umask:".count).trimmingSpaces(), radix: 8) } ?? 0o022
     }
 
     /// Which step of an atomic write failed, and why.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes bytes to a file descriptor whole, through short writes and interruptions.
 package enum DescriptorWriter {

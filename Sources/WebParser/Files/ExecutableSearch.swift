@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Finds the programs webparse starts (Xvfb, Apprise) as a shell would.
 package enum ExecutableSearch {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads what webparse is given in files (configs, scripts, user scripts, cookie files, states) whole, up to a
 /// size: a larger file, or an endless stream such as `/dev/zero` or `yes |`, is refused with a message instead

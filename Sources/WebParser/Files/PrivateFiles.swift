@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Files that may hold secrets (cookies, logins, local storage, state): folders 0700 and files 0600, whatever
 /// the umask, written atomically.
@@ -38,11 +39,14 @@ package enum PrivateFiles {
     /// WebKit created there with the umask's permissions. Links are not followed; `folder` itself is left as
     /// it is.
     package static func restrictContents(of folder: URL) {
-        guard let items = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey]) else { return }
-        for case let item as URL in items {
-            let values = try? item.resourceValues(forKeys: [.isDirectoryKey, .isSymbolicLinkKey])
-            guard values?.isSymbolicLink != true else { continue }
-            chmod(item.path, values?.isDirectory == true ? 0o700 : 0o600)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names {
+            let item = folder.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(item.path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else { continue }
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            chmod(item.path, isFolder ? 0o700 : 0o600)
+            if isFolder { restrictContents(of: item) }
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Keeps two runs from using one state file or session folder at once: an exclusive `flock` on a lock file,
 /// released when the process ends however it ends (so a killed run never leaves a stale lock).

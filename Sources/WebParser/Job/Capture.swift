@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension WebParserJob {
     /// The responses a job records as its page's scripts read them (`fetch`, `XMLHttpRequest`), through
@@ -58,7 +58,7 @@ extension WebParserJob {
         /// Responses whose URL the regular expression `url` matches (anywhere in the URL, as `grep` does) and
         /// whose kind is one of `kinds`.
         public struct Rule: Sendable, Equatable {
-            /// A regular expression (ICU syntax, as `NSRegularExpression`) searched in each response's URL.
+            /// A regular expression (Swift's `Regex` syntax, which reads PCRE's and ICU's) searched in each response's URL.
             public var url: String
             /// How the records of this rule hold their bodies.
             public var body: BodyForm

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a job evaluates in its page and when it is done (Playwright's `evaluate` and `wait_for_function`).
 public struct Evaluation: Sendable, Equatable {

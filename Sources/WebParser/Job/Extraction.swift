@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Data declared with selectors instead of a script: the items a selector matches, each with named fields read
 /// from the elements under it (urlwatch's and changedetection.io's CSS filters, Playwright's locators). Runs in

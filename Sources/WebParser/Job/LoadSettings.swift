@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a job's URL is requested (Playwright's `page.goto` options).
 public struct LoadSettings: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a job's page is made: what a browser sets for a context or a tab before anything loads (Playwright's
 /// `BrowserContext` options). Pages made with equal settings serve each other's jobs, each in a fresh tab.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a job goes through a list spread over pages: after each page's result, it follows the "next" link or
 /// button and evaluates the script again on the next page, until there is no next page, a page adds nothing,

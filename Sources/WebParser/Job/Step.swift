@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An action on the page, run once, in order, after the page commits and before the job's script is evaluated
 /// (Playwright's `click`, `fill`, `press`…). Actions on an element wait for it to exist, be visible and be

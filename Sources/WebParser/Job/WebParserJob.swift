@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One scraping job: a page to load, how, and the JavaScript to evaluate in it until it yields data.
 public struct WebParserJob: Sendable, Equatable {

@@ -1,5 +1,5 @@
 internal import CWebKitGTK
-import Foundation
+import FoundationEssentials
 
 /// The WebKit web context behind a session: one network process, one cookie jar and cache for its pages,
 /// the content filters its pages use, and the idle pages that the next jobs reuse. Created on first use and

@@ -1,5 +1,5 @@
 internal import CWebKitGTK
-import Foundation
+import FoundationEssentials
 
 /// Where webparse's web process extension (`libwebparse-extension.so`, which captures response bodies) is: in
 /// the install's `lib/webparse/` beside the executable's `bin/`, or beside the executable itself (a build

@@ -1,5 +1,5 @@
 internal import CWebKitGTK
-import Foundation
+import FoundationEssentials
 
 /// A response a page's script read (`fetch`, `XMLHttpRequest`), as webparse's web process extension captured it.
 struct CapturedResponse: Sendable, Equatable {

@@ -1,5 +1,5 @@
 internal import CWebKitGTK
-import Foundation
+import FoundationEssentials
 
 /// A compiled WebKit content filter that stops kinds of subresources before they reach the network.
 @WebKitActor

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The value a JavaScript call produced, or why it produced none.
 enum JavaScriptReply: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What webparse's own code in a page tells the engine, in one format: an object with a `kind` and that kind's
 /// fields. The script's evaluations (`PageScript`), the steps' calls (`StepScript`) and the bridge's posted

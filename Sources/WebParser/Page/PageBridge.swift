@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JavaScript webparse runs at the start of every document of a page that has user scripts or whose
 /// console is captured, and the reading of what that JavaScript sends back.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The pages of a browsing context and the web processes they share, as a plain value: which pages are idle
 /// and which are checked out for a job, where a new page goes, what becomes of a page after its job, and the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What one load asks of a page, beyond its URL.
 struct PageRequest: Sendable, Equatable {

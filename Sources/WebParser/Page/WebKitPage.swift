@@ -1,5 +1,6 @@
 internal import CWebKitGTK
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A `WebPage` backed by an offscreen WebKitWebView from the C shim.
 @WebKitActor

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the engine needs from a page: load a URL, run JavaScript, report what happens, close.
 ///

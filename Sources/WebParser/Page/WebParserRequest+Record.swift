@@ -1,5 +1,5 @@
 internal import CWebKitGTK
-import Foundation
+import FoundationEssentials
 
 extension WebParserRequest {
     /// The load the shim reports.

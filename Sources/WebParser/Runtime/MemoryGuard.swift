@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Holds WebKit's web and network processes to the memory limit from outside them.
@@ -36,7 +37,7 @@ final class MemoryGuard: Sendable {
             defer { state.running = true }
             return !state.running
         }
-        if start { Thread.detachNewThread { self.watch() } }
+        if start { SystemThread.start(name: "webparse-memory") { self.watch() } }
     }
 
     /// `owner`'s processes no longer need guarding.
@@ -89,7 +90,7 @@ final class MemoryGuard: Sendable {
                     }
                 }
             }
-            Thread.sleep(forTimeInterval: pause)
+            usleep(useconds_t(pause * 1_000_000))
         }
     }
 
@@ -99,7 +100,7 @@ final class MemoryGuard: Sendable {
         return tasks.flatMap { task -> [(pid: pid_t, isWebProcess: Bool)] in
             let children = (try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? ""
             return children.split(separator: " ").compactMap { text in
-                guard let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                guard let pid = pid_t(text.trimmingWhitespace()),
                     let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
                 else { return nil }
                 if name.hasPrefix("WebKitWebProces") { return (pid, true) }

@@ -1,5 +1,5 @@
 internal import CWebKitGTK
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 internal import CWebKitGTK
-import Foundation
+import Dispatch
 import Synchronization
 
 /// The one thread that initialises GTK and runs GLib's default main loop for the life of the process.
@@ -9,7 +9,7 @@ enum WebKitThread {
     ///   open the display), or when the process is already shutting down.
     static func start(beforeGTK: @escaping @Sendable () throws -> Void) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            let thread = Thread {
+            SystemThread.start(name: "webparse-webkit", stackSize: 8 << 20) {
                 // Under the lock, so that a shutdown waits for GTK to be up and then stops it cleanly.
                 let failure = state.withLock { state -> Error? in
                     guard !state.stopped else { return StartFailure(reason: "the process is exiting") }
@@ -30,9 +30,6 @@ enum WebKitThread {
                 wk_main_run()
                 finished.signal()
             }
-            thread.name = "webparse-webkit"
-            thread.stackSize = 8 << 20
-            thread.start()
         }
     }
 

@@ -1,5 +1,5 @@
 internal import CWebKitGTK
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -117,7 +117,7 @@ final class XvfbServer: Sendable {
     /// but stdout and stderr in the child: an X server must not hold other pipes of this process open.
     private static func spawn(arguments: [String], stdoutFD: Int32, stderrFD: Int32) throws -> pid_t {
         var message: UnsafeMutablePointer<CChar>?
-        let pid = withCStringArray(arguments) { wk_spawn_process($0, stdoutFD, stderrFD, true, &message) }
+        let pid = withCStringArray(arguments) { wk_spawn_process($0, nil, -1, stdoutFD, stderrFD, true, &message) }
         guard pid > 0 else {
             defer { wk_free(message) }
             throw failure("cannot start \(arguments[0]): \(message.map { String(cString: $0) } ?? "unknown error")")
@@ -139,7 +139,7 @@ final class XvfbServer: Sendable {
             guard ready > 0, read(fd, &byte, 1) == 1 else { return nil }
             text.append(Character(UnicodeScalar(byte)))
         }
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return Int(text.trimmingWhitespace())
     }
 
     /// An unlinked temporary file for Xvfb's messages, read only when it fails to start; -1 if none.
@@ -161,7 +161,7 @@ final class XvfbServer: Sendable {
             guard count > 0 else { break }
             data.append(contentsOf: buffer[0..<count])
         }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: data, as: UTF8.self).trimmingWhitespace()
     }
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Cookie files: the Netscape `cookies.txt` format of curl, wget and yt-dlp (with `#HttpOnly_` lines), a JSON
 /// list of cookies (`name`, `value`, `domain`, `path`, `expires`, `secure`, `httpOnly`, `sameSite`), and the
@@ -20,7 +20,7 @@ public enum CookieFile {
     public static func parse(_ text: String, now: Date = Date()) throws(Problem) -> [WebParserCookie] {
         if StorageState.isStorageState(text) { return try StorageState.parse(text, now: now).cookies }
         let cookies =
-            text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[")
+            text.trimmingWhitespace().hasPrefix("[")
             ? try parseJSON(text)
             : try parseNetscape(text)
         return cookies.filter { !$0.hasExpired(at: now) }
@@ -89,7 +89,7 @@ public enum CookieFile {
             if line.hasPrefix("#HttpOnly_") {
                 httpOnly = true
                 line = line.dropFirst("#HttpOnly_".count)
-            } else if line.hasPrefix("#") || line.trimmingCharacters(in: .whitespaces).isEmpty {
+            } else if line.hasPrefix("#") || line.trimmingSpaces().isEmpty {
                 continue
             }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -116,7 +116,7 @@ public enum CookieFile {
     }
 
     private static func parseJSON(_ text: String) throws(Problem) -> [WebParserCookie] {
-        guard let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {
+        guard let list = try? JSONNode.parse(Array(text.utf8), rules: .lenient), list.array != nil else {
             throw Problem(line: 1, message: "expected a JSON list of cookies")
         }
         return try cookies(inJSON: list)
@@ -124,30 +124,30 @@ public enum CookieFile {
 
     /// The cookies of `value`, a JSON list of cookie objects; `field` names the list in messages (a storage
     /// state's `cookies`).
-    static func cookies(inJSON value: Any, in field: String? = nil) throws(Problem) -> [WebParserCookie] {
-        guard let list = value as? [Any] else { throw Problem(line: 1, message: (field.map { $0 + ": " } ?? "") + "expected a JSON list of cookies") }
+    static func cookies(inJSON value: JSONNode, in field: String? = nil) throws(Problem) -> [WebParserCookie] {
+        guard let list = value.array else { throw Problem(line: 1, message: (field.map { $0 + ": " } ?? "") + "expected a JSON list of cookies") }
         var cookies: [WebParserCookie] = []
         for (index, entry) in list.enumerated() {
             func problem(_ message: String) -> Problem { Problem(line: index + 1, message: (field.map { $0 + ": " } ?? "") + message) }
-            guard let object = entry as? [String: Any] else { throw problem("expected a cookie object") }
-            guard let name = object["name"] as? String, !name.isEmpty, let value = object["value"] as? String,
-                let domain = object["domain"] as? String, !domain.isEmpty
+            guard entry.isObject else { throw problem("expected a cookie object") }
+            guard let name = entry["name"]?.string, !name.isEmpty, let value = entry["value"]?.string,
+                let domain = entry["domain"]?.string, !domain.isEmpty
             else {
                 throw problem("a cookie needs a string name, value and domain")
             }
             var expires: Date?
-            switch object["expires"] {
-            case nil, is NSNull: break
-            case let seconds as Double: expires = seconds > 0 ? Date(timeIntervalSince1970: seconds) : nil
-            case let text as String:
-                guard let date = ISO8601DateFormatter().date(from: text) else {
+            switch entry["expires"]?.value {
+            case nil, .null: break
+            case .number(let seconds): expires = seconds > 0 ? Date(timeIntervalSince1970: seconds) : nil
+            case .string(let text):
+                guard let date = try? Date(text, strategy: .iso8601) else {
                     throw problem("expected expires in seconds since 1970 or as an ISO 8601 date")
                 }
                 expires = date
             default: throw problem("expected expires in seconds since 1970 or as an ISO 8601 date")
             }
             var sameSite = WebParserCookie.SameSite.lax
-            if let text = object["sameSite"] as? String {
+            if let text = entry["sameSite"]?.string {
                 guard let policy = WebParserCookie.SameSite.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
                     throw problem("expected sameSite None, Lax or Strict")
                 }
@@ -155,9 +155,9 @@ public enum CookieFile {
             }
             cookies.append(
                 WebParserCookie(
-                    name: name, value: value, domain: domain, path: object["path"] as? String ?? "/",
-                    expires: expires, secure: object["secure"] as? Bool ?? false,
-                    httpOnly: object["httpOnly"] as? Bool ?? false, sameSite: sameSite))
+                    name: name, value: value, domain: domain, path: entry["path"]?.string ?? "/",
+                    expires: expires, secure: entry["secure"]?.bool ?? false,
+                    httpOnly: entry["httpOnly"]?.bool ?? false, sameSite: sameSite))
         }
         return cookies
     }

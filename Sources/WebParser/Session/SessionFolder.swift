@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A persistent session's folder, and the one place that knows it: it names every file webparse and WebKit keep
 /// there, creates the folder private, locks it for a run, keeps its files private, and keeps the session

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A browser's logged-in state in Playwright's `storage_state` format (also shot-scraper's `auth` file): the
 /// cookies, and each origin's `localStorage`.
@@ -48,34 +48,36 @@ public struct StorageState: Sendable, Equatable {
 
     /// Whether `text` is a storage state (a JSON object) rather than a list of cookies or a cookies.txt file.
     public static func isStorageState(_ text: String) -> Bool {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{")
+        text.trimmingWhitespace().hasPrefix("{")
     }
 
     /// The state in `text`, a JSON object of `cookies` and `origins` (either may be missing); expired cookies are
     /// left out.
     /// - Throws: `CookieFile.Problem` naming the first cookie or origin that is not one (its position from 1).
     public static func parse(_ text: String, now: Date = Date()) throws(CookieFile.Problem) -> StorageState {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        guard let object = try? JSONNode.parse(Array(text.utf8), rules: .lenient), object.isObject else {
             throw CookieFile.Problem(line: 1, message: "expected a storage state: {\"cookies\": […], \"origins\": […]}")
         }
-        let cookies = try CookieFile.cookies(inJSON: object["cookies"] ?? [Any](), in: "cookies")
-        guard let origins = (object["origins"] ?? [Any]()) as? [Any] else {
+        let cookies = try object["cookies"].map { cookies throws(CookieFile.Problem) in try CookieFile.cookies(inJSON: cookies, in: "cookies") } ?? []
+        guard let origins = object["origins"].map(\.array) ?? [] else {
             throw CookieFile.Problem(line: 1, message: "origins: expected a list of {\"origin\", \"localStorage\"}")
         }
         var read: [Origin] = []
         for (index, entry) in origins.enumerated() {
             func problem(_ message: String) -> CookieFile.Problem { CookieFile.Problem(line: index + 1, message: "origins: " + message) }
-            guard let entry = entry as? [String: Any], let origin = entry["origin"] as? String,
+            guard let origin = entry["origin"]?.string,
                 let url = URL(string: origin), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host() != nil
             else {
                 throw problem("expected {\"origin\": \"https://…\", \"localStorage\": […]}")
             }
-            guard let items = (entry["localStorage"] ?? [Any]()) as? [[String: Any]] else { throw problem("expected localStorage as a list of {name, value}") }
+            guard let items = entry["localStorage"].map(\.array) ?? [], items.allSatisfy(\.isObject) else {
+                throw problem("expected localStorage as a list of {name, value}")
+            }
             read.append(
                 Origin(
                     origin: origin,
                     localStorage: try items.map { item throws(CookieFile.Problem) in
-                        guard let name = item["name"] as? String, let value = item["value"] as? String else {
+                        guard let name = item["name"]?.string, let value = item["value"]?.string else {
                             throw problem("a localStorage item needs a string name and value")
                         }
                         return Item(name: name, value: value)
@@ -88,19 +90,38 @@ public struct StorageState: Sendable, Equatable {
     /// SameSite attribute, which WebKit reports as None, is written as Lax unless it is secure: Chromium treats it
     /// so, and refuses None without Secure.
     public func json() -> Data {
-        let cookies: [[String: Any]] = cookies.map { cookie in
-            [
-                "name": cookie.name, "value": cookie.value, "domain": cookie.domain, "path": cookie.path,
-                "expires": cookie.expires.map { $0.timeIntervalSince1970 } ?? -1, "httpOnly": cookie.httpOnly,
-                "secure": cookie.secure, "sameSite": (cookie.sameSite == .none && !cookie.secure ? WebParserCookie.SameSite.lax : cookie.sameSite).rawValue
-            ]
+        let written = Written(
+            cookies: cookies.map { cookie in
+                Written.Cookie(
+                    name: cookie.name, value: cookie.value, domain: cookie.domain, path: cookie.path,
+                    expires: cookie.expires.map { $0.timeIntervalSince1970 } ?? -1, httpOnly: cookie.httpOnly, secure: cookie.secure,
+                    sameSite: (cookie.sameSite == .none && !cookie.secure ? WebParserCookie.SameSite.lax : cookie.sameSite).rawValue)
+            },
+            origins: origins.map { origin in
+                Written.Origin(origin: origin.origin, localStorage: origin.localStorage.map { Written.Item(name: $0.name, value: $0.value) })
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(written)) ?? Data("{}".utf8)) + Data("\n".utf8)
+    }
+
+    /// The file's layout, in Playwright's names.
+    private struct Written: Encodable {
+        struct Cookie: Encodable {
+            let name, value, domain, path: String
+            let expires: Double
+            let httpOnly, secure: Bool
+            let sameSite: String
         }
-        let origins: [[String: Any]] = origins.map { origin in
-            ["origin": origin.origin, "localStorage": origin.localStorage.map { ["name": $0.name, "value": $0.value] }]
+        struct Origin: Encodable {
+            let origin: String
+            let localStorage: [Item]
         }
-        let data = try? JSONSerialization.data(
-            withJSONObject: ["cookies": cookies, "origins": origins], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return (data ?? Data("{}".utf8)) + Data("\n".utf8)
+        struct Item: Encodable {
+            let name, value: String
+        }
+        let cookies: [Cookie]
+        let origins: [Origin]
     }
 
     /// The state in the file at `path`: a storage state, or a cookie file (cookies.txt or a JSON list; no origins).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An HTTP cookie, as a browser keeps it.
 public struct WebParserCookie: Sendable, Hashable, Codable {

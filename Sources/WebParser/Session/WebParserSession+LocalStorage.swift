@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension WebParserSession {
     /// Stores `origins`' items in the session's `localStorage`, as their pages would have (a Playwright storage
@@ -8,8 +8,7 @@ extension WebParserSession {
     ///   `.storageFailed` when an origin's items cannot be stored.
     public func setLocalStorage(_ origins: [StorageState.Origin]) async throws {
         for origin in origins where !origin.localStorage.isEmpty {
-            let items = JavaScriptSyntax.literal(
-                String(decoding: try JSONSerialization.data(withJSONObject: origin.localStorage.map { [$0.name, $0.value] }), as: UTF8.self))
+            let items = JavaScriptSyntax.literal(JSONText.text(.array(origin.localStorage.map { .array([.string($0.name), .string($0.value)]) })))
             _ = try await run(
                 "(() => { for (const [name, value] of JSON.parse(\(items))) localStorage.setItem(name, value); return true; })()",
                 at: origin.origin, doing: "store the local storage of")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The shared browsing context of a set of jobs: their cookies, local storage, HTTP cache, proxy, network
 /// process, and the pages they reuse.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// User-script URL patterns as JavaScript regular expressions over a page's whole URL.
 enum URLPattern {
@@ -7,7 +7,7 @@ enum URLPattern {
     /// without a port matches any port. Nil when the pattern is malformed.
     static func match(_ pattern: String) -> Expression? {
         if pattern == "<all_urls>" { return Expression(source: "^(?:https?|file)://.*$", flags: "") }
-        guard let separator = pattern.range(of: "://") else { return nil }
+        guard let separator = pattern.firstRange(of: "://") else { return nil }
         let scheme = String(pattern[..<separator.lowerBound])
         let rest = pattern[separator.upperBound...]
         let slash = rest.firstIndex(of: "/") ?? rest.endIndex

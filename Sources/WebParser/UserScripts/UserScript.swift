@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A user script in the Tampermonkey convention: JavaScript with a `// ==UserScript==` header that says
 /// where and when it runs. webparse runs it in the page's own JavaScript world (so it can hook `fetch` or
@@ -44,7 +44,7 @@ public struct UserScript: Sendable, Equatable {
     ///   is invalid, or the JavaScript does not parse.
     public init(source: String, fileName: String) throws(UserScriptError) {
         self.source = source
-        self.name = (fileName as NSString).lastPathComponent
+        self.name = fileName.split(separator: "/").last.map(String.init) ?? fileName
         matches = []
         includes = []
         excludes = []
@@ -72,9 +72,9 @@ public struct UserScript: Sendable, Equatable {
 
     private mutating func readHeader(fileName: String) throws(UserScriptError) {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            $0.trimmingWhitespace()
         }
-        guard let start = lines.firstIndex(where: { $0.hasPrefix("//") && $0.dropFirst(2).trimmingCharacters(in: .whitespaces) == "==UserScript==" }) else {
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("//") && $0.dropFirst(2).trimmingSpaces() == "==UserScript==" }) else {
             throw UserScriptError(fileName: fileName, line: nil, message: "no \"// ==UserScript==\" header")
         }
         var index = start + 1
@@ -86,7 +86,7 @@ public struct UserScript: Sendable, Equatable {
             guard line.hasPrefix("//") else {
                 throw UserScriptError(fileName: fileName, line: number, message: "expected a \"// @key value\" line or \"// ==/UserScript==\", got \"\(line)\"")
             }
-            let content = line.dropFirst(2).trimmingCharacters(in: .whitespaces)
+            let content = line.dropFirst(2).trimmingSpaces()
             if content == "==/UserScript==" { return }
             guard content.hasPrefix("@") else {
                 if content.isEmpty { continue }
@@ -94,7 +94,7 @@ public struct UserScript: Sendable, Equatable {
             }
             let parts = content.dropFirst().split(maxSplits: 1, whereSeparator: \.isWhitespace)
             let key = String(parts[0])
-            let value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            let value = parts.count > 1 ? parts[1].trimmingSpaces() : ""
             try apply(key: key, value: value, fileName: fileName, line: number)
         }
         throw UserScriptError(fileName: fileName, line: start + 1, message: "the header is never closed by \"// ==/UserScript==\"")

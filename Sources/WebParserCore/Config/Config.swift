@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// A loaded, valid config: the jobs to run, in file order.
@@ -63,8 +63,19 @@ public struct ConfigError: Error, CustomStringConvertible {
         }
         let more = problems.count - Self.shownProblems
         if more > 0 {
-            lines.append("… and \(more.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) more problem\(more == 1 ? "" : "s")")
+            lines.append("… and \(Self.grouped(more)) more problem\(more == 1 ? "" : "s")")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `number` with its thousands separated by commas: 12,345.
+    private static func grouped(_ number: Int) -> String {
+        var digits = String(number)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return digits
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One field of a config: its key, what it means, how the command line spells it, and how it is read, from a
 /// config's node or from the option's values alike. The job, run and session fields are tables of these

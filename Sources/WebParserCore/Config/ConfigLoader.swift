@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WebParser
 
 /// Reads a webparse config file (or stdin) and checks every field, reporting all problems at once: what
@@ -112,7 +113,7 @@ public enum ConfigLoader {
         var jobs: [Config.NamedJob] = []
         var local: [String] = []
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let url = line.trimmingCharacters(in: .whitespaces)
+            let url = line.trimmingSpaces()
             guard !url.isEmpty, !url.hasPrefix("#") else { continue }
             let evaluation =
                 extract.map { ConfigReader.Member(key: "extract", input: .arguments([$0]), path: "--extract") }

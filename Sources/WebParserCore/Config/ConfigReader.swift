@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// Turns a parsed config into jobs, collecting every problem on the way.

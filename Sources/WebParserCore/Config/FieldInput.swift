@@ -1,3 +1,5 @@
+import WebParser
+
 /// A field's value as it was given: a config's JSON node, or the values of the field's command-line option.
 /// `FieldReader` reads both, with one check and one message for each field.
 package enum FieldInput: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// Reads typed values out of config nodes, recording a problem (with its place) for every value that is not
@@ -77,7 +77,7 @@ package struct FieldReader {
 
     mutating func seconds(_ path: String, _ input: FieldInput, in range: ClosedRange<Double>) -> Duration? {
         guard let number = input.number, range.contains(number) else {
-            let bounds = "from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))"
+            let bounds = "from \(JSONNode.written(range.lowerBound)) to \(JSONNode.written(range.upperBound))"
             problem(path, at: input, "expected a number of seconds \(bounds), got \(input.excerpt)")
             return nil
         }
@@ -106,7 +106,7 @@ package struct FieldReader {
             guard strings.count == elements.count else { return nil }
             items = strings
         } else if let text = input.text {
-            items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            items = text.split(separator: ",").map { $0.trimmingSpaces() }
         } else {
             problem(path, at: input, "expected \(what) as an array of strings or a comma-separated string, got \(input.excerpt)")
             return nil
@@ -165,14 +165,16 @@ package struct FieldReader {
                     problem(path, at: input, "expected 'Name: value', got '\(value)'")
                     return nil
                 }
-                let text = value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                given.append((String(value[..<colon]).trimmingCharacters(in: .whitespaces), .arguments([text])))
+                let text = value[value.index(after: colon)...].trimmingSpaces()
+                given.append((String(value[..<colon]).trimmingSpaces(), .arguments([text])))
             }
         }
-        let tokenCharacters = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
+        let tokenSymbols = Set("!#$%&'*+-.^_`|~".unicodeScalars)
         var headers: [String: String] = [:]
         for (name, value) in given {
-            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && tokenCharacters.contains($0) }) else {
+            guard !name.isEmpty,
+                name.unicodeScalars.allSatisfy({ $0.isASCII && (tokenSymbols.contains($0) || $0.properties.isAlphabetic || $0.properties.numericType != nil) })
+            else {
                 problem(path + "." + name, at: value, "not a valid header name")
                 continue
             }
@@ -180,7 +182,7 @@ package struct FieldReader {
                 problem(path + "." + name, at: value, "expected a header value on one line, got \(value.excerpt)")
                 continue
             }
-            guard !headers.keys.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else {
+            guard !headers.keys.contains(where: { $0.lowercased() == name.lowercased() }) else {
                 problem(path + "." + name, at: value, "header given twice")
                 continue
             }
@@ -203,7 +205,7 @@ package struct FieldReader {
             names = elements.map(FieldInput.node)
         case .arguments(let values):
             let list = values.last ?? ""
-            names = list == "none" ? [] : list.split(separator: ",").map { .arguments([$0.trimmingCharacters(in: .whitespaces)]) }
+            names = list == "none" ? [] : list.split(separator: ",").map { .arguments([$0.trimmingSpaces()]) }
         }
         var resources: Set<WebParserJob.Resource> = []
         for (index, name) in names.enumerated() {
@@ -225,7 +227,7 @@ package struct FieldReader {
             let place = "\(path)[\(index)]"
             guard let pattern = string(place, element) else { continue }
             guard pattern.allSatisfy(\.isASCII), !pattern.contains("|"), !pattern.contains("{"),
-                (try? NSRegularExpression(pattern: pattern)) != nil
+                (try? Regex(pattern)) != nil
             else {
                 problem(place, at: element, "expected a WebKit URL filter (an ASCII regular expression without | or {n}), got \(element.excerpt)")
                 continue

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 extension FieldReader {
@@ -79,7 +79,7 @@ extension FieldReader {
     private mutating func rule(at path: String, _ input: FieldInput) -> WebParserJob.Capture.Rule? {
         guard let pattern = string(path, input) else { return nil }
         do {
-            _ = try NSRegularExpression(pattern: pattern)
+            _ = try Regex(pattern)
         } catch {
             problem(path, at: input, "expected a regular expression, got \(input.excerpt), which is not one")
             return nil

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 extension FieldReader {
@@ -151,8 +151,8 @@ extension FieldReader {
             }
         }
         guard let at else { return (text, nil) }
-        let selector = text[..<at].trimmingCharacters(in: .whitespaces)
-        let attribute = text[text.index(after: at)...].trimmingCharacters(in: .whitespaces)
+        let selector = text[..<at].trimmingSpaces()
+        let attribute = text[text.index(after: at)...].trimmingSpaces()
         return (selector.isEmpty ? "." : selector, attribute.isEmpty ? nil : attribute)
     }
 

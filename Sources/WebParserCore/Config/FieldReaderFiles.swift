@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// How a config's fields that name pages and files are read: URLs, paths relative to the config's folder, the
@@ -8,7 +8,7 @@ extension FieldReader {
     /// config's folder and must exist; a bare host name (`example.com/update`) is loaded over `https`, and
     /// `localhost` or an IP address over `http`.
     mutating func url(_ path: String, _ input: FieldInput) -> URL? {
-        guard let text = string(path, input)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let text = string(path, input)?.trimmingSpaces() else { return nil }
         if let scheme = Self.scheme(of: text)?.lowercased() {
             guard WebParserJob.supportedSchemes.contains(scheme) else {
                 problem(path, at: input, "unsupported scheme \"\(scheme):\"; use http, https or file")
@@ -48,7 +48,7 @@ extension FieldReader {
             problem(path, at: input, "\(error): \(file.path)")
             return nil
         }
-        guard !contents.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !contents.trimmingWhitespace().isEmpty else {
             problem(path, at: input, "is empty: \(file.path)")
             return nil
         }
@@ -126,12 +126,12 @@ extension FieldReader {
     mutating func existingFile(_ filePath: String, _ path: String, _ input: FieldInput, what: String) -> URL? {
         let file = (filePath.hasPrefix("/") ? URL(fileURLWithPath: filePath) : directory.appending(path: filePath))
             .standardizedFileURL
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
             problem(path, at: input, "no such file: \(file.path)")
             return nil
         }
-        guard !isDirectory.boolValue else {
+        guard !isDirectory else {
             problem(path, at: input, "is a folder, not \(what): \(file.path)")
             return nil
         }

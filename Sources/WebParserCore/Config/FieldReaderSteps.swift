@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// How a job's `steps` are read: from a config, an array of one-action objects (`{"click": "#next"}`); from the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// How one job names several pages: a range in its `url` (`"https://site/page/{1..10}/"`) or a `urls` list.
@@ -26,7 +26,7 @@ extension FieldReader {
             let digits = String(number)
             return String(repeating: "0", count: max(0, range.width - digits.count)) + digits
         }
-        draft.urls = urls(path, numbers.map { .arguments([text.replacingCharacters(in: range.place, with: $0)]) }, at: input)
+        draft.urls = urls(path, numbers.map { .arguments([text[..<range.place.lowerBound] + $0 + text[range.place.upperBound...]]) }, at: input)
         draft.urlNames = numbers
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// Settings of a whole run: a config may give them at its top level, and `run`'s options override them.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// Atom 1.0 feeds of the items `--state` reports as new (`run --feed`): the entries each job keeps in its state,
@@ -25,7 +25,7 @@ package enum AtomFeed {
     /// The entries for `items` (JSON, as the job wrote them), new in this run of the job `job`, at `now`:
     /// fields by `mapping` (or the usual names), ids from each item's identity under `key`.
     package static func entries(for items: [Data], job: String, key: String?, mapping: Tracking.FeedFields?, now: Date) -> [Entry] {
-        let time = rfc3339(now)
+        let time = now.formatted(.iso8601)
         return items.compactMap { data -> Entry? in
             guard let item = try? JSONNode.parse(Array(data), rules: ChangeTracker.rules) else { return nil }
             let (identity, _) = ChangeTracker.identity(of: item, key: key)
@@ -66,7 +66,7 @@ package enum AtomFeed {
     package static func document(title: String, path: String, entries: [Entry], version: String, now: Date) -> Data {
         var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
         xml += "  <id>urn:uuid:\(uuid("feed\n" + path))</id>\n  <title>\(escaped(title))</title>\n"
-        xml += "  <updated>\(entries.map(\.updated).max() ?? rfc3339(now))</updated>\n"
+        xml += "  <updated>\(entries.map(\.updated).max() ?? now.formatted(.iso8601))</updated>\n"
         xml += "  <author><name>webparse</name></author>\n"
         xml += "  <generator uri=\"\(generator)\" version=\"\(escaped(version))\">webparse</generator>\n"
         for entry in entries {
@@ -89,7 +89,7 @@ package enum AtomFeed {
     private static func plain(_ node: JSONNode) -> String? {
         switch node.value {
         case .string(let text): text.isEmpty ? nil : text
-        case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        case .number(let number): JSONNode.written(number)
         case .bool(let flag): String(flag)
         default: nil
         }
@@ -97,20 +97,9 @@ package enum AtomFeed {
 
     /// `text` as RFC 3339 when it is an ISO 8601 date or date and time; nil otherwise.
     private static func normalisedDate(_ text: String) -> String? {
-        let full = ISO8601DateFormatter()
-        full.formatOptions = [.withInternetDateTime]
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        guard let date = full.date(from: text) ?? fractional.date(from: text) ?? day.date(from: text) else { return nil }
-        return rfc3339(date)
-    }
-
-    private static func rfc3339(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        let styles = [Date.ISO8601FormatStyle(), Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle().year().month().day()]
+        guard let date = styles.lazy.compactMap({ try? $0.parse(text) }).first else { return nil }
+        return date.formatted(.iso8601)
     }
 
     /// A name-based UUID (version 8, from SHA-256) of `name`.
@@ -118,7 +107,7 @@ package enum AtomFeed {
         var bytes = Array(SHA256.digest(name.utf8).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let hex = bytes.map { $0.hexDigits(2) }.joined()
         let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
         return parts.joined(separator: "-")
     }

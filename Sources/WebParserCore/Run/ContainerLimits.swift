@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The CPU and memory a container (a cgroup, v2 or v1) gives webparse, when it gives less than the machine has:
 /// in a Kubernetes pod or a `docker run --cpus 1 --memory 1g`, the machine's cores and RAM are the node's, and a
@@ -100,6 +100,6 @@ package struct ContainerLimits: Equatable {
     }
 
     private static func text(at file: URL) -> String? {
-        (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        (try? String(contentsOf: file, encoding: .utf8))?.trimmingWhitespace()
     }
 }

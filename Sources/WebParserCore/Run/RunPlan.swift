@@ -34,7 +34,7 @@ package struct RunPlan: Sendable {
     ) throws(UnknownJobs) {
         let names = Set(config.jobs.map(\.name))
         // A name as given, or else a comma-separated list of names.
-        let only = only.flatMap { names.contains($0) ? [$0] : $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let only = only.flatMap { names.contains($0) ? [$0] : $0.split(separator: ",").map { $0.trimmingSpaces() } }
         let unknown = only.filter { !names.contains($0) }
         guard unknown.isEmpty else { throw UnknownJobs(names: unknown, known: config.jobs.map(\.name)) }
         var chosen = Set(config.jobs.filter { (only.isEmpty || only.contains($0.name)) && (shard?.contains($0.name) ?? true) }.map(\.name))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// What a successful result holds that the state did not: the new items of an array result, or a changed
@@ -40,7 +40,7 @@ public enum ChangeTracker {
         let isFirstRun = previous?.lastResult == nil
         var updated = previous ?? StateFile.Job()
         updated.lastResult = SHA256.hex(CanonicalJSON.text(root).utf8)
-        updated.lastSuccess = ISO8601DateFormatter().string(from: time)
+        updated.lastSuccess = time.formatted(.iso8601)
         updated.consecutiveFailures = 0
         guard case .array(let items) = root.value else {
             let changed = previous?.lastResult != updated.lastResult

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// Runs work that recurses once per nesting level of a result on a thread of its own, with a stack sized for
@@ -12,9 +12,7 @@ package enum LargeStack {
     /// `work`'s value, computed on a new thread with a `size` stack.
     package static func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: work()) }
-            thread.stackSize = size
-            thread.start()
+            SystemThread.start(stackSize: size) { continuation.resume(returning: work()) }
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParser
 
 /// What `--state FILE` remembers between runs, per job. A JSON file, versioned, written atomically:

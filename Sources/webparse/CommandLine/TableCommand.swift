@@ -22,8 +22,8 @@ struct TableCommand<Settings: Sendable>: Command {
         let width = max(options.map(\.synopsis.count).max() ?? 0, "-h, --help".count) + 2
         let lines =
             options.map { option in
-                "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
-            } + ["  " + "-h, --help".padding(toLength: width, withPad: " ", startingAt: 0) + "show this help"]
+                "  " + option.synopsis.padded(to: width) + option.help
+            } + ["  " + "-h, --help".padded(to: width) + "show this help"]
         return usage + "\n\n" + details + "\n\nOptions:\n" + lines.joined(separator: "\n") + "\n"
     }
 

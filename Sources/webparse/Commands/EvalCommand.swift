@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WebParserCore
 import WebParser
 
@@ -101,9 +102,7 @@ struct EvalCommand {
 
     /// A JSON string's contents; any other JSON as it is.
     private static func rawText(_ json: Data) -> Data {
-        guard json.first == UInt8(ascii: "\""),
-            let text = try? JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed) as? String
-        else { return json }
+        guard json.first == UInt8(ascii: "\""), let text = (try? JSONNode.parse(Array(json), rules: .lenient))?.string else { return json }
         return Data(text.utf8)
     }
 }

@@ -45,7 +45,7 @@ struct HelpCommand {
             Usage: webparse COMMAND [options]
 
             Commands:
-            \(Commands.all.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+            \(Commands.all.map { "  " + $0.name.padded(to: width) + $0.summary }.joined(separator: "\n"))
 
             Options:
               -h, --help    show this help ('webparse help COMMAND' for a command's)

@@ -12,7 +12,7 @@ enum ManPage {
             ".SH SYNOPSIS"
         ]
         for command in Commands.all {
-            lines += [".B webparse \(command.name)", escape(command.usage.replacingOccurrences(of: "Usage: webparse \(command.name) ", with: "")), ".br"]
+            lines += [".B webparse \(command.name)", escape(command.usage.replacing("Usage: webparse \(command.name) ", with: "")), ".br"]
         }
         lines += [
             ".SH DESCRIPTION",
@@ -96,14 +96,14 @@ enum ManPage {
 
     /// `text` as one paragraph, blank lines between paragraphs kept.
     private static func paragraph(_ text: String) -> String {
-        text.components(separatedBy: "\n\n").map { ".PP\n" + escape($0.replacingOccurrences(of: "\n", with: " ")) }.joined(separator: "\n")
+        text.components(separatedBy: "\n\n").map { ".PP\n" + escape($0.replacing("\n", with: " ")) }.joined(separator: "\n")
     }
 
     /// `text` safe in roff: backslashes and dashes escaped, characters beyond ASCII named (`\[u2026]`), no line
     /// starting with a control character.
     static func escape(_ text: String) -> String {
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
-            .unicodeScalars.map { $0.isASCII ? String($0) : String(format: "\\[u%04X]", $0.value) }.joined()
+        let escaped = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+            .unicodeScalars.map { $0.isASCII ? String($0) : "\\[u" + $0.value.hexDigits(4, uppercase: true) + "]" }.joined()
         return escaped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : String(line)
         }.joined(separator: "\n")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParserCore
 import WebParser
 
@@ -36,17 +36,17 @@ struct RunCommand {
             only the items not seen before, and nothing at all when nothing is new: made for cron.
 
             Job fields (every one but name can also be set in "defaults"):
-            \(JobFields.all.map { "  " + $0.key.padding(toLength: JobFields.keyWidth, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+            \(JobFields.all.map { "  " + $0.key.padded(to: JobFields.keyWidth) + $0.summary }.joined(separator: "\n"))
 
             Settings of the whole run, at the config's top level (the options of the same name override them):
             \((RunFields.all.map { ($0.key, $0.summary) } + SessionFields.all.map { ($0.key, $0.summary) }).map {
-                "  " + $0.0.padding(toLength: JobFields.keyWidth, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+                "  " + $0.0.padded(to: JobFields.keyWidth) + $0.1 }.joined(separator: "\n"))
 
             \(ExitCode.help)
             """,
         options: [
             .value("only", "NAME", "run only the named job; repeat, or separate names with commas") { settings, names throws(CommandFailure) in
-                guard !names.trimmingCharacters(in: .whitespaces).isEmpty else { throw CommandFailure.usage("--only needs a job name") }
+                guard !names.trimmingSpaces().isEmpty else { throw CommandFailure.usage("--only needs a job name") }
                 settings.selection.only.append(names)
             }.completingJobNames(),
             .value("shard", "K/N", "run only the jobs in shard K of N (by a stable hash of their names)") { settings, text throws(CommandFailure) in

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParserCore
 import WebParser
 
@@ -57,7 +57,7 @@ struct SnapshotCommand {
             return job
         } use: { result in
             if let html = settings.html {
-                let text = (try? JSONSerialization.jsonObject(with: result.data, options: .fragmentsAllowed) as? String) ?? ""
+                let text = (try? JSONNode.parse(Array(result.data), rules: .lenient))?.string ?? ""
                 do {
                     try AtomicFile.write(Data(text.utf8), to: html)
                 } catch {

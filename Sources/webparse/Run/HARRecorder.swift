@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
 import WebParser
 import WebParserCore
 import WebParserVersion
@@ -17,12 +18,15 @@ extension CommandOption where Settings: HARSettings {
 
 /// The requests of a run's pages, kept per job as each attempt ends, and written as one HAR file at the end of
 /// the run, whether its jobs succeeded or not.
-final class HARRecorder: @unchecked Sendable {
+final class HARRecorder: Sendable {
     let path: String
-    private let lock = NSLock()
     /// The last attempt's requests of each job, by the job's name, and the jobs in the order they were asked for.
-    private var requests: [String: [WebParserRequest]] = [:]
-    private var pages: [(name: String, url: String)] = []
+    private let recorded = Mutex(Recorded())
+
+    private struct Recorded {
+        var requests: [String: [WebParserRequest]] = [:]
+        var pages: [(name: String, url: String)] = []
+    }
 
     /// A recorder writing to `path`.
     /// - Throws: `CommandFailure` (exit 2) when `path` cannot be written, before anything runs.
@@ -34,19 +38,19 @@ final class HARRecorder: @unchecked Sendable {
     /// Records `job`'s requests as `name`: asks the job for them, and hands back the handler that keeps them.
     func record(_ job: inout WebParserJob, as name: String) -> @Sendable (WebParserMessage) -> Void {
         job.recordsRequests = true
-        lock.withLock { pages.append((name, job.url.absoluteString)) }
+        recorded.withLock { $0.pages.append((name, job.url.absoluteString)) }
         return { [self] message in
             guard case .requests(let list) = message else { return }
-            lock.withLock { requests[name] = list }
+            recorded.withLock { $0.requests[name] = list }
         }
     }
 
     /// Writes the HAR file.
     /// - Throws: `CommandFailure` (exit 1) when it cannot be written.
     func write() throws(CommandFailure) {
-        let log = lock.withLock {
+        let log = recorded.withLock { recorded in
             HARLog.json(
-                of: pages.map { HARLog.Page(name: $0.name, url: $0.url, requests: requests[$0.name] ?? []) },
+                of: recorded.pages.map { HARLog.Page(name: $0.name, url: $0.url, requests: recorded.requests[$0.name] ?? []) },
                 version: String(cString: webparse_version()))
         }
         do throws(AtomicFile.Failure) {

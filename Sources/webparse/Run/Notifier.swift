@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParserCore
 import WebParser
 
@@ -76,7 +76,7 @@ struct Notifier: Sendable {
     static func reason(in said: String, status: Int32) -> String {
         let lines = said.split(separator: "\n").compactMap { line -> String? in
             for level in [" - ERROR - ", " - WARNING - "] {
-                if let range = line.range(of: level) { return String(line[range.upperBound...]) }
+                if let range = line.firstRange(of: level) { return String(line[range.upperBound...]) }
             }
             return nil
         }
@@ -87,56 +87,17 @@ struct Notifier: Sendable {
     /// and what it wrote on stdout and stderr together.
     /// - Throws: `CommandFailure` (exit 1) when it cannot be started.
     private func apprise(_ arguments: [String], input body: String?) async throws(CommandFailure) -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: apprise)
-        process.arguments = arguments
-        process.environment = MainCommand.launchEnvironment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = body == nil ? FileHandle.nullDevice : input
-        process.standardOutput = output
-        process.standardError = output
-        do {
-            // The exit is awaited through the termination handler (waiting on a thread would spin); the body is
-            // written and what Apprise says is read on threads of their own, so that neither pipe can fill up
-            // and block it, and an Apprise that exits before reading costs a failed write, not a crash.
-            let written = Self.onThread { [body] in
-                guard let body else { return }
-                try? input.fileHandleForWriting.write(contentsOf: Data(body.utf8))
-                try? input.fileHandleForWriting.close()
-            }
-            let read = Self.onThread { output.fileHandleForReading.readDataToEndOfFile() }
-            let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do {
-                    try process.run()
-                } catch {
-                    process.terminationHandler = nil
-                    try? input.fileHandleForWriting.close()
-                    try? output.fileHandleForWriting.close()
-                    continuation.resume(throwing: error)
-                }
-            }
-            try? output.fileHandleForWriting.close()
-            await written.value
-            return (status, String(decoding: await read.value, as: UTF8.self))
+        do throws(ChildProcess.StartFailure) {
+            let outcome = try await ChildProcess.run(apprise, arguments: arguments, environment: MainCommand.launchEnvironment, input: body)
+            return (outcome.status, outcome.output)
         } catch {
             throw CommandFailure(message: "--notify: cannot start \(apprise): \(error)", code: .jobFailed)
         }
     }
 
-    /// `work`'s value, computed on a thread of its own (blocking reads and writes stay off the task pool).
-    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> Task<T, Never> {
-        Task {
-            await withCheckedContinuation { continuation in
-                Thread { continuation.resume(returning: work()) }.start()
-            }
-        }
-    }
-
     /// The message line for `item`.
     func line(for item: Data, of job: String) -> String {
-        let value = try? JSONSerialization.jsonObject(with: item, options: .fragmentsAllowed)
+        let value = try? JSONNode.parse(Array(item), rules: .lenient)
         guard let format else { return Self.summary(of: value) ?? String(decoding: item, as: UTF8.self) }
         // One pass over the template: what a placeholder is replaced with is never read as a template again.
         var line = ""
@@ -155,28 +116,26 @@ struct Notifier: Sendable {
     }
 
     /// A title or name (or the first text) of an object item, and its URL; a text item as it is.
-    private static func summary(of value: Any?) -> String? {
-        if let text = value as? String { return text }
-        guard let object = value as? [String: Any] else { return nil }
+    private static func summary(of value: JSONNode?) -> String? {
+        if let text = value?.string { return text }
+        guard let value, case .object(let members) = value.value else { return nil }
         let label =
-            ["title", "name", "text"].lazy.compactMap { object[$0] as? String }.first
-            ?? object.keys.sorted().lazy.compactMap { object[$0] as? String }.first
-        let url = ["url", "link", "href"].lazy.compactMap { object[$0] as? String }.first
+            ["title", "name", "text"].lazy.compactMap { value[$0]?.string }.first
+            ?? members.map(\.key).sorted().lazy.compactMap { value[$0]?.string }.first
+        let url = ["url", "link", "href"].lazy.compactMap { value[$0]?.string }.first
         let parts = [label, url == label ? nil : url].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
     /// The value at the dot-separated `path` of an object item, as text.
-    private static func text(at path: String, in value: Any?) -> String? {
+    private static func text(at path: String, in value: JSONNode?) -> String? {
         var current = value
-        for key in path.split(separator: ".") { current = (current as? [String: Any])?[String(key)] }
-        switch current {
-        case let text as String: return text
-        case let number as NSNumber: return number.stringValue
+        for key in path.split(separator: ".") { current = current?[String(key)] }
+        switch current?.value {
+        case .string(let text): return text
+        case .number(let number): return JSONNode.written(number)
         case nil: return nil
-        case let other?:
-            return (try? JSONSerialization.data(withJSONObject: other, options: [.fragmentsAllowed, .sortedKeys]))
-                .map { String(decoding: $0, as: UTF8.self) }
+        case _?: return current.map(CanonicalJSON.text)
         }
     }
 }

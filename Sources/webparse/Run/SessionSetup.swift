@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParserCore
 import WebParser
 
@@ -30,7 +30,7 @@ extension CommandOption where Settings: SessionOptionSettings {
                 $0.session.saveStorageFile = $1
             },
             .value("no-proxy", "HOSTS", "comma-separated hosts reached without the proxy") { settings, hosts in
-                settings.session.noProxy += hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                settings.session.noProxy += hosts.split(separator: ",").map { $0.trimmingSpaces() }
             }
         ]
     }

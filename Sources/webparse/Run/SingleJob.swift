@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WebParserCore
 import WebParser
 
@@ -19,7 +19,7 @@ enum SingleJob {
             job = try make()
             har = try harFile.map { path throws(CommandFailure) in try HARRecorder(path: path) }
         } catch {
-            StandardStreams.tellError("webparse \(command): " + error.message.replacingOccurrences(of: "\n", with: "\nwebparse \(command): "))
+            StandardStreams.tellError("webparse \(command): " + error.message.replacing("\n", with: "\nwebparse \(command): "))
             StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
             return error.code
         }

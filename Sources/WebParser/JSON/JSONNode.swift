@@ -1,4 +1,3 @@
-import WebParser
 /// A JSON parser that keeps what a config's error messages need: the line and column of every value, the
 /// order of object keys, and duplicate keys. Strict RFC 8259: no comments, no trailing commas.
 package struct JSONNode: Sendable {
@@ -12,14 +11,14 @@ package struct JSONNode: Sendable {
         case object([(key: String, value: JSONNode)])
     }
 
-    var value: Value
+    package var value: Value
     /// Where the value starts, from 1; 0 for values that are not from a text.
-    var line: Int
-    var column: Int
+    package var line: Int
+    package var column: Int
     /// The bytes of the parsed text the value spans, so that it can be passed on as it was written.
-    var span: Range<Int> = 0..<0
+    package var span: Range<Int> = 0..<0
 
-    init(value: Value, line: Int, column: Int, span: Range<Int> = 0..<0) {
+    package init(value: Value, line: Int, column: Int, span: Range<Int> = 0..<0) {
         self.value = value
         self.line = line
         self.column = column
@@ -27,24 +26,34 @@ package struct JSONNode: Sendable {
     }
 
     /// What a parse accepts beyond strict JSON, and how deep it goes.
-    struct Rules: Sendable {
+    package struct Rules: Sendable {
         /// The deepest nesting accepted; deeper text is refused with a message that says so.
-        var maximumDepth: Int
+        package var maximumDepth: Int
         /// Whether an escaped lone surrogate (`"\ud83d"`, valid JSON text that `JSON.stringify` writes for a
         /// string cut inside an emoji) is read instead of refused: as a character of Supplementary Private Use
         /// Area-A of its own (U+F0000 + the code unit − U+D800), so that strings with different lone surrogates
         /// stay different.
-        var replacesLoneSurrogates: Bool
+        package var replacesLoneSurrogates: Bool
         /// Whether an object may repeat a key (a config may not: the second would silently win).
-        var allowsDuplicateKeys: Bool
+        package var allowsDuplicateKeys: Bool
+
+        /// Rules with these limits.
+        package init(maximumDepth: Int, replacesLoneSurrogates: Bool, allowsDuplicateKeys: Bool) {
+            self.maximumDepth = maximumDepth
+            self.replacesLoneSurrogates = replacesLoneSurrogates
+            self.allowsDuplicateKeys = allowsDuplicateKeys
+        }
 
         /// For configs: 200 levels, strict Unicode, no repeated keys.
-        static let config = Rules(maximumDepth: 200, replacesLoneSurrogates: false, allowsDuplicateKeys: false)
+        package static let config = Rules(maximumDepth: 200, replacesLoneSurrogates: false, allowsDuplicateKeys: false)
+        /// For JSON text other programs wrote (cookie files, a page's results): 512 levels, lone surrogates read,
+        /// the last of repeated keys wins.
+        package static let lenient = Rules(maximumDepth: 512, replacesLoneSurrogates: true, allowsDuplicateKeys: true)
     }
 
     /// Parses `bytes` as one JSON document under `rules`.
     /// - Throws: `JSONSyntaxError` at the first place the text is not JSON or breaks a rule.
-    static func parse(_ bytes: [UInt8], rules: Rules = .config) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ bytes: [UInt8], rules: Rules = .config) throws(JSONSyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes, rules: rules)
         parser.skipWhitespace()
         let node = try parser.parseValue(depth: 0)
@@ -60,8 +69,13 @@ package struct JSONNode: Sendable {
         return number
     }
 
+    /// `number` as a message writes it: whole numbers without a fraction (`5`, not `5.0`).
+    package static func written(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
     /// The kind of value, for messages: "a string", "an array"…
-    var kindDescription: String {
+    package var kindDescription: String {
         switch value {
         case .null: "null"
         case .bool: "a boolean"
@@ -73,11 +87,11 @@ package struct JSONNode: Sendable {
     }
 
     /// The value as it would be written in the file, shortened for messages.
-    var excerpt: String {
+    package var excerpt: String {
         switch value {
         case .null: "null"
         case .bool(let flag): String(flag)
-        case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        case .number(let number): Self.written(number)
         case .string(let text):
             "\""
                 + String(
@@ -87,7 +101,7 @@ package struct JSONNode: Sendable {
                         case "\r", "\r\n": "\\r"
                         case "\t": "\\t"
                         case _ where character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }):
-                            character.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined()
+                            character.unicodeScalars.map { "\\u" + $0.value.hexDigits(4) }.joined()
                         default: String(character)
                         }
                     }) + "\""
@@ -101,8 +115,9 @@ package struct JSONNode: Sendable {
 public struct JSONSyntaxError: Error, Sendable {
     /// What is wrong, such as "duplicate key \"url\"".
     public var message: String
-    /// Where, from 1.
+    /// The line of the text where it is wrong, from 1.
     public var line: Int
+    /// The column in that line, in characters from 1.
     public var column: Int
 }
 

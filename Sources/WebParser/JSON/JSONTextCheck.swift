@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whether bytes are exactly one JSON value (RFC 8259), checked in one pass without building it.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one JSON writer: builds compact JSON text, in the order given, around results that must be passed
 /// through byte for byte. (Codable model types, such as a state file, are written by `JSONEncoder`.)
@@ -73,7 +73,7 @@ package enum JSONText {
             case "\n": text += "\\n"
             case "\r": text += "\\r"
             case "\t": text += "\\t"
-            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20: text += "\\u" + scalar.value.hexDigits(4)
             default: text.unicodeScalars.append(scalar)
             }
         }

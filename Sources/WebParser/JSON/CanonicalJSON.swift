@@ -1,17 +1,14 @@
-import Foundation
-import WebParser
-
 /// One way of writing each JSON value, whatever the page's key order or number spelling: object keys
 /// sorted by their UTF-8 bytes, no whitespace, numbers in their shortest form. Equal values, equal text.
 package enum CanonicalJSON {
-    static func text(_ node: JSONNode) -> String {
+    package static func text(_ node: JSONNode) -> String {
         var output = ""
         write(node, to: &output)
         return output
     }
 
     /// `node` in canonical form, one value or member per line, indented by two spaces: what a diff compares.
-    static func lines(_ node: JSONNode) -> [String] {
+    package static func lines(_ node: JSONNode) -> [String] {
         var lines: [String] = []
         writeLines(node, prefix: "", suffix: "", indent: "", into: &lines)
         return lines
