@@ -34,4 +34,25 @@ import Testing
             #expect(line.hasPrefix(config.path + ":"), "every message names the file: \(line)")
         }
     }
+
+    /// The message about a bad config is written while WebKit and its own display start and add to the
+    /// environment; reading the environment then once crashed webparse (signal 11 in `getenv`'s caller, 1 run in
+    /// about 60 of the corpus). Many runs, two at a time, as the corpus runs them: every one ends with exit 2.
+    @Test func aBadConfigIsReportedWhileWebKitStarts() async throws {
+        let config = Self.directory.appending(path: "comment.json").path
+        for _ in 0..<50 {
+            let outcomes = try await withThrowingTaskGroup(of: ProcessRunner.Outcome.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        try await ProcessRunner(product: "webparse").run(["run", config], environment: ["DISPLAY": ":4241", "WAYLAND_DISPLAY": nil])
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for outcome in outcomes {
+                #expect(outcome.status == 2, "\(outcome.stderr)")
+                #expect(outcome.stderr.hasPrefix(config + ":"), "\(outcome.stderr)")
+            }
+        }
+    }
 }

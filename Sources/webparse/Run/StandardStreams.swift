@@ -39,9 +39,11 @@ enum StandardStreams {
     /// True when stderr is a terminal, where progress is shown by default.
     static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
 
-    /// Colour only on a terminal, and never when `NO_COLOR` is set (https://no-color.org) or `TERM=dumb`.
+    /// Colour only on a terminal, and never when `NO_COLOR` is set (https://no-color.org) or `TERM=dumb`. Read
+    /// from the environment webparse was started with: the first message may come while WebKit starts and adds
+    /// to the environment, and reading it then could read freed memory.
     static let usesColor: Bool = {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = MainCommand.launchEnvironment
         return stderrIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }()
 }
