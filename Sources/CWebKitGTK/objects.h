@@ -42,6 +42,8 @@ struct WKView {
     /* Whether ended loads are reported through resource_recorded, and what cancels the bodies being read. */
     bool records_resources;
     GCancellable *reading;
+    /* Whether the view's first load starts a web process of its own for pages that use WebGL. */
+    bool starts_webgl_process;
 };
 
 /* A request that answers later: the caller's callback (cast back to its own type by the file that made the
@@ -55,6 +57,10 @@ typedef struct {
 /* Trusts certificate for uri's host in the view's web context and loads uri again: the view's current request
  * (with its headers) when uri is its URI. False, doing nothing, when uri has no host. */
 bool trust_certificate(WKView *view, GTlsCertificate *certificate, const char *uri);
+
+/* Says, around the call that starts a web process (a view's first load), whether that process's pages use
+ * WebGL, and so which EGL driver it loads (egl.c). */
+void egl_starting_process_for_webgl(bool webgl);
 
 /* Reports the view's resource loads through its resource_changed callback from now on. */
 void view_resources_watch(WKView *view);

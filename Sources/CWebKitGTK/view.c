@@ -168,6 +168,7 @@ static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WK
     webkit_settings_set_javascript_can_open_windows_automatically(settings, TRUE);
     webkit_settings_set_enable_javascript_markup(settings, options.page_scripts);
     webkit_settings_set_enable_media(settings, options.media);
+    webkit_settings_set_enable_webgl(settings, options.webgl);
     /* A response's Cross-Origin-Opener-Policy makes WebKit move the page to a new browsing context group, in a
      * new web process, throwing away the warm process of the fresh tab (a job's page 3-4 times slower). The
      * group's purpose, cutting the page off from windows of other origins, is webparse's own rule anyway: a
@@ -220,6 +221,7 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
                              "script-message-with-reply-received::webparse", G_CALLBACK(on_script_message), view);
     } else {
         view->web_view = new_web_view(context, options, related, view);
+        view->starts_webgl_process = options.webgl && !related;
     }
 
     static const struct {
@@ -261,6 +263,19 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
     return view;
 }
 
+/* Around a view's load: WebKit starts a view's web process inside its first load, with the environment of that
+ * moment. */
+static void begin_load(WKView *view) {
+    if (view->starts_webgl_process)
+        egl_starting_process_for_webgl(true);
+}
+
+static void end_load(WKView *view) {
+    if (view->starts_webgl_process)
+        egl_starting_process_for_webgl(false);
+    view->starts_webgl_process = false;
+}
+
 void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers, const char *user,
                       const char *password) {
     g_free(view->user);
@@ -274,14 +289,18 @@ void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers,
             soup_message_headers_replace(request_headers, headers[index], headers[index + 1]);
     }
     gtk_widget_show(view->window);
+    begin_load(view);
     webkit_web_view_load_request(view->web_view, request);
+    end_load(view);
     g_clear_object(&view->request);
     view->request = request;
 }
 
 void wk_view_load_html(WKView *view, const char *html, const char *uri) {
     gtk_widget_show(view->window);
+    begin_load(view);
     webkit_web_view_load_html(view->web_view, html, uri);
+    end_load(view);
 }
 
 static gboolean destroy_window(gpointer window) {

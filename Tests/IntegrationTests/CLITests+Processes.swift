@@ -293,3 +293,48 @@ extension CLITests {
         #expect(!ProcessTree.anyAlive(Array(children)))
     }
 }
+
+extension CLITests {
+    /// Web processes start with webparse's EGL vendor, which has no device: no Mesa driver or LLVM in them, and no
+    /// WebGL for their pages, as in a browser without a GPU. A job with `webgl` gets WebGL, in a web process of
+    /// its own that loads Mesa. The page detects WebGL as map and chart libraries do, and falls back without it.
+    @Test func onlyTheWebGLJobsProcessLoadsTheGPUDriver() async throws {
+        let page = """
+            <title>map</title><canvas id=map></canvas><script>
+            const gl = document.getElementById('map').getContext('webgl');
+            window.renderer = gl ? gl.getParameter(gl.VERSION) : 'fallback: no WebGL';
+            </script>
+            """
+        let server = try TestHTTPServer(routes: ["/": .respond(body: page), "/map": .respond(body: page)])
+        defer { server.stop() }
+        // Each page answers after 3 s, so that both web processes are up while they are read.
+        let script = "new Promise(done => setTimeout(() => done(window.renderer), 3000))"
+        let config = try writeConfig(
+            """
+            {"concurrency": 2, "jobs": [
+              {"name": "plain", "url": "\(server.url("/"))", "script": "\(script)"},
+              {"name": "map", "url": "\(server.url("/map"))", "script": "\(script)", "webgl": true}
+            ]}
+            """)
+        let running = try webparse.start(["run", config], environment: headless)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while server.requests.count < 2 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: .milliseconds(1500))
+        let webProcesses = running.descendants().filter { $0.name.hasPrefix("WebKitWebProces") }.map(\.pid)
+        var drivers: [(environment: String?, mesa: Bool, llvm: Bool)] = []
+        for pid in webProcesses {
+            // Read whole by cat: Foundation reads a /proc file only as far as its size, which /proc says is 0.
+            let maps = try await ProcessRunner(path: "/bin/cat").run(["/proc/\(pid)/maps"]).stdoutText
+            drivers.append((try Self.environment(of: pid)["WEBPARSE_EGL"], maps.contains("libEGL_mesa"), maps.contains("libLLVM")))
+        }
+        let outcome = await running.finish()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let results = try JSONSerialization.jsonObject(with: outcome.stdout) as? [String: String]
+        #expect(results?["plain"] == "fallback: no WebGL")
+        #expect(results?["map"]?.hasPrefix("WebGL") == true, "\(String(describing: results))")
+        #expect(drivers.count == 2, "two web processes: \(drivers)")
+        #expect(drivers.contains { $0.environment == "mesa" && $0.mesa }, "the WebGL job's process loads Mesa: \(drivers)")
+        #expect(drivers.contains { $0.environment == "none" && !$0.mesa && !$0.llvm }, "the other loads neither Mesa nor LLVM: \(drivers)")
+        #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+    }
+}

@@ -30,6 +30,10 @@ bool wk_main_is_current_thread(void);
 int wk_spawn_process(const char *const *argv, const char *const *envp, int stdin_fd, int stdout_fd, int stderr_fd,
                      bool die_with_thread, char **error_message);
 
+/* Puts the variable that tells a web process which EGL driver to start with (webparse's vendor with no device,
+ * or Mesa) into the environment, saying "no device". Call once, before WebKit starts a web process. */
+void wk_egl_install_marker(void);
+
 /* Frees a string the shim handed out. */
 void wk_free(void *pointer);
 

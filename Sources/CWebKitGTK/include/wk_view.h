@@ -149,6 +149,9 @@ typedef struct {
     /* NULL, or JavaScript run in the main world of the top frame of every document the view loads, before the
      * document's own scripts; window.webkit.messageHandlers.webparse exists only when this is set. */
     const char *document_start_script;
+    /* true lets pages use WebGL; a view without a related view then gets a web process whose EGL display comes
+     * from Mesa. false: no WebGL, as in a browser without a GPU. */
+    bool webgl;
 } WKViewOptions;
 
 /* Creates a view of options.width x options.height inside a one-pixel GtkOffscreenWindow, beside its pixel (GTK

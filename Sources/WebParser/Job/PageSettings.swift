@@ -24,15 +24,19 @@ public struct PageSettings: Sendable, Equatable {
     public var capturesConsole: Bool
     /// What happens when the page opens a window (`window.open`, a link with a target).
     public var popups: WebParserJob.PopupPolicy
+    /// Whether the page may use WebGL. Its pages then run in web processes of their own, which load the system's
+    /// GPU driver (Mesa: ~50 MB more a process on a machine without a GPU); without it `getContext("webgl")`
+    /// is null, as in a browser without a GPU.
+    public var webgl: Bool
 
     /// Settings with the defaults: WebKit's user agent, a 1280×800 viewport, the system's languages, images,
     /// media and fonts blocked (and no URL patterns), the page's scripts on, no user scripts, the console not
-    /// captured, and popups loaded in the page itself.
+    /// captured, popups loaded in the page itself, and no WebGL.
     public init(
         userAgent: String? = nil, viewport: Viewport = Viewport(), languages: [String] = [],
         blockedResources: Set<WebParserJob.Resource> = WebParserJob.Resource.defaultBlocked,
         blockedURLs: [String] = [], pageScripts: Bool = true, userScripts: [UserScript] = [],
-        capturesConsole: Bool = false, popups: WebParserJob.PopupPolicy = .follow
+        capturesConsole: Bool = false, popups: WebParserJob.PopupPolicy = .follow, webgl: Bool = false
     ) {
         self.userAgent = userAgent
         self.viewport = viewport
@@ -43,6 +47,7 @@ public struct PageSettings: Sendable, Equatable {
         self.userScripts = userScripts
         self.capturesConsole = capturesConsole
         self.popups = popups
+        self.webgl = webgl
     }
 }
 

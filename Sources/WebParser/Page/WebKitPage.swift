@@ -163,7 +163,7 @@ final class WebKitPage: WebPage {
                         height: Int32(options.viewport.height),
                         user_agent: userAgent, page_scripts: options.pageScripts,
                         media: !options.blocking.resources.contains(.media),
-                        content_filter: filter?.pointer, document_start_script: startScript),
+                        content_filter: filter?.pointer, document_start_script: startScript, webgl: options.webgl),
                     related?.view, sharesContent, callbacks, target)
             }
         }

@@ -30,6 +30,7 @@ enum WebKitRuntime {
         }
         server?.stop()
         theme?.remove()
+        EGLVendor.remove()
     }
 
     /// The private display and its theme, and whether the process is past the point where one may be started.
@@ -61,7 +62,9 @@ enum WebKitRuntime {
         // loads: on a machine without a GPU that loads Mesa's software driver and LLVM (~17 ms of CPU while the first
         // web process starts, ~20 MB) and finds no device. Naming a device that does not exist gives web processes
         // the same "no device" without the search; a machine with a GPU is left to WebKit.
-        if !hasRenderNode() { setenv("WEBKIT_WEB_RENDER_DEVICE_FILE", "/dev/dri/none", 0) }
+        let hasGPU = hasRenderNode()
+        if !hasGPU { setenv("WEBKIT_WEB_RENDER_DEVICE_FILE", "/dev/dri/none", 0) }
+        EGLVendor.install(environment: environment, hasGPU: hasGPU)
         // JavaScriptCore lets a heap grow between collections by a factor it picks from the machine's RAM: on a
         // machine of many GiB every heap may double, and pages that live for seconds never give the garbage back.
         // Sized as on a machine of 256 MiB, a heap over 128 MiB grows by a quarter: 40 Dash pages at 4 at once

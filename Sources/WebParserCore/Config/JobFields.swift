@@ -236,6 +236,12 @@ package enum JobFields {
             if let value = reader.choice(path, input, WebParserJob.PopupPolicy.self) { draft.job.page.popups = value }
         },
         JobField(
+            key: "webgl", summary: "let the page use WebGL, in web processes of its own that load the GPU driver (default false: no WebGL)",
+            option: .flag("webgl", true, "let the page use WebGL (its web process loads the GPU driver)")
+        ) { reader, path, input, draft in
+            if let value = reader.bool(path, input) { draft.job.page.webgl = value }
+        },
+        JobField(
             key: "screenshot", summary: "a PNG of the page once the result is ready: \"out.png\" or {\"file\": …, \"fullPage\": true}",
             option: .value("screenshot", "FILE", "write a PNG of the page to FILE once the result is ready")
         ) { reader, path, input, draft in
