@@ -51,11 +51,14 @@ package struct RunPlan: Sendable {
 
     /// The session's configuration for the plan, keeping its data in `storage` and reaching servers through
     /// `proxy`: when every job has a page of its own, no page is ever reused, so none is kept (or prepared) for
-    /// reuse; a memory limit of 0 is none.
+    /// reuse; a memory limit of 0 is none. When memory is the constraint (a memory limit given, or the
+    /// container's), pages of a site go four to a process unless the settings say how many.
     package func sessionConfiguration(storage: WebParserSession.Storage, proxy: WebParserSession.Proxy?)
         -> WebParserSession.Configuration
     {
-        let pagesPerProcess = settings.pagesPerProcess ?? WebParserSession.Configuration.defaultPagesPerProcess
+        let memoryBound = (settings.memoryLimit ?? 0) > 0 || limits.memory != nil
+        let pagesPerProcess =
+            settings.pagesPerProcess ?? (memoryBound ? RunSettings.memoryBoundPagesPerProcess : WebParserSession.Configuration.defaultPagesPerProcess)
         let recycleAfter = jobs.count <= concurrency ? 1 : settings.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
         let memoryLimit: Int? =
             switch settings.memoryLimit {
