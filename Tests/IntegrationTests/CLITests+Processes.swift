@@ -338,3 +338,18 @@ extension CLITests {
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
 }
+
+extension CLITests {
+    /// A program started by a process that uses WebParser inherits the description of that process's EGL vendor,
+    /// private to its user and removed when it ends: webparse does not take it for the user's choice of vendor
+    /// (which its web processes could not read: they would abort), and makes its own.
+    @Test func anInheritedDescriptionOfTheVendorIsNotTheUsersChoice() async throws {
+        let server = try TestHTTPServer(routes: ["/": .respond(body: "<title>inherited</title>")])
+        defer { server.stop() }
+        let config = try writeConfig(#"{"url": "\#(server.url("/"))", "script": "document.title"}"#)
+        let gone = FileManager.default.temporaryDirectory.appending(path: "webparse-egl-gone\(getpid())/webparse.json").path
+        let outcome = try await webparse.run(["run", config], environment: headless.merging(["__EGL_VENDOR_LIBRARY_FILENAMES": gone]) { $1 })
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdoutText == "\"inherited\"\n")
+    }
+}

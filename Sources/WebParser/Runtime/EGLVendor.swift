@@ -17,19 +17,23 @@ enum EGLVendor {
     /// inherits its environment, and that description is private to its user and gone when the process ends.
     static func install(environment: [String: String], hasGPU: Bool) {
         wk_egl_install_marker()
-        let named = environment["__EGL_VENDOR_LIBRARY_FILENAMES"].map { !$0.contains("/" + folderPrefix) } ?? false
-        guard !hasGPU, !named, environment["__EGL_VENDOR_LIBRARY_DIRS"] == nil, let folder = CaptureExtension.folder else {
-            if !named { unsetenv("__EGL_VENDOR_LIBRARY_FILENAMES") }
-            return
+        let given = environment["__EGL_VENDOR_LIBRARY_FILENAMES"]
+        let inherited = given?.contains("/" + folderPrefix) == true
+        // An inherited description cannot be relied on; replaced below, or else taken out.
+        let withoutOwn = { if inherited { unsetenv("__EGL_VENDOR_LIBRARY_FILENAMES") } }
+        guard !hasGPU, given == nil || inherited, environment["__EGL_VENDOR_LIBRARY_DIRS"] == nil, let folder = CaptureExtension.folder else {
+            return withoutOwn()
         }
         var template = Array(FileManager.default.temporaryDirectory.appending(path: folderPrefix + "XXXXXX").path.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else { return }
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else {
+            return withoutOwn()
+        }
         let description = made + "/webparse.json"
         let library = folder.appending(path: CaptureExtension.fileName).path
         let text = JSONText.text(.object([("file_format_version", .string("1.0.0")), ("ICD", .object([("library_path", .string(library))]))]))
         guard FileManager.default.createFile(atPath: description, contents: Data(text.utf8)) else {
             rmdir(made)
-            return
+            return withoutOwn()
         }
         installed.withLock { $0 = made }
         setenv("__EGL_VENDOR_LIBRARY_FILENAMES", description, 1)
