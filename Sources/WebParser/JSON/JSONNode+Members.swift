@@ -8,9 +8,6 @@ extension JSONNode {
     /// The text of a string; nil for another value.
     package var string: String? { if case .string(let text) = value { text } else { nil } }
 
-    /// The number; nil for another value.
-    package var number: Double? { if case .number(let number) = value { number } else { nil } }
-
     /// The flag of a boolean; nil for another value.
     package var bool: Bool? { if case .bool(let flag) = value { flag } else { nil } }
 
@@ -19,7 +16,4 @@ extension JSONNode {
 
     /// Whether the value is an object.
     package var isObject: Bool { if case .object = value { true } else { false } }
-
-    /// Whether the value is `null`.
-    package var isNull: Bool { if case .null = value { true } else { false } }
 }

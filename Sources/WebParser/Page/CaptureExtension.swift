@@ -1,9 +1,9 @@
 internal import CWebKitGTK
 import FoundationEssentials
 
-/// Where webparse's web process extension (`libwebparse-extension.so`, which captures response bodies) is: in
-/// the install's `lib/webparse/` beside the executable's `bin/`, or beside the executable itself (a build
-/// folder). webparse runs without it; only a job that captures needs it.
+/// Where webparse's web process extension (`libwebparse-extension.so`, which captures response bodies and is the
+/// EGL vendor with no device, `EGLVendor`) is: in the install's `lib/webparse/` beside the executable's `bin/`, or
+/// beside the executable itself (a build folder). webparse runs without it; only a job that captures needs it.
 enum CaptureExtension {
     /// The folder that holds the extension, or nil when it is in none of `searched`.
     static let folder: URL? = searched.first { FileManager.default.isReadableFile(atPath: $0.appending(path: fileName).path) }

@@ -41,11 +41,7 @@ enum EGLVendor {
 
     /// Removes the description file, once no process will start any more.
     static func remove() {
-        guard
-            let folder = installed.withLock({ folder in
-                defer { folder = nil }; return folder
-            })
-        else { return }
+        guard let folder = installed.withLock({ $0.take() }) else { return }
         unlink(folder + "/webparse.json")
         rmdir(folder)
     }

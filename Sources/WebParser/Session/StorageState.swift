@@ -7,8 +7,8 @@ import FoundationEssentials
 ///                   "sameSite"}, …],
 ///      "origins": [{"origin": "https://example.com", "localStorage": [{"name", "value"}, …]}, …]}
 public struct StorageState: Sendable, Equatable {
-    /// One origin's stored items.
-    public struct Origin: Sendable, Equatable {
+    /// One origin's stored items, encoded with Playwright's names.
+    public struct Origin: Sendable, Equatable, Encodable {
         /// The origin: scheme, host and port if any, as `https://example.com` or `http://127.0.0.1:8000`.
         public var origin: String
         /// Its `localStorage` items, as name and value, in the order given.
@@ -21,8 +21,8 @@ public struct StorageState: Sendable, Equatable {
         }
     }
 
-    /// A `localStorage` item.
-    public struct Item: Sendable, Equatable {
+    /// A `localStorage` item, encoded with Playwright's names.
+    public struct Item: Sendable, Equatable, Encodable {
         /// The item's key.
         public var name: String
         /// The item's value.
@@ -97,9 +97,7 @@ public struct StorageState: Sendable, Equatable {
                     expires: cookie.expires.map { $0.timeIntervalSince1970 } ?? -1, httpOnly: cookie.httpOnly, secure: cookie.secure,
                     sameSite: (cookie.sameSite == .none && !cookie.secure ? WebParserCookie.SameSite.lax : cookie.sameSite).rawValue)
             },
-            origins: origins.map { origin in
-                Written.Origin(origin: origin.origin, localStorage: origin.localStorage.map { Written.Item(name: $0.name, value: $0.value) })
-            })
+            origins: origins)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return ((try? encoder.encode(written)) ?? Data("{}".utf8)) + Data("\n".utf8)
@@ -112,13 +110,6 @@ public struct StorageState: Sendable, Equatable {
             let expires: Double
             let httpOnly, secure: Bool
             let sameSite: String
-        }
-        struct Origin: Encodable {
-            let origin: String
-            let localStorage: [Item]
-        }
-        struct Item: Encodable {
-            let name, value: String
         }
         let cookies: [Cookie]
         let origins: [Origin]

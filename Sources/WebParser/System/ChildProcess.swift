@@ -38,11 +38,12 @@ package enum ChildProcess {
         }
         var message: UnsafeMutablePointer<CChar>?
         let pid = withCStringArray([path] + arguments) { argv in
-            // Never NULL, which would mean this process's environment: an empty one is an empty list.
-            withCStringArray(environment.map { $0.key + "=" + $0.value } + [""]) { envp in
-                var entries = Array(UnsafeBufferPointer(start: envp, count: environment.count))
-                entries.append(nil)
-                return wk_spawn_process(argv, entries, inputPipe?.read ?? -1, output.write, output.write, false, &message)
+            withCStringArray(environment.map { $0.key + "=" + $0.value }) { envp in
+                // Never NULL, which would mean this process's environment: an empty one is an empty list.
+                let empty: [UnsafePointer<CChar>?] = [nil]
+                return empty.withUnsafeBufferPointer { empty in
+                    wk_spawn_process(argv, envp ?? empty.baseAddress, inputPipe?.read ?? -1, output.write, output.write, false, &message)
+                }
             }
         }
         close(output.write)

@@ -169,12 +169,10 @@ package struct FieldReader {
                 given.append((String(value[..<colon]).trimmingSpaces(), .arguments([text])))
             }
         }
-        let tokenSymbols = Set("!#$%&'*+-.^_`|~".unicodeScalars)
+        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
         var headers: [String: String] = [:]
         for (name, value) in given {
-            guard !name.isEmpty,
-                name.unicodeScalars.allSatisfy({ $0.isASCII && (tokenSymbols.contains($0) || $0.properties.isAlphabetic || $0.properties.numericType != nil) })
-            else {
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy(tokenCharacters.contains) else {
                 problem(path + "." + name, at: value, "not a valid header name")
                 continue
             }
