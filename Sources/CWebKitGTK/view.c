@@ -9,6 +9,7 @@ static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpoi
     WKView *view = data;
     int http_status = 0;
     const char *retry_after = NULL;
+    int refreshes = 0;
     if (event == WEBKIT_LOAD_COMMITTED) {
         WebKitWebResource *resource = webkit_web_view_get_main_resource(web_view);
         WebKitURIResponse *response = resource ? webkit_web_resource_get_response(resource) : NULL;
@@ -16,10 +17,12 @@ static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpoi
             http_status = (int)webkit_uri_response_get_status_code(response);
             SoupMessageHeaders *headers = webkit_uri_response_get_http_headers(response);
             retry_after = headers ? soup_message_headers_get_one(headers, "Retry-After") : NULL;
+            refreshes = headers && soup_message_headers_get_one(headers, "Refresh") != NULL;
         }
     }
     const char *uri = webkit_web_view_get_uri(web_view);
-    view->callbacks.load_changed(view->callback_context, (WKLoadEvent)event, uri ? uri : "", http_status, retry_after);
+    view->callbacks.load_changed(view->callback_context, (WKLoadEvent)event, uri ? uri : "", http_status, retry_after,
+                                refreshes);
 }
 
 static gboolean on_load_failed(WebKitWebView *web_view, WebKitLoadEvent event, const char *failing_uri,

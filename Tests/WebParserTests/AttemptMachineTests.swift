@@ -22,9 +22,9 @@ import Testing
             case .evaluateLater(let delay): "evaluate after \(delay)"
             case .expireRequest(let id, let delay): "expire request \(id) after \(delay)"
             case .notify(let body):
-                body.hasSuffix("pageQuiet(true);\nreturn null;\n")
+                body.contains("\npageQuiet(true, ")
                     ? "notify busy"
-                    : body.hasSuffix("pageQuiet(false);\nreturn null;\n") ? "notify quiet" : "install script"
+                    : body.contains("\npageQuiet(false, ") ? "notify quiet" : "install script"
             case .callStep(let body, let document): "step call \(body.contains("until(") ? "waiting" : "direct") in \(document)"
             case .click(let x, let y): "click \(x),\(y)"
             case .press(let key): "press \(key)"
@@ -180,7 +180,29 @@ import Testing
             Issue.record("expected an evaluation")
             return
         }
-        #expect(body.contains(".slice(true, 200)"), "the evaluation says requests are in flight, and the settle time")
+        #expect(
+            body.contains(".slice(true, \"withoutScripts\", 200)"),
+            "the evaluation says requests are in flight, what can change the document, and the settle time")
+    }
+
+    /// A document whose response asks for a refresh, or one the job's user scripts run in, is never taken as still;
+    /// with the page's scripts off, one is still once loaded.
+    @Test func whatCanChangeTheDocumentIsToldToThePage() throws {
+        func firstBody(refreshes: Bool, _ change: (inout WebParserJob) -> Void = { _ in }) -> String {
+            var attempt = machine(change)
+            _ = attempt.handle(.start)
+            let actions = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200, refreshes: refreshes)))
+            guard case .evaluate(let body, _)? = actions.first(where: { if case .evaluate = $0 { true } else { false } }) else {
+                Issue.record("expected an evaluation, got \(words(actions))")
+                return ""
+            }
+            return body
+        }
+        let userScript = try UserScript(source: "// ==UserScript==\n// @name s\n// ==/UserScript==\n", fileName: "s.user.js")
+        #expect(firstBody(refreshes: false).contains(".slice(false, \"withoutScripts\", 200)"))
+        #expect(firstBody(refreshes: true).contains(".slice(false, \"never\", 200)"))
+        #expect(firstBody(refreshes: false) { $0.page.userScripts = [userScript] }.contains(".slice(false, \"never\", 200)"))
+        #expect(firstBody(refreshes: false) { $0.page.pageScripts = false }.contains(".slice(false, \"loaded\", 200)"))
     }
 
     /// After steps that acted, an answer equal to the one just before the first of them must hold longer; one

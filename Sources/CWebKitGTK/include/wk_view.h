@@ -94,9 +94,10 @@ typedef struct {
 /* What a view reports. All are called on the WebKit thread with the view's callback context. */
 typedef struct {
     /* A load event. uri is the view's current URI. At WK_LOAD_COMMITTED, http_status is the main resource's
-     * HTTP status (0 when there is none, as for file: URIs) and retry_after its Retry-After header (NULL when
-     * absent); for the other events they are 0 and NULL. */
-    void (*load_changed)(void *context, WKLoadEvent event, const char *uri, int http_status, const char *retry_after);
+     * HTTP status (0 when there is none, as for file: URIs), retry_after its Retry-After header (NULL when
+     * absent) and refreshes whether it has a Refresh header; for the other events they are 0, NULL and 0. */
+    void (*load_changed)(void *context, WKLoadEvent event, const char *uri, int http_status, const char *retry_after,
+                         int refreshes);
     /* The main load failed with error; WK_LOAD_FINISHED follows. */
     void (*load_failed)(void *context, const char *failing_uri, WKError error);
     /* The estimated load progress, from 0 to 1. */

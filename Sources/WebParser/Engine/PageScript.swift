@@ -80,13 +80,16 @@ struct PageScript: Sendable {
     }
 
     /// The body of a call that evaluates the script for one slice, with requests in flight or not (`busy`), an
-    /// answer final once unchanged for `settle` while the page was quiet (zero: at once). With `installed`
+    /// answer final once unchanged for `settle` while the page was quiet (zero: at once), or once no request is
+    /// in flight in a document that nothing can change any more (`stillness`, `PageQuiet`). With `installed`
     /// false, it first sends the whole script (once per document); with `installed`, a few bytes, whatever the
     /// script's size, which answer `{"notInstalled": true}` in a document the script was not sent to.
     /// With `responses` (a JSON array), a script that is a function gets them as its argument from this call on.
-    func body(installed: Bool, busy: Bool, settle: Duration, responses: Data? = nil) -> String {
+    func body(
+        installed: Bool, busy: Bool, stillness: PageQuiet.Stillness, settle: Duration, responses: Data? = nil
+    ) -> String {
         let give = responses.map { "window[\(key)].setResponses(\(String(decoding: $0, as: UTF8.self)));\n" } ?? ""
-        let call = give + "return await window[\(key)].slice(\(busy), \(settle.milliseconds));\n"
+        let call = give + "return await window[\(key)].slice(\(busy), \"\(stillness.rawValue)\", \(settle.milliseconds));\n"
         return installed ? "if (!window[\(key)]) return { __proto__: null, kind: \"notInstalled\" };\n" + call : installation + call
     }
 
@@ -313,8 +316,8 @@ struct PageScript: Sendable {
         const dom = { since: performance.now() };
         new MutationObserver(() => { dom.since = performance.now(); })
         .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        const slice = async (busy, settleMs) => {
-        const quiet = pageQuiet(busy);
+        const slice = async (busy, stillness, settleMs) => {
+        const quiet = pageQuiet(busy, stillness);
         const sliceEnd = performance.now() + sliceMs;
         for (;;) {
         let reply = await attempt();
@@ -328,7 +331,8 @@ struct PageScript: Sendable {
         if (final || hold <= 0) return reply;
         if (reply !== seen.answer) { seen.answer = reply; seen.since = now; }
         const still = Math.min(now - quiet.since, Math.max(now - seen.since, now - dom.since));
-        if (!quiet.busy && still >= hold) return reply;
+        // A document nothing can change any more has settled once no request is in flight.
+        if (!quiet.busy && (still >= hold || isStill())) return reply;
         // A page that never stays quiet (it polls its server several times a second) has settled once the answer
         // stayed the same as long as a request may count as in flight.
         if (now - seen.since >= Math.max(hold, busyMs)) return reply;

@@ -60,6 +60,8 @@ struct RunningAttempt {
     /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer
     /// equal to the one before the steps acted.
     private var settleFor: Duration
+    /// What can change the document the page shows, besides webparse's calls.
+    private var stillness = PageQuiet.Stillness.never
 
     /// An attempt of `job`, with its script made ready, about to load.
     init(job: WebParserJob, script: PageScript) {
@@ -120,10 +122,11 @@ struct RunningAttempt {
         case .redirected(let url):
             self.url = url
             return []
-        case .committed(let url, let httpStatus, let retryAfter):
+        case .committed(let url, let httpStatus, let retryAfter, let refreshes):
             self.url = url
             self.httpStatus = httpStatus
             committed = true
+            stillness = PageQuiet.Stillness(page: job.page, refreshes: refreshes)
             if httpStatus >= 400 {
                 var error = WebParserError(.httpStatus(httpStatus), url: url)
                 error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
@@ -243,7 +246,7 @@ struct RunningAttempt {
         }
         // Told to whatever document the page shows (every call also says it, so a new document learns it anyway).
         if requests.isBusy != wasBusy, conclusion == nil {
-            actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy)))
+            actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy, stillness: stillness)))
         }
         return actions
     }
@@ -290,10 +293,12 @@ struct RunningAttempt {
                 let body =
                     StepScript.body(
                         of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil,
-                        preamble: script.quiet.preamble(busy: requests.isBusy)) ?? ""
+                        preamble: script.quiet.preamble(busy: requests.isBusy, stillness: stillness)) ?? ""
                 return actions + [.callStep(body: body, document: document)]
             case .checkAction(let document):
-                return [.callStep(body: StepScript.actionCheck(preamble: script.quiet.preamble(busy: requests.isBusy)), document: document)]
+                return [
+                    .callStep(body: StepScript.actionCheck(preamble: script.quiet.preamble(busy: requests.isBusy, stillness: stillness)), document: document)
+                ]
             case .click(let x, let y): return [.click(x: x, y: y)]
             case .press(let key): return [.press(key: key)]
             case .later(let delay, let timer): return [.stepLater(delay, timer: timer)]
@@ -320,7 +325,8 @@ struct RunningAttempt {
             responses = captured.json
             givenResponses = captured.count
         }
-        let body = script.body(installed: installedIn == document, busy: requests.isBusy, settle: settleFor, responses: responses)
+        let body = script.body(
+            installed: installedIn == document, busy: requests.isBusy, stillness: stillness, settle: settleFor, responses: responses)
         installedIn = document
         return [.evaluate(body: body, document: document)]
     }

@@ -70,10 +70,10 @@ final class WebKitPage: WebPage {
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
         let callbacks = WKViewCallbacks(
-            load_changed: { context, event, uri, status, retryAfter in
+            load_changed: { context, event, uri, status, retryAfter, refreshes in
                 let event = PageEvent.loadEvent(
                     event, url: String(cString: uri!), httpStatus: Int(status),
-                    retryAfter: retryAfter.map { String(cString: $0) })
+                    retryAfter: retryAfter.map { String(cString: $0) }, refreshes: refreshes != 0)
                 CallbackTarget.deliver(event, to: context)
             },
             load_failed: { context, uri, error in
@@ -401,11 +401,11 @@ private final class CallbackTarget {
 }
 
 private extension PageEvent {
-    static func loadEvent(_ event: WKLoadEvent, url: String, httpStatus: Int, retryAfter: String?) -> PageEvent {
+    static func loadEvent(_ event: WKLoadEvent, url: String, httpStatus: Int, retryAfter: String?, refreshes: Bool) -> PageEvent {
         switch event {
         case WK_LOAD_STARTED: .started(url: url)
         case WK_LOAD_REDIRECTED: .redirected(url: url)
-        case WK_LOAD_COMMITTED: .committed(url: url, httpStatus: httpStatus, retryAfter: retryAfter)
+        case WK_LOAD_COMMITTED: .committed(url: url, httpStatus: httpStatus, retryAfter: retryAfter, refreshes: refreshes)
         default: .finished(url: url)
         }
     }
