@@ -2,12 +2,13 @@
 on), run by webparse and by Playwright on the same tasks, whole processes, each output checked:
 
 - "login, next": log in with steps (fill, fill, click, then Django's redirect), then the changelist's six pages
-  by its paginator (`next`), one job;
+  by its paginator (`next`), one job; "login, next, first answer" the same with each page's first non-empty
+  answer (webparse's "settle": 0, Playwright's BENCH_SETTLE_MS=0), where the settled task waits 0.2 s a page;
 - "login, 6 URLs at N": a login job, then a job of the changelist's six pages by URL (`urls`, `after` the
   login), N pages at once (Playwright: the same in one browser context);
 - "steps": within one webparse run, the login job against loading the two pages it visits (the login form, and
-  the changelist once logged in), from each job's elapsedMs; the server's own part of the login (checking the
-  password, --hash-time) is measured apart.
+  the changelist once logged in), each from an empty HTTP cache, from each job's elapsedMs; the server's own part
+  of the login (its answer to the POST: the password checked, the session made; --login-time) is measured apart.
 """
 import json
 import os
@@ -26,9 +27,9 @@ def start(python):
     return apps.start_app(python, "django_site.py", DJANGO_LOGIN, "Django admin")
 
 
-def hash_time(python):
-    """How long the Django admin takes to check a password, in seconds."""
-    return float(subprocess.run([python, os.path.join(HERE, "django_site.py"), "--hash-time"], capture_output=True,
+def login_time(python):
+    """How long the Django admin takes to answer the login form's POST, in seconds."""
+    return float(subprocess.run([python, os.path.join(HERE, "django_site.py"), "--login-time"], capture_output=True,
                                 text=True, check=True).stdout)
 
 
@@ -36,9 +37,11 @@ def login_job(base, name="login"):
     return {"name": name, "url": base + DJANGO_LOGIN, "steps": STEPS, "script": DJANGO_NAMES}
 
 
-def next_config(base):
-    """One job: the login, then the changelist's pages by its paginator."""
-    return {"jobs": [{**login_job(base, "groups"), "next": {"script": DJANGO_NEXT}}]}
+def next_config(base, settle=None):
+    """One job: the login, then the changelist's pages by its paginator; with `settle` (seconds), the job's settle
+    time (0: each page's first non-empty answer)."""
+    job = {**login_job(base, "groups"), "next": {"script": DJANGO_NEXT}}
+    return {"jobs": [job if settle is None else {**job, "settle": settle}]}
 
 
 def range_config(base, concurrency):
@@ -49,12 +52,15 @@ def range_config(base, concurrency):
 
 
 def steps_config(base):
-    """A first job that starts the web process, the login form alone, the login, and the changelist alone."""
+    """A first job that starts the web process, the login form alone, the login, and the changelist alone, each of
+    the last three from an empty HTTP cache ("cache": "reload"), so that the login job and the two pages load their
+    scripts and styles alike (the changelist's come from the server in the login job)."""
     return {"concurrency": 1, "jobs": [
         {"name": "warm", "url": base + DJANGO_LOGIN, "script": "document.title"},
-        {"name": "form", "url": base + DJANGO_LOGIN, "script": "document.querySelector('#id_username') ? 'form' : null", "after": "warm"},
-        {**login_job(base), "after": "form"},
-        {"name": "list", "url": base + "/admin/auth/group/", "script": DJANGO_NAMES, "after": "login"},
+        {"name": "form", "url": base + DJANGO_LOGIN, "script": "document.querySelector('#id_username') ? 'form' : null", "after": "warm",
+         "cache": "reload"},
+        {**login_job(base), "after": "form", "cache": "reload"},
+        {"name": "list", "url": base + "/admin/auth/group/", "script": DJANGO_NAMES, "after": "login", "cache": "reload"},
     ]}
 
 

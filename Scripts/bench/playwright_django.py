@@ -1,7 +1,7 @@
 """The Django admin tasks of the benchmark (django_bench.py) with Python Playwright driving the system chromium, as
 a Playwright user writes them: fill, fill and click to log in, then the group names of each changelist page, taken
-once they have stayed the same for 0.2 s (`playwright_runner.settled`, the wait webparse does by default). Prints
-the names as a JSON list.
+once they have stayed the same for 0.2 s (`playwright_runner.settled`, the wait webparse does by default; with
+BENCH_SETTLE_MS=0 the first non-empty answer). Prints the names as a JSON list.
 
     playwright_django.py next BASE             (log in, then page through the changelist by its paginator)
     playwright_django.py range BASE PAGES      (log in, then the changelist's pages by URL, PAGES at once)
