@@ -100,7 +100,7 @@ class Unwatched(Sampler):
 
 def cold_runs(run, repeats):
     """`repeats` cold starts, `run(sampler)`, timed with nothing watching them (a sample reads every process's
-    memory, which slows a start of a few tenths of a second on two cores), then one watched for its peak memory only."""
+    memory, which takes CPU from the start it watches), then one watched for its peak memory only."""
     return [run(Unwatched) for _ in range(repeats)] + [{**run(Sampler), "timed": False}]
 
 

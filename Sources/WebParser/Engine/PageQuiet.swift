@@ -17,7 +17,8 @@ struct PageQuiet: Sendable {
         /// taken as still.
         case never
         /// The page's own scripts run: it is still once it has loaded if it has none (no script element, no event
-        /// handler attribute), no frame or plugin and no `<meta http-equiv="refresh">`.
+        /// handler attribute, no custom element, no open shadow root), no frame or plugin and no
+        /// `<meta http-equiv="refresh">`.
         case withoutScripts
         /// The page's own scripts are turned off (`javaScript: false`): it is still once it has loaded if it has no
         /// frame or plugin and no `<meta http-equiv="refresh">`.
@@ -63,7 +64,8 @@ struct PageQuiet: Sendable {
         if (stillness === "never" || document.readyState !== "complete") return false;
         try {
         const changers = stillness === "loaded" ? \(JavaScriptSyntax.literal(Self.changers(scriptsRun: false))) : \(JavaScriptSyntax.literal(Self.changers(scriptsRun: true)));
-        return !document.evaluate(changers, document, null, XPathResult.BOOLEAN_TYPE, null).booleanValue;
+        if (document.evaluate(changers, document, null, XPathResult.BOOLEAN_TYPE, null).booleanValue) return false;
+        return stillness === "loaded" || !Array.prototype.some.call(document.getElementsByTagName("*"), (element) => element.shadowRoot);
         } catch {
         return false;
         }
@@ -91,12 +93,14 @@ struct PageQuiet: Sendable {
     }
 
     /// An XPath expression, true when the document holds what can change it once loaded: a frame or plugin (its
-    /// document is another's), a refresh, and when the page's scripts run, a script element or an event handler
-    /// attribute.
+    /// document is another's), a refresh, and when the page's scripts run, a script element, an event handler
+    /// attribute or a custom element (whose declarative shadow root, closed, can hold scripts no page script can
+    /// see; an open one is looked for apart).
     private static func changers(scriptsRun: Bool) -> String {
         let frames = "//*[local-name()='iframe' or local-name()='frame' or local-name()='object' or local-name()='embed']"
         let refresh = "//*[local-name()='meta'][translate(@http-equiv, 'REFSH', 'refsh') = 'refresh']"
-        let scripts = "//*[local-name()='script'] | //@*[starts-with(translate(name(), 'ON', 'on'), 'on')]"
+        let scripts =
+            "//*[local-name()='script' or contains(local-name(), '-')] | //@*[starts-with(translate(name(), 'ON', 'on'), 'on')]"
         return "boolean(" + [frames, refresh].joined(separator: " | ") + (scriptsRun ? " | " + scripts : "") + ")"
     }
 
