@@ -84,8 +84,7 @@ struct PageQuiet: Sendable {
         const observer = new MutationObserver(() => done());
         const timer = setTimeout(() => done(), ms);
         const done = () => { observer.disconnect(); clearTimeout(timer); state.wakers.delete(done); document.removeEventListener("readystatechange", done); resume(); };
-        if (byQuiet) state.wakers.add(done);
-        if (byQuiet) document.addEventListener("readystatechange", done);
+        if (byQuiet) { state.wakers.add(done); document.addEventListener("readystatechange", done); }
         observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
         });
 

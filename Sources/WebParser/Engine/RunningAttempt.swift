@@ -62,6 +62,8 @@ struct RunningAttempt {
     private var settleFor: Duration
     /// What can change the document the page shows, besides webparse's calls.
     private var stillness = PageQuiet.Stillness.never
+    /// A call's first lines that tell the page whether its requests are in flight and what can change its document.
+    private var quietPreamble: String { script.quiet.preamble(busy: requests.isBusy, stillness: stillness) }
 
     /// An attempt of `job`, with its script made ready, about to load.
     init(job: WebParserJob, script: PageScript) {
@@ -293,11 +295,11 @@ struct RunningAttempt {
                 let body =
                     StepScript.body(
                         of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil,
-                        preamble: script.quiet.preamble(busy: requests.isBusy, stillness: stillness)) ?? ""
+                        preamble: quietPreamble) ?? ""
                 return actions + [.callStep(body: body, document: document)]
             case .checkAction(let document):
                 return [
-                    .callStep(body: StepScript.actionCheck(preamble: script.quiet.preamble(busy: requests.isBusy, stillness: stillness)), document: document)
+                    .callStep(body: StepScript.actionCheck(preamble: quietPreamble), document: document)
                 ]
             case .click(let x, let y): return [.click(x: x, y: y)]
             case .press(let key): return [.press(key: key)]
