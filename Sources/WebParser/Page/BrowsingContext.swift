@@ -119,7 +119,7 @@ final class BrowsingContext {
             let waiter = UUID()
             switch pool.admit(waiter, languages: languages) {
             case .enter(let setting):
-                if let setting { withCStringArray(setting) { wk_context_set_preferred_languages(webContext, $0) } }
+                if let setting { setLanguages(setting) }
                 return
             case .wait:
                 await withTaskCancellationHandler {
@@ -132,6 +132,14 @@ final class BrowsingContext {
                 }
                 try Task.checkCancellation()
             }
+        }
+    }
+
+    /// Gives pages `languages`, or, for none, the languages of the environment's locale (`SystemLocale`): a language
+    /// tag always, which WebKit's own default is not under a locale such as `C.UTF-8`.
+    private func setLanguages(_ languages: [String]) {
+        withCStringArray(languages.isEmpty ? SystemLocale.current.languages : languages) {
+            wk_context_set_preferred_languages(webContext, $0)
         }
     }
 
@@ -197,6 +205,8 @@ final class BrowsingContext {
             withCStringArray(proxy.bypass) { wk_context_set_proxy(context, proxy.url.absoluteString, $0) }
         }
         self.context = context
+        // The pool's language gate starts with no languages of a job's own: the environment's.
+        setLanguages([])
         return context
     }
 

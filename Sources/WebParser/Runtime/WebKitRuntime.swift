@@ -62,6 +62,10 @@ enum WebKitRuntime {
         // loads: on a machine without a GPU that loads Mesa's software driver and LLVM (~17 ms of CPU while the first
         // web process starts, ~20 MB) and finds no device. Naming a device that does not exist gives web processes
         // the same "no device" without the search; a machine with a GPU is left to WebKit.
+        // GTK sets the C library's locale from the environment as it starts, in webparse and in every web process, and
+        // warns on stderr when the C library lacks it ("Locale not supported by C library"). Pages get their
+        // languages from the environment's locale all the same (`SystemLocale`); the C library works in C.UTF-8.
+        if !SystemLocale.current.missing.isEmpty { setenv("LC_ALL", "C.UTF-8", 1) }
         let hasGPU = hasRenderNode()
         if !hasGPU { setenv("WEBKIT_WEB_RENDER_DEVICE_FILE", "/dev/dri/none", 0) }
         EGLVendor.install(environment: environment, hasGPU: hasGPU)

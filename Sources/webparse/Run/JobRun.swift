@@ -18,6 +18,7 @@ struct JobRun {
 
     /// Runs `jobs`, `concurrency` pages at once, and says how the run ended.
     func run(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
+        reporter.tellAboutLocale()
         var jobs = jobs
         var scheduler = JobScheduler(
             parser: WebParserRunner(session: setup.session),

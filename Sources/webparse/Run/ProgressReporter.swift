@@ -74,6 +74,16 @@ struct ProgressReporter: Sendable {
         StandardStreams.tell("webparse: \(name): warning: \(reason)")
     }
 
+    /// With `-v`, says that the environment's locale is one the C library lacks: webparse then works in C.UTF-8 (and
+    /// GTK has nothing to warn about), and pages still get the locale's language.
+    func tellAboutLocale(_ locale: SystemLocale = .current) {
+        guard isVerbose, !locale.missing.isEmpty else { return }
+        let names = locale.missing.joined(separator: ", ")
+        StandardStreams.tell(
+            "webparse: the locale \(names) is not installed (locale -a lists those that are); webparse works in C.UTF-8, "
+                + "and pages get the language \(locale.languages.joined(separator: ", ")) unless a job names its own")
+    }
+
     /// Explains why job `name` failed, and for how many runs in a row when that is more than one.
     func jobFailed(_ name: String, _ error: Error, runsInARow: Int = 1) {
         let streak = runsInARow > 1 ? "failed \(runsInARow) runs in a row" : "failed"

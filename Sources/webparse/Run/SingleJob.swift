@@ -33,6 +33,7 @@ enum SingleJob {
             return error.code
         }
         let reporter = ProgressReporter(verbosity: verbosity)
+        reporter.tellAboutLocale()
         let report = reporter.messageHandler(for: command)
         let keep = har?.record(&job, as: command)
         let result: WebParserResult
