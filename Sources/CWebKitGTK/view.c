@@ -184,6 +184,13 @@ static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WK
                                                          WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
     webkit_user_content_manager_add_script(content, isolation);
     webkit_user_script_unref(isolation);
+    if (options.watch_script) {
+        WebKitUserScript *watch = webkit_user_script_new_for_world(
+            options.watch_script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+            options.watch_world, NULL, NULL);
+        webkit_user_content_manager_add_script(content, watch);
+        webkit_user_script_unref(watch);
+    }
     if (options.content_filter)
         webkit_user_content_manager_add_filter(content, options.content_filter->filter);
     if (options.document_start_script) {

@@ -24,17 +24,25 @@ static gboolean on_user_message(WebKitWebView *web_view, WebKitUserMessage *mess
     const char *kind, *url, *method, *mime_type, *omitted;
     gint32 status;
     gboolean main_frame, exact;
-    guint64 size;
+    guint64 size, read;
     GVariant *body;
     /* The same fields, borrowed from parameters. */
-    g_variant_get(parameters, "(&s&s&si&sbbt@ay&s)", &kind, &url, &method, &status, &mime_type,
-                  &main_frame, &exact, &size, &body, &omitted);
+    g_variant_get(parameters, "(&s&s&si&sbbt@ay&st)", &kind, &url, &method, &status, &mime_type,
+                  &main_frame, &exact, &size, &body, &omitted, &read);
+    if (g_strcmp0(kind, "begin") == 0 || g_strcmp0(kind, "end") == 0) {
+        if (read && *kind == 'b')
+            view->callbacks.read_started(view->callback_context, read, method, url);
+        else if (read)
+            view->callbacks.read_ended(view->callback_context, read);
+        g_variant_unref(body);
+        return TRUE;
+    }
     gsize body_length = 0;
     const unsigned char *bytes = g_variant_get_fixed_array(body, &body_length, 1);
     WKCapturedResponse response = {
         g_strcmp0(kind, "xhr") == 0 ? WK_CAPTURE_XHR : g_strcmp0(kind, "other") == 0 ? WK_CAPTURE_OTHER : WK_CAPTURE_FETCH,
         url, method, status, mime_type, main_frame, exact, size, bytes, body_length,
-        *omitted ? omitted : NULL,
+        *omitted ? omitted : NULL, read,
     };
     view->callbacks.response_captured(view->callback_context, &response);
     g_variant_unref(body);

@@ -79,9 +79,15 @@ static void load_record(Load *load, const char *failure, GBytes *body) {
     g_ptr_array_unref(response_headers);
 }
 
+/* Tells the view's owner that the load ended, where it ended. */
+static void report_end(Load *load) {
+    const char *uri = webkit_web_resource_get_uri(load->resource);
+    load->view->callbacks.resource_changed(load->view->callback_context, load->id, WK_RESOURCE_ENDED, uri ? uri : "");
+}
+
 /* Reports the end of the load and frees its record, which the caller has taken out of the view's loads. */
 static void load_ended(Load *load) {
-    load->view->callbacks.resource_changed(load->view->callback_context, load->id, WK_RESOURCE_ENDED, NULL);
+    report_end(load);
     load_free(load);
 }
 
@@ -121,7 +127,7 @@ static void on_data(GObject *object, GAsyncResult *result, gpointer data) {
  * what it was, once its body, if wanted, is read. */
 static void load_end(Load *load, const char *failure) {
     g_ptr_array_remove_fast(load->view->loads, load);
-    load->view->callbacks.resource_changed(load->view->callback_context, load->id, WK_RESOURCE_ENDED, NULL);
+    report_end(load);
     if (load->request_headers && load->body_wanted && !failure) {
         load->reading = g_object_ref(load->view->reading);
         webkit_web_resource_get_data(load->resource, load->reading, on_data, load);

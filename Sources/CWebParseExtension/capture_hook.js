@@ -4,9 +4,12 @@
 // from values whose brand the engine checks (a Response's getters throw on anything else). It never awaits an
 // object: a promise resolved with an object asks the object for a `then`, which a page can add to any prototype
 // and answer with its own value, so bodies come as strings (`text()`) or through events (XHR, FileReader).
-// `send(kind, url, method, status, mimeType, exact, size, body, note)`: body a string (whose size `send` measures)
-// or an ArrayBuffer, or null with its size and a note ("over-limit", "opaque", "unreadable", "websocket",
-// "event-stream").
+// `send(kind, url, method, status, mimeType, exact, size, body, note, read)`: body a string (whose size `send`
+// measures) or an ArrayBuffer, or null with its size and a note ("over-limit", "opaque", "unreadable",
+// "websocket", "event-stream"). Each fetch and each XHR sent is a read, numbered in the document: `send("begin",
+// url, method, …, read)` as the script makes the request, so that webparse knows a body is on its way before
+// WebKit reports the load, then either the record with the same number or `send("end", …, read)` when there is
+// none to make (the request failed, or its response is not one the page may read).
 (function (send, maxBody, kinds) {
     "use strict";
     const apply = Reflect.apply;
@@ -17,6 +20,13 @@
     const verb = (value) => {
         try { return apply(upper, String(value), []); } catch { return "GET"; }
     };
+    let reads = 0;
+    const begin = (url, method) => {
+        reads += 1;
+        send("begin", url, method, 0, "", false, 0, null, "", reads);
+        return reads;
+    };
+    const end = (read) => send("end", "", "", 0, "", false, 0, null, "", read);
 
     if (kinds & 1 && typeof window.fetch === "function") {
         const originalFetch = window.fetch;
@@ -25,23 +35,23 @@
         const headers = getter(response, "headers"), clone = response.clone, text = response.text;
         const header = Headers.prototype.get, Address = URL;
         const requestMethod = getter(Request.prototype, "method"), requestURL = getter(Request.prototype, "url");
-        const record = (answer, method, asked) => {
+        const record = (answer, method, asked, read) => {
             let kind;
-            try { kind = apply(type, answer, []); } catch { return; }
+            try { kind = apply(type, answer, []); } catch { return end(read); }
             if (kind === "opaque" || kind === "opaqueredirect") {
-                send("fetch", asked, method, 0, "", false, 0, null, "opaque");
+                send("fetch", asked, method, 0, "", false, 0, null, "opaque", read);
                 return;
             }
-            if (kind !== "basic" && kind !== "cors") return;
+            if (kind !== "basic" && kind !== "cors") return end(read);
             const where = apply(url, answer, []), code = apply(status, answer, []);
             const mime = apply(header, apply(headers, answer, []), ["content-type"]) ?? "";
             const length = Number(apply(header, apply(headers, answer, []), ["content-length"]) ?? NaN);
             if (length > maxBody) {
-                send("fetch", where, method, code, mime, false, length, null, "over-limit");
+                send("fetch", where, method, code, mime, false, length, null, "over-limit", read);
                 return;
             }
             const body = apply(text, apply(clone, answer, []), []);
-            apply(then, body, [(value) => send("fetch", where, method, code, mime, !apply(includes, value, ["\ufffd"]), 0, value, ""), () => send("fetch", where, method, code, mime, false, 0, null, "unreadable")]);
+            apply(then, body, [(value) => send("fetch", where, method, code, mime, !apply(includes, value, ["\ufffd"]), 0, value, "", read), () => send("fetch", where, method, code, mime, false, 0, null, "unreadable", read)]);
         };
         // The wrappers keep the names of the functions they replace (their own name hides an outer one inside).
         const hooked = function fetch(input, init) {
@@ -56,7 +66,8 @@
                     asked = new Address(String(input), document.baseURI).href;
                 } catch { }
             }
-            apply(then, promise, [(answer) => { try { record(answer, method, asked); } catch { } }, () => { }]);
+            const read = begin(asked, method);
+            apply(then, promise, [(answer) => { try { record(answer, method, asked, read); } catch { end(read); } }, () => end(read)]);
             return promise;
         };
         Object.defineProperty(window, "fetch", { value: hooked, writable: true, configurable: true, enumerable: true });
@@ -77,18 +88,19 @@
         const serialize = XMLSerializer.prototype.serializeToString, Serializer = XMLSerializer;
         const stringify = JSON.stringify;
         const methods = new WeakMap(), setMethod = WeakMap.prototype.set, getMethod = WeakMap.prototype.get;
-        const heard = new WeakSet(), hear = WeakSet.prototype.add, wasHeard = WeakSet.prototype.has;
-        const finished = (xhr) => {
-            if (apply(readyState, xhr, []) !== 4) return;
+        const urls = new WeakMap();
+        const Address = URL;
+        const finished = (xhr, read) => {
+            if (apply(readyState, xhr, []) !== 4) return end(read);
             const code = apply(status, xhr, []);
-            if (code === 0) return;
+            if (code === 0) return end(read);
             const where = apply(responseURL, xhr, []), method = apply(getMethod, methods, [xhr]) ?? "GET";
             const mime = apply(header, xhr, ["content-type"]) ?? "";
-            const sendText = (value) => send("xhr", where, method, code, mime, false, 0, value, "");
+            const sendText = (value) => send("xhr", where, method, code, mime, false, 0, value, "", read);
             const sendBuffer = (buffer) => {
                 const size = apply(arrayBufferSize, buffer, []);
-                if (size > maxBody) send("xhr", where, method, code, mime, true, size, null, "over-limit");
-                else send("xhr", where, method, code, mime, true, size, buffer, "");
+                if (size > maxBody) send("xhr", where, method, code, mime, true, size, null, "over-limit", read);
+                else send("xhr", where, method, code, mime, true, size, buffer, "", read);
             };
             switch (apply(responseType, xhr, [])) {
                 case "":
@@ -110,33 +122,50 @@
                     const blob = apply(response, xhr, []);
                     const size = apply(blobSize, blob, []);
                     if (size > maxBody) {
-                        send("xhr", where, method, code, mime, true, size, null, "over-limit");
+                        send("xhr", where, method, code, mime, true, size, null, "over-limit", read);
                         break;
                     }
                     const reader = new Reader();
                     apply(listen, reader, ["loadend", () => {
                         const buffer = apply(readerResult, reader, []);
-                        if (buffer === null) send("xhr", where, method, code, mime, false, size, null, "unreadable");
+                        if (buffer === null) send("xhr", where, method, code, mime, false, size, null, "unreadable", read);
                         else sendBuffer(buffer);
                     }]);
                     apply(readAsArrayBuffer, reader, [blob]);
                     break;
                 }
+                default:
+                    end(read);
             }
         };
-        request.open = function open(method) {
-            try { apply(setMethod, methods, [this, verb(method)]); } catch { }
+        request.open = function open(method, address) {
+            try {
+                apply(setMethod, methods, [this, verb(method)]);
+                apply(setMethod, urls, [this, new Address(String(address), document.baseURI).href]);
+            } catch { }
             return apply(originalOpen, this, arguments);
         };
+        // Each send is a read, which the first of its ending events ends: a page's listener that stops one of them
+        // (registered before the request was sent) leaves the others.
         request.send = function send() {
+            let read = 0;
             try {
-                if (!apply(wasHeard, heard, [this])) {
-                    apply(hear, heard, [this]);
-                    const xhr = this;
-                    apply(listen, xhr, ["loadend", () => { try { finished(xhr); } catch { } }]);
-                }
+                const xhr = this;
+                read = begin(apply(getMethod, urls, [xhr]) ?? "", apply(getMethod, methods, [xhr]) ?? "GET");
+                let ended = false;
+                const once = () => {
+                    if (ended) return;
+                    ended = true;
+                    try { finished(xhr, read); } catch { end(read); }
+                };
+                for (const name of ["load", "error", "abort", "timeout", "loadend"]) apply(listen, xhr, [name, once]);
             } catch { }
-            return apply(originalSend, this, arguments);
+            try {
+                return apply(originalSend, this, arguments);
+            } catch (error) {
+                if (read) end(read);
+                throw error;
+            }
         };
     }
 
@@ -149,7 +178,7 @@
             window[name] = new Proxy(original, {
                 construct(target, args, newTarget) {
                     const made = construct(target, args, newTarget);
-                    try { send("other", new Address(String(args[0]), document.baseURI).href, "GET", 0, "", false, 0, null, note); } catch { }
+                    try { send("other", new Address(String(args[0]), document.baseURI).href, "GET", 0, "", false, 0, null, note, 0); } catch { }
                     return made;
                 }
             });

@@ -5,7 +5,7 @@
  * process says it again for each page before each load (WEBPARSE_CAPTURE_SETTINGS); at each document's start, before any of its scripts, the hook in
  * capture_hook.js wraps fetch and XMLHttpRequest in the page's world and hands each body to a native function
  * that no page script can reach (it is never put on window), which sends it to the UI process
- * (WEBPARSE_CAPTURE_RESPONSE).
+ * (WEBPARSE_CAPTURE_RESPONSE), with the start and the end of every read.
  */
 #include <webkit2/webkit-web-extension.h>
 #include <string.h>
@@ -27,13 +27,18 @@ typedef struct {
     guint kinds;
 } Settings;
 
-/* What the native send function knows: its page (by id: the page may go before the function) and frame. */
+/* What the native send function knows: its page (by id: the page may go before the function), frame and
+ * document (numbered in the process, so that the reads of its documents have numbers of their own). */
 typedef struct {
     WebKitWebExtension *extension;
     guint64 page_id;
     gboolean main_frame;
     guint64 max_body;
+    guint64 document;
 } Sender;
+
+/* The documents hooked in this web process so far. */
+static guint64 documents_hooked;
 
 static const char *settings_key = "webparse-capture";
 
@@ -58,12 +63,15 @@ static double number_argument(GPtrArray *arguments, guint index) {
     return jsc_value_to_double(arguments->pdata[index]);
 }
 
-/* send(kind, url, method, status, mimeType, exact, size, body, note), called by the hook only. */
+/* send(kind, url, method, status, mimeType, exact, size, body, note, read), called by the hook only; kind "begin"
+ * or "end" for a read's start and end. */
 static void on_send(GPtrArray *arguments, gpointer data) {
     Sender *sender = data;
     WebKitWebPage *page = webkit_web_extension_get_page(sender->extension, sender->page_id);
-    if (!page || arguments->len < 9)
+    if (!page || arguments->len < 10)
         return;
+    double number = number_argument(arguments, 9);
+    guint64 read = number >= 1 ? WEBPARSE_CAPTURE_READ(sender->document, (guint64)number) : 0;
     char *kind = string_argument(arguments, 0), *url = string_argument(arguments, 1);
     char *method = string_argument(arguments, 2), *mime_type = string_argument(arguments, 4);
     char *note = string_argument(arguments, 8);
@@ -101,6 +109,7 @@ static void on_send(GPtrArray *arguments, gpointer data) {
     g_variant_builder_add(&builder, "t", (guint64)size);
     g_variant_builder_add_value(&builder, body_variant);
     g_variant_builder_add(&builder, "s", note);
+    g_variant_builder_add(&builder, "t", read);
     webkit_web_page_send_message_to_view(
         page, webkit_user_message_new(WEBPARSE_CAPTURE_RESPONSE, g_variant_builder_end(&builder)), NULL, NULL, NULL);
     g_bytes_unref(bytes);
@@ -120,7 +129,8 @@ static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *pa
         return;
     JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
     Sender *sender = g_new0(Sender, 1);
-    *sender = (Sender){data, webkit_web_page_get_id(page), webkit_frame_is_main_frame(frame), settings->max_body};
+    *sender = (Sender){data, webkit_web_page_get_id(page), webkit_frame_is_main_frame(frame), settings->max_body,
+                       ++documents_hooked};
     JSCValue *send = jsc_value_new_function_variadic(context, NULL, G_CALLBACK(on_send), sender, g_free, G_TYPE_NONE);
     JSCValue *hook = jsc_context_evaluate_with_source_uri(context, hook_source, -1, "webparse-capture", 1);
     if (jsc_value_is_function(hook)) {

@@ -11,6 +11,10 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// For a time-out while waiting for the script's result: what the script or its wait last answered, in
     /// words ("the script returned [] (empty; …)", "waitFor returned false").
     public var lastAnswer: String?
+    /// For a time-out while waiting for the script's result: the last uncaught exception or unhandled rejection of
+    /// the page's own code (`Uncaught TypeError: … (https://…/app.js:12:5)`), which is most often why the data never
+    /// came; nil when the page threw none.
+    public var pageError: String?
     /// The error of the layer below that caused this one, when there is one: the GLib, GIO, libsoup or WebKit
     /// error WebKit reported for a failed load.
     public var cause: Cause?
@@ -55,6 +59,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         var text = kind.detail
         if let url, !url.isEmpty { text += " (\(URLRedaction.redact(url)))" }
         if let lastAnswer { text += ": \(lastAnswer)" }
+        if let pageError { text += "; the page's last error: \(pageError)" }
         if attempts > 1 { text += "; gave up after \(attempts) attempts" }
         if stepsActed && kind.isTransient { text += "; not retried, as its steps had acted on the page" }
         return text

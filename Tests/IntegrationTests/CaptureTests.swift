@@ -110,6 +110,54 @@ import Testing
         #expect(records.count == 14, "each script's read once, though WebKit reports its load too")
     }
 
+    /// A page with a dedicated, a shared and a service worker, each of which fetches its data and hands it to the
+    /// page.
+    static func workerSite() throws -> TestHTTPServer {
+        try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <!doctype html><p id="out"></p><script>
+                    const say = (what) => { out.textContent += what + ";"; };
+                    new Worker("/dedicated.js").onmessage = (event) => say(event.data);
+                    const shared = new SharedWorker("/shared.js");
+                    shared.port.onmessage = (event) => say(event.data);
+                    shared.port.start();
+                    navigator.serviceWorker.onmessage = (event) => say(event.data);
+                    navigator.serviceWorker.register("/service.js").then(() => navigator.serviceWorker.ready)
+                      .then((registration) => registration.active.postMessage("go"));
+                    </script>
+                    """),
+            "/dedicated.js": .respond(
+                contentType: "application/javascript", body: "fetch('/api/dedicated.json').then(r => r.json()).then(d => postMessage(d.from));"),
+            "/shared.js": .respond(
+                contentType: "application/javascript",
+                body: "onconnect = (e) => { const port = e.ports[0]; fetch('/api/shared.json').then(r => r.json()).then(d => port.postMessage(d.from)); };"),
+            "/service.js": .respond(
+                contentType: "application/javascript",
+                body: "onmessage = (e) => fetch('/api/service.json').then(r => r.json()).then(d => e.source.postMessage(d.from));"),
+            "/api/dedicated.json": .respond(contentType: "application/json", body: #"{"from": "dedicated"}"#),
+            "/api/shared.json": .respond(contentType: "application/json", body: #"{"from": "shared"}"#),
+            "/api/service.json": .respond(contentType: "application/json", body: #"{"from": "service"}"#)
+        ])
+    }
+
+    /// The script that waits for the three workers of `workerSite` to answer.
+    static let allWorkersAnswered = "out.textContent.split(';').length > 3 ? out.textContent : null"
+
+    /// A dedicated worker's request is recorded without its body (WebKit keeps none); a shared or service worker's
+    /// are not recorded at all (WebKit reports them to no page), and the records of their scripts say so.
+    @Test func workersRequestsAreRecordedOrTheirScriptsSaySo() async throws {
+        let server = try Self.workerSite()
+        var job = job(server.url("/"), WebParserJob.Capture(rules: [.init(url: "/")]), script: Self.allWorkersAnswered)
+        job.evaluation.settle = .milliseconds(200)
+        let records = try self.records(try await Self.runner.run(job).data)
+        #expect(records["/api/dedicated.json"]?["kind"] as? String == "other", "\(records.keys.sorted())")
+        #expect(records["/api/shared.json"] == nil && records["/api/service.json"] == nil)
+        #expect((records["/shared.js"]?["unrecordedRequests"] as? String)?.contains("shared worker") == true, "\(records["/shared.js"] ?? [:])")
+        #expect((records["/service.js"]?["unrecordedRequests"] as? String)?.contains("service worker") == true, "\(records["/service.js"] ?? [:])")
+        #expect(records["/dedicated.js"]?["unrecordedRequests"] == nil)
+    }
+
     /// A page that replaces every built-in the hook could use after it started and calls the functions it can
     /// reach with forged arguments; one that answers fetch's own promise with a Response it made; one whose
     /// promises never settle once its requests are out: no record is forged, and the real responses are recorded
@@ -164,9 +212,9 @@ import Testing
         #expect(!String(decoding: answered.data, as: UTF8.self).contains("299"))
         #expect(!String(decoding: answered.data, as: UTF8.self).contains("forged"))
 
-        // webparse's own calls get no answer from such a page: the job ends at its timeout with what it recorded.
-        let stalled = try await Self.runner.run(job(server.url("/promises"), capture, timeout: .seconds(3)))
-        #expect(stalled.cutShort != nil)
+        // A page that breaks every promise's `then` once its request is out: webparse's own code awaits no thenable,
+        // so the page still settles, and the record is the real one.
+        let stalled = try await Self.runner.run(job(server.url("/promises"), capture, timeout: .seconds(5)))
         let stalledRecords = try self.records(stalled.data)
         #expect(stalledRecords["/api/real"]?["body"] as? String == "real body")
     }

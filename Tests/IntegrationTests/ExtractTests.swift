@@ -85,4 +85,40 @@ import Testing
         let empty = try await WebParserRunner().run(job(server.url("/none"), Extraction(items: ".chapter", fields: [.init(name: "t", value: read("."))])))
         #expect(empty.data == Data("[]".utf8))
     }
+
+    /// One object whose fields all miss is no answer yet, as an empty result of a script is not: a page that renders
+    /// its heading after a while is read once it did, and a page whose own code crashed before it rendered (MLflow's
+    /// experiment page under a locale it could not read) fails at the timeout saying what it last saw and the
+    /// page's last error, instead of an object of nulls with exit 0.
+    @Test func anObjectOfMissingFieldsIsNoAnswer() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/later": .respond(
+                body: #"<div id="app"></div><script>setTimeout(() => { app.innerHTML = "<h1>Run 7</h1><p class=state>FINISHED</p>"; }, 1500);</script>"#),
+            "/crashed": .respond(body: #"<div id="app"></div><script src="/app.js"></script>"#),
+            "/app.js": .respond(
+                contentType: "application/javascript",
+                body: "const experiment = JSON.parse('{}').experiment;\ndocument.getElementById('app').textContent = experiment.name;\n"),
+            "/rejected": .respond(body: #"<div id="app"></div><script>fetch("/none").then(r => r.json())</script>"#)
+        ])
+        let experiment = Extraction(
+            items: nil,
+            fields: [.init(name: "name", value: read("h1")), .init(name: "state", value: read(".state")), .init(name: "done", value: read(".done", as: .bool))])
+        let later = try await WebParserRunner().run(job(server.url("/later"), experiment))
+        #expect(String(decoding: later.data, as: UTF8.self) == #"{"name":"Run 7","state":"FINISHED","done":false}"#)
+
+        let error = await #expect(throws: WebParserError.self) {
+            try await WebParserRunner().run(job(server.url("/crashed"), experiment, timeout: .seconds(4)))
+        }
+        #expect(error?.code == .timedOut)
+        #expect(error?.lastAnswer?.contains("extract found none of its fields") == true, "\(String(describing: error))")
+        #expect(
+            error?.pageError == "Uncaught TypeError: undefined is not an object (evaluating 'experiment.name') (\(server.url("/app.js")):2:56)",
+            "\(String(describing: error?.pageError))")
+        #expect(error.map { "\($0)" }?.contains("the page's last error: Uncaught TypeError") == true)
+
+        let rejected = await #expect(throws: WebParserError.self) {
+            try await WebParserRunner().run(job(server.url("/rejected"), experiment, timeout: .seconds(4)))
+        }
+        #expect(rejected?.pageError?.hasPrefix("Unhandled rejection: SyntaxError") == true, "\(String(describing: rejected?.pageError))")
+    }
 }

@@ -103,6 +103,29 @@ import Testing
         #expect((fetch["_kind"] as? String) == "fetch")
     }
 
+    /// A page with a dedicated, a shared and a service worker that each fetch their data: the dedicated worker's
+    /// request is the page's and is in the file; WebKit runs shared and service workers apart from any page and
+    /// reports their requests to none, so the entries of their scripts say that their requests are not there.
+    @Test func theScriptsOfWorkersWhoseRequestsAreNotRecordedSaySo() async throws {
+        let server = try CaptureTests.workerSite()
+        let har = try folder().appending(path: "workers.har").path
+        let eval = try await webparse.run(
+            ["eval", server.url("/").absoluteString, CaptureTests.allWorkersAnswered, "--har", har, "--timeout", "20"], environment: headless)
+        #expect(eval.status == 0, "\(eval.stderr)")
+        #expect(eval.stdoutText.contains("dedicated") && eval.stdoutText.contains("shared") && eval.stdoutText.contains("service"), "\(eval.stdoutText)")
+        let rows = try await readHAR(har)
+        #expect(rows.contains { $0[2] == server.url("/api/dedicated.json").absoluteString }, "\(rows)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: har))
+        let entries = try #require(((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let comments = Dictionary(
+            entries.map { (URL(string: ($0["request"] as? [String: Any])?["url"] as? String ?? "")?.path ?? "", $0["comment"] as? String) },
+            uniquingKeysWith: { first, _ in first })
+        #expect(comments["/shared.js"]??.contains("the script of a shared worker") == true, "\(comments)")
+        #expect(comments["/shared.js"]??.contains("not recorded") == true)
+        #expect(comments["/service.js"]??.contains("the script of a service worker") == true, "\(comments)")
+        #expect(comments["/dedicated.js"] == .some(nil), "a dedicated worker's requests are recorded")
+    }
+
     /// webparse runs without its extension; a capturing job then fails (exit 1) saying where it looked, and a job
     /// that does not capture runs as always.
     @Test func withoutTheExtensionOnlyACapturingJobFails() async throws {

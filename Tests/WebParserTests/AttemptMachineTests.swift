@@ -20,11 +20,14 @@ import Testing
             case .load: "load"
             case .evaluate(let body, let document): "evaluate \(body.utf8.count > 1000 ? "whole" : "repeat") in \(document)"
             case .evaluateLater(let delay): "evaluate after \(delay)"
-            case .expireRequest(let id, let delay): "expire request \(id) after \(delay)"
+            case .expireRequest(.load(let id), let delay): "expire request \(id) after \(delay)"
+            case .expireRequest(.read(let id), let delay): "expire read \(id) after \(delay)"
             case .notify(let body):
                 body.contains("\npageQuiet(true, ")
                     ? "notify busy"
-                    : body.contains("\npageQuiet(false, ") ? "notify quiet" : "install script"
+                    : body.contains("\npageQuiet(false, ")
+                        ? "notify quiet" : body.contains(".setResponses(") ? "give responses" : "install script"
+            case .readPageError(let document): "read page error in \(document)"
             case .callStep(let body, let document): "step call \(body.contains("until(") ? "waiting" : "direct") in \(document)"
             case .click(let x, let y): "click \(x),\(y)"
             case .press(let key): "press \(key)"
@@ -164,6 +167,65 @@ import Testing
                 == ["succeed [1] at \(page) (cut short)"], "no local file is loaded; the result holds the page read")
     }
 
+    /// A job that captures takes its answer only once every body its capture wants has come: WebKit reports a fetch's
+    /// load before the page's thread has passed its body on (seconds later on a busy page), and the job would end
+    /// with the load's record, without its body. The page is read again once the body came.
+    @Test func anAnswerWaitsForTheBodiesOfLoadsThatEnded() {
+        var attempt = machine {
+            $0.capture = WebParserJob.Capture(rules: [.init(url: "/api/", body: .json)])
+            $0.evaluation.settle = .zero
+        }
+        let page = url.absoluteString
+        _ = attempt.handle(.start)
+        _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
+        let read = ScriptRead(id: 1 << 24 | 1, method: "GET", url: "http://example.test/api/list")
+        #expect(words(attempt.handle(.page(.readStarted(read)))) == ["expire read \(read.id) after 5.0 seconds", "notify busy"])
+        _ = attempt.handle(.page(.resource(id: 2, .started(accept: "*/*"))))
+        _ = attempt.handle(.page(.resource(id: 2, .ended(url: read.url))))
+        _ = attempt.handle(.page(.finished(url: page)))
+        #expect(words(attempt.handle(.reply(string("[1,2]"), document: 1))) == [], "the body is on its way: the answer waits")
+        #expect(words(attempt.handle(.requestExpired(.read(read.id)))) == [], "a body that is due does not expire")
+        let response = CapturedResponse(
+            kind: .fetch, url: read.url, method: "GET", status: 200, mimeType: "application/json", mainFrame: true, exact: true, size: 5,
+            body: Data("[1,2]".utf8), read: read.id)
+        #expect(words(attempt.handle(.page(.captured(response)))) == ["notify quiet", "evaluate repeat in 1"])
+        #expect(words(attempt.handle(.reply(string("[1,2]"), document: 1))) == ["succeed [1,2] at \(page)"])
+    }
+
+    /// At the timeout, an answer held for bodies that never came is the result, cut short; a script of the responses
+    /// is never given the record of a load whose read is on its way (it has no body yet), and gets the records again
+    /// once they changed.
+    @Test func aScriptOfTheResponsesNeverSeesALoadWhoseBodyIsOnItsWay() {
+        var attempt = machine {
+            $0.capture = WebParserJob.Capture(rules: [.init(url: "/api/", body: .json)])
+            $0.evaluation.script = "(responses) => responses.map(r => r.body)"
+        }
+        let page = url.absoluteString
+        _ = attempt.handle(.start)
+        _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
+        _ = attempt.handle(.page(.finished(url: page)))
+        let read = ScriptRead(id: 1 << 24 | 1, method: "GET", url: "http://example.test/api/list")
+        #expect(words(attempt.handle(.page(.readStarted(read)))) == ["expire read \(read.id) after 5.0 seconds", "notify busy"])
+        let load = WebParserRequest(
+            url: read.url, method: "GET", status: 200, mimeType: "application/json", kind: .other, started: Date(), responded: Date(),
+            ended: Date(), failure: nil, requestHeaders: [], responseHeaders: [], bodySize: 5, body: nil, bodyIsExact: false)
+        _ = attempt.handle(.page(.resource(id: 2, .ended(url: read.url))))
+        #expect(words(attempt.handle(.page(.recorded(load, bodyWanted: false)))) == [], "the load's record is not shown while its read is on its way")
+        let response = CapturedResponse(
+            kind: .fetch, url: read.url, method: "GET", status: 200, mimeType: "application/json", mainFrame: true, exact: true, size: 5,
+            body: Data("[1,2]".utf8), read: read.id)
+        let actions = attempt.handle(.page(.captured(response)))
+        #expect(words(actions) == ["give responses", "notify quiet"])
+        guard case .notify(let body) = actions.first else { return }
+        #expect(body.contains(#""kind":"fetch""#) && !body.contains(#""kind":"other""#), "\(body)")
+        _ = attempt.handle(.page(.readStarted(ScriptRead(id: 1 << 24 | 2, method: "GET", url: "http://example.test/api/more"))))
+        _ = attempt.handle(.page(.resource(id: 3, .ended(url: "http://example.test/api/more"))))
+        _ = attempt.handle(.reply(string("[[1,2]]"), document: 1))
+        #expect(
+            words(attempt.handle(.timedOut)) == ["succeed [[1,2]] at \(page) (cut short)"],
+            "the answer held for a body that never came is the result at the timeout")
+    }
+
     /// The page is told when its data requests start and stop being in flight, and every evaluation says so too;
     /// what delivers no data does not count, and a request loading too long stops counting.
     @Test func requestsInFlightAreToldToThePage() {
@@ -173,8 +235,8 @@ import Testing
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         #expect(words(attempt.handle(.page(.resource(id: 2, .started(accept: "*/*"))))) == ["expire request 2 after 5.0 seconds"])
         #expect(words(attempt.handle(.page(.resource(id: 3, .started(accept: "image/png,image/*;q=0.8"))))) == [])
-        #expect(words(attempt.handle(.page(.resource(id: 1, .ended)))) == [], "request 2 is still in flight")
-        #expect(words(attempt.handle(.requestExpired(id: 2))) == ["notify quiet"])
+        #expect(words(attempt.handle(.page(.resource(id: 1, .ended(url: url.absoluteString))))) == [], "request 2 is still in flight")
+        #expect(words(attempt.handle(.requestExpired(.load(2)))) == ["notify quiet"])
         #expect(words(attempt.handle(.page(.resource(id: 4, .started(accept: ""))))) == ["expire request 4 after 5.0 seconds", "notify busy"])
         guard case .evaluate(let body, _)? = attempt.handle(.reply(.null, document: 1)).first else {
             Issue.record("expected an evaluation")
@@ -302,7 +364,7 @@ import Testing
             words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200))))
                 == ["report executingJavaScript", "evaluate whole in 1"])
         #expect(words(attempt.handle(.page(.finished(url: url.absoluteString)))) == [])
-        #expect(words(attempt.handle(.reply(.null, document: 1))) == ["evaluate repeat in 1"])
+        #expect(words(attempt.handle(.reply(.null, document: 1))) == ["evaluate repeat in 1", "read page error in 1"])
         #expect(words(attempt.handle(.reply(string("\"Title\""), document: 1))) == ["succeed \"Title\" at \(url.absoluteString)"])
         #expect(attempt.hasEnded)
         #expect(words(attempt.handle(.timedOut)) == [], "nothing after the end")
@@ -339,6 +401,25 @@ import Testing
         #expect(words(crashed.handle(.page(.processTerminated(.crashed)))).first?.contains("before the page arrived") == true)
         var unsupported = machine { $0.url = URL(string: "ftp://example.test/")! }
         #expect(words(unsupported.handle(.start)).first?.hasPrefix("fail unsupported URL") == true)
+    }
+
+    /// The page's own last uncaught error is read while the script waits, and a time-out says it: a page that
+    /// crashed before it rendered its data is most often why the data never came.
+    @Test func theTimeoutSaysThePagesLastError() {
+        var attempt = machine()
+        _ = attempt.handle(.start)
+        _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
+        _ = attempt.handle(.page(.finished(url: url.absoluteString)))
+        #expect(words(attempt.handle(.reply(.null, document: 1))) == ["evaluate repeat in 1", "read page error in 1"])
+        _ = attempt.handle(.pageErrorRead("Uncaught TypeError: x is undefined (http://example.test/app.js:3:9)", document: 1))
+        _ = attempt.handle(.pageErrorRead(nil, document: 1))
+        _ = attempt.handle(.pageErrorRead("Uncaught Error: from an older document", document: 0))
+        guard case .end(.failure(let error)?)? = attempt.handle(.timedOut).last else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.pageError == "Uncaught TypeError: x is undefined (http://example.test/app.js:3:9)")
+        #expect("\(error)".hasSuffix("; the page's last error: Uncaught TypeError: x is undefined (http://example.test/app.js:3:9)"), "\(error)")
     }
 
     @Test func theTimeoutSaysThePhaseAndWhatTheScriptLastAnswered() {

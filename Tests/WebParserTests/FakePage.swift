@@ -64,12 +64,20 @@ final class FakePage: WebPage {
         _ body: String, sourceName: String, world: String?,
         completion: @escaping @WebKitActor (JavaScriptReply) -> Void
     ) {
+        if body == PageErrorWatch.readBody {
+            let error = pageError
+            Task { completion(error.map { .string(Data($0.utf8)) } ?? .null) }
+            return
+        }
         evaluationCount += 1
         bodySizes.append(body.utf8.count)
         let reply = replies.count > 1 ? replies.removeFirst() : replies.first ?? nil
         guard let reply else { return }
         Task { completion(reply) }
     }
+
+    /// What the page's last uncaught error is, as webparse's watch reads it.
+    var pageError: String?
 
     func ping(answered: @escaping @WebKitActor () -> Void) {
         pingCount += 1

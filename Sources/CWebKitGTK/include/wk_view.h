@@ -22,7 +22,7 @@ typedef enum {
     WK_RESOURCE_STARTED,
     /* Its response arrived; text is the response's MIME type ("" when it has none). */
     WK_RESOURCE_RESPONDED,
-    /* It finished or failed; text is NULL. */
+    /* It finished or failed; text is its URI, after any redirect. */
     WK_RESOURCE_ENDED
 } WKResourceEvent;
 
@@ -61,6 +61,8 @@ typedef struct {
     /* Why the body was not sent: NULL when it was, else "over-limit", "opaque", "unreadable", "websocket" or
      * "event-stream". */
     const char *omitted;
+    /* The read (see read_started) this response ends; 0 for a websocket or an event stream. */
+    unsigned long long read;
 } WKCapturedResponse;
 
 /* A resource load of the view's documents as it ended, for a view that records them (wk_view_record_resources).
@@ -132,6 +134,11 @@ typedef struct {
     void (*resource_recorded)(void *context, const WKResourceRecord *record);
     /* A script of the page read a response, while capture is on (wk_view_set_capture). */
     void (*response_captured)(void *context, const WKCapturedResponse *response);
+    /* A script of the page made a request whose response it may read (a fetch, an XHR sent) of url by method,
+     * while capture is on: read (never 0) names it until response_captured or read_ended with the same number. */
+    void (*read_started)(void *context, unsigned long long read, const char *method, const char *url);
+    /* The read ended without a response to capture: the request failed, or its response is not the page's own. */
+    void (*read_ended)(void *context, unsigned long long read);
     /* Called once, when the view is destroyed, to release the callback context. */
     void (*release)(void *context);
 } WKViewCallbacks;
@@ -150,6 +157,10 @@ typedef struct {
     /* NULL, or JavaScript run in the main world of the top frame of every document the view loads, before the
      * document's own scripts; window.webkit.messageHandlers.webparse exists only when this is set. */
     const char *document_start_script;
+    /* NULL, or JavaScript run at the start of every top-frame document the view loads, before the document's own
+     * scripts, in the isolated script world named watch_world. */
+    const char *watch_script;
+    const char *watch_world;
     /* true lets pages use WebGL; a view without a related view then gets a web process whose EGL display comes
      * from Mesa. false: no WebGL, as in a browser without a GPU. */
     bool webgl;

@@ -19,11 +19,18 @@
 /* Websockets and event streams, recorded as they open, without a body. */
 #define WEBPARSE_CAPTURE_OTHER 4u
 
-/* Page to UI process: one response. Parameters "(sssisbbtays)": kind ("fetch", "xhr" or "other"), URL, method, HTTP
+/* Page to UI process: one response. Parameters "(sssisbbtayst)": kind ("fetch", "xhr" or "other"), URL, method, HTTP
  * status, MIME type, whether the main frame made the request, whether the body is the exact bytes (false: text
- * the page decoded), the body's whole size in bytes, the body (empty when it was not sent), and why it was not
- * sent ("" when it was). */
+ * the page decoded), the body's whole size in bytes, the body (empty when it was not sent), why it was not
+ * sent ("" when it was), and the read it ends (0: none).
+ * The same message with kind "begin" says a script started a read (a fetch, an XHR sent) of the URL by the
+ * method, whose record or whose "end" (no record: the request failed, or its response is not the page's own)
+ * follows; the other fields are empty. */
 #define WEBPARSE_CAPTURE_RESPONSE "webparse-response"
-#define WEBPARSE_CAPTURE_RESPONSE_FORMAT "(sssisbbtays)"
+#define WEBPARSE_CAPTURE_RESPONSE_FORMAT "(sssisbbtayst)"
+
+/* The number of a read: the hooked document's number in its web process, and the read's in the document (the
+ * first 24 bits; a document's reads past 16 million share numbers). Never 0. */
+#define WEBPARSE_CAPTURE_READ(document, read) (((document) << 24) | ((read) & 0xFFFFFFu))
 
 #endif

@@ -35,8 +35,8 @@ struct AttemptMachine {
         case nextFound(JavaScriptReply, call: Int)
         /// The wait after an interrupted evaluation is over.
         case evaluationDue
-        /// The request `id` has been loading for `RequestTracker.longLived`.
-        case requestExpired(id: UInt64)
+        /// The request has been in flight for `RequestTracker.longLived`.
+        case requestExpired(RequestTracker.Request)
         /// The job's timeout is over.
         case timedOut
         /// The web process the page shares with another job's page left a ping unanswered for the duration: one
@@ -44,6 +44,8 @@ struct AttemptMachine {
         case sharedProcessStoppedAnswering(after: Duration)
         /// A syntax error of the script, explained in the terms of its own code.
         case explained(ScriptFailure)
+        /// The page's last uncaught error (`PageErrorWatch`) in document number `document`, or nil when it threw none.
+        case pageErrorRead(String?, document: Int)
         /// The screenshot was written, or why it was not.
         case snapshotWritten(error: String?)
         /// The task running the attempt was cancelled.
@@ -59,11 +61,13 @@ struct AttemptMachine {
         case evaluate(body: String, document: Int)
         /// Sends `.evaluationDue` after the duration.
         case evaluateLater(Duration)
-        /// Sends `.requestExpired(id:)` after the duration.
-        case expireRequest(id: UInt64, after: Duration)
+        /// Sends `.requestExpired` for the request after the duration.
+        case expireRequest(RequestTracker.Request, after: Duration)
         /// Calls `body` in the page's current document, for its effect only (telling it whether requests are in
         /// flight).
         case notify(body: String)
+        /// Reads the page's last uncaught error in document number `document`; it comes as `.pageErrorRead`.
+        case readPageError(document: Int)
         /// Calls a step's `body` in the page's current document; its reply comes as `.stepReply`.
         case callStep(body: String, document: Int)
         /// Clicks the view at a point of the viewport, as a user's pointer does.

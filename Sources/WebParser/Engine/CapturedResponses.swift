@@ -2,7 +2,9 @@ import FoundationEssentials
 
 /// The records of a job's capture: the responses its rules take, within its limits, in the order their bodies
 /// arrived. The page's scripts' reads (from webparse's hook) and WebKit's loads (from the UI process) both come:
-/// a load that a script read is recorded once, as the read, which has its body.
+/// a load that a script read is recorded once, as the read, which has its body. WebKit reports a load before the
+/// page's thread has passed its body on, so a load that a script's read still on its way (`ScriptRead`) will
+/// stand for is not shown until the read comes or ends.
 struct CapturedResponses {
     private let rules: CaptureRules
     /// A response as it came, with the rule that took it.
@@ -22,16 +24,22 @@ struct CapturedResponses {
 
     private var capture: WebParserJob.Capture { rules.capture }
 
-    /// Whether no response was recorded.
-    var isEmpty: Bool { shown.isEmpty }
+    /// What the records shown while `pending` reads are on their way are made of, which changes exactly when they
+    /// do (compared without writing their JSON, as it is asked at every read).
+    func version(hiding pending: [ScriptRead]) -> Version { Version(shown: shownIndices(hiding: pending)) }
 
-    /// How many responses were recorded (counted without writing their JSON, as it is asked at every read).
-    var count: Int { shown.count }
+    /// What the records shown are made of: which entries, in order.
+    struct Version: Equatable {
+        var shown: [Int]
+    }
 
-    /// The records as a JSON array.
-    var json: Data {
+    /// How many responses are shown while `pending` reads are on their way.
+    func count(hiding pending: [ScriptRead] = []) -> Int { shown(hiding: pending).count }
+
+    /// The records shown while `pending` reads are on their way, as a JSON array.
+    func json(hiding pending: [ScriptRead] = []) -> Data {
         JSONText.array(
-            shown.map { entry in
+            shown(hiding: pending).map { entry in
                 switch entry {
                 case .read(let response, let rule): record(of: response, as: rule.body)
                 case .load(let load, let rule): record(of: load, as: rule.body)
@@ -80,13 +88,19 @@ struct CapturedResponses {
         return true
     }
 
-    /// The entries recorded, in order; a load that a script's read (same method and URL) also recorded is left
-    /// out, one load for each read.
-    private var shown: [Entry] {
+    /// The entries recorded, in order; a load that a script's read (same method and URL) also recorded, or will
+    /// record (a read on its way), is left out, one load for each read.
+    private func shown(hiding pending: [ScriptRead]) -> [Entry] {
+        shownIndices(hiding: pending).map { entries[$0] }
+    }
+
+    /// The places in `entries` of the entries shown.
+    private func shownIndices(hiding pending: [ScriptRead]) -> [Int] {
         var reads: [String: Int] = [:]
         for case .read(let response, _) in entries { reads[response.method + " " + response.url, default: 0] += 1 }
-        return entries.filter { entry in
-            guard case .load(let load, _) = entry, let count = reads[load.method + " " + load.url], count > 0 else { return true }
+        for read in pending { reads[read.method + " " + read.url, default: 0] += 1 }
+        return entries.indices.filter { index in
+            guard case .load(let load, _) = entries[index], let count = reads[load.method + " " + load.url], count > 0 else { return true }
             reads[load.method + " " + load.url] = count - 1
             return false
         }
@@ -109,6 +123,7 @@ struct CapturedResponses {
         var members = Self.head(
             url: load.url, method: load.method, status: load.status, mimeType: load.mimeType, kind: load.kind, frame: nil,
             size: load.body?.count ?? load.bodySize ?? 0)
+        if let note = load.unrecordedWorkerNote { members.append(("unrecordedRequests", .string(note))) }
         if let body = load.body {
             members.append(("exact", .bool(true)))
             members += Self.body(body, as: form)
@@ -118,7 +133,7 @@ struct CapturedResponses {
                 size > capture.bodyLimit
                 ? reason(.overLimit)
                 : load.kind == .other || load.kind == .document && load.bodySize == nil
-                    ? "WebKit keeps no body for it (a worker's or a service worker's request, sendBeacon, a font…)"
+                    ? "WebKit keeps no body for it (a dedicated worker's request, sendBeacon, a font…)"
                     : "WebKit gave no body for it, or it did not fit the total limit"
             members.append(("omitted", .string(reason)))
         }

@@ -10,8 +10,13 @@ enum ExtractionScript {
         return kept.count == items.count ? (data, 0) : (JSONText.array(kept), items.count - kept.count)
     }
 
+    /// What an extraction of one object (no `items`) that found none of its fields answers while the page has not
+    /// rendered them: it is no answer yet, as an empty result of a script is not.
+    static let nothingMatched =
+        "extract found none of its fields (every one missing or empty; such an object is the result only once waitFor or waitForSelector holds)"
+
     /// The script for `extraction`, an IIFE whose value is the items (null for an item that lacks a required
-    /// field), or the one object.
+    /// field), or the one object (null when every field is missing or empty).
     static func source(for extraction: Extraction) -> String {
         "((spec) => {\n" + reader + "\n})(" + JSONText.text(spec(extraction)) + ")"
     }
@@ -94,6 +99,8 @@ enum ExtractionScript {
           const items = find(root, extraction.items, true).map((node) => fieldsOf(node, extraction.fields));
           return marksLeftOut ? items : items.filter((item) => item !== null);
         };
-        return spec.items === null ? fieldsOf(document, spec.fields) : listOf(document, spec, true);
+        // One object of the whole document is there once one of its fields is: before, the page has not rendered it.
+        const whole = (item) => item !== null && Object.values(item).every((value) => empty(value) || value === false) ? null : item;
+        return spec.items === null ? whole(fieldsOf(document, spec.fields)) : listOf(document, spec, true);
         """
 }

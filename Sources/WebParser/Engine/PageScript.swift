@@ -42,10 +42,11 @@ struct PageScript: Sendable {
     /// `waitForSelector` (if any), again on every DOM change and at least every `pollInterval`; without either
     /// wait, an answer is final once it has stayed the same while the page was quiet for the settle time each call
     /// asks for (`quiet`). With `emptyIsAnswer`, an empty answer settles like any other (an extraction's list
-    /// that is empty).
+    /// that is empty); `emptyText` says what an empty answer means while it does not count (nil: that the script
+    /// returned it).
     init(
         _ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
-        pollInterval: Duration = .milliseconds(100), emptyIsAnswer: Bool = false
+        pollInterval: Duration = .milliseconds(100), emptyIsAnswer: Bool = false, emptyText: String? = nil
     ) {
         self.script = Self.trimmed(script)
         self.waitFor = waitFor.map(Self.trimmed)
@@ -56,7 +57,8 @@ struct PageScript: Sendable {
         let settings =
             "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
             + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key), emptyIsAnswer = \(emptyIsAnswer);\n"
-            + "const emptyHoldMs = \(Self.emptyHold.milliseconds);\n"
+            + "const emptyHoldMs = \(Self.emptyHold.milliseconds), emptyText = \(emptyText.map(JavaScriptSyntax.literal) ?? "null");\n"
+
             + "let responses = [];\n"
         // The job's code sees only its own two names: webparse's code is in a function of its own, so that none
         // of its names hides a global of the page's that the job's code reads.
@@ -70,13 +72,16 @@ struct PageScript: Sendable {
     /// The wrapper of `evaluation`'s script and waits. For a large script this takes a while: make it off the
     /// WebKit thread.
     /// A job that collects responses without a script waits for the page to settle as if its script answered
-    /// `true`; an extraction is read by its own script, whose empty list is an answer.
+    /// `true`; an extraction is read by its own script, whose empty list is an answer, and whose object of fields
+    /// that are all missing or empty is not.
     init(for evaluation: Evaluation) {
         let collectsOnlyResponses = evaluation.collect == .responses && evaluation.script.allSatisfy(\.isWhitespace)
         let script = evaluation.extract.map(ExtractionScript.source) ?? (collectsOnlyResponses ? "true" : evaluation.script)
+        let readsOneObject = evaluation.extract != nil && evaluation.extract?.items == nil
         self.init(
             script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector, pollInterval: evaluation.pollInterval,
-            emptyIsAnswer: evaluation.extract != nil)
+            emptyIsAnswer: evaluation.extract?.items != nil,
+            emptyText: readsOneObject ? ExtractionScript.nothingMatched : nil)
     }
 
     /// The body of a call that evaluates the script for one slice, with requests in flight or not (`busy`), an
@@ -91,6 +96,12 @@ struct PageScript: Sendable {
         let give = responses.map { "window[\(key)].setResponses(\(String(decoding: $0, as: UTF8.self)));\n" } ?? ""
         let call = give + "return await window[\(key)].slice(\(busy), \"\(stillness.rawValue)\", \(settle.milliseconds));\n"
         return installed ? "if (!window[\(key)]) return { __proto__: null, kind: \"notInstalled\" };\n" + call : installation + call
+    }
+
+    /// The body of a call that gives a script of the responses `responses` (a JSON array), the records as they are
+    /// now, in a document the script was sent to, so that a slice waiting for its answer to settle reads them.
+    func responsesBody(_ responses: Data) -> String {
+        "window[\(key)]?.setResponses(\(String(decoding: responses, as: UTF8.self)));\nreturn null;\n"
     }
 
     /// The body of a call that sends the script to the current document without evaluating it, so that a step
@@ -286,7 +297,7 @@ struct PageScript: Sendable {
         }
         // Once the wait holds, an empty answer is the result (undefined is JSON's null); before, it means "not yet".
         const empty = (text) => final || emptyIsAnswer ? (text === "undefined" ? "null" : text)
-        : { __proto__: null, kind: "pending", text: `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)` };
+        : { __proto__: null, kind: "pending", text: emptyText ?? `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)` };
         if (value === undefined || value === null) return empty(String(value));
         const top = describe(value);
         if (top) return { __proto__: null, kind: "unsupported", text: top };

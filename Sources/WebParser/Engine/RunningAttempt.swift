@@ -35,27 +35,28 @@ struct RunningAttempt {
     private var steps: StepRunner
     /// The pages of a list spread over pages.
     private var pages: PageTurner
-    /// What the script or its wait last answered while the result was empty.
+    /// What the script or its wait last answered while the result was empty, and the page's own last uncaught
+    /// error then.
     private var lastAnswer: String?
+    private var lastPageError: String?
     /// The values user scripts emitted, in order, as JSON text.
     private var emitted: [Data] = []
     /// The responses the job's capture recorded.
     private var captured: CapturedResponses?
     /// The page's requests as they ended, for a job that records them.
     private var recorded: [WebParserRequest] = []
-    /// How many loads' bodies are being read for the capture: the records are not complete until they are in.
-    private var bodiesBeingRead = 0
-    /// How many responses were recorded when the settled page was last read.
-    private var countAtLastRead = 0
+    /// The script's answer, held while bodies the capture wants are on their way: the page is read again once
+    /// they came, or this is the result at the timeout.
+    private var heldAnswer: Data?
     /// How many items of an extraction's pages were left out for lacking a required field.
     private var itemsLeftOut = 0
-    /// How many responses a script of the responses was last given.
-    private var givenResponses = -1
+    /// The records a script of the responses was last given.
+    private var givenResponses: CapturedResponses.Version?
 
     /// The page's requests as they ended; a request a script read, as capture recorded it, has the read's kind
     /// and body (one read for each request of the same method and URL).
     var recordedRequests: [WebParserRequest] { captured?.withReads(recorded) ?? recorded }
-    /// The page's requests that deliver data.
+    /// The page's requests that deliver data, and the scripts' reads whose bodies are on their way.
     private var requests = RequestTracker()
     /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer
     /// equal to the one before the steps acted.
@@ -73,8 +74,10 @@ struct RunningAttempt {
         self.pages = PageTurner(
             pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
             pollInterval: job.evaluation.pollInterval)
-        self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect != .result ? .zero : job.evaluation.settle
-        self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero)
+        // The responses are complete once the page has settled, as a script's result is; emitted values once the
+        // user scripts say so.
+        self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect == .emitted ? .zero : job.evaluation.settle
+        self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero && job.evaluation.collect == .result)
         self.captured = job.capture.flatMap(CapturedResponses.init)
     }
 
@@ -88,9 +91,9 @@ struct RunningAttempt {
             return received(reply)
         case .evaluationDue:
             return evaluate()
-        case .requestExpired(let id):
+        case .requestExpired(let request):
             return track {
-                $0.expired(id: id); return []
+                $0.expired(request); return []
             }
         case .stepReply(let reply, let document):
             return perform(steps.received(reply, document: document))
@@ -107,6 +110,9 @@ struct RunningAttempt {
             return end(.failure(WebParserError(.sharedWebProcessUnresponsive(after: after), url: url)))
         case .explained(let failure):
             return fail(.scriptFailed(failure))
+        case .pageErrorRead(let error, let document):
+            if document == self.document, let error { lastPageError = error }
+            return []
         case .start, .snapshotWritten, .cancelled:
             preconditionFailure("RunningAttempt: \(event) is the machine's")
         }
@@ -141,6 +147,7 @@ struct RunningAttempt {
             }
             phase = .loading
             document += 1
+            requests.documentReplaced()
             guard steps.isFinished else { return perform(steps.committed()) }
             guard evaluating else { return startEvaluating() }
             return [.cancelLaterEvaluation] + evaluate()
@@ -174,17 +181,29 @@ struct RunningAttempt {
         case .resource(let id, let load):
             return track { $0.handle(load, id: id) }
         case .captured(let response):
-            if conclusion == nil { captured?.record(response) }
-            return []
+            guard conclusion == nil else { return [] }
+            captured?.record(response)
+            return track {
+                $0.ended(read: response.read); return []
+            }
+        case .readStarted(let read):
+            return track { $0.started(read) }
+        case .readEnded(let id):
+            return track {
+                $0.ended(read: id); return []
+            }
         case .bodyWanted:
-            bodiesBeingRead += 1
-            return []
+            return track {
+                $0.bodyWanted(); return []
+            }
         case .recorded(let request, let bodyWanted):
-            if bodyWanted { bodiesBeingRead -= 1 }
             guard conclusion == nil else { return [] }
             captured?.record(load: request)
             if job.recordsRequests { recorded.append(request) }
-            return []
+            guard bodyWanted else { return giveResponses() }
+            return track {
+                $0.bodyRead(); return []
+            }
         case .certificateTrusted:
             supersededLoadFinishing = true
             return []
@@ -237,20 +256,36 @@ struct RunningAttempt {
         }
     }
 
-    /// Lets `change` update the requests in flight, and tells the page when that starts or ends its quiet.
+    /// Lets `change` update the requests in flight, and tells the page when that starts or ends its quiet; a
+    /// script of the responses gets the records that changed with it, and an answer held for the capture's
+    /// bodies is read again once they came.
     private mutating func track(_ change: (inout RequestTracker) -> [RequestTracker.Command]) -> [Action] {
         let wasBusy = requests.isBusy
         let commands = change(&requests)
         var actions = commands.map { command -> Action in
             switch command {
-            case .expire(let id, let delay): .expireRequest(id: id, after: delay)
+            case .expire(let request, let delay): .expireRequest(request, after: delay)
             }
         }
+        guard conclusion == nil else { return actions }
+        actions += giveResponses()
         // Told to whatever document the page shows (every call also says it, so a new document learns it anyway).
-        if requests.isBusy != wasBusy, conclusion == nil {
+        if requests.isBusy != wasBusy {
             actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy, stillness: stillness)))
         }
+        if heldAnswer != nil && !requests.awaitsBodies {
+            heldAnswer = nil
+            actions += evaluate()
+        }
         return actions
+    }
+
+    /// Gives a script of the responses the records when they changed since it was last given them: a script that
+    /// waits inside the page for its answer to settle must not settle on records that are out of date.
+    private mutating func giveResponses() -> [Action] {
+        guard job.scriptReadsResponses, let captured, evaluating, captured.version(hiding: requests.reads) != givenResponses else { return [] }
+        givenResponses = captured.version(hiding: requests.reads)
+        return [.notify(body: script.responsesBody(captured.json(hiding: requests.reads)))]
     }
 
     /// The actions of the page turner's commands.
@@ -323,9 +358,9 @@ struct RunningAttempt {
         guard conclusion == nil else { return [] }
         // A script of the responses gets them when they changed, and in each new document.
         var responses: Data?
-        if job.scriptReadsResponses, let captured, captured.count != givenResponses || installedIn != document {
-            responses = captured.json
-            givenResponses = captured.count
+        if job.scriptReadsResponses, let captured, captured.version(hiding: requests.reads) != givenResponses || installedIn != document {
+            responses = captured.json(hiding: requests.reads)
+            givenResponses = captured.version(hiding: requests.reads)
         }
         let body = script.body(
             installed: installedIn == document, busy: requests.isBusy, stillness: stillness, settle: settleFor, responses: responses)
@@ -338,6 +373,11 @@ struct RunningAttempt {
         case .value(let data):
             if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
             if job.evaluation.collect == .responses { return responsesRead() }
+            // The answer waits for the bodies the capture wants, and the page is read again once they came.
+            if captured != nil && requests.awaitsBodies {
+                heldAnswer = data
+                return []
+            }
             var data = data
             var leftOut = 0
             if job.evaluation.extract?.items != nil { (data, leftOut) = ExtractionScript.leavingOut(data) }
@@ -357,8 +397,9 @@ struct RunningAttempt {
             return [.explain(failure)]
         case .empty(let answer):
             lastAnswer = answer ?? lastAnswer
-            // The page waited a whole slice for data already: ask again at once.
-            return evaluate()
+            // The page waited a whole slice for data already: ask again at once, and for the page's last error, which
+            // a time-out will tell.
+            return evaluate() + [.readPageError(document: document)]
         case .notInstalled:
             installedIn = nil
             return evaluate()
@@ -368,19 +409,14 @@ struct RunningAttempt {
         }
     }
 
-    /// Concludes a job that collects responses once the page has settled with at least one recorded.
+    /// Concludes a job that collects responses once the page has settled with at least one recorded and every body
+    /// the capture wants has come.
     private mutating func responsesRead() -> [Action] {
-        guard let captured, !captured.isEmpty, bodiesBeingRead == 0 else {
-            lastAnswer = bodiesBeingRead > 0 ? "the bodies of \(bodiesBeingRead) loads were still being read" : "no response matched capture yet"
+        guard let captured, captured.count(hiding: requests.reads) > 0, !requests.awaitsBodies else {
+            lastAnswer = requests.awaitsBodies ? "the bodies of responses were still on their way" : "no response matched capture yet"
             return [.evaluateLater(job.evaluation.pollInterval)]
         }
-        // A script's read is sent when the page has it, a moment after WebKit's load ended: the records are complete
-        // once their number held from one read of the settled page to the next.
-        guard captured.count == countAtLastRead else {
-            countAtLastRead = captured.count
-            return [.evaluateLater(job.evaluation.pollInterval)]
-        }
-        return succeed(with: captured.json)
+        return succeed(with: captured.json(hiding: requests.reads))
     }
 
     /// Concludes the attempt with `data`.
@@ -406,10 +442,16 @@ struct RunningAttempt {
                 cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
                 atTimeOut: true)
         }
-        if job.evaluation.collect == .responses, let captured, !captured.isEmpty, conclusion == nil {
-            let count = captured.count
+        if let heldAnswer, conclusion == nil {
             return succeed(
-                with: captured.json,
+                with: heldAnswer,
+                cutShort: "timed out while bodies of responses the capture wants were on their way; the records hold those that came",
+                atTimeOut: true)
+        }
+        if job.evaluation.collect == .responses, let captured, captured.count() > 0, conclusion == nil {
+            let count = captured.count()
+            return succeed(
+                with: captured.json(),
                 cutShort: "timed out before the page settled; the result holds the \(count) response\(count == 1 ? "" : "s") captured until then",
                 atTimeOut: true)
         }
@@ -417,7 +459,7 @@ struct RunningAttempt {
         let running = steps.hasDocument ? steps.current : nil
         let phase = running.map { LoadPhase.runningStep($0.place, $0.step) } ?? self.phase
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
-        if phase == .waitingForResult { error.lastAnswer = lastAnswer }
+        if phase == .waitingForResult { (error.lastAnswer, error.pageError) = (lastAnswer, lastPageError) }
         if running != nil { error.lastAnswer = steps.waitingFor }
         return end(.failure(error))
     }

@@ -18,7 +18,7 @@ final class WebParserEngine {
     private var nextEvaluation: Task<Void, Never>?
     private var stepTimer: Task<Void, Never>?
     /// The timers after which requests in flight stop counting, by request.
-    private var requestTimers: [UInt64: Task<Void, Never>] = [:]
+    private var requestTimers: [RequestTracker.Request: Task<Void, Never>] = [:]
     /// When the first watch must end, if not a timeout after the attempt's start.
     private var deadline: ContinuousClock.Instant?
     /// While the page shares its web process with another job's page: the loop that pings the process.
@@ -119,14 +119,19 @@ final class WebParserEngine {
                 guard (try? await Task.sleep(for: delay)) != nil else { return }
                 self?.send(.evaluationDue)
             }
-        case .expireRequest(let id, let delay):
-            requestTimers[id] = Task { [weak self] in
+        case .expireRequest(let request, let delay):
+            requestTimers[request] = Task { [weak self] in
                 guard (try? await Task.sleep(for: delay)) != nil, let self else { return }
-                requestTimers[id] = nil
-                send(.requestExpired(id: id))
+                requestTimers[request] = nil
+                send(.requestExpired(request))
             }
         case .notify(let body):
             page.callAsyncFunction(body, sourceName: PageScript.sourceName, world: job.scriptWorld) { _ in }
+        case .readPageError(let document):
+            call(PageErrorWatch.readBody, sourceName: PageScript.sourceName, world: WebParserJob.isolatedWorld) { reply in
+                guard case .string(let text) = reply else { return .pageErrorRead(nil, document: document) }
+                return .pageErrorRead(String(decoding: text, as: UTF8.self), document: document)
+            }
         case .cancelLaterEvaluation:
             nextEvaluation?.cancel()
         case .report(let state):

@@ -20,7 +20,7 @@ extension WebParserJob {
             case stylesheet
             /// An image (unless `block` keeps images from loading, as it does by default).
             case image
-            /// Anything else WebKit loaded: a worker's or a service worker's request, `sendBeacon`, a font…
+            /// Anything else WebKit loaded: a dedicated worker's request, `sendBeacon`, a font…
             /// WebKit keeps no body for these.
             case other
 

@@ -45,7 +45,10 @@ public struct WebParserJob: Sendable, Equatable {
 
     /// The isolated script world the job's script runs in (a script of the responses, an extraction): the page's
     /// DOM, but none of its scripts' objects, which see none of webparse's. Nil for the page's own world.
-    var scriptWorld: String? { scriptReadsResponses || evaluation.extract != nil ? "webparse" : nil }
+    var scriptWorld: String? { scriptReadsResponses || evaluation.extract != nil ? Self.isolatedWorld : nil }
+
+    /// webparse's own isolated script world.
+    static let isolatedWorld = "webparse"
 
     /// True when the job collects emitted values but has no user script to emit them: it cannot run.
     public var collectsWithoutEmitters: Bool {

@@ -33,6 +33,18 @@ struct CapturedResponse: Sendable, Equatable {
     /// The body; nil when `omitted` says why not.
     var body: Data?
     var omitted: Omission?
+    /// The read (`ScriptRead.id`) this response ends; 0 for a websocket or an event stream, which no read started.
+    var read: UInt64 = 0
+}
+
+/// A request a page's script made whose response it may read (a fetch, an XHR sent), as webparse's hook saw it
+/// start: its body is on its way until its record (`CapturedResponse.read`) or its end comes.
+struct ScriptRead: Sendable, Equatable {
+    /// The read's number, for the page's documents.
+    var id: UInt64
+    var method: String
+    /// The URL the script asked for, before any redirect.
+    var url: String
 }
 
 extension CapturedResponse {
@@ -44,6 +56,7 @@ extension CapturedResponse {
             method: String(cString: response.method), status: Int(response.status),
             mimeType: String(cString: response.mime_type), mainFrame: response.main_frame, exact: response.exact,
             size: Int(clamping: response.size),
-            body: omitted == nil ? response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data() : nil, omitted: omitted)
+            body: omitted == nil ? response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data() : nil, omitted: omitted,
+            read: response.read)
     }
 }

@@ -34,6 +34,11 @@ enum PageEvent: Sendable, Equatable {
     case resource(id: UInt64, ResourceLoad)
     /// A script of the page read a response, which the page's capture took.
     case captured(CapturedResponse)
+    /// A script of the page made a request whose response it may read, while the page captures: its record
+    /// (`captured`, with the read's number) or `readEnded` follows.
+    case readStarted(ScriptRead)
+    /// The read numbered `id` ended without a record (its request failed, or its response was not the page's own).
+    case readEnded(id: UInt64)
     /// A load's body is being read for the job's capture; `recorded` with `bodyWanted` follows.
     case bodyWanted
     /// A load of the page's documents ended, while the page records them; `bodyWanted` when its body was read.
@@ -46,8 +51,8 @@ enum ResourceLoad: Sendable, Equatable {
     case started(accept: String)
     /// Its response arrived, of `mimeType` ("" when it has none).
     case responded(mimeType: String)
-    /// It finished or failed.
-    case ended
+    /// It finished or failed; `url` is where it ended, after any redirect.
+    case ended(url: String)
 }
 
 /// A failed main load, as WebKit reported it.

@@ -133,7 +133,7 @@ final class WebKitPage: WebPage {
                     switch event {
                     case WK_RESOURCE_STARTED: .started(accept: String(cString: text!))
                     case WK_RESOURCE_RESPONDED: .responded(mimeType: String(cString: text!))
-                    default: .ended
+                    default: .ended(url: String(cString: text!))
                     }
                 CallbackTarget.deliver(.resource(id: UInt64(id), load), to: context)
             },
@@ -151,20 +151,31 @@ final class WebKitPage: WebPage {
             response_captured: { context, response in
                 CallbackTarget.deliver(.captured(CapturedResponse(response!.pointee)), to: context)
             },
+            read_started: { context, read, method, uri in
+                CallbackTarget.deliver(.readStarted(ScriptRead(id: read, method: String(cString: method!), url: String(cString: uri!))), to: context)
+            },
+            read_ended: { context, read in
+                CallbackTarget.deliver(.readEnded(id: read), to: context)
+            },
             release: { context in
                 Unmanaged<CallbackTarget>.fromOpaque(context!).release()
             })
         let view = options.userAgent.withOptionalCString { userAgent in
             bridge.map(\.source).withOptionalCString { startScript in
-                wk_view_new(
-                    context,
-                    WKViewOptions(
-                        width: Int32(options.viewport.width),
-                        height: Int32(options.viewport.height),
-                        user_agent: userAgent, page_scripts: options.pageScripts,
-                        media: !options.blocking.resources.contains(.media),
-                        content_filter: filter?.pointer, document_start_script: startScript, webgl: options.webgl),
-                    related?.view, sharesContent, callbacks, target)
+                PageErrorWatch.source.withCString { watchScript in
+                    WebParserJob.isolatedWorld.withCString { watchWorld in
+                        wk_view_new(
+                            context,
+                            WKViewOptions(
+                                width: Int32(options.viewport.width),
+                                height: Int32(options.viewport.height),
+                                user_agent: userAgent, page_scripts: options.pageScripts,
+                                media: !options.blocking.resources.contains(.media),
+                                content_filter: filter?.pointer, document_start_script: startScript,
+                                watch_script: watchScript, watch_world: watchWorld, webgl: options.webgl),
+                            related?.view, sharesContent, callbacks, target)
+                    }
+                }
             }
         }
         self.view = view

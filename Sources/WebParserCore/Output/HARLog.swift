@@ -55,6 +55,7 @@ package enum HARLog {
             ("_kind", .string(request.kind.rawValue))
         ]
         if let failure = request.failure { members.append(("_error", .string(failure))) }
+        if let note = request.unrecordedWorkerNote { members.append(("comment", .string(note))) }
         return .object(members)
     }
 
