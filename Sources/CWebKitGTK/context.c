@@ -33,10 +33,12 @@ WKContext *wk_context_new(const WKStorage *storage, unsigned memory_limit_mb, do
     return context;
 }
 
-void wk_context_set_extensions_directory(WKContext *context, const char *directory, unsigned long long max_body) {
+void wk_context_set_extensions_directory(WKContext *context, const char *directory, bool capture,
+                                         unsigned long long max_body) {
     webkit_web_context_set_web_extensions_directory(context->web_context, directory);
     webkit_web_context_set_web_extensions_initialization_user_data(
-        context->web_context, wk_capture_settings(true, max_body, WK_CAPTURE_FETCH | WK_CAPTURE_XHR | WK_CAPTURE_OTHER));
+        context->web_context,
+        wk_page_settings(capture, max_body, WK_CAPTURE_FETCH | WK_CAPTURE_XHR | WK_CAPTURE_OTHER, NULL, 0));
     context->has_extension = true;
 }
 

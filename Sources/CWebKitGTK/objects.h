@@ -62,11 +62,16 @@ bool trust_certificate(WKView *view, GTlsCertificate *certificate, const char *u
  * WebGL, and so which EGL driver it loads (egl.c). */
 void egl_starting_process_for_webgl(bool webgl);
 
+/* Around a call that may start the view's web process (its first load, or a message to its page), with starting
+ * true before and false after: a view made for WebGL starts its process with Mesa's EGL driver. */
+void view_process_may_start(WKView *view, bool starting);
+
 /* Reports the view's resource loads through its resource_changed callback from now on. */
 void view_resources_watch(WKView *view);
 
-/* The capture settings the extension reads (a floating GVariant). */
-GVariant *wk_capture_settings(bool enabled, unsigned long long max_body, unsigned kinds);
+/* The page settings the extension reads (a floating GVariant): capture, and the pending-work accessor. */
+GVariant *wk_page_settings(bool capture, unsigned long long max_body, unsigned kinds, const char *work_key,
+                           unsigned work_worlds);
 
 /* Reports the responses the view's extension captures through its response_captured callback from now on. */
 void view_capture_watch(WKView *view);

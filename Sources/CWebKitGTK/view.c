@@ -9,7 +9,7 @@ static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpoi
     WKView *view = data;
     int http_status = 0;
     const char *retry_after = NULL;
-    int refreshes = 0;
+    const char *refresh = NULL;
     if (event == WEBKIT_LOAD_COMMITTED) {
         WebKitWebResource *resource = webkit_web_view_get_main_resource(web_view);
         WebKitURIResponse *response = resource ? webkit_web_resource_get_response(resource) : NULL;
@@ -17,12 +17,12 @@ static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpoi
             http_status = (int)webkit_uri_response_get_status_code(response);
             SoupMessageHeaders *headers = webkit_uri_response_get_http_headers(response);
             retry_after = headers ? soup_message_headers_get_one(headers, "Retry-After") : NULL;
-            refreshes = headers && soup_message_headers_get_one(headers, "Refresh") != NULL;
+            refresh = headers ? soup_message_headers_get_one(headers, "Refresh") : NULL;
         }
     }
     const char *uri = webkit_web_view_get_uri(web_view);
     view->callbacks.load_changed(view->callback_context, (WKLoadEvent)event, uri ? uri : "", http_status, retry_after,
-                                refreshes);
+                                refresh);
 }
 
 static gboolean on_load_failed(WebKitWebView *web_view, WebKitLoadEvent event, const char *failing_uri,
@@ -273,16 +273,19 @@ WKView *wk_view_new(WKContext *context, WKViewOptions options, WKView *related, 
     return view;
 }
 
-/* Around a view's load: WebKit starts a view's web process inside its first load, with the environment of that
- * moment. */
-static void begin_load(WKView *view) {
+void view_process_may_start(WKView *view, bool starting) {
     if (view->starts_webgl_process)
-        egl_starting_process_for_webgl(true);
+        egl_starting_process_for_webgl(starting);
+}
+
+/* Around a view's load: WebKit starts a view's web process inside its first load (or the first message sent to its
+ * page), with the environment of that moment. */
+static void begin_load(WKView *view) {
+    view_process_may_start(view, true);
 }
 
 static void end_load(WKView *view) {
-    if (view->starts_webgl_process)
-        egl_starting_process_for_webgl(false);
+    view_process_may_start(view, false);
     view->starts_webgl_process = false;
 }
 

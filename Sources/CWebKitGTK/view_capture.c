@@ -1,4 +1,5 @@
-/* CWebKitGTK: Capture: the settings a view sends its page's extension, and the responses it sends back. */
+/* CWebKitGTK: The settings a view sends its page's extension (capture, the pending-work accessor), and the responses
+ * it sends back. */
 #include "CWebKitGTK.h"
 
 #include "objects.h"
@@ -9,6 +10,8 @@
 _Static_assert(WK_CAPTURE_FETCH == WEBPARSE_CAPTURE_FETCH && WK_CAPTURE_XHR == WEBPARSE_CAPTURE_XHR
                    && WK_CAPTURE_OTHER == WEBPARSE_CAPTURE_OTHER,
                "the capture kinds are the extension's");
+_Static_assert(WK_WORK_IN_MAIN_WORLD == WEBPARSE_WORK_IN_MAIN_WORLD && WK_WORK_IN_OWN_WORLD == WEBPARSE_WORK_IN_OWN_WORLD,
+               "the pending-work accessor's worlds are the extension's");
 
 const char *wk_extension_file_name(void) {
     return WEBPARSE_EXTENSION_FILE;
@@ -53,16 +56,23 @@ void view_capture_watch(WKView *view) {
     g_signal_connect(view->web_view, "user-message-received", G_CALLBACK(on_user_message), view);
 }
 
-GVariant *wk_capture_settings(bool enabled, unsigned long long max_body, unsigned kinds) {
-    return g_variant_new(WEBPARSE_CAPTURE_SETTINGS_FORMAT, (gboolean)enabled, (guint64)max_body, (guint32)kinds);
+GVariant *wk_page_settings(bool capture, unsigned long long max_body, unsigned kinds, const char *work_key,
+                           unsigned work_worlds) {
+    return g_variant_new(WEBPARSE_PAGE_SETTINGS_FORMAT, (gboolean)capture, (guint64)max_body, (guint32)kinds,
+                         work_key ? work_key : "", (guint32)work_worlds);
 }
 
-bool wk_view_set_capture(WKView *view, bool enabled, unsigned long long max_body, unsigned kinds) {
+bool wk_view_set_page_settings(WKView *view, bool capture, unsigned long long max_body, unsigned kinds,
+                               const char *work_key, unsigned work_worlds) {
     if (!view->context->has_extension)
-        return !enabled;
-    webkit_web_view_send_message_to_page(view->web_view,
-                                         webkit_user_message_new(WEBPARSE_CAPTURE_SETTINGS,
-                                                                 wk_capture_settings(enabled, max_body, kinds)),
-                                         NULL, NULL, NULL);
+        return !capture;
+    /* A message to a view's page starts its web process if it has none yet. */
+    view_process_may_start(view, true);
+    webkit_web_view_send_message_to_page(
+        view->web_view,
+        webkit_user_message_new(WEBPARSE_PAGE_SETTINGS,
+                                wk_page_settings(capture, max_body, kinds, work_key, work_worlds)),
+        NULL, NULL, NULL);
+    view_process_may_start(view, false);
     return true;
 }

@@ -1,11 +1,14 @@
 /*
  * CWebParseExtension: webparse's web process extension, which WebKit loads into every web process of a context
- * whose extensions folder holds it. It captures the bodies of the responses a page's scripts read (fetch, XHR),
- * which WebKit's UI-process API does not give: the initialization data says what pages capture, and the UI
- * process says it again for each page before each load (WEBPARSE_CAPTURE_SETTINGS); at each document's start, before any of its scripts, the hook in
- * capture_hook.js wraps fetch and XMLHttpRequest in the page's world and hands each body to a native function
- * that no page script can reach (it is never put on window), which sends it to the UI process
- * (WEBPARSE_CAPTURE_RESPONSE), with the start and the end of every read.
+ * whose extensions folder holds it. At each document's start, before any of its scripts:
+ * - pending_hook.js keeps track of what can still change the document (timers, frames, messages, workers, sockets,
+ *   requests, animations…) in every frame; the page's accessor (made for the page's main frame, under the name the
+ *   UI process gave, in the world the job's script runs in) asks every frame of the page what is pending, so that
+ *   an answer is final the moment nothing can change it (WEBPARSE_PAGE_SETTINGS says the name);
+ * - capture_hook.js, in pages that capture, wraps fetch and XMLHttpRequest in the page's world and hands each body to
+ *   a native function that no page script can reach (it is never put on window), which sends it to the UI process
+ *   (WEBPARSE_CAPTURE_RESPONSE), with the start and the end of every read. The initialization data says what pages
+ *   capture, and the UI process says it again for each page before each load.
  */
 #include <webkit2/webkit-web-extension.h>
 #include <string.h>
@@ -18,13 +21,20 @@ static const char hook_source[] = {
 #embed "capture_hook.js"
     , 0
 };
+static const char pending_source[] = {
+#embed "pending_hook.js"
+    , 0
+};
 #pragma clang diagnostic pop
 
-/* What a page captures, set by the UI process before each load; kept on the WebKitWebPage. */
+/* What a page captures, and the name and world of its pending-work accessor (none: ""), set by the UI process before
+ * each load; kept on the WebKitWebPage. */
 typedef struct {
     gboolean enabled;
     guint64 max_body;
     guint kinds;
+    char *work_key;
+    guint work_worlds;
 } Settings;
 
 /* What the native send function knows: its page (by id: the page may go before the function), frame and
@@ -43,12 +53,150 @@ static guint64 documents_hooked;
 static const char *settings_key = "webparse-capture";
 
 /* What a page captures until the UI process says otherwise: the initialization data's settings. */
-static Settings default_settings;
+static Settings default_settings = {.work_key = ""};
 
 static void read_settings(GVariant *parameters, Settings *settings) {
-    if (parameters && g_variant_is_of_type(parameters, G_VARIANT_TYPE(WEBPARSE_CAPTURE_SETTINGS_FORMAT)))
-        g_variant_get(parameters, WEBPARSE_CAPTURE_SETTINGS_FORMAT, &settings->enabled, &settings->max_body,
-                      &settings->kinds);
+    if (parameters && g_variant_is_of_type(parameters, G_VARIANT_TYPE(WEBPARSE_PAGE_SETTINGS_FORMAT)))
+        g_variant_get(parameters, WEBPARSE_PAGE_SETTINGS_FORMAT, &settings->enabled, &settings->max_body,
+                      &settings->kinds, &settings->work_key, &settings->work_worlds);
+    if (!settings->work_key)
+        settings->work_key = g_strdup("");
+}
+
+static void settings_free(Settings *settings) {
+    g_free(settings->work_key);
+    g_free(settings);
+}
+
+static const Settings *page_settings(WebKitWebPage *page) {
+    Settings *settings = g_object_get_data(G_OBJECT(page), settings_key);
+    return settings ? settings : &default_settings;
+}
+
+/* The extension, and webparse's own script world, the one the UI process names WEBPARSE_OWN_WORLD. */
+static WebKitWebExtension *the_extension;
+static WebKitScriptWorld *own_world;
+
+/* The pending-work state function of each frame of a page, kept on its WebKitWebPage: the frame (not referenced; the
+ * entry goes with it) and the function pending_hook.js returned in its current document. */
+typedef struct {
+    WebKitFrame *frame;
+    JSCValue *state;
+} FrameWork;
+
+static const char *work_key = "webparse-work";
+
+static void frame_work_free(FrameWork *work) {
+    if (work->frame)
+        g_object_remove_weak_pointer(G_OBJECT(work->frame), (gpointer *)&work->frame);
+    g_clear_object(&work->state);
+    g_free(work);
+}
+
+/* Keeps state as frame's pending-work function, in place of its previous document's. */
+static void keep_frame_work(WebKitWebPage *page, WebKitFrame *frame, JSCValue *state) {
+    GPtrArray *frames = g_object_get_data(G_OBJECT(page), work_key);
+    if (!frames) {
+        frames = g_ptr_array_new_with_free_func((GDestroyNotify)frame_work_free);
+        g_object_set_data_full(G_OBJECT(page), work_key, frames, (GDestroyNotify)g_ptr_array_unref);
+    }
+    for (guint index = 0; index < frames->len;) {
+        FrameWork *work = g_ptr_array_index(frames, index);
+        if (!work->frame || work->frame == frame)
+            g_ptr_array_remove_index_fast(frames, index);
+        else
+            index++;
+    }
+    FrameWork *work = g_new0(FrameWork, 1);
+    work->frame = frame;
+    work->state = g_object_ref(state);
+    g_object_add_weak_pointer(G_OBJECT(frame), (gpointer *)&work->frame);
+    g_ptr_array_add(frames, work);
+}
+
+/* A text property of a frame's state, or NULL. */
+static char *text_property(JSCValue *object, const char *name) {
+    JSCValue *value = jsc_value_object_get_property(object, name);
+    char *text = jsc_value_is_string(value) ? jsc_value_to_string(value) : NULL;
+    g_object_unref(value);
+    return text;
+}
+
+/* The accessor: work(horizon) asks every frame of the page what is pending within horizon ms and answers, in the
+ * caller's world, {busy, dueIn, never, frames}: the first frame's that has something, the latest dueIn. */
+static JSCValue *on_work(GPtrArray *arguments, gpointer data) {
+    guint64 page_id = GPOINTER_TO_SIZE(data);
+    JSCContext *caller = jsc_context_get_current();
+    double horizon = arguments->len > 0 && jsc_value_is_number(arguments->pdata[0]) ? jsc_value_to_double(arguments->pdata[0]) : 0;
+    char *busy = NULL, *never = NULL;
+    double due_in = 0;
+    guint counted = 0;
+    WebKitWebPage *page = webkit_web_extension_get_page(the_extension, page_id);
+    GPtrArray *frames = page ? g_object_get_data(G_OBJECT(page), work_key) : NULL;
+    for (guint index = 0; frames && index < frames->len; index++) {
+        FrameWork *work = g_ptr_array_index(frames, index);
+        if (!work->frame)
+            continue;
+        JSCValue *state = jsc_value_function_call(work->state, G_TYPE_DOUBLE, horizon, G_TYPE_NONE);
+        JSCContext *context = jsc_value_get_context(work->state);
+        if (jsc_context_get_exception(context)) {
+            jsc_context_clear_exception(context);
+            if (!never)
+                never = g_strdup("a frame webparse could not read");
+        } else if (jsc_value_is_object(state)) {
+            counted++;
+            char *frame_busy = text_property(state, "busy"), *frame_never = text_property(state, "never");
+            JSCValue *frame_due = jsc_value_object_get_property(state, "dueIn");
+            if (frame_busy && !busy)
+                busy = g_strdup(frame_busy);
+            if (frame_never && !never)
+                never = g_strdup(frame_never);
+            if (frame_busy && jsc_value_is_number(frame_due))
+                due_in = MAX(due_in, jsc_value_to_double(frame_due));
+            g_object_unref(frame_due);
+            g_free(frame_busy);
+            g_free(frame_never);
+        }
+        g_object_unref(state);
+    }
+    JSCValue *answer = jsc_value_new_object(caller, NULL, NULL);
+    JSCValue *busy_value = busy ? jsc_value_new_string(caller, busy) : jsc_value_new_null(caller);
+    JSCValue *never_value = never ? jsc_value_new_string(caller, never) : jsc_value_new_null(caller);
+    JSCValue *due_value = jsc_value_new_number(caller, due_in);
+    JSCValue *frames_value = jsc_value_new_number(caller, counted);
+    jsc_value_object_set_property(answer, "busy", busy_value);
+    jsc_value_object_set_property(answer, "dueIn", due_value);
+    jsc_value_object_set_property(answer, "never", never_value);
+    jsc_value_object_set_property(answer, "frames", frames_value);
+    g_object_unref(busy_value);
+    g_object_unref(never_value);
+    g_object_unref(due_value);
+    g_object_unref(frames_value);
+    g_free(busy);
+    g_free(never);
+    return answer;
+}
+
+/* Puts the page's accessor on the window of frame's world, if the page's settings name one for that world. */
+static void define_work_accessor(WebKitWebPage *page, WebKitFrame *frame, WebKitScriptWorld *world) {
+    const Settings *settings = page_settings(page);
+    guint wanted = world == own_world ? WEBPARSE_WORK_IN_OWN_WORLD : WEBPARSE_WORK_IN_MAIN_WORLD;
+    if (!webkit_frame_is_main_frame(frame) || !*settings->work_key || !(settings->work_worlds & wanted))
+        return;
+    JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
+    JSCValue *accessor = jsc_value_new_function_variadic(context, NULL, G_CALLBACK(on_work),
+                                                         GSIZE_TO_POINTER(webkit_web_page_get_id(page)), NULL,
+                                                         JSC_TYPE_VALUE);
+    JSCValue *global = jsc_context_get_global_object(context);
+    jsc_value_object_define_property_data(global, settings->work_key, 0, accessor);
+    jsc_context_clear_exception(context);
+    g_object_unref(global);
+    g_object_unref(accessor);
+    g_object_unref(context);
+}
+
+static void on_own_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
+    define_work_accessor(page, frame, world);
 }
 
 static char *string_argument(GPtrArray *arguments, guint index) {
@@ -120,11 +268,26 @@ static void on_send(GPtrArray *arguments, gpointer data) {
     g_free(note);
 }
 
+/* Runs the pending-work hook in the frame's document and keeps its state function. */
+static void hook_pending_work(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame) {
+    JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
+    JSCValue *hook = jsc_context_evaluate_with_source_uri(context, pending_source, -1, "webparse-pending", 1);
+    if (jsc_value_is_function(hook)) {
+        JSCValue *state = jsc_value_function_call(hook, G_TYPE_NONE);
+        if (jsc_value_is_function(state))
+            keep_frame_work(page, frame, state);
+        g_object_unref(state);
+    }
+    jsc_context_clear_exception(context);
+    g_object_unref(hook);
+    g_object_unref(context);
+}
+
 static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame,
                                      gpointer data) {
-    Settings *settings = g_object_get_data(G_OBJECT(page), settings_key);
-    if (!settings)
-        settings = &default_settings;
+    hook_pending_work(world, page, frame);
+    define_work_accessor(page, frame, world);
+    const Settings *settings = page_settings(page);
     if (!settings->enabled)
         return;
     JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
@@ -146,11 +309,11 @@ static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *pa
 }
 
 static gboolean on_message(WebKitWebPage *page, WebKitUserMessage *message, gpointer data) {
-    if (g_strcmp0(webkit_user_message_get_name(message), WEBPARSE_CAPTURE_SETTINGS) != 0)
+    if (g_strcmp0(webkit_user_message_get_name(message), WEBPARSE_PAGE_SETTINGS) != 0)
         return FALSE;
     Settings *settings = g_new0(Settings, 1);
     read_settings(webkit_user_message_get_parameters(message), settings);
-    g_object_set_data_full(G_OBJECT(page), settings_key, settings, g_free);
+    g_object_set_data_full(G_OBJECT(page), settings_key, settings, (GDestroyNotify)settings_free);
     return TRUE;
 }
 
@@ -164,4 +327,7 @@ G_MODULE_EXPORT void webkit_web_extension_initialize_with_user_data(WebKitWebExt
     g_signal_connect(extension, "page-created", G_CALLBACK(on_page_created), NULL);
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared",
                      G_CALLBACK(on_window_object_cleared), extension);
+    the_extension = extension;
+    own_world = webkit_script_world_new_with_name(WEBPARSE_OWN_WORLD);
+    g_signal_connect(own_world, "window-object-cleared", G_CALLBACK(on_own_world_cleared), extension);
 }

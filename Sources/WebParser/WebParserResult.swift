@@ -19,6 +19,11 @@ public struct WebParserResult: Sendable, Equatable {
     /// How many items of an extraction's list (`Evaluation.extract`) were left out because a required field was
     /// missing or empty.
     public var itemsLeftOut = 0
+    /// What made the answer final, in words: "waitFor held", "nothing pending" (after what the page had pending,
+    /// such as "a timer due in 600 ms"), "the document cannot change", or, on a page where something always stays
+    /// pending, that the answer stayed the same for the settle time and why ("an open websocket…"); nil when the
+    /// page did not say (emitted values, a result cut short).
+    public var settledBy: String?
 
     /// The number of elements of `data` when it is a JSON array (a list, or the emitted values); nil for
     /// another value. Counted by scanning the text, at any depth.

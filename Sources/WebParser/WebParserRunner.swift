@@ -106,6 +106,7 @@ public struct WebParserRunner: Sendable {
                                 httpStatus: result.httpStatus == 0 ? nil : result.httpStatus,
                                 attempts: number, cutShort: result.cutShort)
                             answer.itemsLeftOut = result.itemsLeftOut
+                            answer.settledBy = result.settledBy
                             return answer
                         } catch let error as WebParserError {
                             next = .attemptFailed(error, now: .now)

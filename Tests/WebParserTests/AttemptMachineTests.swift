@@ -243,17 +243,17 @@ import Testing
             return
         }
         #expect(
-            body.contains(".slice(true, \"withoutScripts\", 200)"),
+            body.contains(".slice(200, true, \"withoutScripts\", -1)"),
             "the evaluation says requests are in flight, what can change the document, and the settle time")
     }
 
-    /// A document whose response asks for a refresh, or one the job's user scripts run in, is never taken as still;
-    /// with the page's scripts off, one is still once loaded.
+    /// A document whose response asks for a refresh, or one the job's user scripts run in, is never taken as still,
+    /// and the page learns the refresh's delay; with the page's scripts off, one is still once loaded.
     @Test func whatCanChangeTheDocumentIsToldToThePage() throws {
-        func firstBody(refreshes: Bool, _ change: (inout WebParserJob) -> Void = { _ in }) -> String {
+        func firstBody(refresh: String? = nil, _ change: (inout WebParserJob) -> Void = { _ in }) -> String {
             var attempt = machine(change)
             _ = attempt.handle(.start)
-            let actions = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200, refreshes: refreshes)))
+            let actions = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200, refresh: refresh)))
             guard case .evaluate(let body, _)? = actions.first(where: { if case .evaluate = $0 { true } else { false } }) else {
                 Issue.record("expected an evaluation, got \(words(actions))")
                 return ""
@@ -261,10 +261,12 @@ import Testing
             return body
         }
         let userScript = try UserScript(source: "// ==UserScript==\n// @name s\n// ==/UserScript==\n", fileName: "s.user.js")
-        #expect(firstBody(refreshes: false).contains(".slice(false, \"withoutScripts\", 200)"))
-        #expect(firstBody(refreshes: true).contains(".slice(false, \"never\", 200)"))
-        #expect(firstBody(refreshes: false) { $0.page.userScripts = [userScript] }.contains(".slice(false, \"never\", 200)"))
-        #expect(firstBody(refreshes: false) { $0.page.pageScripts = false }.contains(".slice(false, \"loaded\", 200)"))
+        #expect(firstBody().contains(".slice(200, false, \"withoutScripts\", -1)"))
+        #expect(firstBody(refresh: "2; url=/next").contains(".slice(200, false, \"never\", 2000)"))
+        #expect(firstBody(refresh: "0.4").contains(".slice(200, false, \"never\", 400)"))
+        #expect(firstBody(refresh: "soon").contains(".slice(200, false, \"never\", 0)"), "a delay that is no number refreshes at once")
+        #expect(firstBody { $0.page.userScripts = [userScript] }.contains(".slice(200, false, \"never\", -1)"))
+        #expect(firstBody { $0.page.pageScripts = false }.contains(".slice(200, false, \"loaded\", -1)"))
     }
 
     /// After steps that acted, an answer equal to the one just before the first of them must hold longer; one
@@ -287,7 +289,7 @@ import Testing
             Issue.record("expected another evaluation")
             return
         }
-        #expect(body.contains(", 1000)"), "the same answer must now hold for 1 s")
+        #expect(body.contains(".slice(1000, "), "the same answer must now hold for 1 s")
         #expect(words(unchanged.handle(.reply(string(#"["all"]"#), document: 1))) == [#"succeed ["all"] at \#(url.absoluteString)"#])
         var changed = afterClick()
         #expect(words(changed.handle(.reply(string(#"["manga"]"#), document: 1))) == [#"succeed ["manga"] at \#(url.absoluteString)"#])

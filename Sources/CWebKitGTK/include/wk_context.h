@@ -24,10 +24,12 @@ WKContext *wk_context_new(const WKStorage *storage, unsigned memory_limit_mb, do
 const char *wk_extension_file_name(void);
 
 /* Loads webparse's web process extension (the folder holds libwebparse-extension.so and no other library) into
- * the context's web processes, for wk_view_set_capture. Every document captures every kind, bodies of at most
- * max_body bytes, until its view says otherwise: a page WebKit moves to a new web process (for a
- * navigation to another site) keeps capturing. Must be called before the context's first view. */
-void wk_context_set_extensions_directory(WKContext *context, const char *directory, unsigned long long max_body);
+ * the context's web processes, for wk_view_set_page_settings. With capture, every document captures every kind,
+ * bodies of at most max_body bytes, until its view says otherwise: a page WebKit moves to a new web process (for a
+ * navigation to another site) keeps capturing; without, none does until told. Must be called before the context's
+ * first view. */
+void wk_context_set_extensions_directory(WKContext *context, const char *directory, bool capture,
+                                         unsigned long long max_body);
 
 /* Sends every request through proxy_uri (http, https or socks), except to the hosts in no_proxy (a
  * NULL-terminated list, or NULL); a NULL proxy_uri means no proxy at all. */

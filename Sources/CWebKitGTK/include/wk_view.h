@@ -97,9 +97,9 @@ typedef struct {
 typedef struct {
     /* A load event. uri is the view's current URI. At WK_LOAD_COMMITTED, http_status is the main resource's
      * HTTP status (0 when there is none, as for file: URIs), retry_after its Retry-After header (NULL when
-     * absent) and refreshes whether it has a Refresh header; for the other events they are 0, NULL and 0. */
+     * absent) and refresh its Refresh header (NULL when absent); for the other events they are 0, NULL and NULL. */
     void (*load_changed)(void *context, WKLoadEvent event, const char *uri, int http_status, const char *retry_after,
-                         int refreshes);
+                         const char *refresh);
     /* The main load failed with error; WK_LOAD_FINISHED follows. */
     void (*load_failed)(void *context, const char *failing_uri, WKError error);
     /* The estimated load progress, from 0 to 1. */
@@ -188,10 +188,21 @@ void wk_view_load_uri(WKView *view, const char *uri, const char *const *headers,
  * uri's origin (its storage, its cookies' site). */
 void wk_view_load_html(WKView *view, const char *html, const char *uri);
 
+/* The script worlds whose main-frame window gets a page's pending-work function (wk_view_set_page_settings). */
+typedef enum {
+    WK_WORK_IN_MAIN_WORLD = 1,
+    /* webparse's own isolated script world, "webparse". */
+    WK_WORK_IN_OWN_WORLD = 2
+} WKWorkWorld;
+
 /* Says what the view's next documents capture, from the next load on: the responses of the kinds (a mask of
- * WKCaptureKind) that the page's scripts read, bodies of at most max_body bytes sent whole; or nothing. False
- * when capture is asked of a context without the extension (wk_context_set_extensions_directory). */
-bool wk_view_set_capture(WKView *view, bool enabled, unsigned long long max_body, unsigned kinds);
+ * WKCaptureKind) that the page's scripts read, bodies of at most max_body bytes sent whole; or nothing; and the name
+ * under which the main frame's window, in the worlds of work_worlds (a mask of WKWorkWorld), gets the function that
+ * tells what is pending in the page's frames (work_key; NULL or "": none; see
+ * CWebParseExtension/include/webparse_capture.h). False when capture is asked of a context without the extension
+ * (wk_context_set_extensions_directory). */
+bool wk_view_set_page_settings(WKView *view, bool capture, unsigned long long max_body, unsigned kinds,
+                               const char *work_key, unsigned work_worlds);
 
 /* Reports every resource load of the view's documents through resource_recorded as it ends, from the next
  * load on, or no longer. */

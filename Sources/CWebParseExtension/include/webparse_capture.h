@@ -1,6 +1,6 @@
 /*
  * CWebParseExtension: what webparse's UI process and its web process extension say to each other about
- * capturing responses. The one place both sides read (the shim includes this file).
+ * capturing responses and the pages' pending work. The one place both sides read (the shim includes this file).
  */
 #ifndef WEBPARSE_CAPTURE_H
 #define WEBPARSE_CAPTURE_H
@@ -8,11 +8,20 @@
 /* The extension's file, as SwiftPM names the dynamic library product webparse-extension. */
 #define WEBPARSE_EXTENSION_FILE "libwebparse-extension.so"
 
-/* UI process to page, before each load: what to capture in the page's documents from then on.
- * Parameters "(btu)": capture or not, the largest body sent whole (bytes; a larger one is sent as its size
- * only), and the kinds hooked (WEBPARSE_CAPTURE_*). */
-#define WEBPARSE_CAPTURE_SETTINGS "webparse-capture"
-#define WEBPARSE_CAPTURE_SETTINGS_FORMAT "(btu)"
+/* UI process to page, before each load: what to capture in the page's documents from then on, and where its
+ * pending-work accessor goes. Parameters "(btusu)": capture or not, the largest body sent whole (bytes; a larger one
+ * is sent as its size only), the kinds hooked (WEBPARSE_CAPTURE_*), the name of the accessor on the main frame's
+ * window ("": none), and the worlds it goes in (WEBPARSE_WORK_IN_*). The accessor, called with a horizon in ms,
+ * answers what is pending in every frame of the page: {busy, dueIn, never, frames} (see pending_hook.js). The
+ * initialization data has the same format: the settings of a page until told. */
+#define WEBPARSE_PAGE_SETTINGS "webparse-page"
+#define WEBPARSE_PAGE_SETTINGS_FORMAT "(btusu)"
+
+#define WEBPARSE_WORK_IN_MAIN_WORLD 1u
+#define WEBPARSE_WORK_IN_OWN_WORLD 2u
+
+/* webparse's own isolated script world, as both sides name it. */
+#define WEBPARSE_OWN_WORLD "webparse"
 
 #define WEBPARSE_CAPTURE_FETCH 1u
 #define WEBPARSE_CAPTURE_XHR 2u

@@ -16,4 +16,6 @@ struct AttemptResult: Sendable, Equatable {
     var endedAtTimeOut = false
     /// How many items of an extraction's list were left out for lacking a required field.
     var itemsLeftOut = 0
+    /// What made the answer final, in words (`WebParserResult.settledBy`).
+    var settledBy: String?
 }

@@ -9,7 +9,9 @@ import FoundationEssentials
 /// wakes what waits for it.
 ///
 /// A document that nothing can change any more (`Stillness`) is quiet as soon as none of its requests is in flight:
-/// waiting for the settle time could not change an answer read from it.
+/// waiting for the settle time could not change an answer read from it. So is a page where webparse's web process
+/// extension finds nothing pending in any frame (`pendingWork`, under `workKey`: no timer due within `lookAhead`, no
+/// frame, message, worker's answer, observer or animation on its way, and nothing that stays, such as a socket).
 struct PageQuiet: Sendable {
     /// What can change a document once it has loaded, besides webparse's own calls.
     enum Stillness: String, Sendable {
@@ -30,28 +32,74 @@ struct PageQuiet: Sendable {
         }
     }
 
+    /// What the engine knows of the document the page shows, that its own scripts cannot tell: what can change it
+    /// once it has loaded, and the refresh its response's `Refresh` header asks for, if it does.
+    struct Document: Sendable, Equatable {
+        var stillness: Stillness
+        /// How long after the document has loaded it is replaced; nil when the response asked for no refresh.
+        var refresh: Duration?
+
+        /// A document shown with `page`'s settings, whose response's `Refresh` header was `refreshHeader`.
+        init(page: PageSettings, refreshHeader: String?) {
+            refresh = refreshHeader.map(Self.delay(ofRefresh:))
+            stillness = Stillness(page: page, refreshes: refresh != nil)
+        }
+
+        /// A document before its response: never still.
+        static let unknown = Document(stillness: .never, refresh: nil)
+
+        private init(stillness: Stillness, refresh: Duration?) {
+            self.stillness = stillness
+            self.refresh = refresh
+        }
+
+        /// The delay of a `Refresh` header (`5; url=/next`, `0`), as browsers read it: the number before `;` or
+        /// `,`, in seconds; one that is no number refreshes at once.
+        static func delay(ofRefresh header: String) -> Duration {
+            let number = header.prefix { $0 != ";" && $0 != "," }.trimmingSpaces()
+            guard let seconds = Double(number), seconds.isFinite, seconds >= 0 else { return .zero }
+            return .milliseconds(Int64((min(seconds, 86_400) * 1000).rounded()))
+        }
+
+        /// The arguments a page's `pageQuiet` takes after `busy`: the stillness and the refresh in ms (-1: none).
+        var arguments: String { "\"\(stillness.rawValue)\", \(refresh?.milliseconds ?? -1)" }
+    }
+
     private let key = JavaScriptSyntax.literal("webparse-quiet-" + UUID().uuidString)
+    /// The name of the extension's pending-work accessor on the window of the world the job's script runs in.
+    let workKey = "webparse-work-" + UUID().uuidString
+    /// How far ahead pending work holds an answer (`Evaluation.lookAhead`).
+    let lookAhead: Duration
+
+    /// The quiet state of a page whose pending work counts `lookAhead` ahead.
+    init(lookAhead: Duration = Evaluation.defaultLookAhead) {
+        self.lookAhead = lookAhead
+    }
 
     /// JavaScript that defines `pageQuiet(busy, stillness)`, which records whether requests are in flight and the
     /// document's `Stillness`, and returns the state `{busy, since, created, wakers, stillness}` (`since`: when the
     /// page last went quiet, on `performance.now()`'s clock; `created`: when the state was made; `wakers`: functions
     /// called at every change); `isStill()`: whether the document has loaded and nothing can change it any more;
-    /// `quietFor(ms)`: whether the page has been quiet that long (always, for 0, and for a still document with no
-    /// request in flight), or, for a page that is never quiet (it polls its server several times a second), whether
-    /// the document has been there as long as a request may count as in flight; `quietIn(ms)`: in how many ms
-    /// `quietFor(ms)` holds if nothing changes; and `nextChange(ms, byQuiet)`:
+    /// `pendingWork()`: what the extension finds pending in the page's frames, `{busy, dueIn, never}`, with a refresh
+    /// of the document due within `lookAhead` (its `Refresh` header, or a `<meta http-equiv="refresh">`), or null
+    /// when it cannot tell (no extension); `workDone()`: whether it finds nothing pending and nothing that stays;
+    /// `quietFor(ms)`: whether the page has been quiet that long (always, for 0, and for a still document or one with
+    /// its work done, with no request in flight), or, for a page that is never quiet (it polls its server several
+    /// times a second), whether the document has been there as long as a request may count as in flight;
+    /// `quietIn(ms)`: in how many ms `quietFor(ms)` holds if nothing changes; and `nextChange(ms, byQuiet)`:
     /// a Promise that resolves at the document's next change, after `ms`, or (with `byQuiet`) when requests start
     /// or stop being in flight or the document's loading state changes (it may be still now), whichever comes first.
     var definitions: String {
         """
-        const pageQuiet = (busy, stillness) => {
+        const pageQuiet = (busy, stillness, refreshMs) => {
         let state = window[\(key)];
         if (!state) {
         const now = performance.now();
-        state = { busy: false, since: now, created: now, wakers: new Set(), stillness: "never" };
+        state = { busy: false, since: now, created: now, wakers: new Set(), stillness: "never", refreshMs: -1 };
         Object.defineProperty(window, \(key), { value: state, configurable: true, writable: true, enumerable: false });
         }
         if (stillness !== undefined) state.stillness = stillness;
+        if (refreshMs !== undefined) state.refreshMs = refreshMs;
         if (busy !== undefined && state.busy !== busy) {
         state.busy = busy;
         if (!busy) state.since = performance.now();
@@ -70,14 +118,42 @@ struct PageQuiet: Sendable {
         return false;
         }
         };
+        const workKey = \(JavaScriptSyntax.literal(workKey)), lookAheadMs = \(lookAhead.milliseconds);
+        const refreshIn = () => {
+        let delay = pageQuiet().refreshMs;
+        const meta = document.querySelector('meta[http-equiv="refresh" i]');
+        const seconds = meta ? parseFloat(meta.getAttribute("content") ?? "") : NaN;
+        if (seconds >= 0) delay = delay < 0 ? seconds * 1000 : Math.min(delay, seconds * 1000);
+        if (delay < 0) return null;
+        const timing = performance.getEntriesByType("navigation")[0];
+        const loaded = timing && timing.loadEventEnd > 0 ? timing.loadEventEnd : performance.now();
+        const left = loaded + delay - performance.now();
+        return left <= lookAheadMs && left > -1000 ? Math.max(0, left) : null;
+        };
+        const pendingWork = () => {
+        let work;
+        try {
+        const read = window[workKey];
+        work = typeof read === "function" ? read(lookAheadMs) : null;
+        if (work === null || typeof work !== "object") return null;
+        } catch {
+        return null;
+        }
+        const refresh = work.busy === null ? refreshIn() : null;
+        return refresh === null ? work : { busy: `a refresh due in ${Math.round(refresh)} ms`, dueIn: refresh, never: work.never };
+        };
+        const workDone = () => {
+        const work = pendingWork();
+        return work !== null && work.busy === null && work.never === null;
+        };
         const quietFor = (ms) => {
         const state = pageQuiet(), now = performance.now();
-        return ms <= 0 || !state.busy && (now - state.since >= ms || isStill()) || now - state.created >= Math.max(ms, \(RequestTracker.longLived.milliseconds));
+        return ms <= 0 || !state.busy && (now - state.since >= ms || isStill() || workDone()) || now - state.created >= Math.max(ms, \(RequestTracker.longLived.milliseconds));
         };
         const quietIn = (ms) => {
         const state = pageQuiet(), now = performance.now();
         const byAge = Math.max(ms, \(RequestTracker.longLived.milliseconds)) - (now - state.created);
-        return Math.max(0, state.busy ? byAge : isStill() ? 0 : Math.min(ms - (now - state.since), byAge));
+        return Math.max(0, state.busy ? byAge : isStill() || workDone() ? 0 : Math.min(ms - (now - state.since), byAge));
         };
         const nextChange = (ms, byQuiet) => new Promise((resume) => {
         const state = pageQuiet();
@@ -105,12 +181,12 @@ struct PageQuiet: Sendable {
 
     /// A call's first lines: `definitions`, then the page told whether requests are in flight now and what can
     /// change its document.
-    func preamble(busy: Bool, stillness: Stillness) -> String {
-        definitions + "pageQuiet(\(busy), \"\(stillness.rawValue)\");\n"
+    func preamble(busy: Bool, document: Document) -> String {
+        definitions + "pageQuiet(\(busy), \(document.arguments));\n"
     }
 
     /// The body of a call that tells the page whether requests are in flight.
-    func notifyBody(busy: Bool, stillness: Stillness) -> String {
-        preamble(busy: busy, stillness: stillness) + "return null;\n"
+    func notifyBody(busy: Bool, document: Document) -> String {
+        preamble(busy: busy, document: document) + "return null;\n"
     }
 }

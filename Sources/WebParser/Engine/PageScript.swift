@@ -36,7 +36,7 @@ struct PageScript: Sendable {
     /// Whether the script's answer is final as soon as the job's wait holds (`waitFor`, `waitForSelector`).
     let isFinalOnceWaitHolds: Bool
     /// The page's quiet state, which an answer waits for before it is final.
-    let quiet = PageQuiet()
+    let quiet: PageQuiet
 
     /// Wraps `script`, a job's script, to be evaluated once `waitFor` (if any) is truthy and an element matches
     /// `waitForSelector` (if any), again on every DOM change and at least every `pollInterval`; without either
@@ -46,8 +46,10 @@ struct PageScript: Sendable {
     /// returned it).
     init(
         _ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
-        pollInterval: Duration = .milliseconds(100), emptyIsAnswer: Bool = false, emptyText: String? = nil
+        pollInterval: Duration = .milliseconds(100), emptyIsAnswer: Bool = false, emptyText: String? = nil,
+        lookAhead: Duration = Evaluation.defaultLookAhead
     ) {
+        quiet = PageQuiet(lookAhead: lookAhead)
         self.script = Self.trimmed(script)
         self.waitFor = waitFor.map(Self.trimmed)
         isFinalOnceWaitHolds = waitFor != nil || waitForSelector != nil
@@ -81,7 +83,7 @@ struct PageScript: Sendable {
         self.init(
             script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector, pollInterval: evaluation.pollInterval,
             emptyIsAnswer: evaluation.extract?.items != nil,
-            emptyText: readsOneObject ? ExtractionScript.nothingMatched : nil)
+            emptyText: readsOneObject ? ExtractionScript.nothingMatched : nil, lookAhead: evaluation.lookAhead)
     }
 
     /// The body of a call that evaluates the script for one slice, with requests in flight or not (`busy`), an
@@ -91,10 +93,10 @@ struct PageScript: Sendable {
     /// script's size, which answer `{"notInstalled": true}` in a document the script was not sent to.
     /// With `responses` (a JSON array), a script that is a function gets them as its argument from this call on.
     func body(
-        installed: Bool, busy: Bool, stillness: PageQuiet.Stillness, settle: Duration, responses: Data? = nil
+        installed: Bool, busy: Bool, document: PageQuiet.Document, settle: Duration, responses: Data? = nil
     ) -> String {
         let give = responses.map { "window[\(key)].setResponses(\(String(decoding: $0, as: UTF8.self)));\n" } ?? ""
-        let call = give + "return await window[\(key)].slice(\(busy), \"\(stillness.rawValue)\", \(settle.milliseconds));\n"
+        let call = give + "return await window[\(key)].slice(\(settle.milliseconds), \(busy), \(document.arguments));\n"
         return installed ? "if (!window[\(key)]) return { __proto__: null, kind: \"notInstalled\" };\n" + call : installation + call
     }
 
@@ -117,8 +119,8 @@ struct PageScript: Sendable {
         /// `null`, `undefined`, `""`, `[]` or `{}` before the wait holds, or the wait not holding yet: evaluate
         /// again later. What the script or the wait last answered, in words, when the page said.
         case empty(lastAnswer: String?)
-        /// The result, as UTF-8 JSON text on one line.
-        case value(Data)
+        /// The result, as UTF-8 JSON text on one line, and what made it final, in words, when the page said.
+        case value(Data, settledBy: String? = nil)
         /// The script is wrong; no later evaluation can do better.
         case failure(WebParserError.Kind)
         /// The script or `waitFor` does not parse; `explained(_:)` says why in the terms of its own code.
@@ -135,14 +137,12 @@ struct PageScript: Sendable {
         case .undefined, .null:
             return .empty(lastAnswer: nil)
         case .string(let json):
-            // The page's scripts can replace JSON.stringify; only JSON may reach the caller, and on one line
-            // (in valid JSON a raw line break can only be whitespace between tokens, so it can go).
-            guard JSONTextCheck.isJSON(json) else {
-                return .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)"))
-            }
-            return .value(json.contains { $0 == 0x0A || $0 == 0x0D } ? json.filter { $0 != 0x0A && $0 != 0x0D } : json)
+            return Self.result(json)
         case .json(let object):
             switch PageAnswer.read(object)?.answer {
+            case .settled(let value, let by)?:
+                guard case .value(let data, _) = Self.result(Data(value.utf8)) else { return Self.result(Data(value.utf8)) }
+                return .value(data, settledBy: by)
             case .pending(let text)?:
                 return .empty(lastAnswer: text)
             case .notInstalled?:
@@ -168,6 +168,16 @@ struct PageScript: Sendable {
             if error.kind == .scriptFailed, let failure = syntaxError(in: error.message) { return .syntaxError(failure) }
             return .interrupted
         }
+    }
+
+    /// `json`, the script's answer: JSON text on one line, or a failure when the page's scripts made it something
+    /// else (they can replace `JSON.stringify`). In valid JSON a raw line break can only be whitespace between
+    /// tokens, so it can go.
+    private static func result(_ json: Data) -> Outcome {
+        guard JSONTextCheck.isJSON(json) else {
+            return .failure(.unsupportedResult("text that is not JSON (has the page replaced JSON.stringify?)"))
+        }
+        return .value(json.contains { $0 == 0x0A || $0 == 0x0D } ? json.filter { $0 != 0x0A && $0 != 0x0D } : json)
     }
 
     /// The script without surrounding blanks and trailing semicolons, which cannot end an expression. Scans
@@ -327,8 +337,9 @@ struct PageScript: Sendable {
         const dom = { since: performance.now() };
         new MutationObserver(() => { dom.since = performance.now(); })
         .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        const slice = async (busy, stillness, settleMs) => {
-        const quiet = pageQuiet(busy, stillness);
+        const settled = (value, by) => ({ __proto__: null, kind: "settled", value, text: by });
+        const slice = async (settleMs, busy, stillness, refreshMs) => {
+        const quiet = pageQuiet(busy, stillness, refreshMs);
         const sliceEnd = performance.now() + sliceMs;
         for (;;) {
         let reply = await attempt();
@@ -339,18 +350,35 @@ struct PageScript: Sendable {
         // moment after it loaded, from a timer.
         const hold = emptyIsAnswer && (["[]", "{}", "null", '""'].includes(reply) || /^\\[null(,null)*\\]$/.test(reply))
         ? Math.max(settleMs, emptyHoldMs) : settleMs;
-        if (final || hold <= 0) return reply;
+        if (final) return settled(reply, "waitFor held");
+        if (hold <= 0) return settled(reply, "settle 0: the first answer");
         if (reply !== seen.answer) { seen.answer = reply; seen.since = now; }
+        // What the page still has pending (null: webparse cannot tell); what it waits for is waited for, as long as
+        // lookAhead at most.
+        const work = quiet.busy ? null : pendingWork();
+        if (work !== null && work.busy !== null) {
+        if (seen.workSince === undefined) seen.workSince = now;
+        seen.waitedFor ??= work.busy;
+        } else {
+        seen.workSince = undefined;
+        }
+        const waited = seen.waitedFor === undefined ? "" : `, after ${seen.waitedFor}`;
+        // A document nothing can change any more, or a page with nothing pending, has settled once no request is in
+        // flight.
+        if (!quiet.busy && isStill()) return settled(reply, "the document cannot change" + waited);
+        if (work !== null && work.busy === null && work.never === null) return settled(reply, "nothing pending" + waited);
+        const waiting = work !== null && work.busy !== null && now - seen.workSince < lookAheadMs;
         const still = Math.min(now - quiet.since, Math.max(now - seen.since, now - dom.since));
-        // A document nothing can change any more has settled once no request is in flight.
-        if (!quiet.busy && (still >= hold || isStill())) return reply;
+        const keeps = work === null ? "" : ` (${work.never ?? work.busy})`;
+        if (!quiet.busy && !waiting && still >= hold) return settled(reply, `the answer stayed the same for ${hold} ms` + keeps);
         // A page that never stays quiet (it polls its server several times a second) has settled once the answer
         // stayed the same as long as a request may count as in flight.
-        if (now - seen.since >= Math.max(hold, busyMs)) return reply;
-        settling = quiet.busy ? pollMs : hold - still;
+        if (now - seen.since >= Math.max(hold, busyMs)) return settled(reply, `the answer stayed the same for ${Math.max(hold, busyMs)} ms while the page was never quiet`);
+        settling = quiet.busy ? pollMs : waiting ? Math.max(1, Math.min(work.dueIn, pollMs)) : hold - still;
         const shown = reply.length > 80 ? reply.slice(0, 77) + "..." : reply;
         reply = { __proto__: null, kind: "pending", text: quiet.busy ? `the script returned ${shown}, but the page was still loading data`
-        : `the script returned ${shown}, which had not stayed the same for ${hold} ms (a page that never settles, such as a clock: "settle": 0 takes the first answer)` };
+        : waiting ? `the script returned ${shown}, but the page was waiting for ${work.busy}`
+        : `the script returned ${shown}, which had not stayed the same for ${hold} ms${keeps} (a page that never settles, such as a clock: "settle": 0 takes the first answer)` };
         } else {
         seen.answer = undefined;
         }

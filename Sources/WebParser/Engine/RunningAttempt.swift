@@ -50,6 +50,8 @@ struct RunningAttempt {
     private var heldAnswer: Data?
     /// How many items of an extraction's pages were left out for lacking a required field.
     private var itemsLeftOut = 0
+    /// What made the script's last answer final, in words, as the page said.
+    private var settledBy: String?
     /// The records a script of the responses was last given.
     private var givenResponses: CapturedResponses.Version?
 
@@ -62,9 +64,9 @@ struct RunningAttempt {
     /// equal to the one before the steps acted.
     private var settleFor: Duration
     /// What can change the document the page shows, besides webparse's calls.
-    private var stillness = PageQuiet.Stillness.never
+    private var shown = PageQuiet.Document.unknown
     /// A call's first lines that tell the page whether its requests are in flight and what can change its document.
-    private var quietPreamble: String { script.quiet.preamble(busy: requests.isBusy, stillness: stillness) }
+    private var quietPreamble: String { script.quiet.preamble(busy: requests.isBusy, document: shown) }
 
     /// An attempt of `job`, with its script made ready, about to load.
     init(job: WebParserJob, script: PageScript) {
@@ -130,11 +132,11 @@ struct RunningAttempt {
         case .redirected(let url):
             self.url = url
             return []
-        case .committed(let url, let httpStatus, let retryAfter, let refreshes):
+        case .committed(let url, let httpStatus, let retryAfter, let refresh):
             self.url = url
             self.httpStatus = httpStatus
             committed = true
-            stillness = PageQuiet.Stillness(page: job.page, refreshes: refreshes)
+            shown = PageQuiet.Document(page: job.page, refreshHeader: refresh)
             if httpStatus >= 400 {
                 var error = WebParserError(.httpStatus(httpStatus), url: url)
                 error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
@@ -271,7 +273,7 @@ struct RunningAttempt {
         actions += giveResponses()
         // Told to whatever document the page shows (every call also says it, so a new document learns it anyway).
         if requests.isBusy != wasBusy {
-            actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy, stillness: stillness)))
+            actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy, document: shown)))
         }
         if heldAnswer != nil && !requests.awaitsBodies {
             heldAnswer = nil
@@ -363,14 +365,15 @@ struct RunningAttempt {
             givenResponses = captured.version(hiding: requests.reads)
         }
         let body = script.body(
-            installed: installedIn == document, busy: requests.isBusy, stillness: stillness, settle: settleFor, responses: responses)
+            installed: installedIn == document, busy: requests.isBusy, document: shown, settle: settleFor, responses: responses)
         installedIn = document
         return [.evaluate(body: body, document: document)]
     }
 
     private mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch script.outcome(of: reply) {
-        case .value(let data):
+        case .value(let data, let by):
+            settledBy = by
             if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
             if job.evaluation.collect == .responses { return responsesRead() }
             // The answer waits for the bodies the capture wants, and the page is read again once they came.
@@ -425,7 +428,7 @@ struct RunningAttempt {
         conclusion = .succeeded(
             AttemptResult(
                 data: data, url: url, httpStatus: httpStatus, cutShort: cutShort,
-                endedAtTimeOut: atTimeOut, itemsLeftOut: itemsLeftOut))
+                endedAtTimeOut: atTimeOut, itemsLeftOut: itemsLeftOut, settledBy: atTimeOut ? nil : settledBy))
         return []
     }
 

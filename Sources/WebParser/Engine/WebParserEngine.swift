@@ -88,7 +88,7 @@ final class WebParserEngine {
             }
         case .load:
             page.eventHandler = { [weak self] event in self?.send(.page(event)) }
-            page.load(PageRequest(for: job))
+            page.load(PageRequest(for: job, workKey: machine.script.quiet.workKey))
             // The page's events may have ended the attempt already, from inside `load`.
             guard !ended else { return }
             liveness = Task { [weak self] in
@@ -104,7 +104,7 @@ final class WebParserEngine {
         case .findNext(let body, let call):
             self.call(body, sourceName: StepScript.sourceName) { .nextFound($0, call: call) }
         case .loadNext(let url):
-            page.load(PageRequest(following: url, of: job))
+            page.load(PageRequest(following: url, of: job, workKey: machine.script.quiet.workKey))
         case .click(let x, let y):
             page.click(x: x, y: y)
         case .press(let key):

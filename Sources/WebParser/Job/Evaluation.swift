@@ -18,13 +18,23 @@ public struct Evaluation: Sendable, Equatable {
     public var pollInterval: Duration
     /// How often a script is evaluated again unless an evaluation says otherwise.
     public static let defaultPollInterval: Duration = .milliseconds(100)
-    /// Without `waitFor` and `waitForSelector`: how long the script's non-empty answer must stay the same, with
-    /// none of the page's data requests (documents, scripts, XHR, fetch) in flight, before it is the result;
-    /// also how long the page must be quiet before a step acts on it or an `if` step decides. Zero takes the
-    /// first non-empty answer, and steps act as soon as their element is ready.
+    /// Without `waitFor` and `waitForSelector`, on a page where something always stays pending (an open websocket,
+    /// an interval, a worker that stays): how long the script's non-empty answer must stay the same, with none of
+    /// the page's data requests (documents, scripts, XHR, fetch) in flight, before it is the result; also how long
+    /// such a page must be quiet before a step acts on it or an `if` step decides. A page with nothing pending
+    /// (`lookAhead`) needs no such wait. Zero takes the first non-empty answer, and steps act as soon as their
+    /// element is ready.
     public var settle: Duration = defaultSettle
     /// How long answers settle unless an evaluation says otherwise.
     public static let defaultSettle: Duration = .milliseconds(200)
+    /// Without `waitFor` and `waitForSelector`: how far ahead what the page has scheduled holds its answer. The
+    /// answer is final the moment nothing is pending: no request, no timer due within `lookAhead`, no animation
+    /// frame, idle callback or message queued, no worker's answer awaited, no observer's first callback, no
+    /// animation with listeners ending within it. A timer due later (a poll every 30 s) does not hold the answer;
+    /// a page that schedules its rendering later than this needs a longer one.
+    public var lookAhead: Duration = defaultLookAhead
+    /// How far ahead pending work holds an answer unless an evaluation says otherwise.
+    public static let defaultLookAhead: Duration = .seconds(3)
     /// After steps that acted: how long an answer equal to the one just before they acted must stay the same
     /// before it is the result (a page may re-render a few hundred milliseconds after a click, after a timer
     /// or a websocket message that no request shows); an answer that changed needs only `settle`.

@@ -198,8 +198,10 @@ final class BrowsingContext {
                 wk_context_new(nil, memoryLimit, 0.2)!
             }
         MemoryGuard.shared.open(self, limit: configuration.memoryLimit)
-        if configuration.capturesResponses, let folder = CaptureExtension.folder {
-            wk_context_set_extensions_directory(context, folder.path, UInt64(WebParserJob.Capture.defaultBodyLimit))
+        // Every page tells what it has pending through the extension; pages of a capturing session also capture.
+        if let folder = CaptureExtension.folder {
+            wk_context_set_extensions_directory(
+                context, folder.path, configuration.capturesResponses, UInt64(WebParserJob.Capture.defaultBodyLimit))
         }
         if let proxy = configuration.proxy {
             withCStringArray(proxy.bypass) { wk_context_set_proxy(context, proxy.url.absoluteString, $0) }

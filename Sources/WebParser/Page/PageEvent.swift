@@ -5,9 +5,9 @@ enum PageEvent: Sendable, Equatable {
     /// The server redirected the load.
     case redirected(url: String)
     /// The main document's response arrived; `httpStatus` is 0 when there is none (a `file:` URL), and
-    /// `retryAfter` is its Retry-After header, if any; `refreshes` says whether it has a `Refresh` header (the
+    /// `retryAfter` is its Retry-After header, if any; `refresh` is its `Refresh` header, if any (the
     /// document will be replaced after a while).
-    case committed(url: String, httpStatus: Int, retryAfter: String? = nil, refreshes: Bool = false)
+    case committed(url: String, httpStatus: Int, retryAfter: String? = nil, refresh: String? = nil)
     /// The load ended, after success or after `failed`.
     case finished(url: String)
     /// The main load failed.

@@ -15,6 +15,26 @@ struct PageRequest: Sendable, Equatable {
     var recordsLoads = false
     /// HTML shown as the document at `url` instead of asking its server (`WebParserJob.document`).
     var document: String?
+    /// Where the page's documents get the function that tells what is pending in the page (`PageQuiet.workKey`):
+    /// its name, and whether in the page's main world, in webparse's own, or both; nil: nowhere.
+    var work: PendingWorkAccess?
+
+    /// Where a page's documents get the function that tells what is pending in the page.
+    struct PendingWorkAccess: Sendable, Equatable {
+        /// The function's name on the main frame's window.
+        var key: String
+        /// In the page's main world: for a script or steps that run there.
+        var inMainWorld: Bool
+        /// In webparse's own script world (`WebParserJob.isolatedWorld`): for a script that runs there.
+        var inOwnWorld: Bool
+
+        /// Where `job`'s script and steps reach the function named `key`.
+        init(key: String, for job: WebParserJob) {
+            self.key = key
+            inOwnWorld = job.scriptWorld != nil
+            inMainWorld = job.scriptWorld == nil || !job.evaluation.steps.isEmpty
+        }
+    }
 
     init(
         url: URL, headers: [String: String] = [:], credentials: WebParserJob.Credentials? = nil,
@@ -26,20 +46,21 @@ struct PageRequest: Sendable, Equatable {
         self.trustsAnyCertificate = trustsAnyCertificate
     }
 
-    /// The request for `job`'s page.
-    init(for job: WebParserJob) {
+    /// The request for `job`'s page, whose script's pending-work function is named `workKey`.
+    init(for job: WebParserJob, workKey: String) {
         self.init(
             url: job.url, headers: job.load.headers, credentials: job.load.credentials,
             trustsAnyCertificate: job.load.ignoresTLSErrors)
         capture = job.capture
         recordsLoads = job.recordsRequests || job.capture?.capturesLoads == true
         document = job.document
+        work = PendingWorkAccess(key: workKey, for: job)
     }
 
     /// The request for `url`, a page that `job`'s page leads to (its next page): the job's headers, credentials
     /// and trust in an untrusted certificate go with it only on the job's own origin, never to a host a page
     /// names.
-    init(following url: URL, of job: WebParserJob) {
+    init(following url: URL, of job: WebParserJob, workKey: String) {
         let sameOrigin =
             url.scheme?.lowercased() == job.url.scheme?.lowercased() && url.host()?.lowercased() == job.url.host()?.lowercased()
             && (url.port ?? -1) == (job.url.port ?? -1)
@@ -48,5 +69,6 @@ struct PageRequest: Sendable, Equatable {
             trustsAnyCertificate: sameOrigin && job.load.ignoresTLSErrors)
         capture = job.capture
         recordsLoads = job.recordsRequests || job.capture?.capturesLoads == true
+        work = PendingWorkAccess(key: workKey, for: job)
     }
 }

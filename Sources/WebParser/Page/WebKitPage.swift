@@ -70,10 +70,10 @@ final class WebKitPage: WebPage {
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
         let callbacks = WKViewCallbacks(
-            load_changed: { context, event, uri, status, retryAfter, refreshes in
+            load_changed: { context, event, uri, status, retryAfter, refresh in
                 let event = PageEvent.loadEvent(
                     event, url: String(cString: uri!), httpStatus: Int(status),
-                    retryAfter: retryAfter.map { String(cString: $0) }, refreshes: refreshes != 0)
+                    retryAfter: retryAfter.map { String(cString: $0) }, refresh: refresh.map { String(cString: $0) })
                 CallbackTarget.deliver(event, to: context)
             },
             load_failed: { context, uri, error in
@@ -187,9 +187,13 @@ final class WebKitPage: WebPage {
         loads += 1
         machine.loadStarting(trustsAnyCertificate: request.trustsAnyCertificate)
         opensLocalFiles = request.url.isFileURL
-        // In a context with the extension every document captures until told otherwise: each load says.
+        // In a context with the extension, what a document captures and where it tells its pending work: each load says.
         let kinds = request.capture?.kinds.reduce(0) { $0 | $1.hookBit } ?? 0
-        _ = wk_view_set_capture(view, request.capture != nil, UInt64(request.capture?.bodyLimit ?? 0), kinds)
+        let worlds =
+            (request.work?.inMainWorld == true ? WK_WORK_IN_MAIN_WORLD.rawValue : 0)
+            | (request.work?.inOwnWorld == true ? WK_WORK_IN_OWN_WORLD.rawValue : 0)
+        _ = wk_view_set_page_settings(
+            view, request.capture != nil, UInt64(request.capture?.bodyLimit ?? 0), kinds, request.work?.key ?? "", worlds)
         captureRules = request.capture.flatMap(CaptureRules.init)
         wk_view_record_resources(view, request.recordsLoads)
         if let document = request.document {
@@ -412,11 +416,11 @@ private final class CallbackTarget {
 }
 
 private extension PageEvent {
-    static func loadEvent(_ event: WKLoadEvent, url: String, httpStatus: Int, retryAfter: String?, refreshes: Bool) -> PageEvent {
+    static func loadEvent(_ event: WKLoadEvent, url: String, httpStatus: Int, retryAfter: String?, refresh: String?) -> PageEvent {
         switch event {
         case WK_LOAD_STARTED: .started(url: url)
         case WK_LOAD_REDIRECTED: .redirected(url: url)
-        case WK_LOAD_COMMITTED: .committed(url: url, httpStatus: httpStatus, retryAfter: retryAfter, refreshes: refreshes)
+        case WK_LOAD_COMMITTED: .committed(url: url, httpStatus: httpStatus, retryAfter: retryAfter, refresh: refresh)
         default: .finished(url: url)
         }
     }

@@ -106,13 +106,23 @@ package enum JobFields {
         JobField(
             key: "settle",
             summary:
-                "seconds the script's answer must stay the same, with none of the page's data requests in flight, before it is the result; steps act on a page quiet that long; 0 takes the first non-empty answer (default \(seconds(Evaluation.defaultSettle)))",
+                "on a page where something always stays pending (a socket, an interval): seconds the script's answer must stay the same, with none of the page's data requests in flight, before it is the result; steps act on such a page quiet that long; 0 takes the first non-empty answer (default \(seconds(Evaluation.defaultSettle)))",
             option: .value(
                 "settle", "SECONDS",
-                "how long the answer must stay the same on a quiet page before it is the result; 0: the first non-empty one (default \(seconds(Evaluation.defaultSettle)))"
+                "how long the answer must stay the same on a page that is never still before it is the result; 0: the first non-empty one (default \(seconds(Evaluation.defaultSettle)))"
             )
         ) { reader, path, input, draft in
             if let value = reader.seconds(path, input, in: 0...600) { draft.job.evaluation.settle = value }
+        },
+        JobField(
+            key: "lookAhead",
+            summary:
+                "seconds ahead that what the page has scheduled holds its answer: a timer due within it, an animation with listeners that ends within it, a worker's answer awaited that long (default \(seconds(Evaluation.defaultLookAhead)))",
+            option: .value(
+                "look-ahead", "SECONDS",
+                "how far ahead timers and other pending work hold the answer (default \(seconds(Evaluation.defaultLookAhead)))")
+        ) { reader, path, input, draft in
+            if let value = reader.seconds(path, input, in: 0...600) { draft.job.evaluation.lookAhead = value }
         },
         JobField(
             key: "retries", summary: "attempts after a transient failure, 0 to 10 (default \(RetryPolicy.defaultRetries))",

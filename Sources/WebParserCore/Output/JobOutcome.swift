@@ -20,7 +20,8 @@ package struct JobOutcome {
     }
 
     /// The job's JSON Lines record: `{"job", "url", "finalURL", "status", "httpStatus", "attempts",
-    /// "elapsedMs", "result" | "error" and "code"}`. A job that collects emitted values also has `"complete"` (false when
+    /// "elapsedMs", "settledBy", "result" | "error" and "code"}` (`settledBy` when the page said what made the answer
+    /// final). A job that collects emitted values also has `"complete"` (false when
     /// it ran out of time before `webparse.done()`), and with `streamed` (its values went out as lines of
     /// their own) `"items"`, their number, in place of `"result"`.
     package func jsonLine(streamed: Bool = false) -> Data {
@@ -34,6 +35,7 @@ package struct JobOutcome {
             ]
             if collectsEmitted { members.append(("complete", .bool(success.isComplete))) }
             if success.itemsLeftOut > 0 { members.append(("leftOut", .integer(success.itemsLeftOut))) }
+            if let settledBy = success.settledBy { members.append(("settledBy", .string(settledBy))) }
             if streamed {
                 let count = success.arrayLength ?? 0
                 members.append(("items", .integer(count)))

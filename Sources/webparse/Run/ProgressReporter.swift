@@ -64,8 +64,10 @@ struct ProgressReporter: Sendable {
     }
 
     /// Says so when job `name` ran out of time before its user scripts said they were done, and what it kept.
-    /// Also, with `-v`, how many items an extraction left out for lacking a required field.
+    /// Also, with `-v`, what made the answer final and how many items an extraction left out for lacking a
+    /// required field.
     func warnIfCutShort(_ name: String, _ result: WebParserResult) {
+        if isVerbose, let settledBy = result.settledBy { StandardStreams.tell("webparse: \(name): settled: \(settledBy)") }
         if isVerbose, result.itemsLeftOut > 0 {
             let count = result.itemsLeftOut
             StandardStreams.tell("webparse: \(name): \(count) item\(count == 1 ? "" : "s") left out: a required field was missing or empty")
