@@ -9,7 +9,9 @@ page (pagesPerProcess 1) beside its default of two pages to a process, and the D
 process. "settle" (what the default settled answer costs webparse and Playwright, against the first non-empty
 answer, on the static and SPA pages one at a time), "coop" (the static and SPA batches with and without `Cross-Origin-Opener-Policy`, at 1 and 4) and
 "django" (the Django admin from PyPI: a login with steps, its changelist by `next` and by URL; Scripts/bench/
-django_bench.py). "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
+django_bench.py). "complete" (pages that render the rest of their list later without a request: how many of their 8
+items each tool finds, and in what time: webparse's default, "settle": 0 and 1, Playwright's first answer and its
+networkidle), and the settle section also measures Playwright's networkidle. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
 and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py).
 
 Measures wall time (median, min, max over the repeats), CPU time (user + system of the process and the
@@ -210,7 +212,7 @@ class Tools:
         arguments = [self.python, os.path.join(HERE, "playwright_runner.py"), mode, url]
         environment = headless_env()
         environment["BENCH_SETTLE_MS"] = str(settle_ms)
-        run = measure(arguments + ([str(count)] if mode == "batch" else []) + [script], env=environment, sampler=sampler)
+        run = measure(arguments + ([str(count)] if mode in ("batch", "networkidle") else []) + [script], env=environment, sampler=sampler)
         results = json.loads(run["stdout"] or "[]") if run["status"] == 0 else []
         run["ok"] = len(results) == count and all(r == expected for r in results)
         return run
@@ -243,7 +245,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=5, help="runs of each cold measurement")
     parser.add_argument("--batch", type=int, default=20, help="pages in a batch")
     parser.add_argument("--spa-batch", type=int, default=100, help="pages in the SPA throughput batch")
-    parser.add_argument("--sections", default="pages,settle,concurrency,dash,capture,coop,django", help="which sections to run, comma-separated")
+    parser.add_argument("--sections", default="pages,settle,complete,concurrency,dash,capture,coop,django",
+                        help="which sections to run, comma-separated")
     parser.add_argument("--dash-batch", type=int, default=20, help="Dash app pages one at a time (twice as many 4 at once)")
     options = parser.parse_args()
     sections = set(options.sections.split(","))
@@ -251,6 +254,7 @@ def main():
     tools = Tools(options.webparse, options.python if os.path.exists(options.python) else None)
     server, base = fixtures.start()
     rows, results = [], {}
+    completeness = []
 
     def record(fixture, mode, tool, runs, pages=1):
         stats = summary(runs, pages)
@@ -292,7 +296,29 @@ def main():
                 if tools.playwright:
                     record(fixture, f"{options.batch} at 1, {label}", "playwright",
                            [tools.playwright_run("batch", url, options.batch, settle_ms=0 if fields else 200)], options.batch)
+            if tools.playwright:
+                record(fixture, f"{options.batch} at 1, networkidle", "playwright",
+                       [tools.playwright_run("networkidle", url, options.batch)], options.batch)
         url = f"{base}/spa"
+    if "complete" in sections:
+        # How many of the 8 items each tool finds on the pages that render the rest later without a request, each
+        # page read `complete_runs` times one after another; and the time a page.
+        runs = 5
+        for path in fixtures.LATER_PAGES:
+            url = base + path
+            variants = [("webparse default", None), ("webparse settle 0", {"settle": 0}), ("webparse settle 1", {"settle": 1})]
+            for label, fields in variants:
+                run = tools.webparse_batch(url, runs, 1, script=fixtures.COUNT_SCRIPT, expected=8, fields=fields,
+                                           capturing=runs if fields else 0)
+                found = list(json.loads(run["stdout"] or "{}").values())
+                completeness.append((path, label, found, run["wall"] / runs))
+            if tools.playwright:
+                for label, mode, settle_ms in (("playwright first answer", "batch", 0), ("playwright networkidle", "networkidle", 0)):
+                    run = tools.playwright_run(mode, url, runs, script=fixtures.COUNT_SCRIPT, expected=8, settle_ms=settle_ms)
+                    found = json.loads(run["stdout"] or "[]") if run["status"] == 0 else []
+                    completeness.append((path, label, found, run["wall"] / runs))
+            for _, label, found, wall in completeness[-5:]:
+                print(f"  {path:17} {label:24} items {found}  {wall:.3f} s a page", file=sys.stderr, flush=True)
     if "capture" in sections:
         # The script takes its items from the page, so every result is the same; capture only adds the records'
         # work (they are not the result).
@@ -390,6 +416,23 @@ def main():
         slopes[f"dash {SOLO}"] = slope([(1, results[("dash", f"{options.dash_batch} at 1", "webparse")]["peak_mb"]), (4, solo_peak)])
     server.shutdown()
 
+    if completeness:
+        # Pages × tools: how many of the runs found all 8 items (and what the others found), and the time a page.
+        labels = list(dict.fromkeys(label for _, label, _, _ in completeness))
+        print("\n| page (8 items, rest later) | " + " | ".join(labels) + " |")
+        print("|---|" + "---|" * len(labels))
+        for path in fixtures.LATER_PAGES:
+            cells = []
+            for label in labels:
+                entry = next((e for e in completeness if e[0] == path and e[1] == label), None)
+                if entry is None:
+                    cells.append("")
+                    continue
+                _, _, found, wall = entry
+                whole = sum(1 for value in found if value == 8)
+                others = sorted({value for value in found if value != 8}, key=str)
+                cells.append(f"{whole}/{len(found)} whole" + (f" (else {others})" if others else "") + f", {wall:.2f} s")
+            print(f"| {path} | " + " | ".join(cells) + " |")
     print("\n| page | mode | tool | median s/page | min | max | CPU s/page | peak MB (tree) | output |")
     print("|---|---|---|---|---|---|---|---|---|")
     for fixture, mode, tool, s in rows:

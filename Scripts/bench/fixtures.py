@@ -5,6 +5,9 @@
 /heavy   the same app, plus 30 large images, three 10 MB autoplay videos and three fonts; images, videos
          and fonts are sent at 2 MiB/s per connection, as over a modest line
 /static?coop, /spa?coop   the same pages with `Cross-Origin-Opener-Policy: same-origin`, as Django sends it
+/later/timer, /later/worker, /later/frame, /later/animation   a list of 8 items whose first item is there at once
+         and the rest comes later without a request: from a 600 ms timer after the data arrived, from a worker
+         after 500 ms of work, from a same-origin frame's 500 ms timer, on the end of a 500 ms CSS animation
 """
 import http.server
 import json
@@ -54,6 +57,25 @@ SIZES = {"/img/": 500 * 1024, "/video/": 10 * 1024 * 1024, "/font/": 200 * 1024}
 BLOBS = {prefix: os.urandom(size) for prefix, size in SIZES.items()}
 TYPES = {"/img/": "image/jpeg", "/video/": "video/mp4", "/font/": "font/woff2"}
 
+# The pages that render the rest of their list later without a request, and the script that counts their items.
+ADD = ("const add = (from, to) => { for (let n = from; n <= to; n++) { const item = document.createElement('li');"
+       " item.textContent = 'item ' + n; list.appendChild(item); } };")
+LATER = {
+    "/later/timer": "<!doctype html><ul id=list></ul><script>" + ADD
+    + "fetch('/items.json').then(r => r.json()).then(() => { add(1, 1); setTimeout(() => add(2, 8), 600); });</script>",
+    "/later/worker": "<!doctype html><ul id=list></ul><script>" + ADD
+    + "add(1, 1); new Worker('/later/work.js').onmessage = (event) => add(2, event.data);</script>",
+    "/later/frame": "<!doctype html><ul id=list></ul><script>" + ADD
+    + "window.add = add; add(1, 1);</script><iframe src='/later/inner'></iframe>",
+    "/later/inner": "<!doctype html><script>setTimeout(() => parent.add(2, 8), 500);</script>",
+    "/later/animation": "<!doctype html><style>.loading { animation: fade 500ms; } @keyframes fade { from { opacity: 0; } to { opacity: 1; } }</style>"
+    + "<ul id=list class=loading></ul><script>" + ADD + "add(1, 1); list.addEventListener('animationend', () => add(2, 8));</script>",
+}
+LATER_WORKER = b"const end = Date.now() + 500; while (Date.now() < end) {} postMessage(8);"
+LATER_PAGES = ["/later/timer", "/later/worker", "/later/frame", "/later/animation"]
+COUNT_SCRIPT = "document.querySelectorAll('#list li').length || null"
+PAGES.update(LATER)
+
 # The script every tool evaluates: the items once there are 20 of them.
 SCRIPT = "document.querySelectorAll('.item').length === 20 ? Array.from(document.querySelectorAll('.item'), e => e.textContent) : null"
 
@@ -100,6 +122,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, "text/html; charset=utf-8", PAGES[path].encode(), headers=coop)
         if path == "/items.json":
             return self.send(200, "application/json", json.dumps(ITEMS).encode())
+        if path == "/later/work.js":
+            return self.send(200, "application/javascript", LATER_WORKER)
         for prefix, blob in BLOBS.items():
             if path.startswith(prefix):
                 return self.send(200, TYPES[prefix], blob, rate=MEDIA_RATE)

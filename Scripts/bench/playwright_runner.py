@@ -8,6 +8,8 @@ Playwright user usually writes it (webparse's equivalent: "settle": 0). Prints t
     playwright_runner.py concurrent URL COUNT PAGES SCRIPT  (one browser and context, PAGES pages at once, with
                                                              image, media and font requests aborted, as webparse
                                                              blocks them by default)
+    playwright_runner.py networkidle URL COUNT SCRIPT       (one browser, pages one after another, each loaded with
+                                                             wait_until="networkidle" and the script evaluated then)
 """
 import asyncio
 import json
@@ -35,6 +37,21 @@ def settled(script):
             " if (value === null || value === undefined || ['[]', '{}', '\"\"'].includes(text)) { seen.text = undefined; return null; }"
             " if (text !== seen.text) { seen.text = text; seen.since = now; return null; }"
             f" return now - seen.since >= {SETTLE_MS} ? value : null; }}")
+
+
+def networkidle(url, count, script):
+    """The script's value on `count` pages one after another, each read once Playwright's networkidle holds (no
+    connection for 500 ms), as a Playwright user waits for a page that is done."""
+    results = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        for _ in range(count):
+            page = browser.new_page()
+            page.goto(url, wait_until="networkidle")
+            results.append(page.evaluate(script))
+            page.close()
+        browser.close()
+    return results
 
 
 def sequential(url, count, script):
@@ -82,6 +99,8 @@ if __name__ == "__main__":
     mode, url, script = sys.argv[1], sys.argv[2], sys.argv[-1]
     if mode == "concurrent":
         found = asyncio.run(concurrent(url, int(sys.argv[3]), int(sys.argv[4]), script))
+    elif mode == "networkidle":
+        found = networkidle(url, int(sys.argv[3]), script)
     else:
         found = sequential(url, int(sys.argv[3]) if mode == "batch" else 1, script)
     print(json.dumps(found))

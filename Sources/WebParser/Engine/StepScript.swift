@@ -206,7 +206,7 @@ enum StepScript {
                       try { value = await holds(); } catch (_) { value = false; }
                       const now = performance.now();
                       if (value !== seen.value) { seen.value = value; seen.since = now; }
-                      if (quietFor(\(settle)) && (now - seen.since >= \(settle) || isStill())) return { __proto__: null, kind: "decided", holds: value };
+                      if (quietFor(\(settle)) && (now - seen.since >= \(settle) || isStill() || workDone())) return { __proto__: null, kind: "decided", holds: value };
                       why = pageQuiet().busy ? "the page was still loading data" : "the condition had not given the same answer for \(settle) ms";
                       if (now >= sliceEnd) throw stillWaiting;
                       await nextChange(50, true);
