@@ -4,7 +4,7 @@
 # pages at once, and prints a table with the ratios the speed issues target.
 #   Scripts/bench.sh [--install-peers] [bench.py options: --repeats N --batch N --spa-batch N]
 # Peers that are not installed are left out; --install-peers installs chromium (apt) and Playwright (PyPI, into
-# .build/bench-venv, using the system chromium: no browser download) and Dash (PyPI, same venv).
+# .build/bench-venv, using the system chromium: no browser download), Dash and Django (PyPI, same venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--install-peers" ]; then
@@ -13,7 +13,7 @@ if [ "${1:-}" = "--install-peers" ]; then
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends chromium >/dev/null
   python3 -m venv .build/bench-venv
-  .build/bench-venv/bin/pip install -q playwright dash
+  .build/bench-venv/bin/pip install -q playwright dash django
 fi
 Scripts/install-packages.sh
 # Built as it ships (install.sh, package.sh): the Swift runtime linked in, which starts ~10 ms sooner.

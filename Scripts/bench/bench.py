@@ -11,7 +11,8 @@ answer, on the static and SPA pages one at a time), "coop" (the static and SPA b
 "django" (the Django admin from PyPI: a login with steps, its changelist by `next` and by URL; Scripts/bench/
 django_bench.py). "complete" (pages that render the rest of their list later without a request: how many of their 8
 items each tool finds, and in what time: webparse's default, "settle": 0 and 1, Playwright's first answer and its
-networkidle), and the settle section also measures Playwright's networkidle. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
+networkidle), and the settle section also measures Playwright's networkidle. "extension" (not run unless named) runs
+the same binary with and without its web process extension: cold static and SPA pages, and 20 SPA pages at 1. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
 and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py).
 
 Measures wall time (median, min, max over the repeats), CPU time (user + system of the process and the
@@ -326,6 +327,19 @@ def main():
         for label, capturing in (("none", 0), ("one job", 1), ("every job", options.spa_batch)):
             record("spa", f"{options.spa_batch} at 4, capture: {label}", "webparse",
                    [tools.webparse_batch(url, options.spa_batch, 4, fields=capture, capturing=capturing)], options.spa_batch)
+    if "extension" in sections:
+        # What loading the web process extension into every page costs: the same binary run beside the extension
+        # and alone (a copy in a folder without it, where webparse runs without it and keeps the settle rule).
+        alone = tempfile.mkdtemp()
+        shutil.copy2(tools.webparse, alone)
+        bare = Tools(os.path.join(alone, "webparse"), None)
+        for label, tool in (("with the extension", tools), ("without the extension", bare)):
+            record("static", f"cold, {label}", "webparse", cold_runs(lambda sampler: tool.webparse_cold(f"{base}/static", sampler), options.repeats))
+            record("spa", f"cold, {label}", "webparse", cold_runs(lambda sampler: tool.webparse_cold(f"{base}/spa", sampler), options.repeats))
+            record("spa", f"{options.batch} at 1, {label}", "webparse", [tool.webparse_batch(f"{base}/spa", options.batch, 1)], options.batch)
+            record("spa", f"{options.batch} at 1, first answer, {label}", "webparse",
+                   [tool.webparse_batch(f"{base}/spa", options.batch, 1, fields={"settle": 0}, capturing=options.batch)], options.batch)
+        shutil.rmtree(alone)
     if "coop" in sections:
         for fixture in ("static", "spa"):
             for concurrency in (1, 4):
