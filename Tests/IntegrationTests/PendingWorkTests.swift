@@ -249,4 +249,18 @@ import WebParser
         #expect(String(decoding: result.data, as: UTF8.self) == "2")
         #expect(result.settledBy?.contains("stayed the same") == true, "\(result.settledBy ?? "")")
     }
+
+    /// A page that renders its rest later than the look-ahead is answered without it (its timer does not hold the
+    /// answer, as a poll's would not); a longer `lookAhead` waits for it.
+    @Test func aLongerLookAheadWaitsForALaterRender() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<!doctype html><ul id=\"list\"></ul><script>\(Self.add) add(1, 1); setTimeout(() => add(2, 8), 4000);</script>")
+        ])
+        let early = try await WebParserRunner().run(job(server.url("/")))
+        #expect(String(decoding: early.data, as: UTF8.self) == "1")
+        var patient = job(server.url("/"))
+        patient.evaluation.lookAhead = .seconds(6)
+        let later = try await WebParserRunner().run(patient)
+        #expect(String(decoding: later.data, as: UTF8.self) == "8", "\(later.settledBy ?? "")")
+    }
 }
