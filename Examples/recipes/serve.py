@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small comic site for webparse's recipes, written the way such sites are: a login form with a CSRF token
 and a session cookie, a list paged by a jQuery "Next" button, a feed that loads more on scroll, an ASP.NET-style
-search that posts the page back to itself, and an archive of numbered pages.
+search that posts the page back to itself, and an archive of numbered pages whose chapters have pages of their own.
 
 Usage: python3 Examples/recipes/serve.py [PORT]   (default 8731; serves on 127.0.0.1 only)
 """
@@ -82,7 +82,14 @@ class Site(BaseHTTPRequestHandler):
             number = int(url.path.rsplit("/", 1)[1])
             chapters = [f"Chapter {n}" for n in range(30 - (number - 1) * 5, 30 - number * 5, -1)]
             link = f"<a class='next' href='/archive/{number + 1}'>Older</a>" if number < 6 else ""
-            return self.send(page("<ul>" + "".join(f"<li>{c}</li>" for c in chapters) + "</ul>" + link))
+            return self.send(page("<ul>" + "".join(f"<li><a href='/chapter/{c.split()[1]}'>{c}</a></li>" for c in chapters)
+                                  + "</ul>" + link))
+        if url.path.startswith("/chapter/"):
+            # A chapter's own page: its date in the HTML, its summary written by its script once it has loaded it.
+            number = int(url.path.rsplit("/", 1)[1])
+            return self.send(page(f"<time datetime='2026-11-{number:02}'>November {number}</time><p class='summary'></p>"
+                                  f"<script>setTimeout(() => {{ document.querySelector('.summary').textContent ="
+                                  f" 'The keeper climbs the stairs for the {number}th time.'; }}, 200);</script>"))
         if url.path == "/search.aspx":
             return self.send(page(search_form({})))
         path = (SITE / url.path.lstrip("/")).resolve()

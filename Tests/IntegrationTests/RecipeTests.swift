@@ -123,4 +123,29 @@ import Testing
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stderr)")
         #expect(try String(contentsOfFile: feed, encoding: .utf8).components(separatedBy: "<entry>").count == 6)
     }
+
+    /// The cron recipe "new chapters with their own pages, as a feed": each new chapter of the archive is followed to
+    /// its page (its date, and its summary, which its script writes), and the feed's entries take those; a second
+    /// run follows nothing and adds nothing.
+    @Test func theFollowRecipeFeedsEachNewChapterWithItsPage() async throws {
+        let directory = try folder()
+        let site = try Site(configsIn: directory)
+        defer { site.stop() }
+        let state = directory.appending(path: "follow.state").path
+        let feed = directory.appending(path: "follow.atom").path
+        let arguments = ["run", site.config("follow-feed.json"), "--state", state, "--new-only", "--feed", feed]
+        let first = try await webparse.run(arguments + ["--emit-initial"], environment: headless)
+        #expect(first.status == 0, "\(first.stderr)")
+        let items = try #require(try JSONSerialization.jsonObject(with: first.stdout) as? [[String: Any]], "\(first.stdoutText)")
+        #expect(items.count == 5)
+        let newest = try #require(items.first)
+        #expect(newest["title"] as? String == "Chapter 30")
+        #expect(newest["detail"] as? [String: String] == ["date": "2026-11-30", "summary": "The keeper climbs the stairs for the 30th time."])
+        let xml = try String(contentsOfFile: feed, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<entry>").count == 6)
+        #expect(xml.contains("<summary>The keeper climbs the stairs for the 30th time.</summary>"), "\(xml)")
+        #expect(xml.contains("<updated>2026-11-30"), "\(xml)")
+        let again = try await webparse.run(arguments, environment: headless)
+        #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stderr)")
+    }
 }

@@ -13,6 +13,8 @@ public struct Config: Sendable {
         public var tracking = Tracking()
         /// The jobs of the same run that must have succeeded before this one starts (a login, say).
         public var after: [String] = []
+        /// The detail page of each item of the job's list, if it follows one.
+        public var follow: Follow?
         /// The job's references to environment variables that were not set when the config was read, when the
         /// loader deferred them: the problems that keep the job from running.
         package var unsetVariables: [ConfigError.Problem] = []

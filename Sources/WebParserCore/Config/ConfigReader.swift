@@ -175,20 +175,73 @@ package struct ConfigReader {
             fields.problem(prefix + "next", at: place, "goes with the script's result, not with \"collect\": \"\(collect)\"")
         }
         draft.job.evaluation.pagination = draft.next.map { Pagination(next: $0, maxPages: draft.maxPages ?? Pagination.defaultMaxPages) }
+        if let input = draft.followInput {
+            draft.follow = follow(input, path: prefix + "follow", page: draft.job.page)
+            if draft.follow != nil, collectsEmitted || collectsResponses {
+                fields.problem(prefix + "follow", at: input, "follows the items of the script's result, not of \"collect\"")
+            }
+        }
         guard let pages = draft.urls ?? draft.url.map({ [$0] }), let script = draft.script ?? (collectsEmitted || collectsResponses || extracts ? "" : nil)
         else { return nil }
         draft.job.evaluation.script = script
         guard draft.urls != nil else {
             draft.job.url = pages[0]
-            return [Config.NamedJob(name: draft.name ?? "", job: draft.job, tracking: draft.tracking, after: draft.after, unsetVariables: draft.unsetVariables)]
+            return [
+                Config.NamedJob(
+                    name: draft.name ?? "", job: draft.job, tracking: draft.tracking, after: draft.after, follow: draft.follow,
+                    unsetVariables: draft.unsetVariables)
+            ]
         }
         let base = draft.name ?? Self.baseName(of: pages[0])
         return pages.enumerated().map { index, url in
             var job = draft.job
             job.url = url
             let suffix = draft.urlNames.map { $0[index] } ?? String(index + 1)
-            return Config.NamedJob(name: "\(base)-\(suffix)", job: job, tracking: draft.tracking, after: draft.after, unsetVariables: draft.unsetVariables)
+            return Config.NamedJob(
+                name: "\(base)-\(suffix)", job: job, tracking: draft.tracking, after: draft.after, follow: draft.follow,
+                unsetVariables: draft.unsetVariables)
         }
+    }
+
+    /// A job's `follow`, `{"field": PATH, "as": NAME, …}` (on the command line the same object as JSON), named `path`:
+    /// read as a job of its own (every field of a page, checked as a job's are), whose page settings are the
+    /// following job's `page` unless it gives some of its own.
+    private mutating func follow(_ input: FieldInput, path: String, page: PageSettings) -> Follow? {
+        var given = input
+        if case .arguments(let values) = input, let text = values.last {
+            do throws(JSONSyntaxError) {
+                given = .node(try JSONNode.parse(Array(text.utf8)))
+            } catch {
+                fields.problem(path, at: input, "expected a JSON object such as {\"field\": \"url\", \"extract\": {…}}: \(error.message)")
+                return nil
+            }
+        }
+        guard let pairs = given.members else {
+            fields.problem(path, at: given, "expected {\"field\": \"url\", …the detail page's script or extract and other job fields…}, got \(given.excerpt)")
+            return nil
+        }
+        var field: String?
+        var into = Follow.defaultInto
+        var members: [Member] = []
+        for (key, node) in pairs {
+            switch key {
+            case "field": field = fields.string(path + ".field", .node(node))
+            case "as": into = fields.string(path + ".as", .node(node)) ?? into
+            case _ where Follow.notForAPage.contains(key):
+                fields.problem(
+                    path + "." + key, at: .node(node), "not a field of a followed page: each item gives its URL, and --state tracks the list that is followed")
+            default: members.append(Member(key: key, input: .node(node), path: path + "." + key))
+            }
+        }
+        if field == nil && !pairs.contains(where: { $0.key == "field" }) {
+            fields.problem(path + ".field", at: given, "required: the field of each item that holds the page's URL, such as \"url\"")
+        }
+        let pageKeys: Set<String> = ["userAgent", "viewport", "language", "block", "blockURLs", "javaScript", "webgl", "userScripts", "logConsole", "popups"]
+        var defaults = Defaults(keys: ["url"])
+        defaults.draft.url = URL(string: "about:blank")
+        if Set(members.map(\.key)).isDisjoint(with: pageKeys) { defaults.draft.job.page = page }
+        guard let job = jobs(from: members, defaults: defaults, at: given, path: path)?.first, let field else { return nil }
+        return Follow(field: field, into: into, job: job.job, follow: job.follow)
     }
 
     private static let scriptKeys: Set<String> = ["script", "scriptFile"]

@@ -19,6 +19,9 @@ package struct JobDraft {
     /// The next page and how many pages, put together once the job's fields are read.
     var next: Pagination.Next?
     var maxPages: Int?
+    /// The job's `follow` as given, read once the job's own fields are (`ConfigReader`), and as read.
+    var followInput: FieldInput?
+    var follow: Follow?
 }
 
 /// One field a job can have.
@@ -83,6 +86,17 @@ package enum JobFields {
             option: .value("next", "SELECTOR", "follow the next-page link or button SELECTOR and join every page's list")
         ) { reader, path, input, draft in
             draft.next = reader.next(path, input)
+        },
+        JobField(
+            key: "follow",
+            summary:
+                "the detail page of each item of the list: {\"field\": \"url\", \"as\": \"detail\", …the page's job fields: script or extract, waitFor, steps, timeout, follow…}",
+            option: .value(
+                "follow", "JSON",
+                "load the page at each item's FIELD and put its result into the item: {\"field\": \"url\", \"extract\": {…}} as a config's follow")
+        ) { reader, path, input, draft in
+            // Read with the job's other fields in hand (`ConfigReader`): it is a job of its own.
+            draft.followInput = input
         },
         JobField(
             key: "maxPages", summary: "with next: the most pages read, the first included (default \(Pagination.defaultMaxPages))",

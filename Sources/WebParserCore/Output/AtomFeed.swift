@@ -31,9 +31,15 @@ package enum AtomFeed {
             let (identity, _) = ChangeTracker.identity(of: item, key: key)
             let members: [(key: String, value: JSONNode)] =
                 if case .object(let members) = item.value { members } else { [] }
+            // A name is a member's, or a dot-separated path into the item (`detail.summary`, a followed page's).
             func text(_ names: [String]) -> String? {
                 for name in names {
-                    if let value = members.first(where: { $0.key == name })?.value, let text = plain(value) { return text }
+                    var value = members.first(where: { $0.key == name })?.value
+                    if value == nil, name.contains(".") {
+                        value = item
+                        for part in name.split(separator: ".") { value = value?[String(part)] }
+                    }
+                    if let value, let text = plain(value) { return text }
                 }
                 return nil
             }

@@ -10,6 +10,8 @@ package struct JobOutcome {
     let elapsed: Duration
     /// Whether the job returns the values its user scripts emit.
     var collectsEmitted = false
+    /// How many of the items it followed got an error instead of their detail page's result.
+    package var detailsFailed = 0
 
     package init(name: String, url: URL, result: Result<WebParserResult, JobFailure>, elapsed: Duration, collectsEmitted: Bool = false) {
         self.name = name
@@ -36,6 +38,7 @@ package struct JobOutcome {
             if collectsEmitted { members.append(("complete", .bool(success.isComplete))) }
             if success.itemsLeftOut > 0 { members.append(("leftOut", .integer(success.itemsLeftOut))) }
             if let settledBy = success.settledBy { members.append(("settledBy", .string(settledBy))) }
+            if detailsFailed > 0 { members.append(("detailsFailed", .integer(detailsFailed))) }
             if streamed {
                 let count = success.arrayLength ?? 0
                 members.append(("items", .integer(count)))

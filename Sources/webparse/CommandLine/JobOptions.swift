@@ -32,7 +32,7 @@ enum JobOptions {
     /// relative to the current folder.
     /// - Throws: `CommandFailure` (exit 2) listing every problem, each named by its operand or option.
     static func job(url: String, script: String?, waitFor: String?, fields: ConfigReader.Defaults, stepsFile: String? = nil)
-        throws(CommandFailure) -> WebParserJob
+        throws(CommandFailure) -> Config.NamedJob
     {
         var members = [ConfigReader.Member(key: "url", input: .arguments([url]), path: "URL")]
         if let script { members.append(ConfigReader.Member(key: "script", input: .arguments([script]), path: "SCRIPT")) }
@@ -50,6 +50,6 @@ enum JobOptions {
         let jobs = reader.jobs(from: members, defaults: fields, at: .arguments([]), path: "")
         guard let jobs, fields.problems.isEmpty, reader.problems.isEmpty else { throw CommandFailure.usage(fields.problems + reader.problems) }
         guard jobs.count == 1 else { throw CommandFailure.usage("URL: one page at a time; for several, use a config's urls or run --urls") }
-        return jobs[0].job
+        return jobs[0]
     }
 }

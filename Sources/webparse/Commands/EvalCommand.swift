@@ -66,9 +66,9 @@ struct EvalCommand {
                     throw CommandFailure.usage(reader.problems)
                 }
                 // The extraction is read instead of a script.
-                var job = try JobOptions.job(url: settings.url, script: "true", waitFor: nil, fields: settings.fields, stepsFile: settings.stepsFile)
-                job.evaluation.extract = extraction
-                return job
+                var named = try JobOptions.job(url: settings.url, script: "true", waitFor: nil, fields: settings.fields, stepsFile: settings.stepsFile)
+                named.job.evaluation.extract = extraction
+                return named
             }
             let script = try givenScript()
             // Without SCRIPT: the rendered HTML once loaded, or, collecting emitted values or responses, no script

@@ -50,7 +50,7 @@ struct SnapshotCommand {
             var job = try JobOptions.job(
                 url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
                 waitFor: EvalCommand.loaded, fields: settings.fields, stepsFile: settings.stepsFile)
-            job.evaluation.screenshot = try settings.png.map { path throws(CommandFailure) in
+            job.job.evaluation.screenshot = try settings.png.map { path throws(CommandFailure) in
                 WebParserJob.Screenshot(file: try Self.writableFile(path, option: "--png"), fullPage: settings.fullPage)
             }
             if let html = settings.html { _ = try Self.writableFile(html, option: "--html") }

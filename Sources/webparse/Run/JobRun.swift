@@ -20,10 +20,9 @@ struct JobRun {
     func run(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
         reporter.tellAboutLocale()
         var jobs = jobs
-        var scheduler = JobScheduler(
-            parser: WebParserRunner(session: setup.session),
-            concurrency: concurrency,
-            reporter: reporter)
+        let parser = WebParserRunner(session: setup.session)
+        let slots = PageSlots(concurrency)
+        var scheduler = JobScheduler(parser: parser, concurrency: concurrency, reporter: reporter, slots: slots)
         // With --har, each job records its requests; the handlers keep them, by job name.
         var keepers: [String: @Sendable (WebParserMessage) -> Void] = [:]
         if let har {
@@ -53,11 +52,32 @@ struct JobRun {
                 let named = jobs[index]
                 var outcome = outcome
                 var fresh: RunMemory.Fresh?
-                if case .success(let success) = outcome.result, let memory {
+                // The detail pages of the items the run reports (all of them without --state), each item shown with its
+                // page's result; the state records the list as the page gave it.
+                var shown: [Data: Data] = [:]
+                let page = outcome.result
+                if let follow = named.follow, case .success(var success) = outcome.result {
+                    let chosen = await memory?.reportedItems(
+                        in: success, of: named, emitInitial: settings.tracking.emitInitial, changed: (settings.tracking.report ?? .added) != .added)
+                    let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: named.name)
+                        .follow(follow, in: success.data, base: URL(string: success.finalURL) ?? named.job.url, chosen: chosen)
+                    success.data = followed.list
+                    shown = followed.items
+                    outcome.result = .success(success)
+                    outcome.detailsFailed = followed.failed
+                    if followed.failed > 0 {
+                        StandardStreams.tellError(
+                            "webparse: \(named.name): \(followed.failed) of \(followed.items.count) followed items got an error instead of their page (in their \"\(follow.into)\")"
+                        )
+                        reportedFailure = true
+                    }
+                }
+                if case .success(let success) = page, let memory {
                     do throws(WebParserError) {
+                        let details = shown
                         fresh = try await memory.remember(
                             success, of: named, emitInitial: settings.tracking.emitInitial,
-                            feedSize: feeds?.size)
+                            feedSize: feeds?.size, shown: { details[$0] ?? $0 })
                     } catch {
                         outcome.result = .failure(.failed(error))
                     }

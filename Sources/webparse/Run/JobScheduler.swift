@@ -9,6 +9,8 @@ struct JobScheduler {
     let parser: WebParserRunner
     let concurrency: Int
     let reporter: ProgressReporter
+    /// The pages the run may have at once, which the detail pages its jobs follow share.
+    let slots: PageSlots
     /// Where each job's page messages go, besides the reporter: a stream of its emitted values, say.
     var onMessage: @Sendable (Config.NamedJob) -> (@Sendable (WebParserMessage) -> Void)? = { _ in nil }
 
@@ -79,9 +81,11 @@ struct JobScheduler {
             let report = reporter.messageHandler(for: named.name)
             let other = onMessage(named)
             result = .success(
-                try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)) { message in
-                    report(message)
-                    other?(message)
+                try await slots.run { [parser, reporter] in
+                    try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)) { message in
+                        report(message)
+                        other?(message)
+                    }
                 })
         } catch let error as WebParserError {
             if case .environmentUnavailable = error.kind { return .failure(.environment(error)) }

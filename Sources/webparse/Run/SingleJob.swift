@@ -5,18 +5,22 @@ import WebParser
 /// One job given on the command line (`eval`, `snapshot`): built from its options, run in the session they
 /// describe, with progress and the page's messages on stderr.
 enum SingleJob {
-    /// Builds the job with `make` and runs it for the command `command`; `use` gets the result and says how
-    /// the command ends. Once `use` succeeds, the session's cookies are saved as the options ask.
+    /// Builds the job with `make` and runs it for the command `command`, following its items' detail pages when it
+    /// says (`follow`); `use` gets the result and says how the command ends. Once `use` succeeds, the session's
+    /// cookies are saved as the options ask.
     /// - Returns: `use`'s code; `.usage` when the options are wrong (explained with `usage`), or the code of
     ///   what failed: the session, the job, or saving cookies.
     static func run(
         _ command: String, usage: String, session: SessionOptions, har harFile: String? = nil, verbosity: Verbosity,
-        make: () throws(CommandFailure) -> WebParserJob, use: (WebParserResult) -> ExitCode
+        make: () throws(CommandFailure) -> Config.NamedJob, use: (WebParserResult) -> ExitCode
     ) async -> ExitCode {
         var job: WebParserJob
+        var follow: Follow?
         var har: HARRecorder?
         do throws(CommandFailure) {
-            job = try make()
+            (job, follow) = try { () throws(CommandFailure) in
+                let named = try make(); return (named.job, named.follow)
+            }()
             har = try harFile.map { path throws(CommandFailure) in try HARRecorder(path: path) }
         } catch {
             StandardStreams.tellError("webparse \(command): " + error.message.replacing("\n", with: "\nwebparse \(command): "))
@@ -36,15 +40,24 @@ enum SingleJob {
         reporter.tellAboutLocale()
         let report = reporter.messageHandler(for: command)
         let keep = har?.record(&job, as: command)
-        let result: WebParserResult
+        var result: WebParserResult
+        var detailsFailed = 0
         do {
             defer { writeHAR(har, command) }
-            result = try await WebParserRunner(session: setup.session).run(
+            let parser = WebParserRunner(session: setup.session)
+            result = try await parser.run(
                 job, onStateChange: reporter.observer(for: command),
                 onMessage: { message in
                     report(message)
                     keep?(message)
                 })
+            if let follow {
+                let slots = PageSlots(RunSettings.defaultConcurrency(.current))
+                let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: command)
+                    .follow(follow, in: result.data, base: URL(string: result.finalURL) ?? job.url)
+                result.data = followed.list
+                detailsFailed = followed.failed
+            }
         } catch let error as WebParserError {
             reporter.jobFailed(command, error)
             if case .environmentUnavailable = error.kind { return .environment }
@@ -55,6 +68,10 @@ enum SingleJob {
         reporter.warnIfCutShort(command, result)
         let code = use(result)
         guard code == .success else { return code }
+        if detailsFailed > 0 {
+            StandardStreams.tellError(
+                "webparse \(command): \(detailsFailed) followed items got an error instead of their page (in their \"\(follow?.into ?? "")\")")
+        }
         if let problem = StandardStreams.resultFailure {
             StandardStreams.tellError("webparse \(command): \(problem)")
             return .jobFailed
@@ -65,7 +82,7 @@ enum SingleJob {
             StandardStreams.tellError("webparse \(command): \(error.message)")
             return error.code
         }
-        return .success
+        return detailsFailed > 0 ? .jobFailed : .success
     }
 
     /// Writes the HAR file, if the command asked for one; a failure to write it is said on stderr.

@@ -71,14 +71,18 @@ final class RunMemory {
     /// everything is recorded and nothing is new, unless `emitInitial`.
     /// - Throws: `WebParserError` (`.unsupportedResult`) when the result cannot be tracked (nested deeper than
     ///   `ChangeTracker.rules` allow); the state is left as it was for the job, which must then fail.
-    /// With `feedSize`, the new items also become the job's newest feed entries, at most `feedSize` kept.
-    func remember(_ result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool, feedSize: Int? = nil) async throws(WebParserError)
-        -> Fresh
-    {
+    /// With `feedSize`, the new items also become the job's newest feed entries, at most `feedSize` kept. The state
+    /// records the items as the page gave them; what is reported (the new and changed items, the feed's entries) is
+    /// each item as `shown` makes it (with its followed detail page, say).
+    func remember(
+        _ result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool, feedSize: Int? = nil, shown: @escaping @Sendable (Data) -> Data = { $0 }
+    ) async throws(WebParserError) -> Fresh {
         let (data, previous, tracking, now, name) = (result.data, state.jobs[job.name], job.tracking, Date(), job.name)
         let tracked = await LargeStack.run { () -> Result<(Changes, String?, [AtomFeed.Entry]), JSONSyntaxError> in
             Result { () throws(JSONSyntaxError) in
-                let changes = try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: now)
+                var changes = try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: now)
+                changes.fresh = changes.fresh.map(shown)
+                changes.changed = changes.changed.map { (shown($0.item), $0.before) }
                 let reported = changes.isFirstRun && !emitInitial ? [] : changes.fresh
                 let entries =
                     feedSize == nil ? [] : AtomFeed.entries(for: reported, job: name, key: tracking.key, mapping: tracking.feed, now: now)
@@ -109,6 +113,19 @@ final class RunMemory {
         return Fresh(
             items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
             diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil)
+    }
+
+    /// The items of `result`, a successful result of `job`, that `remember` would report (the new ones, and with
+    /// `changed` those whose content changed), as the page gave them; nil when the result is not a list. Nothing is
+    /// recorded.
+    func reportedItems(in result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool, changed: Bool) async -> Set<Data>? {
+        let (data, previous, tracking) = (result.data, state.jobs[job.name], job.tracking)
+        let found = await LargeStack.run { () -> Changes? in
+            try? ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: Date())
+        }
+        guard let changes = found, changes.isList else { return nil }
+        guard !changes.isFirstRun || emitInitial else { return [] }
+        return Set(changes.fresh + (changed ? changes.changed.map(\.item) : []))
     }
 
     /// The feed entries the state holds for the job `name`, newest first.
