@@ -318,7 +318,8 @@
     // callback runs before anything else could ask.
     let loading = 0;
     const loads = new WeakMapType();
-    const nodeName = descriptor(Node.prototype, "nodeName").get, elementsByTag = Element.prototype.getElementsByTagName;
+    const localName = descriptor(Element.prototype, "localName").get, nodeType = descriptor(Node.prototype, "nodeType").get;
+    const elementsByTag = Element.prototype.getElementsByTagName;
     const getAttribute = Element.prototype.getAttribute, hasAttribute = Element.prototype.hasAttribute;
     const addedNodes = descriptor(MutationRecord.prototype, "addedNodes").get;
     const nodeCount = descriptor(NodeList.prototype, "length").get, elementCount = descriptor(HTMLCollection.prototype, "length").get;
@@ -342,22 +343,26 @@
         apply(listen, element, ["error", done]);
     };
     const added = (node) => {
-        const name = apply(nodeName, node, []);
-        if (name === "IFRAME" || name === "FRAME") {
+        if (apply(nodeType, node, []) !== 1) return;
+        const name = apply(localName, node, []);
+        if (name === "iframe" || name === "frame") {
             if (loadsLater(node)) awaitLoad(node);
-        } else if (name === "SCRIPT") {
+        } else if (name === "script") {
             if (apply(hasAttribute, node, ["src"])) awaitLoad(node);
-        } else if (name.length > 0 && name[0] !== "#") {
+        } else {
             const frames = apply(elementsByTag, node, ["iframe"]);
             for (let index = 0; index < apply(elementCount, frames, []); index++) if (loadsLater(frames[index])) awaitLoad(frames[index]);
         }
     };
     if (typeof MutationObserver === "function") {
+        // Never throws into the page: what it cannot read, it leaves.
         const observer = new MutationObserver((records) => {
-            for (let index = 0; index < records.length; index++) {
-                const nodes = apply(addedNodes, records[index], []);
-                for (let at = 0; at < apply(nodeCount, nodes, []); at++) added(nodes[at]);
-            }
+            try {
+                for (let index = 0; index < records.length; index++) {
+                    const nodes = apply(addedNodes, records[index], []);
+                    for (let at = 0; at < apply(nodeCount, nodes, []); at++) added(nodes[at]);
+                }
+            } catch { }
         });
         try { apply(MutationObserver.prototype.observe, observer, [document, { childList: true, subtree: true }]); } catch { }
     }

@@ -24,6 +24,9 @@ public struct WebParserResult: Sendable, Equatable {
     /// pending, that the answer stayed the same for the settle time and why ("an open websocket…"); nil when the
     /// page did not say (emitted values, a result cut short).
     public var settledBy: String?
+    /// The links the page had once its answer was final, when the job read them (`Evaluation.links`): absolute
+    /// URLs, each once, in the page's order; nil when it did not.
+    public var links: [String]?
 
     /// The number of elements of `data` when it is a JSON array (a list, or the emitted values); nil for
     /// another value. Counted by scanning the text, at any depth.

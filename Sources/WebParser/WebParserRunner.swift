@@ -107,6 +107,7 @@ public struct WebParserRunner: Sendable {
                                 attempts: number, cutShort: result.cutShort)
                             answer.itemsLeftOut = result.itemsLeftOut
                             answer.settledBy = result.settledBy
+                            answer.links = result.links
                             return answer
                         } catch let error as WebParserError {
                             next = .attemptFailed(error, now: .now)

@@ -18,4 +18,6 @@ struct AttemptResult: Sendable, Equatable {
     var itemsLeftOut = 0
     /// What made the answer final, in words (`WebParserResult.settledBy`).
     var settledBy: String?
+    /// The links read with the answer (`WebParserResult.links`).
+    var links: [String]?
 }

@@ -47,7 +47,7 @@ struct PageScript: Sendable {
     init(
         _ script: String, waitFor: String? = nil, waitForSelector: String? = nil,
         pollInterval: Duration = .milliseconds(100), emptyIsAnswer: Bool = false, emptyText: String? = nil,
-        lookAhead: Duration = Evaluation.defaultLookAhead
+        lookAhead: Duration = Evaluation.defaultLookAhead, links: String? = nil
     ) {
         quiet = PageQuiet(lookAhead: lookAhead)
         self.script = Self.trimmed(script)
@@ -60,6 +60,7 @@ struct PageScript: Sendable {
             "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
             + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key), emptyIsAnswer = \(emptyIsAnswer);\n"
             + "const emptyHoldMs = \(Self.emptyHold.milliseconds), emptyText = \(emptyText.map(JavaScriptSyntax.literal) ?? "null");\n"
+            + "const links = \(links.map(JavaScriptSyntax.literal) ?? "null");\n"
 
             + "let responses = [];\n"
         // The job's code sees only its own two names: webparse's code is in a function of its own, so that none
@@ -82,8 +83,8 @@ struct PageScript: Sendable {
         let readsOneObject = evaluation.extract != nil && evaluation.extract?.items == nil
         self.init(
             script, waitFor: evaluation.waitFor, waitForSelector: evaluation.waitForSelector, pollInterval: evaluation.pollInterval,
-            emptyIsAnswer: evaluation.extract?.items != nil,
-            emptyText: readsOneObject ? ExtractionScript.nothingMatched : nil, lookAhead: evaluation.lookAhead)
+            emptyIsAnswer: evaluation.extract?.items != nil || evaluation.links != nil,
+            emptyText: readsOneObject ? ExtractionScript.nothingMatched : nil, lookAhead: evaluation.lookAhead, links: evaluation.links)
     }
 
     /// The body of a call that evaluates the script for one slice, with requests in flight or not (`busy`), an
@@ -306,7 +307,18 @@ struct PageScript: Sendable {
         return failure(error);
         }
         // Once the wait holds, an empty answer is the result (undefined is JSON's null); before, it means "not yet".
-        const empty = (text) => final || emptyIsAnswer ? (text === "undefined" ? "null" : text)
+        // With links to read, the answer is {"result": …, "links": […]}: each matching element's absolute href, once.
+        const withLinks = (json) => {
+        if (links === null) return json;
+        const found = new Set();
+        for (const element of document.querySelectorAll(links)) {
+        const href = element.href ?? element.getAttribute?.("href");
+        const value = typeof href === "string" ? href : href?.baseVal;
+        if (typeof value === "string" && value !== "") found.add(value);
+        }
+        return '{"result":' + json + ',"links":' + JSON.stringify(Array.from(found)) + "}";
+        };
+        const empty = (text) => final || emptyIsAnswer ? withLinks(text === "undefined" ? "null" : text)
         : { __proto__: null, kind: "pending", text: emptyText ?? `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)` };
         if (value === undefined || value === null) return empty(String(value));
         const top = describe(value);
@@ -327,7 +339,7 @@ struct PageScript: Sendable {
         return { __proto__: null, kind: "unsupported", text: `a ${value.constructor?.name ?? "special"} object, which JSON can only show as {}` };
         if (json === undefined) return empty("undefined");
         if (json === "null" || json === '""' || json === "[]" || json === "{}") return empty(json);
-        return json;
+        return withLinks(json);
         };
         // The answer last seen and since when (performance.now()); an empty answer forgets it. And when the
         // document last changed: an answer that changes while the document does not (it holds a time) has settled

@@ -52,6 +52,8 @@ struct RunningAttempt {
     private var itemsLeftOut = 0
     /// What made the script's last answer final, in words, as the page said.
     private var settledBy: String?
+    /// The links read with the last answer, when the job reads them (`Evaluation.links`).
+    private var links: [String]?
     /// The records a script of the responses was last given.
     private var givenResponses: CapturedResponses.Version?
 
@@ -372,8 +374,9 @@ struct RunningAttempt {
 
     private mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch script.outcome(of: reply) {
-        case .value(let data, let by):
+        case .value(var data, let by):
             settledBy = by
+            if job.evaluation.links != nil { (data, links) = Self.split(data) }
             if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
             if job.evaluation.collect == .responses { return responsesRead() }
             // The answer waits for the bodies the capture wants, and the page is read again once they came.
@@ -428,7 +431,7 @@ struct RunningAttempt {
         conclusion = .succeeded(
             AttemptResult(
                 data: data, url: url, httpStatus: httpStatus, cutShort: cutShort,
-                endedAtTimeOut: atTimeOut, itemsLeftOut: itemsLeftOut, settledBy: atTimeOut ? nil : settledBy))
+                endedAtTimeOut: atTimeOut, itemsLeftOut: itemsLeftOut, settledBy: atTimeOut ? nil : settledBy, links: links))
         return []
     }
 
@@ -489,6 +492,13 @@ struct RunningAttempt {
             conclusion = .failed(error)
         }
         return []
+    }
+
+    /// The result and the links of an answer read with its links, `{"result": …, "links": […]}`.
+    private static func split(_ answer: Data) -> (Data, [String]) {
+        let bytes = Array(answer)
+        guard let node = try? JSONNode.parse(bytes, rules: .lenient), let result = node["result"] else { return (answer, []) }
+        return (Data(bytes[result.span]), node["links"]?.array?.compactMap(\.string) ?? [])
     }
 
     private static func download(_ mimeType: String) -> String {

@@ -47,6 +47,10 @@ public struct Evaluation: Sendable, Equatable {
 
     /// Data declared with selectors, read instead of `script` (which is then ignored); nil runs `script`.
     public var extract: Extraction?
+    /// A CSS selector of the links read with the answer (`WebParserResult.links`: each matching element's `href`,
+    /// absolute, as the rendered page has it, links its scripts wrote included); nil reads none. With it, an empty
+    /// answer is an answer too, once the page has settled: a page read for its links may have no data.
+    public var links: String?
 
     /// What the job returns: the script's result, or the values its user scripts emit.
     public var collect: WebParserJob.Collect

@@ -15,6 +15,8 @@ public struct Config: Sendable {
         public var after: [String] = []
         /// The detail page of each item of the job's list, if it follows one.
         public var follow: Follow?
+        /// The pages reachable from the job's URL, each read with its script, if it crawls.
+        public var crawl: Crawl?
         /// The job's references to environment variables that were not set when the config was read, when the
         /// loader deferred them: the problems that keep the job from running.
         package var unsetVariables: [ConfigError.Problem] = []

@@ -175,6 +175,14 @@ package struct ConfigReader {
             fields.problem(prefix + "next", at: place, "goes with the script's result, not with \"collect\": \"\(collect)\"")
         }
         draft.job.evaluation.pagination = draft.next.map { Pagination(next: $0, maxPages: draft.maxPages ?? Pagination.defaultMaxPages) }
+        if draft.crawl != nil {
+            // A crawl's result is keyed by page URL; --state tracks its pages by their URL.
+            for key in ["urls", "next", "follow", "key"] where own.contains(key) {
+                fields.problem(prefix + key, at: place, "does not go with crawl")
+            }
+            if collectsEmitted || collectsResponses { fields.problem(prefix + "crawl", at: place, "reads the script's result of each page, not \"collect\"") }
+            draft.tracking.key = CrawlRecord.key
+        }
         if let input = draft.followInput {
             draft.follow = follow(input, path: prefix + "follow", page: draft.job.page)
             if draft.follow != nil, collectsEmitted || collectsResponses {
@@ -189,7 +197,7 @@ package struct ConfigReader {
             return [
                 Config.NamedJob(
                     name: draft.name ?? "", job: draft.job, tracking: draft.tracking, after: draft.after, follow: draft.follow,
-                    unsetVariables: draft.unsetVariables)
+                    crawl: draft.crawl, unsetVariables: draft.unsetVariables)
             ]
         }
         let base = draft.name ?? Self.baseName(of: pages[0])

@@ -22,6 +22,8 @@ package struct JobDraft {
     /// The job's `follow` as given, read once the job's own fields are (`ConfigReader`), and as read.
     var followInput: FieldInput?
     var follow: Follow?
+    /// The job's crawl, if it crawls.
+    var crawl: Crawl?
 }
 
 /// One field a job can have.
@@ -97,6 +99,18 @@ package enum JobFields {
         ) { reader, path, input, draft in
             // Read with the job's other fields in hand (`ConfigReader`): it is a job of its own.
             draft.followInput = input
+        },
+        JobField(
+            key: "crawl",
+            summary:
+                "every page reachable by links, each read with the script: {\"links\": \"a[href]\", \"match\": REGEX, \"exclude\": REGEX, \"maxPages\": \(Crawl.defaultMaxPages), \"maxDepth\": N, \"sameSite\": true, \"robots\": true, \"perHost\": \(Crawl.defaultPerHost), \"delay\": SECONDS}; the result is keyed by page URL",
+            option: .value(
+                "crawl", "JSON",
+                "read every page reachable by links from URL, each with the script: {\"match\": REGEX, \"maxPages\": N, …} as a config's crawl ({} for every link)"
+            )
+        ) { reader, path, input, draft in
+            draft.crawl = reader.crawl(path, input)
+            draft.job.evaluation.links = draft.crawl?.links
         },
         JobField(
             key: "maxPages", summary: "with next: the most pages read, the first included (default \(Pagination.defaultMaxPages))",

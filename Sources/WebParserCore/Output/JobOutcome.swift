@@ -12,6 +12,8 @@ package struct JobOutcome {
     var collectsEmitted = false
     /// How many of the items it followed got an error instead of their detail page's result.
     package var detailsFailed = 0
+    /// For a crawl, how many pages it loaded (its records went out page by page when `streamed`).
+    package var pagesCrawled: Int?
 
     package init(name: String, url: URL, result: Result<WebParserResult, JobFailure>, elapsed: Duration, collectsEmitted: Bool = false) {
         self.name = name
@@ -39,7 +41,9 @@ package struct JobOutcome {
             if success.itemsLeftOut > 0 { members.append(("leftOut", .integer(success.itemsLeftOut))) }
             if let settledBy = success.settledBy { members.append(("settledBy", .string(settledBy))) }
             if detailsFailed > 0 { members.append(("detailsFailed", .integer(detailsFailed))) }
-            if streamed {
+            if streamed, let pagesCrawled {
+                members.append(("pages", .integer(pagesCrawled)))
+            } else if streamed {
                 let count = success.arrayLength ?? 0
                 members.append(("items", .integer(count)))
             } else {

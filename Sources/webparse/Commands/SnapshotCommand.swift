@@ -31,7 +31,7 @@ struct SnapshotCommand {
             .value("png", "FILE", "write a PNG of the page to FILE") { $0.png = $1 },
             .flag("full-page", "take the whole page rather than the viewport") { $0.fullPage = true },
             .value("html", "FILE", "write the rendered HTML to FILE") { $0.html = $1 }
-        ] + CommandOption.jobFieldOptions.filter { !["screenshot", "collect", "capture"].contains($0.name) }
+        ] + CommandOption.jobFieldOptions.filter { !["screenshot", "collect", "capture", "follow", "crawl"].contains($0.name) }
             + CommandOption.sessionOptions + [.har, .quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in

@@ -55,7 +55,29 @@ struct JobRun {
                 // The detail pages of the items the run reports (all of them without --state), each item shown with its
                 // page's result; the state records the list as the page gave it.
                 var shown: [Data: Data] = [:]
-                let page = outcome.result
+                var page = outcome.result
+                if let crawl = named.crawl, case .success(var success) = outcome.result {
+                    let streams = output.streamsPages
+                    let crawled = await CrawlRunner(
+                        parser: parser, slots: slots, reporter: reporter, name: named.name,
+                        onPage: { url, result in if streams { output.page(url, result, of: named.name) } }
+                    ).crawl(crawl, job: named.job, start: success)
+                    // The state tracks the pages as records with their URL; the output is keyed by URL.
+                    success.data = CrawlRecord.list(crawled.pages)
+                    page = .success(success)
+                    success.data = CrawlRecord.object(crawled.pages)
+                    outcome.result = .success(success)
+                    outcome.pagesCrawled = crawled.pages.count
+                    if crawled.failed > 0 {
+                        StandardStreams.tellError("webparse: \(named.name): \(crawled.failed) of \(crawled.pages.count) pages of the crawl failed")
+                        reportedFailure = true
+                    }
+                    if crawled.leftAtMaxPages > 0 {
+                        StandardStreams.tell(
+                            "webparse: \(named.name): warning: the crawl stopped at maxPages (\(crawl.maxPages)); \(crawled.leftAtMaxPages) links it found were not loaded"
+                        )
+                    }
+                }
                 if let follow = named.follow, case .success(var success) = outcome.result {
                     let chosen = await memory?.reportedItems(
                         in: success, of: named, emitInitial: settings.tracking.emitInitial, changed: (settings.tracking.report ?? .added) != .added)
@@ -93,7 +115,9 @@ struct JobRun {
                 case .success(let result):
                     anySuccess = true
                     if let url = URL(string: result.finalURL) { visited.append(url) }
-                    output.add(outcome, at: index, fresh: fresh, streamed: output.streamsEmittedValues && named.job.evaluation.collect == .emitted)
+                    let streamed =
+                        output.streamsEmittedValues && named.job.evaluation.collect == .emitted || output.streamsPages && named.crawl != nil
+                    output.add(outcome, at: index, fresh: fresh, streamed: streamed)
                 case .failure(let error):
                     let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.tracking.failAfter != nil) ?? 1
                     if runsInARow >= (settings.tracking.failAfter ?? 1) {

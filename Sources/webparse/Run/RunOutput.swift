@@ -46,6 +46,20 @@ final class RunOutput: Sendable {
         state.withLock { emit(JSONText.object([("job", .string(name)), ("item", .raw(json))]), into: &$0) }
     }
 
+    /// Whether a crawl's pages are written one by one as they are done (`--jsonl` without `--new-only`).
+    var streamsPages: Bool { output.jsonLines && !newOnly && !output.merge }
+
+    /// Writes page `url` of job `name`'s crawl as the line `{"job", "url", "status": "ok", "result"}`, or for a page that
+    /// failed `{"job", "url", "status": "failed", "error", "code"}`.
+    func page(_ url: String, _ result: Result<Data, WebParserError>, of name: String) {
+        var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(URLRedaction.redact(url)))]
+        switch result {
+        case .success(let data): members += [("status", .string("ok")), ("result", .raw(data))]
+        case .failure(let error): members += [("status", .string("failed")), ("error", .string(error.description)), ("code", .string(error.code.rawValue))]
+        }
+        state.withLock { emit(JSONText.object(members), into: &$0) }
+    }
+
     /// Adds the outcome of the job at `index` in the config; `fresh` is what it brought that `--state` did not
     /// hold. JSON Lines are written at once; the JSON document keeps config order. The record of a job whose
     /// values were streamed counts them instead of repeating them.

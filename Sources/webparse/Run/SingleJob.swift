@@ -14,19 +14,18 @@ enum SingleJob {
         _ command: String, usage: String, session: SessionOptions, har harFile: String? = nil, verbosity: Verbosity,
         make: () throws(CommandFailure) -> Config.NamedJob, use: (WebParserResult) -> ExitCode
     ) async -> ExitCode {
-        var job: WebParserJob
-        var follow: Follow?
+        let named: Config.NamedJob
         var har: HARRecorder?
         do throws(CommandFailure) {
-            (job, follow) = try { () throws(CommandFailure) in
-                let named = try make(); return (named.job, named.follow)
-            }()
+            named = try make()
             har = try harFile.map { path throws(CommandFailure) in try HARRecorder(path: path) }
         } catch {
             StandardStreams.tellError("webparse \(command): " + error.message.replacing("\n", with: "\nwebparse \(command): "))
             StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
             return error.code
         }
+        var job = named.job
+        let (follow, crawl) = (named.follow, named.crawl)
         let setup: SessionSetup
         do throws(CommandFailure) {
             setup = try await SessionSetup.prepare(session, over: SessionSettings()) {
@@ -51,8 +50,19 @@ enum SingleJob {
                     report(message)
                     keep?(message)
                 })
+            let slots = PageSlots(RunSettings.defaultConcurrency(.current))
+            if let crawl {
+                let crawled = await CrawlRunner(parser: parser, slots: slots, reporter: reporter, name: command, onPage: { _, _ in })
+                    .crawl(crawl, job: job, start: result)
+                result.data = CrawlRecord.object(crawled.pages)
+                detailsFailed = crawled.failed
+                if crawled.leftAtMaxPages > 0 {
+                    StandardStreams.tell(
+                        "webparse \(command): warning: the crawl stopped at maxPages (\(crawl.maxPages)); \(crawled.leftAtMaxPages) links it found were not loaded"
+                    )
+                }
+            }
             if let follow {
-                let slots = PageSlots(RunSettings.defaultConcurrency(.current))
                 let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: command)
                     .follow(follow, in: result.data, base: URL(string: result.finalURL) ?? job.url)
                 result.data = followed.list
@@ -70,7 +80,9 @@ enum SingleJob {
         guard code == .success else { return code }
         if detailsFailed > 0 {
             StandardStreams.tellError(
-                "webparse \(command): \(detailsFailed) followed items got an error instead of their page (in their \"\(follow?.into ?? "")\")")
+                crawl == nil
+                    ? "webparse \(command): \(detailsFailed) followed items got an error instead of their page (in their \"\(follow?.into ?? "")\")"
+                    : "webparse \(command): \(detailsFailed) pages of the crawl failed")
         }
         if let problem = StandardStreams.resultFailure {
             StandardStreams.tellError("webparse \(command): \(problem)")

@@ -1,0 +1,142 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `crawl`: every page reachable by the links the rendered pages have, on a small site whose links its script
+/// writes, with a loop of links, fragments, `..`, an external link, a `robots.txt` that disallows a folder, a
+/// calendar of endless days, a redirect loop and missing pages.
+@Suite struct CrawlCommandTests: CommandLineTest {
+    /// A page whose script writes links to `links` once it has loaded, and whose title is `title`.
+    static func page(_ title: String, links: [String]) -> TestHTTPServer.Route {
+        let anchors = links.map { #"<a href="\#($0)">\#($0)</a>"# }.joined()
+        return .respond(
+            body: """
+                <!doctype html><title>\(title)</title><nav id="nav"></nav><script>
+                setTimeout(() => { document.getElementById("nav").innerHTML = \(String(reflecting: anchors)); }, 100);
+                </script>
+                """)
+    }
+
+    static func site() throws -> TestHTTPServer {
+        try TestHTTPServer(routes: [
+            "/": page("home", links: ["/a", "/b#top", "/docs/../c", "http://elsewhere.invalid/x", "/private/secret", "/b", "/loop", "/gone"]),
+            "/a": page("a", links: ["/", "/a/deep"]),
+            "/a/deep": page("deep", links: []),
+            "/b": page("b", links: ["/a", "/d"]),
+            "/c": page("c", links: []),
+            "/d": page("d", links: ["/e"]),
+            "/e": page("e", links: []),
+            "/private/secret": page("secret", links: []),
+            "/loop": .respond(status: 302, headers: ["Location": "/loop2"], body: ""),
+            "/loop2": .respond(status: 302, headers: ["Location": "/loop"], body: ""),
+            "/robots.txt": .respond(contentType: "text/plain", body: "User-agent: *\nDisallow: /private/\n")
+        ])
+    }
+
+    func config(_ server: TestHTTPServer, crawl: String, in directory: URL) throws -> String {
+        try write(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 10, "retries": 0, "crawl": \#(crawl)}"#, "crawl.json", in: directory)
+    }
+
+    /// Every page of the site once, by the links its script wrote: fragments and `..` resolved, the loop and the
+    /// duplicate loaded once, the external link and the disallowed folder left alone; the redirect loop and the
+    /// missing page are each one failure, and the crawl goes on.
+    @Test func everyPageIsReadOnceByTheLinksTheScriptsWrote() async throws {
+        let server = try Self.site()
+        let run = try await webparse.run(["run", try config(server, crawl: "{}", in: try folder())], environment: headless)
+        #expect(run.status == 1, "two pages failed: \(run.stderr)")
+        #expect(run.stderr.contains("2 of 9 pages of the crawl failed"), "\(run.stderr)")
+        let pages = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stdoutText)")
+        let titles = pages.compactMapValues { $0 as? String }
+        #expect(
+            Set(titles.values) == ["home", "a", "b", "c", "deep", "d", "e"],
+            "\(pages.keys.sorted())")
+        #expect(titles[server.url("/c").absoluteString] == "c", "/docs/../c is /c")
+        #expect(pages.keys.first { $0.contains("#") } == nil && pages.keys.first { $0.contains("private") } == nil)
+        for path in ["/", "/a", "/b", "/c", "/d", "/e", "/a/deep"] {
+            #expect(server.requests(for: path).count == 1, "\(path) loaded once")
+        }
+        #expect(server.requests(for: "/private/secret").isEmpty, "robots.txt disallows it")
+        #expect(((pages[server.url("/gone").absoluteString] as? [String: String])?["code"]) == "http-status")
+        #expect(pages[server.url("/loop").absoluteString] is [String: String], "the redirect loop is one failure")
+    }
+
+    /// maxPages ends a crawl with a warning; maxDepth keeps it near the start; match keeps it in a part of the site;
+    /// `"robots": false` loads what robots.txt disallows.
+    @Test func limitsAndFiltersKeepTheCrawlWhereItIsMeantToBe() async throws {
+        let server = try Self.site()
+        let directory = try folder()
+        func crawl(_ given: String) async throws -> (pages: [String: Any], stderr: String) {
+            let run = try await webparse.run(["run", try config(server, crawl: given, in: directory)], environment: headless)
+            return ((try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any]) ?? [:], run.stderr)
+        }
+        let few = try await crawl(#"{"maxPages": 3}"#)
+        #expect(few.pages.count == 3, "\(few.pages.keys.sorted())")
+        #expect(few.stderr.contains("the crawl stopped at maxPages (3)"), "\(few.stderr)")
+        let near = try await crawl(#"{"maxDepth": 1, "exclude": "loop|gone"}"#)
+        #expect(Set(near.pages.keys.map { URL(string: $0)!.path }) == ["/", "/a", "/b", "/c"], "\(near.pages.keys.sorted())")
+        let part = try await crawl(#"{"match": "/(a|b)", "exclude": "loop|gone"}"#)
+        #expect(Set(part.pages.keys.map { URL(string: $0)!.path }) == ["/", "/a", "/b", "/a/deep"], "\(part.pages.keys.sorted())")
+        let rude = try await crawl(#"{"robots": false, "exclude": "loop|gone"}"#)
+        #expect(rude.pages[server.url("/private/secret").absoluteString] as? String == "secret")
+    }
+
+    /// A calendar with a "next day" forever ends at maxPages (1,000 by default; 25 here) with a warning.
+    @Test func anEndlessCalendarEndsAtMaxPages() async throws {
+        let server = try TestHTTPServer(routes: [
+            "*": .handle { request in
+                let day = Int(request.path.split(separator: "/").last ?? "0") ?? 0
+                return .init(body: #"<title>day \#(day)</title><script>document.write('<a href="/day/\#(day + 1)">next</a>')</script>"#)
+            }
+        ])
+        let directory = try folder()
+        let config = try write(
+            #"{"url": "\#(server.url("/day/0"))", "script": "document.title", "retries": 0, "crawl": {"maxPages": 25}}"#, "days.json", in: directory)
+        let run = try await webparse.run(["run", config], environment: headless)
+        #expect(run.status == 0, "\(run.stderr)")
+        let pages = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: String])
+        #expect(pages.count == 25)
+        #expect(run.stderr.contains("stopped at maxPages (25)"), "\(run.stderr)")
+    }
+
+    /// `--jsonl` streams a record per page as it is done, then the job's record with how many pages; with `--state`
+    /// a second crawl reports no page, as every page is known by its URL.
+    @Test func pagesStreamAndStateKnowsThemByURL() async throws {
+        let server = try Self.site()
+        let directory = try folder()
+        let config = try config(server, crawl: #"{"exclude": "loop|gone"}"#, in: directory)
+        let lines = try await webparse.run(["run", config, "--jsonl"], environment: headless)
+        #expect(lines.status == 0, "\(lines.stderr)")
+        let records = lines.stdoutText.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(records.count == 8, "seven pages and the job: \(lines.stdoutText)")
+        #expect(records.first?["url"] as? String == server.url("/").absoluteString && records.first?["result"] as? String == "home")
+        #expect(records.last?["pages"] as? Int == 7 && records.last?["status"] as? String == "ok")
+        let state = directory.appending(path: "crawl.state").path
+        let first = try await webparse.run(["run", config, "--state", state, "--new-only", "--emit-initial"], environment: headless)
+        let found = try #require(try JSONSerialization.jsonObject(with: first.stdout) as? [[String: Any]], "\(first.stdoutText)")
+        #expect(found.count == 7 && found.contains { $0["url"] as? String == server.url("/e").absoluteString && $0["result"] as? String == "e" })
+        let again = try await webparse.run(["run", config, "--state", state, "--new-only"], environment: headless)
+        #expect(again.status == 0 && again.stdoutText.isEmpty, "\(again.stdoutText)")
+    }
+
+    /// A crawl's bad fields are config errors with their place; eval takes --crawl.
+    @Test func badCrawlsAreRefusedAndEvalCrawls() async throws {
+        let server = try Self.site()
+        let directory = try folder()
+        let bad = try write(
+            #"{"url": "\#(server.url("/"))", "script": "1", "crawl": {"match": "(unclosed", "links": "a[", "maxPages": 0, "robot": true}}"#,
+            "bad.json", in: directory)
+        let refused = try await webparse.run(["validate", bad], environment: headless)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        for expected in ["crawl.match: expected a regular expression", "crawl.links: not a valid CSS selector", "crawl.maxPages", "crawl.robot: unknown key"] {
+            #expect(refused.stderr.contains(expected), "\(expected): \(refused.stderr)")
+        }
+        #expect(refused.stderr.contains("bad.json:1:"), "\(refused.stderr)")
+        let keyed = try write(#"{"url": "\#(server.url("/"))", "script": "1", "crawl": {}, "key": "x"}"#, "keyed.json", in: directory)
+        let noKey = try await webparse.run(["validate", keyed], environment: headless)
+        #expect(noKey.status == 2 && noKey.stderr.contains("key: does not go with crawl"), "\(noKey.stderr)")
+        let eval = try await webparse.run(
+            ["eval", server.url("/").absoluteString, "document.title", "--crawl", #"{"maxDepth": 1, "exclude": "loop|gone"}"#], environment: headless)
+        #expect(eval.status == 0, "\(eval.stderr)")
+        #expect((try JSONSerialization.jsonObject(with: eval.stdout) as? [String: String])?.count == 4, "\(eval.stdoutText)")
+    }
+}
