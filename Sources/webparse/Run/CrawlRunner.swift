@@ -49,6 +49,7 @@ struct CrawlRunner: Sendable {
                 if let exclude, (try? exclude.firstMatch(in: text)) != nil { continue }
                 seen.insert(url)
                 frontier.append((url, depth + 1))
+                reporter.know(1)
             }
         }
         discover(start.links ?? [], from: URL(string: start.finalURL) ?? startURL, depth: 0)
@@ -88,6 +89,7 @@ struct CrawlRunner: Sendable {
                 loading -= 1
                 switch outcome {
                 case nil:
+                    reporter.forget(1)
                     continue
                 case .success(let result):
                     pages.append((url.absoluteString, result.data))

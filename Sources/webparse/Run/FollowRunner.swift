@@ -34,6 +34,7 @@ struct FollowRunner: Sendable {
             targets[index] = Self.target(of: item, field: follow.field, base: base)
         }
         let urls = Array(Set(targets.values.compactMap { try? $0.get() })).sorted { $0.absoluteString < $1.absoluteString }
+        reporter.know(urls.count)
         var pages: [URL: Result<Data, FollowFailure>] = [:]
         var failed = 0
         var loaded = 0

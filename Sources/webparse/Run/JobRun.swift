@@ -19,6 +19,8 @@ struct JobRun {
     /// Runs `jobs`, `concurrency` pages at once, and says how the run ended.
     func run(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
         reporter.tellAboutLocale()
+        reporter.know(jobs.count)
+        defer { reporter.end() }
         var jobs = jobs
         let parser = WebParserRunner(session: setup.session)
         let slots = PageSlots(concurrency)

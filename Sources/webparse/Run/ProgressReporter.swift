@@ -12,19 +12,47 @@ enum Verbosity: Sendable, Equatable {
     case verbose
 }
 
-/// Tells people on stderr how each job is going: progress when asked for (or on a terminal), failures always.
+/// Tells people on stderr how each job is going: a line per job's step with `-v`, one progress line that updates in
+/// place on a terminal (`ProgressLine`), failures always.
 struct ProgressReporter: Sendable {
     let showsProgress: Bool
     /// Whether details of results are told too (`-v`).
     let isVerbose: Bool
+    /// The progress line, on a terminal without `-v` or `-q`.
+    let line: ProgressLine?
 
     init(verbosity: Verbosity) {
         showsProgress = verbosity == .verbose || (verbosity == .normal && StandardStreams.stderrIsTerminal)
         isVerbose = verbosity == .verbose
+        line = verbosity == .normal && StandardStreams.stderrIsTerminal ? ProgressLine() : nil
+    }
+
+    /// `count` more pages are known to come: the run's jobs, the pages a follow or a crawl found.
+    func know(_ count: Int) {
+        line?.know(count)
+    }
+
+    /// `count` pages known to come will not.
+    func forget(_ count: Int) {
+        line?.forget(count)
+    }
+
+    /// Ends the progress line, at the end of the run.
+    func end() {
+        line?.end()
     }
 
     /// The observer for job `name`'s states.
     func observer(for name: String) -> @Sendable (WebParserState) -> Void {
+        if let line {
+            return { state in
+                switch state {
+                case .completed: line.finished(failed: false)
+                case .failed: line.finished(failed: true)
+                default: break
+                }
+            }
+        }
         guard showsProgress else { return { _ in } }
         return { state in
             switch state {

@@ -37,6 +37,8 @@ enum SingleJob {
         }
         let reporter = ProgressReporter(verbosity: verbosity)
         reporter.tellAboutLocale()
+        reporter.know(1)
+        defer { reporter.end() }
         let report = reporter.messageHandler(for: command)
         let keep = har?.record(&job, as: command)
         var result: WebParserResult

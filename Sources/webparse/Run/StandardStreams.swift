@@ -26,9 +26,24 @@ enum StandardStreams {
         _ = DescriptorWriter.write(Data(text.utf8), to: STDOUT_FILENO)
     }
 
-    /// Writes `line` and a newline to stderr.
+    /// Writes `line` and a newline to stderr (above the progress line, when one is shown).
     static func tell(_ line: String) {
-        _ = DescriptorWriter.write(Data((line + "\n").utf8), to: STDERR_FILENO)
+        progress.withLock { shown in
+            let clear = shown == nil ? "" : "\r\u{1B}[K"
+            _ = DescriptorWriter.write(Data((clear + line + "\n" + (shown ?? "")).utf8), to: STDERR_FILENO)
+        }
+    }
+
+    /// The progress line shown at the bottom of the terminal, if one is.
+    private static let progress = Mutex<String?>(nil)
+
+    /// Shows `line` as the progress line, in place of the one before; nil takes it away.
+    static func showProgress(_ line: String?) {
+        progress.withLock { shown in
+            guard shown != nil || line != nil else { return }
+            _ = DescriptorWriter.write(Data(("\r\u{1B}[K" + (line ?? "")).utf8), to: STDERR_FILENO)
+            shown = line
+        }
     }
 
     /// Writes `line`, an error, to stderr: in red on a terminal that wants colour.
