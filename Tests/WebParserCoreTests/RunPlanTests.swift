@@ -54,6 +54,17 @@ import WebParser
         #expect(few.sessionConfiguration(storage: .ephemeral, proxy: nil).memoryLimit == WebParserSession.Configuration.defaultMemoryLimit)
     }
 
+    /// A crawl or a follow loads page after page in one job: its pages are reused like those of many jobs (found
+    /// by the crawl benchmark: with a new web process for every page, a crawl took three times as long).
+    @Test(arguments: [#""crawl": {}"#, #""follow": {"field": "url", "extract": {"fields": {"title": "h1"}}}"#])
+    func aJobThatCrawlsOrFollowsReusesItsPages(field: String) throws {
+        let plan = try RunPlan(
+            config: config(#"{"url": "https://a.test/", "extract": {"items": "li", "fields": {"url": "a@href"}}, \#(field)}"#),
+            settings: RunSettings(concurrency: 4), limits: ContainerLimits())
+        #expect(plan.jobs.count == 1)
+        #expect(plan.sessionConfiguration(storage: .ephemeral, proxy: nil).recycleAfter == WebParserSession.Configuration.defaultRecycleAfter)
+    }
+
     @Test(arguments: 1...5)
     func everyJobIsInExactlyOneShard(count: Int) throws {
         let names = (0..<500).map { "job-\($0)" } + ["comics", "news", "é", ""]

@@ -50,8 +50,8 @@ package struct RunPlan: Sendable {
     }
 
     /// The session's configuration for the plan, keeping its data in `storage` and reaching servers through
-    /// `proxy`: when every job has a page of its own, no page is ever reused, so none is kept (or prepared) for
-    /// reuse; a memory limit of 0 is none. When memory is the constraint (a memory limit given, or the
+    /// `proxy`: when every job has a page of its own (and none follows or crawls, loading more pages), no page is
+    /// ever reused, so none is kept (or prepared) for reuse; a memory limit of 0 is none. When memory is the constraint (a memory limit given, or the
     /// container's), pages of a site go four to a process unless the settings say how many.
     package func sessionConfiguration(storage: WebParserSession.Storage, proxy: WebParserSession.Proxy?)
         -> WebParserSession.Configuration
@@ -59,7 +59,8 @@ package struct RunPlan: Sendable {
         let memoryBound = (settings.memoryLimit ?? 0) > 0 || limits.memory != nil
         let pagesPerProcess =
             settings.pagesPerProcess ?? (memoryBound ? RunSettings.memoryBoundPagesPerProcess : WebParserSession.Configuration.defaultPagesPerProcess)
-        let recycleAfter = jobs.count <= concurrency ? 1 : settings.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
+        let pagePerJob = jobs.count <= concurrency && !jobs.contains { $0.follow != nil || $0.crawl != nil }
+        let recycleAfter = pagePerJob ? 1 : settings.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
         let memoryLimit: Int? =
             switch settings.memoryLimit {
             case 0?: nil

@@ -29,7 +29,9 @@ enum SingleJob {
         let setup: SessionSetup
         do throws(CommandFailure) {
             setup = try await SessionSetup.prepare(session, over: SessionSettings()) {
-                WebParserSession.Configuration(storage: $0, proxy: $1, recycleAfter: 1, capturesResponses: job.capture != nil)
+                WebParserSession.Configuration(
+                    storage: $0, proxy: $1, recycleAfter: follow == nil && crawl == nil ? 1 : WebParserSession.Configuration.defaultRecycleAfter,
+                    capturesResponses: job.capture != nil)
             }
         } catch {
             StandardStreams.tellError("webparse \(command): \(error.message)")
