@@ -14,6 +14,9 @@ if [ "${1:-}" = "--install-peers" ]; then
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends chromium >/dev/null
   python3 -m venv .build/bench-venv
   .build/bench-venv/bin/pip install -q playwright dash django
+  # Lightpanda's crawl benchmark site (Apache-2.0), for the crawl section; skipped when GitHub cannot be reached.
+  [ -d .build/lightpanda-demo ] || git clone -q --depth 1 https://github.com/lightpanda-io/demo .build/lightpanda-demo \
+    || echo "bench.sh: github.com/lightpanda-io/demo could not be cloned; the crawl section will be skipped" >&2
 fi
 Scripts/install-packages.sh
 # Built as it ships (install.sh, package.sh): the Swift runtime linked in, which starts ~10 ms sooner.

@@ -11,7 +11,8 @@ answer, on the static and SPA pages one at a time), "coop" (the static and SPA b
 "django" (the Django admin from PyPI: a login with steps, its changelist by `next` and by URL; Scripts/bench/
 django_bench.py). "complete" (pages that render the rest of their list later without a request: how many of their 8
 items each tool finds, and in what time: webparse's default, "settle": 0 and 1, Playwright's first answer and its
-networkidle), and the settle section also measures Playwright's networkidle. "extension" (not run unless named) runs
+networkidle), and the settle section also measures Playwright's networkidle. "crawl" (Lightpanda's crawl benchmark site, --amiibo: webparse's crawl at 1 and 4 against Playwright crawling it
+with 1 and 4 tabs; not run without the site). "extension" (not run unless named) runs
 the same binary with and without its web process extension: cold static and SPA pages, and 20 SPA pages at 1. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
 and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py).
 
@@ -249,6 +250,8 @@ def main():
     parser.add_argument("--sections", default="pages,settle,complete,concurrency,dash,capture,coop,django",
                         help="which sections to run, comma-separated")
     parser.add_argument("--dash-batch", type=int, default=20, help="Dash app pages one at a time (twice as many 4 at once)")
+    parser.add_argument("--amiibo", default=os.path.join(ROOT, ".build/lightpanda-demo/public/amiibo"),
+                        help="Lightpanda's demo site (public/amiibo of github.com/lightpanda-io/demo) for the crawl section")
     options = parser.parse_args()
     sections = set(options.sections.split(","))
 
@@ -327,6 +330,25 @@ def main():
         for label, capturing in (("none", 0), ("one job", 1), ("every job", options.spa_batch)):
             record("spa", f"{options.spa_batch} at 4, capture: {label}", "webparse",
                    [tools.webparse_batch(url, options.spa_batch, 4, fields=capture, capturing=capturing)], options.spa_batch)
+    if "crawl" in sections and os.path.isdir(options.amiibo):
+        # Lightpanda's crawl benchmark site: 933 pages whose links their own script writes after a fetch.
+        crawl_server, crawl_base = fixtures.start(root=options.amiibo)
+        start = f"{crawl_base}/index.html"
+        name = "document.getElementById('name').textContent"
+        for concurrency in (1, 4):
+            settings = {"url": start, "script": name, "timeout": 30, "concurrency": concurrency,
+                        "crawl": {"perHost": concurrency, "robots": False, "maxPages": 5000}}
+            run = tools.webparse_config(settings, lambda output: len(output) >= 900)
+            pages = len(json.loads(run["stdout"] or "{}"))
+            record("amiibo", f"crawl at {concurrency}", "webparse", [run], pages)
+            print(f"  amiibo crawl at {concurrency}: {pages} pages", file=sys.stderr, flush=True)
+            if tools.playwright:
+                crawl_run = tools.peer([os.path.join(HERE, "playwright_crawl.py"), start, str(concurrency)],
+                                       lambda output: output["pages"] >= 900)
+                found = json.loads(crawl_run["stdout"] or "{}").get("pages", 0)
+                record("amiibo", f"crawl at {concurrency}", "playwright", [crawl_run], max(found, 1))
+                print(f"  amiibo crawl at {concurrency}, playwright: {found} pages", file=sys.stderr, flush=True)
+        crawl_server.shutdown()
     if "extension" in sections:
         # What loading the web process extension into every page costs: the same binary run beside the extension
         # and alone (a copy in a folder without it, where webparse runs without it and keeps the settle rule).
@@ -504,6 +526,10 @@ def main():
         ("Django login (fill, fill, click, redirect) vs loading its two pages",
          django_steps[0] / django_steps[1] if django_steps else None, "≤", 1.2),
         ("same, without the server's part of the login (its answer to the POST)", (django_steps[0] - 1000 * django_login) / django_steps[1] if django_steps else None, "≤", 1.2),
+        *[(f"amiibo crawl (Lightpanda's benchmark site) at {concurrency}, {what} vs Playwright with {concurrency} tabs",
+           ratio(("amiibo", f"crawl at {concurrency}", "webparse"), ("amiibo", f"crawl at {concurrency}", "playwright"), key), "≤",
+           0.2 if concurrency == 4 else None)
+          for concurrency in (1, 4) for what, key in (("wall", "median"), ("peak tree PSS", "peak_mb"))],
         (f"SPA throughput, {options.spa_batch} pages -j4 vs Playwright sequential (×)",
          ratio(("spa", f"batch {options.spa_batch} seq", "playwright"), ("spa", f"batch {options.spa_batch} -j4", "webparse")), "≥", 2.0),
     ]

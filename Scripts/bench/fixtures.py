@@ -9,6 +9,7 @@
          and the rest comes later without a request: from a 600 ms timer after the data arrived, from a worker
          after 500 ms of work, from a same-origin frame's 500 ms timer, on the end of a 500 ms CSS animation
 """
+import functools
 import http.server
 import json
 import os
@@ -143,8 +144,20 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
             super().handle_error(request, client_address)
 
 
-def start():
-    """Starts the site on a free port; returns (server, base URL)."""
-    server = Server(("127.0.0.1", 0), Handler)
+class FolderHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a folder's files, as a static site is served (the crawl section's), quietly and without Nagle's wait."""
+
+    def log_message(self, *args):
+        pass
+
+    def setup(self):
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def start(root=None):
+    """Starts the site, or with `root` that folder's files, on a free port; returns (server, base URL)."""
+    handler = Handler if root is None else functools.partial(FolderHandler, directory=root)
+    server = Server(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"

@@ -7,7 +7,7 @@ protocol TalkativeSettings: Sendable {
 extension CommandOption where Settings: TalkativeSettings {
     static var quiet: Self { .flag("quiet", short: "q", "print nothing on stderr but errors") { $0.verbosity = .quiet } }
     static var verbose: Self {
-        .flag("verbose", short: "v", "print progress on stderr even when it is not a terminal") { $0.verbosity = .verbose }
+        .flag("verbose", short: "v", "print a line for each step of each job on stderr (instead of the progress line a terminal shows)") { $0.verbosity = .verbose }
     }
 }
 
