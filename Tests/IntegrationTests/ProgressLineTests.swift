@@ -46,5 +46,9 @@ import Testing
         let config = try write(#"{"url": "\#(server.url("/"))", "script": "document.title", "crawl": {"robots": false}}"#, "crawl.json", in: directory)
         let terminal = try stderrOnTerminal(["run", config])
         #expect(terminal.contains("webparse: 4/4 pages"), "the start and the three pages it links to: \(terminal.debugDescription)")
+        let bounded = try write(
+            #"{"url": "\#(server.url("/"))", "script": "document.title", "crawl": {"robots": false, "maxPages": 2}}"#, "bounded.json", in: directory)
+        let stopped = try stderrOnTerminal(["run", bounded])
+        #expect(stopped.contains("webparse: 2/2 pages") && !stopped.contains("/4 pages"), "links past maxPages are not counted: \(stopped.debugDescription)")
     }
 }

@@ -49,7 +49,8 @@ struct CrawlRunner: Sendable {
                 if let exclude, (try? exclude.firstMatch(in: text)) != nil { continue }
                 seen.insert(url)
                 frontier.append((url, depth + 1))
-                reporter.know(1)
+                // Links past maxPages will not be loaded: the progress line does not count them.
+                if seen.count <= crawl.maxPages { reporter.know(1) }
             }
         }
         discover(start.links ?? [], from: URL(string: start.finalURL) ?? startURL, depth: 0)
