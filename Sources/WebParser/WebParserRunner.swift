@@ -23,7 +23,7 @@ public struct WebParserRunner: Sendable {
             if job.load.cachePolicy == .reload {
                 try await session.browsingContext.clearCache()
             }
-            return try await session.browsingContext.checkOut(options: job.page, for: job.url, alone: alone)
+            return try await session.browsingContext.checkOut(options: job.page, for: job.url, alone: alone, tabGroup: job.tabGroup)
         }
         self.releasePage = { page, how in session.browsingContext.checkIn(page, how) }
         self.startRuntime = { try await WebKitRuntime.start() }

@@ -37,6 +37,56 @@ import Testing
         try write(#"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 10, "retries": 0, "crawl": \#(crawl)}"#, "crawl.json", in: directory)
     }
 
+    /// A chain of pages, each chattering on the console every 2 ms and writing its link to the next after 50 ms.
+    static func chain() throws -> TestHTTPServer {
+        let page = { (next: String) -> TestHTTPServer.Route in
+            .respond(
+                body: """
+                    <!doctype html><title>chain</title><nav id="nav"></nav><script>
+                    setInterval(() => console.log("tick " + location.pathname), 2);
+                    setTimeout(() => { document.getElementById("nav").innerHTML = '<a href="\(next)">next</a>'; }, 50);
+                    </script>
+                    """)
+        }
+        return try TestHTTPServer(routes: ["/t1": page("/t2"), "/t2": page("/t3"), "/t3": page("/t4"), "/t4": page("/t1")])
+    }
+
+    /// What the page's window name was when its document began (then it names its own path).
+    static let windowName = "(() => { window.before ??= window.name; window.name = location.pathname; return {before: window.before}; })()"
+
+    /// A crawl goes from page to page in the same tab, as a person browsing does (the window's name carries over),
+    /// and nothing the earlier page says reaches the next page's job; separate jobs still get a fresh tab each.
+    @Test func aCrawlGoesFromPageToPageInOneTabAndHearsOnlyThePageItReads() async throws {
+        let server = try Self.chain()
+        let directory = try folder()
+        let crawl = try write(
+            #"{"url": "\#(server.url("/t1"))", "script": \#(String(reflecting: Self.windowName)), "logConsole": true, "concurrency": 1, "timeout": 10, "crawl": {"robots": false, "perHost": 1}}"#,
+            "chain.json", in: directory)
+        let run = try await webparse.run(["run", crawl], environment: headless)
+        #expect(run.status == 0, "\(run.stderr)")
+        let pages = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: [String: String]], "\(run.stdoutText)")
+        #expect(pages.count == 4)
+        // The start page is a job of its own; the crawl's pages after it share a tab.
+        for (from, to) in [("/t2", "/t3"), ("/t3", "/t4")] {
+            #expect(pages[server.url(to).absoluteString]?["before"] == from, "the tab that read \(from) reads \(to): \(pages)")
+        }
+        var ticks = 0
+        for line in run.stderr.split(separator: "\n") where line.contains("console.log: tick /") {
+            ticks += 1
+            // "webparse: 127.0.0.1 http://…/t3: console.log: tick /t3 (…)", the start page's without its URL.
+            let parts = line.components(separatedBy: ": console.log: tick ")
+            let label = parts[0].split(separator: " ").last.map(String.init) ?? ""
+            let page = label.hasPrefix("http") ? URL(string: label)?.path : "/t1"
+            #expect(parts.count == 2 && parts[1].hasPrefix((page ?? "?") + " "), "a page's console line told as another page's: \(line)")
+        }
+        #expect(ticks > 0, "\(run.stderr)")
+        let jobs = (1...3).map { #"{"name": "j\#($0)", "url": "\#(server.url("/t\($0)"))", "script": \#(String(reflecting: Self.windowName))}"# }
+        let separate = try write(#"{"concurrency": 1, "jobs": [\#(jobs.joined(separator: ","))]}"#, "jobs.json", in: directory)
+        let apart = try await webparse.run(["run", separate], environment: headless)
+        let results = try #require(try JSONSerialization.jsonObject(with: apart.stdout) as? [String: [String: String]], "\(apart.stderr)")
+        #expect(results.count == 3 && results.values.allSatisfy { $0["before"] == "" }, "each job a fresh tab: \(results)")
+    }
+
     /// Every page of the site once, by the links its script wrote: fragments and `..` resolved, the loop and the
     /// duplicate loaded once, the external link and the disallowed folder left alone; the redirect loop and the
     /// missing page are each one failure, and the crawl goes on.

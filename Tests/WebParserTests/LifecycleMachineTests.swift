@@ -106,12 +106,41 @@ import Testing
         guard case .keep(let successor) = back else { Issue.record("not kept: \(back)"); return }
         _ = pool.leave()
         _ = pool.admit(UUID(), languages: [])
-        #expect(pool.takeIdle(options: options, loading: "example.test") == successor)
+        #expect(pool.takeIdle(options: options, loading: "example.test") == .page(successor))
         #expect(!pool.preparesSuccessor(successor))
         // Its second load is the process's last: the page ends with its process, which then retires.
         let lastReturn = pool.checkIn(successor, loads: 2, .succeeded).0
         #expect(lastReturn == .close(endingProcess: true))
         #expect(pool.processes[first.process] == nil)
+    }
+
+    /// A tab group's page is kept as it is for the group's next job; another job gets a fresh tab in its place, never
+    /// the group's tab; a failed job's tab ends as any page does.
+    @Test func aTabGroupsPageIsKeptForTheGroupAndNoOtherJob() {
+        var pool = pool(recycleAfter: 10)
+        _ = pool.admit(UUID(), languages: [])
+        let first = pool.newPage(options: options, loading: "example.test", in: nil, alone: false, tabGroup: "crawl")
+        #expect(!pool.preparesSuccessor(first.page), "no fresh tab is built for a page the group keeps")
+        #expect(pool.checkIn(first.page, loads: 1, .succeeded).0 == .keepTab)
+        _ = pool.leave()
+        _ = pool.admit(UUID(), languages: [])
+        #expect(pool.takeIdle(options: options, loading: "example.test", tabGroup: "crawl") == .page(first.page))
+        #expect(pool.checkIn(first.page, loads: 2, .succeeded).0 == .keepTab)
+        _ = pool.leave()
+        _ = pool.admit(UUID(), languages: [])
+        // A job of no group, or of another group, gets a fresh tab in the same process; the group's tab closes.
+        guard case .freshTab(let fresh, let replacing)? = pool.takeIdle(options: options, loading: "example.test") else {
+            Issue.record("the group's tab was given as it is: \(pool.idle)")
+            return
+        }
+        #expect(replacing == first.page && fresh != first.page)
+        #expect(pool.checkedOut.map(\.process) == [first.process] && pool.idle.isEmpty)
+        // A fresh tab taken by a group becomes the group's; a failed job's tab is not kept.
+        #expect(pool.checkIn(fresh, loads: 3, .succeeded).0 == .keep(successor: fresh + 1))
+        _ = pool.leave()
+        _ = pool.admit(UUID(), languages: [])
+        #expect(pool.takeIdle(options: options, loading: "example.test", tabGroup: "other") == .page(fresh + 1))
+        #expect(pool.checkIn(fresh + 1, loads: 4, .failed).0 == .close(endingProcess: true))
     }
 
     @Test func aFailedOrStuckPageEndsItsProcessUnlessAnAnsweringOneSharesIt() {
@@ -225,6 +254,24 @@ import Testing
         lenient.loadStarting(trustsAnyCertificate: true)
         _ = lenient.receive(.failed(cancelled))
         #expect(lenient.certificateChecked(untrusted: true) == [.trustCertificate(url: cancelled.url), .deliver(.certificateTrusted)])
+    }
+
+    /// A tab checked out again for its group's next job drops what its earlier document says (a message, a read,
+    /// a URL change, a popup) until the next job's document commits; load events and a crash pass.
+    @Test func aTabServingAnotherJobDropsItsEarlierDocumentsNewsUntilTheNextCommit() {
+        var page = PageMachine()
+        page.checkedOut(preparingSuccessor: false)
+        let message = PageEvent.message(.emitted(Data("1".utf8)))
+        #expect(page.receive(message) == [.deliver(message)], "a fresh tab's first job hears everything")
+        page.checkedOut(preparingSuccessor: false, afterAnotherJob: true)
+        for event: PageEvent in [message, .urlChanged("http://example.test/old#x"), .readEnded(id: 3), .bodyWanted, .navigationAsked] {
+            #expect(page.receive(event).isEmpty, "\(event)")
+        }
+        #expect(page.receive(.started(url: "http://example.test/next")) == [.processUp, .deliver(.started(url: "http://example.test/next"))])
+        #expect(page.receive(.processTerminated(.crashed)) == [.processEnded(.crashed)])
+        let committed = PageEvent.committed(url: "http://example.test/next", httpStatus: 200)
+        #expect(page.receive(committed) == [.deliver(committed)])
+        #expect(page.receive(message) == [.deliver(message)], "the new document's news passes")
     }
 
     @Test func theFreshTabIsPreparedOnceTheDocumentArrivesAndNothingPassesAfterClose() {

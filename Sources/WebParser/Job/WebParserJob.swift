@@ -25,6 +25,12 @@ public struct WebParserJob: Sendable, Equatable {
     /// Whether the page's requests are reported as they end (`WebParserMessage.requests`, once an attempt ends):
     /// what a HAR file holds.
     public var recordsRequests = false
+    /// Jobs of one tab group go from page to page in the same tab when they can, as a person browsing a site does
+    /// (the pages of one crawl, or of one follow): a job of the group loads its page where the group's last job
+    /// succeeded, with that tab's history, session storage and window name, and nothing the tab's earlier
+    /// document says reaches it. Cheaper than a fresh tab (no new page is built in the web process). nil (the
+    /// default): a fresh tab for each job.
+    public var tabGroup: String?
     /// HTML shown as the document at `url` instead of asking its server: a session's own work on an origin's
     /// storage (`WebParserSession.setLocalStorage`).
     var document: String?

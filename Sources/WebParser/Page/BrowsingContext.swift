@@ -40,14 +40,26 @@ final class BrowsingContext {
     /// checked out must be checked in.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled; `CancellationError` when the task is cancelled while it waits.
-    func checkOut(options: PageSettings, for url: URL, alone: Bool = false) async throws -> any WebPage {
+    func checkOut(options: PageSettings, for url: URL, alone: Bool = false, tabGroup: String? = nil) async throws -> any WebPage {
         try await restoreSessionCookies()
         try await admit(options.languages)
         let context = webContext
         close(pool.discardEndedIdle())
-        if !alone, let id = pool.takeIdle(options: options, loading: url.host()), let page = pages[id] {
-            page.checkedOut(preparingSuccessor: pool.preparesSuccessor(id))
-            return page
+        if !alone, let taken = pool.takeIdle(options: options, loading: url.host(), tabGroup: tabGroup) {
+            switch taken {
+            case .page(let id):
+                if let page = pages[id] {
+                    page.checkedOut(preparingSuccessor: pool.preparesSuccessor(id))
+                    return page
+                }
+            case .freshTab(let id, let replacing):
+                if let kept = pages.removeValue(forKey: replacing) {
+                    let page = kept.successor(id: id)
+                    pages[id] = page
+                    page.checkedOut(preparingSuccessor: pool.preparesSuccessor(id))
+                    return page
+                }
+            }
         }
         let filter: ContentFilter?
         do {
@@ -61,7 +73,7 @@ final class BrowsingContext {
             await waitUntilUp(process)
             if pool.mayJoin(beside: neighbourID, in: process) { neighbour = pages[neighbourID] }
         }
-        let (id, process) = pool.newPage(options: options, loading: url.host(), in: neighbour?.process, alone: alone)
+        let (id, process) = pool.newPage(options: options, loading: url.host(), in: neighbour?.process, alone: alone, tabGroup: tabGroup)
         let page = WebKitPage(
             context: context, options: options, filter: filter,
             placement: neighbour.map { .beside($0) } ?? .newProcess(process))
@@ -88,6 +100,8 @@ final class BrowsingContext {
         switch decision {
         case .keep(let successor):
             pages[successor] = page.successor(id: successor)
+        case .keepTab:
+            pages[page.id] = page
         case .close(let endingProcess):
             page.close(endingProcess: endingProcess)
         }

@@ -44,15 +44,20 @@ struct PageMachine: Equatable {
     private(set) var successor = Successor.notWanted
     /// Whether the current load accepts an untrusted certificate.
     private(set) var trustsAnyCertificate = false
+    /// Whether what the tab's earlier document says is dropped: from a check-out of a tab that served another job
+    /// of its tab group until the new job's document commits, so that nothing of one page reaches the next one's job.
+    private(set) var dropsEarlierDocument = false
 
     /// The page starts a load that trusts any certificate or not.
     mutating func loadStarting(trustsAnyCertificate: Bool) {
         self.trustsAnyCertificate = trustsAnyCertificate
     }
 
-    /// The page is checked out: whether it prepares the fresh tab for the next job.
-    mutating func checkedOut(preparingSuccessor: Bool) {
+    /// The page is checked out: whether it prepares the fresh tab for the next job, and whether it served another
+    /// job before (a tab group's tab).
+    mutating func checkedOut(preparingSuccessor: Bool, afterAnotherJob: Bool = false) {
         if successor != .prepared { successor = preparingSuccessor ? .wanted : .notWanted }
+        dropsEarlierDocument = afterAnotherJob
     }
 
     /// The prepared fresh tab was taken (or closed).
@@ -100,6 +105,17 @@ struct PageMachine: Equatable {
     }
 
     private mutating func pass(_ event: PageEvent) -> [Action] {
+        if dropsEarlierDocument {
+            switch event {
+            case .committed:
+                dropsEarlierDocument = false
+            case .message, .captured, .readStarted, .readEnded, .bodyWanted, .urlChanged, .popupOpened, .navigationAsked,
+                .navigationRefused:
+                return []
+            default:
+                break
+            }
+        }
         switch event {
         case .started, .failed:
             return [.processUp, .deliver(event)]

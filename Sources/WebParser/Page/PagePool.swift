@@ -21,6 +21,9 @@ struct PagePool {
         /// How many loads the page and the pages it succeeded have started.
         var loads: Int
         let process: ProcessID
+        /// The tab group of the job it was checked out for (`WebParserJob.tabGroup`); an idle page with one is that
+        /// group's tab, kept as it is.
+        var tabGroup: String? = nil
     }
 
     /// What the session's configuration says about sharing and recycling.
@@ -49,10 +52,20 @@ struct PagePool {
         case beside(page: PageID, process: ProcessID)
     }
 
+    /// An idle page a check-out takes.
+    enum IdlePage: Equatable {
+        /// The page itself: a fresh tab, or the job's tab group's tab.
+        case page(PageID)
+        /// A fresh tab, numbered `id`, in the web process of `replacing`, another tab group's tab, which is closed.
+        case freshTab(id: PageID, replacing: PageID)
+    }
+
     /// What becomes of a page checked in after its job.
     enum Return: Equatable {
         /// The page is replaced by a fresh tab in its web process, `successor`, kept idle for the next job.
         case keep(successor: PageID)
+        /// The page stays as it is, idle, for the next job of its tab group (another job gets a fresh tab there).
+        case keepTab
         /// The page is closed, and its web process with it when `endingProcess`.
         case close(endingProcess: Bool)
     }
@@ -118,13 +131,24 @@ struct PagePool {
         discardIdle(inProcesses: { $0.hasEnded })
     }
 
-    /// Checks out an idle page made with `options` for a job that loads `host`, if there is one.
-    mutating func takeIdle(options: PageSettings, loading host: String?) -> PageID? {
-        guard let index = idle.firstIndex(where: { $0.options == options }) else { return nil }
+    /// Checks out an idle page made with `options` for a job of `tabGroup` that loads `host`, if there is one:
+    /// the group's own tab first, then a fresh tab, then a fresh tab in place of another group's tab.
+    mutating func takeIdle(options: PageSettings, loading host: String?, tabGroup: String? = nil) -> IdlePage? {
+        let index =
+            idle.firstIndex { $0.options == options && tabGroup != nil && $0.tabGroup == tabGroup }
+            ?? idle.firstIndex { $0.options == options && $0.tabGroup == nil } ?? idle.firstIndex { $0.options == options }
+        guard let index else { return nil }
         var page = idle.remove(at: index)
+        let kept = page.tabGroup
         page.site = host
-        checkOut(page)
-        return page.id
+        page.tabGroup = tabGroup
+        guard kept != nil, kept != tabGroup else {
+            checkOut(page)
+            return .page(page.id)
+        }
+        let fresh = Page(id: nextID(), options: options, site: host, loads: page.loads, process: page.process, tabGroup: tabGroup)
+        checkOut(fresh)
+        return .freshTab(id: fresh.id, replacing: page.id)
     }
 
     /// Where a new page for `options` that loads `url` goes: beside a page made with the same options, for the
@@ -157,11 +181,11 @@ struct PagePool {
     /// Checks out a new page made with `options` for a job that loads `host`, in `process` (its neighbour's), or
     /// in a new process when nil; with `alone`, that new process takes no other page. Returns the page's number
     /// and its process's.
-    mutating func newPage(options: PageSettings, loading host: String?, in process: ProcessID?, alone: Bool)
+    mutating func newPage(options: PageSettings, loading host: String?, in process: ProcessID?, alone: Bool, tabGroup: String? = nil)
         -> (page: PageID, process: ProcessID)
     {
         let process = process ?? newProcess(alone: alone)
-        let page = Page(id: nextID(), options: options, site: host, loads: 0, process: process)
+        let page = Page(id: nextID(), options: options, site: host, loads: 0, process: process, tabGroup: tabGroup)
         checkOut(page)
         return (page.id, process)
     }
@@ -180,17 +204,18 @@ struct PagePool {
     }
 
     /// Whether a checked-out page should prepare the fresh tab that replaces it once its document arrives: when
-    /// it will have served fewer loads than a process serves.
+    /// it will have served fewer loads than a process serves, and its job's tab group does not keep the page.
     func preparesSuccessor(_ page: PageID) -> Bool {
         guard let page = checkedOut.first(where: { $0.id == page }) else { return false }
-        return page.loads + 1 < limits.recycleAfter
+        return page.tabGroup == nil && page.loads + 1 < limits.recycleAfter
     }
 
     // MARK: Pages back
 
     /// Takes back `page` after its job, which made `loads` loads in all and ended `how`. When its job succeeded,
     /// its process still runs and it has served fewer than `recycleAfter` loads, the page is replaced by a fresh
-    /// tab in the same web process, kept for the next job. Otherwise the page ends, and its web process with it
+    /// tab in the same web process, kept for the next job (or, when its job had a tab group, kept as it is for the
+    /// group's next job). Otherwise the page ends, and its web process with it
     /// unless other pages live there and the page still answered (`how` is not `.unresponsive`); a process whose
     /// page has served its loads takes no new page, so that it ends with the pages it has. Also says which idle
     /// pages to close: after a shared process went over the memory limit, every idle page that shares one.
@@ -208,6 +233,10 @@ struct PagePool {
             discarded = discardIdle(inProcesses: { $0.pages > 1 })
         }
         if how == .succeeded, !process.hasEnded, loads < limits.recycleAfter, idle.count < limits.idlePages {
+            if page.tabGroup != nil {
+                idle.append(page)
+                return (.keepTab, discarded)
+            }
             let successor = Page(id: nextID(), options: page.options, site: page.site, loads: loads, process: page.process)
             idle.append(successor)
             return (.keep(successor: successor.id), discarded)

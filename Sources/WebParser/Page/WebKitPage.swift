@@ -299,9 +299,15 @@ final class WebKitPage: WebPage {
     /// Says whether to prepare the fresh tab `successor(id:)` returns once this page's document has arrived:
     /// WebKit then builds the new page in the web process while this page's job goes on, so that the next job
     /// need not wait for it.
+    /// A page checked out again serves another job of its tab group: its earlier document's news is dropped
+    /// until the new job's document commits.
     func checkedOut(preparingSuccessor: Bool) {
-        machine.checkedOut(preparingSuccessor: preparingSuccessor)
+        machine.checkedOut(preparingSuccessor: preparingSuccessor, afterAnotherJob: servedAJob)
+        servedAJob = true
     }
+
+    /// Whether the page was checked out before.
+    private var servedAJob = false
 
     /// A fresh tab for the next job, numbered `id` in the pool, in this page's web process, which is then closed:
     /// the successor has no history, session storage, window name, timers or workers of this page's documents,

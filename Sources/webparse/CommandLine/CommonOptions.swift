@@ -7,7 +7,9 @@ protocol TalkativeSettings: Sendable {
 extension CommandOption where Settings: TalkativeSettings {
     static var quiet: Self { .flag("quiet", short: "q", "print nothing on stderr but errors") { $0.verbosity = .quiet } }
     static var verbose: Self {
-        .flag("verbose", short: "v", "print a line for each step of each job on stderr (instead of the progress line a terminal shows)") { $0.verbosity = .verbose }
+        .flag("verbose", short: "v", "print a line for each step of each job on stderr (not a terminal's progress line)") {
+            $0.verbosity = .verbose
+        }
     }
 }
 

@@ -37,6 +37,8 @@ struct CrawlRunner: Sendable {
         var leftAtMaxPages = 0
         let hosts = HostGates(perHost: crawl.perHost, delay: crawl.delay)
         let robots = RobotsCache(parser: parser, slots: slots, obeys: crawl.robots)
+        // The crawl goes from page to page in the same tabs, as a person browsing the site does.
+        let tabGroup = UUID().uuidString
 
         /// Adds the links a page at `depth` had, that the crawl takes and has not seen.
         func discover(_ links: [String], from page: URL, depth: Int) {
@@ -68,7 +70,10 @@ struct CrawlRunner: Sendable {
                     group.addTask {
                         guard await robots.allows(url) else { return (url, depth, nil) }
                         let page = {
-                            var page = job; page.url = url; return page
+                            var page = job
+                            page.url = url
+                            page.tabGroup = tabGroup
+                            return page
                         }()
                         let label = "\(name) \(URLRedaction.redact(url.absoluteString))"
                         do {

@@ -38,9 +38,11 @@ struct FollowRunner: Sendable {
         var pages: [URL: Result<Data, FollowFailure>] = [:]
         var failed = 0
         var loaded = 0
+        // The list's detail pages are read from page to page in the same tabs, as a person reading them does.
+        let tabGroup = UUID().uuidString
         await withTaskGroup(of: (URL, Result<Data, FollowFailure>, Int, Int).self) { group in
             for url in urls {
-                group.addTask { await load(url, with: follow) }
+                group.addTask { await load(url, with: follow, in: tabGroup) }
             }
             for await (url, page, nestedFailed, nestedLoaded) in group {
                 pages[url] = page
@@ -68,11 +70,12 @@ struct FollowRunner: Sendable {
         return Followed(list: JSONText.array(list), items: followed, failed: failed, loaded: loaded)
     }
 
-    /// Loads `url` with `follow`'s job, following its own list in turn: its result, and the failures and pages of
-    /// that nested follow.
-    private func load(_ url: URL, with follow: Follow) async -> (URL, Result<Data, FollowFailure>, Int, Int) {
+    /// Loads `url` with `follow`'s job in a tab of `tabGroup`, following its own list in turn: its result, and the
+    /// failures and pages of that nested follow.
+    private func load(_ url: URL, with follow: Follow, in tabGroup: String) async -> (URL, Result<Data, FollowFailure>, Int, Int) {
         var job = follow.job
         job.url = url
+        job.tabGroup = tabGroup
         let label = "\(name) \(URLRedaction.redact(url.absoluteString))"
         let result: WebParserResult
         do {
