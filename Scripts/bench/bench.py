@@ -146,13 +146,13 @@ class Tools:
         self.dash = python is not None and subprocess.run([python, "-c", "import dash"], capture_output=True).returncode == 0
         self.django = python is not None and subprocess.run([python, "-c", "import django"], capture_output=True).returncode == 0
 
-    def webparse_config(self, settings, check, arguments=()):
-        """A `webparse run` of the config `settings` (with `arguments`), measured; "ok" when it exits 0 and
-        `check(output)` holds."""
+    def webparse_config(self, settings, check, arguments=(), sampler=Sampler):
+        """A `webparse run` of the config `settings` (with `arguments`), measured (`sampler` watching its
+        processes); "ok" when it exits 0 and `check(output)` holds."""
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as config:
             json.dump(settings, config)
         try:
-            run = measure([self.webparse, "run", config.name, *arguments], headless_env())
+            run = measure([self.webparse, "run", config.name, *arguments], headless_env(), sampler)
         finally:
             os.unlink(config.name)
         try:
@@ -161,10 +161,10 @@ class Tools:
             run["ok"] = False
         return run
 
-    def peer(self, arguments, check, env=None):
-        """A peer's script (`arguments` after the venv's python), measured (`env` added to a headless environment);
-        "ok" when it exits 0 and `check` holds for the JSON it prints."""
-        run = measure([self.python, *arguments], env={**headless_env(), **(env or {})})
+    def peer(self, arguments, check, env=None, sampler=Sampler):
+        """A peer's script (`arguments` after the venv's python), measured (`env` added to a headless environment,
+        `sampler` watching its processes); "ok" when it exits 0 and `check` holds for the JSON it prints."""
+        run = measure([self.python, *arguments], env={**headless_env(), **(env or {})}, sampler=sampler)
         run["ok"] = run["status"] == 0 and check(json.loads(run["stdout"] or "null"))
         return run
 
@@ -338,15 +338,16 @@ def main():
         for concurrency in (1, 4):
             settings = {"url": start, "script": name, "timeout": 30, "concurrency": concurrency,
                         "crawl": {"perHost": concurrency, "robots": False, "maxPages": 5000}}
-            run = tools.webparse_config(settings, lambda output: len(output) >= 900)
-            pages = len(json.loads(run["stdout"] or "{}"))
-            record("amiibo", f"crawl at {concurrency}", "webparse", [run], pages)
+            # Timed unwatched, then one run watched for its peak memory, as the cold rows.
+            runs = cold_runs(lambda sampler: tools.webparse_config(settings, lambda output: len(output) >= 900, sampler=sampler), 1)
+            pages = len(json.loads(runs[0]["stdout"] or "{}"))
+            record("amiibo", f"crawl at {concurrency}", "webparse", runs, pages)
             print(f"  amiibo crawl at {concurrency}: {pages} pages", file=sys.stderr, flush=True)
             if tools.playwright:
-                crawl_run = tools.peer([os.path.join(HERE, "playwright_crawl.py"), start, str(concurrency)],
-                                       lambda output: output["pages"] >= 900)
-                found = json.loads(crawl_run["stdout"] or "{}").get("pages", 0)
-                record("amiibo", f"crawl at {concurrency}", "playwright", [crawl_run], max(found, 1))
+                crawl_runs = cold_runs(lambda sampler: tools.peer([os.path.join(HERE, "playwright_crawl.py"), start, str(concurrency)],
+                                                                  lambda output: output["pages"] >= 900, sampler=sampler), 1)
+                found = json.loads(crawl_runs[0]["stdout"] or "{}").get("pages", 0)
+                record("amiibo", f"crawl at {concurrency}", "playwright", crawl_runs, max(found, 1))
                 print(f"  amiibo crawl at {concurrency}, playwright: {found} pages", file=sys.stderr, flush=True)
         crawl_server.shutdown()
     if "extension" in sections:

@@ -28,8 +28,9 @@ public struct WebParserJob: Sendable, Equatable {
     /// Jobs of one tab group go from page to page in the same tab when they can, as a person browsing a site does
     /// (the pages of one crawl, or of one follow): a job of the group loads its page where the group's last job
     /// succeeded, with that tab's history, session storage and window name, and nothing the tab's earlier
-    /// document says reaches it. Cheaper than a fresh tab (no new page is built in the web process). nil (the
-    /// default): a fresh tab for each job.
+    /// document says reaches it. Cheaper than a fresh tab (no new page is built in the web process). Once idle, the
+    /// group's tab keeps its last document (and what its scripts do) until another job takes its place or the
+    /// session ends. nil (the default): a fresh tab for each job.
     public var tabGroup: String?
     /// HTML shown as the document at `url` instead of asking its server: a session's own work on an origin's
     /// storage (`WebParserSession.setLocalStorage`).
