@@ -6,13 +6,16 @@ import Testing
 /// nothing, and leaves no process behind; a closed stderr costs no result.
 @Suite(.serialized) struct OutputFailureTests: CommandLineTest {
     /// Runs `webparse ARGUMENTS` under bash with `redirection` after it (`| head -c 10`, `> /dev/full`), without
-    /// a display, and returns webparse's own exit status, what reached the end of the pipe, and stderr.
-    func shell(_ arguments: [String], _ redirection: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// a display, with `WEBPARSE_TEST_RUN=mark` in its environment (its processes carry it), and returns
+    /// webparse's own exit status, what reached the end of the pipe, and stderr.
+    func shell(_ arguments: [String], _ redirection: String, mark: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
         let statusFile = try folder().appending(path: "status").path
         let quoted = ([webparse.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "env -u DISPLAY -u WAYLAND_DISPLAY \(quoted) \(redirection); echo ${PIPESTATUS[0]} > '\(statusFile)'"]
+        process.arguments = [
+            "-c", "env -u DISPLAY -u WAYLAND_DISPLAY WEBPARSE_TEST_RUN='\(mark)' \(quoted) \(redirection); echo ${PIPESTATUS[0]} > '\(statusFile)'"
+        ]
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
@@ -37,14 +40,20 @@ import Testing
         let server = try comicsSite()
         let directory = try folder()
         let state = directory.appending(path: "comics.state").path
-        let before = ProcessTree.snapshot()
-        let closed = try shell(["run", "--state", state, "--new-only", "--emit-initial", "--jsonl", try config(server, in: directory)], "| head -1")
+        let mark = UUID().uuidString
+        let closed = try shell(
+            ["run", "--state", state, "--new-only", "--emit-initial", "--jsonl", try config(server, in: directory)], "| head -1", mark: mark)
         #expect(closed.status == 141, "\(closed.stderr)")
         #expect(closed.stdout.split(separator: "\n").count == 1)
         #expect(closed.stderr.isEmpty, "no backtrace, no message: \(closed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: state), "the state was not advanced")
-        try await Task.sleep(for: .milliseconds(500))
-        let left = ProcessTree.snapshot().filter { before[$0.key] == nil && ["Xvfb", "WebKitWebProces", "WebKitNetworkPr", "webparse"].contains($0.value.name) }
+        // Nothing of that run is left (its Xvfb, WebKit's processes), whatever else runs on the machine.
+        var left = ProcessTree.carrying("WEBPARSE_TEST_RUN", mark)
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !left.isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            left = ProcessTree.carrying("WEBPARSE_TEST_RUN", mark)
+        }
         #expect(left.isEmpty, "\(left)")
 
         let bytes = try shell(["run", try config(server, in: directory)], "| head -c 10")

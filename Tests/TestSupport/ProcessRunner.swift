@@ -1,4 +1,5 @@
 import Foundation
+import WebParser
 
 #if canImport(Glibc)
     import Glibc
@@ -114,7 +115,7 @@ public enum ProcessTree {
         var processes: [pid_t: (parent: pid_t, name: String)] = [:]
         for entry in entries {
             guard let pid = pid_t(entry),
-                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let stat = InputFile.kernelText("/proc/\(pid)/stat"),
                 let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
             else { continue }
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
@@ -142,11 +143,21 @@ public enum ProcessTree {
     public static func proportionalMegabytes(ofTreeAt root: pid_t) -> Int {
         let pids = [root] + descendants(of: root).map(\.pid)
         let kilobytes = pids.reduce(0) { total, pid in
-            let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+            let rollup = InputFile.kernelText("/proc/\(pid)/smaps_rollup") ?? ""
             let line = rollup.split(separator: "\n").first { $0.hasPrefix("Pss:") }
             return total + (line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0)
         }
         return kilobytes / 1024
+    }
+
+    /// The live processes whose environment holds `variable=value`: the processes of a run a test started with it
+    /// (webparse's children inherit it), whoever their parent is now (an orphan's is init), and no one else's.
+    public static func carrying(_ variable: String, _ value: String) -> [(pid: pid_t, name: String)] {
+        let entry = "\(variable)=\(value)"
+        return snapshot().compactMap { pid, process in
+            let environment = InputFile.kernelText("/proc/\(pid)/environ") ?? ""
+            return environment.split(separator: "\0").contains { $0 == entry } ? (pid, process.name) : nil
+        }
     }
 
     /// True when one of `pids` is still alive (zombies count as gone).

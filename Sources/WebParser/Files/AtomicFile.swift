@@ -113,7 +113,7 @@ package enum AtomicFile {
     /// The process's umask, read from /proc so that it is not changed, even for a moment, while other threads
     /// may create files.
     private static func currentUmask() -> mode_t {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let status = InputFile.kernelText("/proc/self/status") ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
         return line.flatMap { mode_t($0.dropFirst("Umask:".count).trimmingSpaces(), radix: 8) } ?? 0o022
     }

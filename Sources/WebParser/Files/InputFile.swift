@@ -36,6 +36,12 @@ package enum InputFile {
         }
     }
 
+    /// A file of the kernel's (`/proc`, `/sys`) as text, read to its end; nil when it cannot be read. Such files
+    /// say their size is 0, and readers that trust the size (`String(contentsOfFile:)`) stop after 4 KiB.
+    package static func kernelText(_ path: String) -> String? {
+        (try? read(path, limit: 16 << 20)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Why a file was not read: "no such file", "cannot be read: Permission denied", "is larger than 64 MiB…".
     package struct Failure: Error, CustomStringConvertible {
         package let reason: String

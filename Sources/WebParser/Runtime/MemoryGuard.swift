@@ -98,10 +98,10 @@ final class MemoryGuard: Sendable {
     private static func webKitChildren() -> [(pid: pid_t, isWebProcess: Bool)] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return tasks.flatMap { task -> [(pid: pid_t, isWebProcess: Bool)] in
-            let children = (try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? ""
+            let children = InputFile.kernelText("/proc/self/task/\(task)/children") ?? ""
             return children.split(separator: " ").compactMap { text in
                 guard let pid = pid_t(text.trimmingWhitespace()),
-                    let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+                    let name = InputFile.kernelText("/proc/\(pid)/comm")
                 else { return nil }
                 if name.hasPrefix("WebKitWebProces") { return (pid, true) }
                 if name.hasPrefix("WebKitNetworkPr") { return (pid, false) }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WebParser
 
 /// The CPU and memory a container (a cgroup, v2 or v1) gives webparse, when it gives less than the machine has:
 /// in a Kubernetes pod or a `docker run --cpus 1 --memory 1g`, the machine's cores and RAM are the node's, and a
@@ -19,7 +20,7 @@ package struct ContainerLimits: Equatable {
     /// limit where the files are missing or say none.
     package static func read(root: URL = URL(fileURLWithPath: "/")) -> ContainerLimits {
         let cgroupFS = root.appendingPathComponent("sys/fs/cgroup")
-        let membership = (try? String(contentsOf: root.appendingPathComponent("proc/self/cgroup"), encoding: .utf8)) ?? ""
+        let membership = InputFile.kernelText(root.appendingPathComponent("proc/self/cgroup").path) ?? ""
         var limits = ContainerLimits()
         for line in membership.split(separator: "\n") {
             // "0::/kubepods/pod1" (v2), "4:cpu,cpuacct:/docker/abc" or "9:memory:/docker/abc" (v1).
@@ -100,6 +101,6 @@ package struct ContainerLimits: Equatable {
     }
 
     private static func text(at file: URL) -> String? {
-        (try? String(contentsOf: file, encoding: .utf8))?.trimmingWhitespace()
+        InputFile.kernelText(file.path)?.trimmingWhitespace()
     }
 }
