@@ -95,8 +95,15 @@ install -d "$doc"
   echo "License: Expat"
   sed -e '1,2d' -e 's/^$/./' -e 's/^/ /' LICENSE
 } > "$doc/copyright"
-printf 'webparse (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- webparse authors <webparse@users.noreply.github.com>  %s\n' \
-  "$version" "$version" "$(date -R -u -d "@$SOURCE_DATE_EPOCH")" | gzip -9n > "$doc/changelog.gz"
+# The Debian changelog: CHANGELOG.md's entries for this version, each a "  * " item wrapped at 78 columns.
+entries=$(awk -v heading="## $version " '
+  /^## / { on = index($0, heading) == 1; next }
+  on && /^- / { if (item != "") print item; item = "\001" substr($0, 3); next }
+  on && /^  +[^ ]/ && item != "" { sub(/^ +/, ""); item = item " " $0; next }
+  END { if (item != "") print item }' CHANGELOG.md | fold -s -w 74 | sed -e 's/^\x01/  * /' -e 't done' -e 's/^/    /' -e ':done' -e 's/ *$//')
+[ -n "$entries" ] || { echo "package.sh: CHANGELOG.md has no entries under '## $version '" >&2; exit 1; }
+printf 'webparse (%s) unstable; urgency=medium\n\n%s\n\n -- webparse authors <webparse@users.noreply.github.com>  %s\n' \
+  "$version" "$entries" "$(date -R -u -d "@$SOURCE_DATE_EPOCH")" | gzip -9n > "$doc/changelog.gz"
 # The user's documentation and the examples the man page and `help` point to.
 gzip -9n < README.md > "$doc/README.md.gz"
 mkdir -p "$doc/examples"

@@ -26,6 +26,10 @@ webparse --version
 # which any use of swift-corelibs-foundation would link back in (60.2 MB with it; docs/performance.md).
 test -f /usr/share/doc/webparse/README.md.gz && test -f /usr/share/doc/webparse/examples/comics/config.json
 test -f /usr/share/webparse/webparse.schema.json
+# The Debian changelog is CHANGELOG.md's entries for the packaged version.
+version=$(webparse --version | cut -d' ' -f2)
+zcat /usr/share/doc/webparse/changelog.gz | head -1 | grep -qF "webparse ($version) unstable"
+zcat /usr/share/doc/webparse/changelog.gz | grep -q '^  \* [A-Za-z`]'
 size=$(stat -c %s /usr/bin/webparse)
 if [ "$size" -gt 33554432 ]; then echo "the binary is $size bytes, over 32 MiB: did Foundation (and ICU) come back?" >&2; exit 1; fi
 man -w webparse >/dev/null 2>&1 || test -f /usr/share/man/man1/webparse.1.gz

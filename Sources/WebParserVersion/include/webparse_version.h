@@ -2,7 +2,7 @@
 #ifndef WEBPARSE_VERSION_H
 #define WEBPARSE_VERSION_H
 
-/* The version, such as "0.3.0". */
+/* The version, such as "0.4.0". */
 const char *webparse_version(void);
 
 #endif
