@@ -39,6 +39,17 @@ import TestSupport
                 function render() { root.innerHTML = '<button class=go>go ' + (++n) + '</button>'; root.firstChild.onclick = () => out.textContent = 'clicked' }
                 render(); setInterval(render, 40)</script>
                 """),
+        "/hover-rerendered": .respond(
+            body: """
+                <p id=out>0</p><div id=root></div>
+                <script>let hovered = false, clicks = 0;
+                function render() {
+                  root.innerHTML = '<button class="go' + (hovered ? ' hover' : '') + '">go</button>';
+                  root.firstChild.onclick = () => out.textContent = String(++clicks);
+                  root.firstChild.onmouseover = () => { if (!hovered) { hovered = true; render(); } };
+                }
+                render()</script>
+                """),
         "/blinking": .respond(
             body: """
                 <p id=out>no</p><div id=root></div>
@@ -78,6 +89,14 @@ import TestSupport
                 try url(path), "out.textContent === 'clicked' ? out.textContent : null",
                 steps: [.click(selector: selector)]))
         #expect(result.data == Data(#""clicked""#.utf8))
+    }
+
+    /// A button that a hover re-renders (a new element in its place as the pointer first enters, as apps that
+    /// render from templates do) gets the click on its new self: that click landed, and is not made again (the page counts one).
+    @Test func aClickOnAnElementReRenderedUnderThePointerIsMadeOnce() async throws {
+        let result = try await WebParserRunner().run(
+            job(try url("/hover-rerendered"), "out.textContent !== '0' ? out.textContent : null", steps: [.click(selector: "button.go")]))
+        #expect(result.data == Data(#""1""#.utf8))
     }
 
     /// A selector valid as CSS that the page's engine refuses (an unknown pseudo-class) fails the `if` step at

@@ -417,10 +417,12 @@ enum StepScript {
         const before = await readBefore();
         const point = target();
         if (!point) throw stillWaiting;
-        // Where the view's click lands, for actionCheck: on the element (or its label), or on something else.
+        // Where the view's click lands, for actionCheck: on the element (or its label), or, when a re-render replaced
+        // it before the click arrived, on the element that matches now; else on something else.
         const aim = pageQuiet().click = { __proto__: null, landed: null };
+        const within = (el, hit) => !!el && (el.contains(hit) || Array.from(el.labels || []).some((label) => label.contains(hit)));
         aim.arrived = new Promise((resolve) => addEventListener("click", (event) => {
-          aim.landed = aimed.contains(event.target) || Array.from(aimed.labels || []).some((label) => label.contains(event.target));
+          aim.landed = within(aimed, event.target) || (!aimed.isConnected && within(document.querySelector(selector), event.target));
           resolve();
         }, { capture: true, once: true }));
         return { __proto__: null, ...point, before };
