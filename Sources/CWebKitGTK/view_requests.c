@@ -67,6 +67,11 @@ void wk_view_ping(WKView *view, WKDoneCallback callback, void *context) {
                                         pending_new((void (*)(void))callback, context, NULL));
 }
 
+const char *wk_view_title(WKView *view) {
+    const char *title = webkit_web_view_get_title(view->web_view);
+    return title && *title ? title : NULL;
+}
+
 void wk_view_call_async_function(WKView *view, const char *body, const char *source_uri, const char *world,
                                  WKJavaScriptCallback callback, void *context) {
     webkit_web_view_call_async_javascript_function(view->web_view, body, -1, NULL, world, source_uri, NULL,

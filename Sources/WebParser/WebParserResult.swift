@@ -27,6 +27,9 @@ public struct WebParserResult: Sendable, Equatable {
     /// The links the page had once its answer was final, when the job read them (`Evaluation.links`): absolute
     /// URLs, each once, in the page's order; nil when it did not.
     public var links: [String]?
+    /// The main document's title when the answer came (its `<title>`, or what its scripts set); nil when it had
+    /// none.
+    public var title: String?
 
     /// The number of elements of `data` when it is a JSON array (a list, or the emitted values); nil for
     /// another value. Counted by scanning the text, at any depth.

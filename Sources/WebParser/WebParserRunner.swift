@@ -108,6 +108,7 @@ public struct WebParserRunner: Sendable {
                             answer.itemsLeftOut = result.itemsLeftOut
                             answer.settledBy = result.settledBy
                             answer.links = result.links
+                            answer.title = result.title
                             return answer
                         } catch let error as WebParserError {
                             next = .attemptFailed(error, now: .now)

@@ -28,6 +28,8 @@ final class FakePage: WebPage {
     private(set) var bodySizes: [Int] = []
     private(set) var closeCount = 0
     var sharesProcessWithAnotherJob = false
+    /// The document's title, as a page's `<title>` gives it.
+    var title: String?
     /// Whether its web process answers pings: false for a process whose thread a page holds.
     var answersPings = true
     private(set) var pingCount = 0

@@ -239,6 +239,10 @@ void wk_view_call_async_function(WKView *view, const char *body, const char *sou
  * free to answer. */
 void wk_view_ping(WKView *view, WKDoneCallback callback, void *context);
 
+/* The main document's title (its <title>, or what its scripts set), owned by the view until its next change; NULL
+ * when it has none. */
+const char *wk_view_title(WKView *view);
+
 /* Writes a PNG of what the view shows (its visible area, or with full_document the whole document) to
  * png_path, then calls callback once. */
 void wk_view_snapshot(WKView *view, bool full_document, const char *png_path, WKDoneCallback callback,

@@ -20,4 +20,6 @@ struct AttemptResult: Sendable, Equatable {
     var settledBy: String?
     /// The links read with the answer (`WebParserResult.links`).
     var links: [String]?
+    /// The main document's title when the answer came (`WebParserResult.title`).
+    var title: String?
 }

@@ -150,7 +150,15 @@ final class WebParserEngine {
             }
         case .end(let result):
             ended = true
-            if let result { outcome.resolve(result.mapError { $0 }) }
+            if let result {
+                let title = page.title
+                outcome.resolve(
+                    result.map { answer in
+                        var answer = answer
+                        answer.title = title
+                        return answer
+                    }.mapError { $0 })
+            }
             watchdog?.cancel()
             liveness?.cancel()
             nextEvaluation?.cancel()

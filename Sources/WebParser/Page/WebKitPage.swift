@@ -21,6 +21,8 @@ final class WebKitPage: WebPage {
 
     var sharesProcessWithAnotherJob: Bool { owner?.sharesProcessWithAnotherJob(id) == true }
 
+    var title: String? { view.flatMap { wk_view_title($0) }.map { String(cString: $0) } }
+
     /// Whether the page has not been closed.
     var isOpen: Bool { view != nil }
     /// Whether the current job loads a local file, and so may navigate to other local files.

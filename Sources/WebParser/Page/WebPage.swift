@@ -38,6 +38,9 @@ protocol WebPage: AnyObject {
     /// once the process's thread is free to give it, unless the page is closed first.
     func ping(answered: @escaping @WebKitActor () -> Void)
 
+    /// The main document's title now (its `<title>`, or what its scripts set); nil when it has none.
+    var title: String? { get }
+
     /// Stops everything the page does, ends its web process and releases it. No event follows.
     func close()
 }

@@ -35,6 +35,8 @@ public struct StateFile: Codable, Equatable, Sendable {
         public var consecutiveFailures = 0
         /// The newest entries of the job's feed (`run --feed`), newest first.
         package var feed: [AtomFeed.Entry]?
+        /// The title of the job's page when its feed was last updated: the feed's title.
+        package var feedTitle: String?
 
         /// A job with no memory yet.
         public init() {}

@@ -34,8 +34,8 @@ struct FeedFiles {
         let version = String(cString: webparse_version())
         let feeds: [(file: String, title: String, entries: [AtomFeed.Entry])] =
             path.hasSuffix("/")
-            ? jobs.map { (file(for: $0), "webparse: \($0)", memory.feedEntries(of: $0)) }
-            : [(path, "webparse: " + jobs.joined(separator: ", "), AtomFeed.combined(jobs.map(memory.feedEntries), size: size))]
+            ? jobs.map { (file(for: $0), memory.feedTitle(of: $0), memory.feedEntries(of: $0)) }
+            : [(path, jobs.map(memory.feedTitle).joined(separator: ", "), AtomFeed.combined(jobs.map(memory.feedEntries), size: size))]
         for feed in feeds {
             let document = AtomFeed.document(title: feed.title, path: feed.file, entries: feed.entries, version: version, now: now)
             do throws(AtomicFile.Failure) {

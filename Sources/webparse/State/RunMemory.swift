@@ -97,6 +97,7 @@ final class RunMemory {
             (changes, diff, entries) = found
             if let feedSize {
                 changes.updated.feed = AtomFeed.merge(entries, before: previous?.feed ?? [], size: feedSize)
+                changes.updated.feedTitle = result.title ?? previous?.feedTitle
             }
         case .failure(let error):
             throw WebParserError(
@@ -126,6 +127,11 @@ final class RunMemory {
         guard let changes = found, changes.isList else { return nil }
         guard !changes.isFirstRun || emitInitial else { return [] }
         return Set(changes.fresh + (changed ? changes.changed.map(\.item) : []))
+    }
+
+    /// The title of the job `name`'s feed: its page's title, or "webparse: NAME" while none is known.
+    func feedTitle(of name: String) -> String {
+        state.jobs[name]?.feedTitle ?? "webparse: \(name)"
     }
 
     /// The feed entries the state holds for the job `name`, newest first.
