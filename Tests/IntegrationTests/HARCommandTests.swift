@@ -101,6 +101,8 @@ import Testing
         let query = (fetch["request"] as? [String: Any])?["queryString"] as? [[String: String]]
         #expect(query == [["name": "page", "value": "1"]])
         #expect((fetch["_kind"] as? String) == "fetch")
+        let mode = try FileManager.default.attributesOfItem(atPath: har)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "readable by the user only: it holds cookies and what steps typed")
     }
 
     /// A page with a dedicated, a shared and a service worker that each fetch their data: the dedicated worker's

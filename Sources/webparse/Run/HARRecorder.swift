@@ -54,7 +54,8 @@ final class HARRecorder: Sendable {
                 version: String(cString: webparse_version()))
         }
         do throws(AtomicFile.Failure) {
-            try AtomicFile.write(log, to: path)
+            // Private, as state files are: a HAR holds cookies, headers and what steps typed.
+            try AtomicFile.write(log, to: path, permissions: 0o600, exactPermissions: true)
         } catch {
             throw CommandFailure(message: "--har: \(error)", code: .jobFailed)
         }
