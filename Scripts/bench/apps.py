@@ -26,3 +26,8 @@ def start_app(python, script, path, name, attempts=300):
             time.sleep(0.1)
     process.terminate()
     raise SystemExit(f"the {name} did not answer")
+
+
+def start_dash(python):
+    """Starts the Dash app (dash_app.py) with `python`; returns (its process, its base URL)."""
+    return start_app(python, "dash_app.py", "/", "Dash app", attempts=200)

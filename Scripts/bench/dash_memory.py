@@ -16,8 +16,9 @@ import os
 import re
 import statistics
 
-import bench
+import apps
 import fixtures
+import measure
 
 CONCURRENCY = 4
 KINDS = {"WebKitWebProces": "web processes", "webparse": "webparse", "WebKitNetworkPr": "network process",
@@ -62,16 +63,16 @@ def process_map(pid):
 
 
 def tree_map(pids):
-    """The processes `pids` mapped (a sample for bench.Sampler): total PSS in KB, and each one's (comm, PSS by holder)."""
+    """The processes `pids` mapped (a sample for measure.Sampler): total PSS in KB, and each one's (comm, PSS by holder)."""
     maps = [found for found in map(process_map, pids) if found]
     return sum(sum(counts.values()) for _, counts in maps), maps
 
 
 def run_batch(webparse, url, pages, env=None, sampler=None):
-    """Runs PAGES Dash jobs at 4 at once watched by `sampler` (bench.Sampler by default), checks every result; returns
+    """Runs PAGES Dash jobs at 4 at once watched by `sampler` (measure.Sampler by default), checks every result; returns
     (stderr, the sampler)."""
-    run = bench.Tools(webparse, None).webparse_batch(url, pages, CONCURRENCY, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS,
-                                                     env=env, sampler=sampler or bench.Sampler)
+    run = measure.Tools(webparse, None).webparse_batch(url, pages, CONCURRENCY, fixtures.DASH_SCRIPT, fixtures.DASH_CHAPTERS,
+                                                     env=env, sampler=sampler or measure.Sampler)
     stderr = run["stderr"].decode(errors="replace")
     if not run["ok"]:
         raise SystemExit(f"dash_memory: the run failed or gave WRONG chapters: {stderr[-2000:]}")
@@ -80,7 +81,7 @@ def run_batch(webparse, url, pages, env=None, sampler=None):
 
 def memory_map(webparse, url, pages):
     """(MB by (kind, holder), process count by kind, peak MB) at the sampled peak of a run."""
-    _, watcher = run_batch(webparse, url, pages, sampler=lambda pid: bench.Sampler(pid, tree_map, period=0.2))
+    _, watcher = run_batch(webparse, url, pages, sampler=lambda pid: measure.Sampler(pid, tree_map, period=0.2))
     table, processes = collections.Counter(), collections.Counter()
     for comm, counts in watcher.peak:
         kind = KINDS.get(comm, comm)
@@ -132,10 +133,10 @@ def report(webparse, url, pages):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", type=int, default=40)
-    parser.add_argument("--webparse", default=os.path.join(bench.ROOT, ".build/release/webparse"))
-    parser.add_argument("--python", default=os.path.join(bench.ROOT, ".build/bench-venv/bin/python"))
+    parser.add_argument("--webparse", default=os.path.join(measure.ROOT, ".build/release/webparse"))
+    parser.add_argument("--python", default=os.path.join(measure.ROOT, ".build/bench-venv/bin/python"))
     options = parser.parse_args()
-    dash, url = bench.start_dash(options.python)
+    dash, url = apps.start_dash(options.python)
     try:
         report(options.webparse, url, options.pages)
     finally:

@@ -25,8 +25,9 @@ import subprocess
 import tempfile
 import time
 
-import bench
+import apps
 import fixtures
+import measure
 
 
 # The benchmark's script, returning the page's clock with the chapters. It counts its own evaluations.
@@ -46,7 +47,7 @@ def run_pages(webparse, url, pages, script, env=None, prefix=()):
     jobs = [{"name": f"p{n:03}", "url": url, "script": script} for n in range(pages)]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as config:
         json.dump({"concurrency": 1, "jobs": jobs}, config)
-    environment = bench.headless_env()
+    environment = measure.headless_env()
     environment.update(env or {})
     start = time.monotonic()
     process = subprocess.run([*prefix, webparse, "run", config.name], capture_output=True, env=environment, timeout=600)
@@ -145,12 +146,12 @@ def cpu_profile(webparse, url, pages):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", type=int, default=20)
-    parser.add_argument("--webparse", default=os.path.join(bench.ROOT, ".build/release/webparse"))
-    parser.add_argument("--python", default=os.path.join(bench.ROOT, ".build/bench-venv/bin/python"))
+    parser.add_argument("--webparse", default=os.path.join(measure.ROOT, ".build/release/webparse"))
+    parser.add_argument("--python", default=os.path.join(measure.ROOT, ".build/bench-venv/bin/python"))
     options = parser.parse_args()
     if options.pages < 3:
         parser.error("--pages: at least 3 (the first page is left out of the timeline, and it needs two after it)")
-    dash, url = bench.start_dash(options.python)
+    dash, url = apps.start_dash(options.python)
     try:
         report(options.webparse, url, options.pages)
     finally:

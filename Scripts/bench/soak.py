@@ -12,15 +12,15 @@ import sys
 import tempfile
 import time
 
-import bench
 import fixtures
+import measure
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("pages", type=int, nargs="?", default=1000)
     parser.add_argument("--concurrency", type=int, default=4)
-    parser.add_argument("--webparse", default=os.path.join(bench.ROOT, ".build/release/webparse"))
+    parser.add_argument("--webparse", default=os.path.join(measure.ROOT, ".build/release/webparse"))
     options = parser.parse_args()
 
     server, base = fixtures.start()
@@ -29,13 +29,13 @@ def main():
         json.dump({"concurrency": options.concurrency, "defaults": {"retries": 0}, "jobs": jobs}, config)
     start = time.monotonic()
     process = subprocess.Popen([options.webparse, "run", "--jsonl", config.name], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=bench.headless_env(), text=True)
+                               stderr=subprocess.DEVNULL, env=measure.headless_env(), text=True)
     samples, done = [], 0
     os.set_blocking(process.stdout.fileno(), False)
     while process.poll() is None:
         for line in process.stdout:
             done += json.loads(line)["status"] == "ok"
-        samples.append((time.monotonic() - start, done, sum(bench.pss_kb(pid) for pid in bench.tree(process.pid)) / 1024))
+        samples.append((time.monotonic() - start, done, sum(measure.pss_kb(pid) for pid in measure.tree(process.pid)) / 1024))
         time.sleep(0.1)
     for line in process.stdout:
         done += json.loads(line)["status"] == "ok"
