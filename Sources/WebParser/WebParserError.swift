@@ -97,6 +97,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case unsupportedURL(String)
         /// The main document came with an HTTP error status.
         case httpStatus(Int)
+        /// The page is a bot protection service's (`by`: "Cloudflare challenge", "DataDome"…), which came with HTTP
+        /// status `status`: not retried unless the job's `RetryPolicy.retriesBlocked`.
+        case blocked(by: String, status: Int)
         /// The script threw, or does not parse.
         case scriptFailed(ScriptFailure)
         /// The script returned something that is not data, such as a DOM node.
@@ -149,6 +152,11 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             if case .sharedWebProcessUnresponsive = self { true } else { false }
         }
 
+        /// True for a page of bot protection.
+        public var isBlocked: Bool {
+            if case .blocked = self { true } else { false }
+        }
+
         /// True for a time-out, in any phase.
         var isTimeOut: Bool {
             if case .timedOut = self { true } else { false }
@@ -175,6 +183,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             case .tlsFailed(let message): "TLS failed: \(message)"
             case .unsupportedURL(let reason): "unsupported URL: \(reason)"
             case .httpStatus(let status): "HTTP status \(status)"
+            case .blocked(let service, let status): "blocked by bot protection (\(service), \(status))"
             case .scriptFailed(let failure): "script failed: \(failure)"
             case .unsupportedResult(let what): "the script's result is not data: \(what)"
             case .webProcessCrashed: "the page's web process crashed"

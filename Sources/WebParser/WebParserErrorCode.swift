@@ -29,6 +29,8 @@ extension WebParserError {
         public static let unsupportedURL = Code(rawValue: "unsupported-url")
         /// The main document came with an HTTP error status.
         public static let httpStatus = Code(rawValue: "http-status")
+        /// The page is a bot protection service's.
+        public static let blocked = Code(rawValue: "blocked")
         /// The script threw, or does not parse.
         public static let scriptFailed = Code(rawValue: "script-failed")
         /// The script returned something that is not data.
@@ -68,6 +70,7 @@ extension WebParserError.Kind {
         case .tlsFailed: .tlsFailed
         case .unsupportedURL: .unsupportedURL
         case .httpStatus: .httpStatus
+        case .blocked: .blocked
         case .scriptFailed: .scriptFailed
         case .unsupportedResult: .unsupportedResult
         case .webProcessCrashed: .webProcessCrashed

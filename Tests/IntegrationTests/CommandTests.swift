@@ -291,7 +291,7 @@ import Testing
         #expect(try complete(["webparse", "run", config, "--only", "n"]) == ["news"])
         #expect(try complete(["webparse", "v"]) == ["validate"])
         #expect(try complete(["webparse", "run", "--j"]) == ["--jsonl"])
-        #expect(try Set(complete(["webparse", "eval", "--re"])) == ["--retries", "--retry-delay", "--retry-missing-data"])
+        #expect(try Set(complete(["webparse", "eval", "--re"])) == ["--retries", "--retry-blocked", "--retry-delay", "--retry-missing-data"])
         #expect(try complete(["webparse", "completions", "z"]) == ["zsh"])
         for shell in ["zsh", "fish"] {
             let other = try await webparse.run(["completions", shell])

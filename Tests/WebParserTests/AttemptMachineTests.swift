@@ -28,6 +28,7 @@ import Testing
                     : body.contains("\npageQuiet(false, ")
                         ? "notify quiet" : body.contains(".setResponses(") ? "give responses" : "install script"
             case .readPageError(let document): "read page error in \(document)"
+            case .checkBlocked(let document): "check blocked in \(document)"
             case .callStep(let body, let document): "step call \(body.contains("until(") ? "waiting" : "direct") in \(document)"
             case .click(let x, let y): "click \(x),\(y)"
             case .press(let key): "press \(key)"
@@ -385,6 +386,23 @@ import Testing
             words(attempt.handle(.reply(.failed(PageError(domain: "WebKitJavascriptError", code: 1, message: "gone")), document: 2)))
                 == ["evaluate after 0.05 seconds"])
         #expect(words(attempt.handle(.evaluationDue)) == ["evaluate whole in 2"])
+    }
+
+    /// A 403, 429 or 503 document is read once it has loaded: a page of bot protection fails as blocked, an ordinary
+    /// error page with its status; an answer for a document gone is ignored.
+    @Test func anErrorPageThatMayBeBotProtectionIsReadOnceLoaded() {
+        let address = url.absoluteString
+        for (service, expected) in [
+            ("Cloudflare challenge", "fail blocked by bot protection (Cloudflare challenge, 503) (\(address))"),
+            (nil, "fail HTTP status 503 (\(address))")
+        ] {
+            var attempt = machine()
+            _ = attempt.handle(.start)
+            #expect(words(attempt.handle(.page(.committed(url: address, httpStatus: 503, retryAfter: "7")))) == [])
+            #expect(words(attempt.handle(.page(.finished(url: address)))) == ["check blocked in 1"])
+            #expect(words(attempt.handle(.blockChecked(service, document: 0))) == [], "another document's answer")
+            #expect(words(attempt.handle(.blockChecked(service, document: 1))) == [expected])
+        }
     }
 
     @Test func failuresEndTheAttemptWithTheirKind() {

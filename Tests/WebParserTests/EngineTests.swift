@@ -88,6 +88,22 @@ import Testing
         #expect(await browser.pages.count == 1)
     }
 
+    /// A 403 page that is bot protection's fails as blocked, not retried unless the job's policy says so.
+    @Test func aBlockedPageFailsAtOnceUnlessRetriesBlocked() async throws {
+        let browser = FakeBrowser { _ in
+            let page = FakePage(.commit(status: 403), replies: [self.string("1")])
+            page.blockedBy = "DataDome"
+            return page
+        }
+        let error = await #expect(throws: WebParserError.self) { try await browser.parser().run(job()) }
+        #expect(error?.kind == .blocked(by: "DataDome", status: 403) && error?.code == .blocked)
+        #expect(await browser.pages.count == 1)
+        var retrying = job(retries: 1)
+        retrying.retry.retriesBlocked = true
+        _ = await #expect(throws: WebParserError.self) { try await browser.parser().run(retrying) }
+        #expect(await browser.pages.count == 3, "tried again on a fresh page")
+    }
+
     @Test func aServerErrorIsRetriedOnAFreshPage() async throws {
         let browser = FakeBrowser { attempt in
             FakePage(.commit(status: attempt == 1 ? 500 : 200), replies: [self.string("\"ok\"")])

@@ -30,6 +30,8 @@ final class FakePage: WebPage {
     var sharesProcessWithAnotherJob = false
     /// The document's title, as a page's `<title>` gives it.
     var title: String?
+    /// The bot protection service whose page the document is (`BotProtection`), or nil.
+    var blockedBy: String?
     /// Whether its web process answers pings: false for a process whose thread a page holds.
     var answersPings = true
     private(set) var pingCount = 0
@@ -66,6 +68,11 @@ final class FakePage: WebPage {
         _ body: String, sourceName: String, world: String?,
         completion: @escaping @WebKitActor (JavaScriptReply) -> Void
     ) {
+        if body == BotProtection.checkBody {
+            let service = blockedBy
+            Task { completion(service.map { .string(Data($0.utf8)) } ?? .null) }
+            return
+        }
         if body == PageErrorWatch.readBody {
             let error = pageError
             Task { completion(error.map { .string(Data($0.utf8)) } ?? .null) }

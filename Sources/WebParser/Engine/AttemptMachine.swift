@@ -44,6 +44,8 @@ struct AttemptMachine {
         case sharedProcessStoppedAnswering(after: Duration)
         /// A syntax error of the script, explained in the terms of its own code.
         case explained(ScriptFailure)
+        /// Which bot protection service's page document number `document` is (`BotProtection`), or nil for none.
+        case blockChecked(String?, document: Int)
         /// The page's last uncaught error (`PageErrorWatch`) in document number `document`, or nil when it threw none.
         case pageErrorRead(String?, document: Int)
         /// The screenshot was written, or why it was not.
@@ -66,6 +68,8 @@ struct AttemptMachine {
         /// Calls `body` in the page's current document, for its effect only (telling it whether requests are in
         /// flight).
         case notify(body: String)
+        /// Reads whether document number `document` is a page of bot protection; it comes as `.blockChecked`.
+        case checkBlocked(document: Int)
         /// Reads the page's last uncaught error in document number `document`; it comes as `.pageErrorRead`.
         case readPageError(document: Int)
         /// Calls a step's `body` in the page's current document; its reply comes as `.stepReply`.

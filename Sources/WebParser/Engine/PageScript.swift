@@ -120,8 +120,9 @@ struct PageScript: Sendable {
         /// `null`, `undefined`, `""`, `[]` or `{}` before the wait holds, or the wait not holding yet: evaluate
         /// again later. What the script or the wait last answered, in words, when the page said.
         case empty(lastAnswer: String?)
-        /// The result, as UTF-8 JSON text on one line, and what made it final, in words, when the page said.
-        case value(Data, settledBy: String? = nil)
+        /// The result, as UTF-8 JSON text on one line, what made it final, in words, and the document's title then,
+        /// when the page said.
+        case value(Data, settledBy: String? = nil, title: String? = nil)
         /// The script is wrong; no later evaluation can do better.
         case failure(WebParserError.Kind)
         /// The script or `waitFor` does not parse; `explained(_:)` says why in the terms of its own code.
@@ -141,9 +142,9 @@ struct PageScript: Sendable {
             return Self.result(json)
         case .json(let object):
             switch PageAnswer.read(object)?.answer {
-            case .settled(let value, let by)?:
-                guard case .value(let data, _) = Self.result(Data(value.utf8)) else { return Self.result(Data(value.utf8)) }
-                return .value(data, settledBy: by)
+            case .settled(let value, let by, let title)?:
+                guard case .value(let data, _, _) = Self.result(Data(value.utf8)) else { return Self.result(Data(value.utf8)) }
+                return .value(data, settledBy: by, title: title)
             case .pending(let text)?:
                 return .empty(lastAnswer: text)
             case .notInstalled?:
@@ -349,7 +350,7 @@ struct PageScript: Sendable {
         const dom = { since: performance.now() };
         new MutationObserver(() => { dom.since = performance.now(); })
         .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        const settled = (value, by) => ({ __proto__: null, kind: "settled", value, text: by });
+        const settled = (value, by) => ({ __proto__: null, kind: "settled", value, text: by, title: String(document.title) });
         const slice = async (settleMs, busy, stillness, refreshMs) => {
         const quiet = pageQuiet(busy, stillness, refreshMs);
         const sliceEnd = performance.now() + sliceMs;

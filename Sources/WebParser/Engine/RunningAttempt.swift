@@ -54,8 +54,13 @@ struct RunningAttempt {
     private var settledBy: String?
     /// The links read with the last answer, when the job reads them (`Evaluation.links`).
     private var links: [String]?
+    /// The document's title with the last answer.
+    private var documentTitle: String?
     /// The records a script of the responses was last given.
     private var givenResponses: CapturedResponses.Version?
+    /// The error status of the main document, held until the loaded document is checked for bot protection
+    /// (`BotProtection.statuses`), with the server's Retry-After.
+    private var heldStatus: (status: Int, retryAfter: String?)?
 
     /// The page's requests as they ended; a request a script read, as capture recorded it, has the read's kind
     /// and body (one read for each request of the same method and URL).
@@ -114,6 +119,11 @@ struct RunningAttempt {
             return end(.failure(WebParserError(.sharedWebProcessUnresponsive(after: after), url: url)))
         case .explained(let failure):
             return fail(.scriptFailed(failure))
+        case .blockChecked(let service, let document):
+            guard document == self.document, let held = heldStatus else { return [] }
+            heldStatus = nil
+            guard let service else { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
+            return end(.failure(WebParserError(.blocked(by: service, status: held.status), url: url)))
         case .pageErrorRead(let error, let document):
             if document == self.document, let error { lastPageError = error }
             return []
@@ -139,11 +149,14 @@ struct RunningAttempt {
             self.httpStatus = httpStatus
             committed = true
             shown = PageQuiet.Document(page: job.page, refreshHeader: refresh)
-            if httpStatus >= 400 {
-                var error = WebParserError(.httpStatus(httpStatus), url: url)
-                error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
-                return end(.failure(error))
+            if BotProtection.statuses.contains(httpStatus) {
+                // A page of bot protection or an ordinary error page: told once it has loaded.
+                heldStatus = (httpStatus, retryAfter)
+                document += 1
+                phase = .loading
+                return []
             }
+            if httpStatus >= 400 { return httpStatusFailure(httpStatus, retryAfter: retryAfter) }
             if url == "about:blank" {
                 return fail(
                     .unsupportedURL("WebKit refused to load it (WebKit blocks some ports, such as 1 and 6000)"),
@@ -160,6 +173,7 @@ struct RunningAttempt {
                 supersededLoadFinishing = false
                 return []
             }
+            if heldStatus != nil { return [.checkBlocked(document: document)] }
             guard committed else {
                 return fail(.loadFailed(refusedMIMEType.map(Self.download) ?? "WebKit did not load the page"))
             }
@@ -374,8 +388,9 @@ struct RunningAttempt {
 
     private mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch script.outcome(of: reply) {
-        case .value(var data, let by):
+        case .value(var data, let by, let title):
             settledBy = by
+            documentTitle = title.flatMap { $0.isEmpty ? nil : $0 }
             if job.evaluation.links != nil { (data, links) = Self.split(data) }
             if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
             if job.evaluation.collect == .responses { return responsesRead() }
@@ -431,7 +446,8 @@ struct RunningAttempt {
         conclusion = .succeeded(
             AttemptResult(
                 data: data, url: url, httpStatus: httpStatus, cutShort: cutShort,
-                endedAtTimeOut: atTimeOut, itemsLeftOut: itemsLeftOut, settledBy: atTimeOut ? nil : settledBy, links: links))
+                endedAtTimeOut: atTimeOut, itemsLeftOut: itemsLeftOut, settledBy: atTimeOut ? nil : settledBy, links: links,
+                title: documentTitle))
         return []
     }
 
@@ -467,6 +483,13 @@ struct RunningAttempt {
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
         if phase == .waitingForResult { (error.lastAnswer, error.pageError) = (lastAnswer, lastPageError) }
         if running != nil { error.lastAnswer = steps.waitingFor }
+        return end(.failure(error))
+    }
+
+    /// Concludes the attempt with the main document's HTTP error `status`, after the server's Retry-After.
+    private mutating func httpStatusFailure(_ status: Int, retryAfter: String?) -> [Action] {
+        var error = WebParserError(.httpStatus(status), url: url)
+        error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
         return end(.failure(error))
     }
 

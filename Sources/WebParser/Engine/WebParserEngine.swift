@@ -127,6 +127,11 @@ final class WebParserEngine {
             }
         case .notify(let body):
             page.callAsyncFunction(body, sourceName: PageScript.sourceName, world: job.scriptWorld) { _ in }
+        case .checkBlocked(let document):
+            call(BotProtection.checkBody, sourceName: PageScript.sourceName, world: WebParserJob.isolatedWorld) { reply in
+                guard case .string(let text) = reply else { return .blockChecked(nil, document: document) }
+                return .blockChecked(String(decoding: text, as: UTF8.self), document: document)
+            }
         case .readPageError(let document):
             call(PageErrorWatch.readBody, sourceName: PageScript.sourceName, world: WebParserJob.isolatedWorld) { reply in
                 guard case .string(let text) = reply else { return .pageErrorRead(nil, document: document) }
@@ -151,11 +156,12 @@ final class WebParserEngine {
         case .end(let result):
             ended = true
             if let result {
+                // The title the page's answer carried, else the view's (emitted values, responses).
                 let title = page.title
                 outcome.resolve(
                     result.map { answer in
                         var answer = answer
-                        answer.title = title
+                        answer.title = answer.title ?? title
                         return answer
                     }.mapError { $0 })
             }

@@ -9,6 +9,8 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxDelay: Duration
     /// Whether a time-out on a page that loaded, while only the script's data was missing, is retried too.
     public var retriesMissingData: Bool
+    /// Whether a page of bot protection (`WebParserError.Kind.blocked`) is retried too.
+    public var retriesBlocked = false
 
     /// Retries unless a policy says otherwise.
     public static let defaultRetries = 2
@@ -30,6 +32,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether `error`, the failure of an attempt, is tried again (attempts permitting).
     public func retries(_ error: WebParserError) -> Bool {
         error.isTransient || retriesMissingData && error.kind.isMissingData && !error.stepsActed
+            || retriesBlocked && error.kind.isBlocked && !error.stepsActed
     }
 
     /// The wait before attempt `attempt` (2 for the first retry): the doubling delay, or as long as the server

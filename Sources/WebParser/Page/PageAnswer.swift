@@ -6,8 +6,8 @@ import FoundationEssentials
 enum PageAnswer: Equatable {
     /// The script's answer is empty, or its wait does not hold yet; the text says what it last answered.
     case pending(String)
-    /// The script's final answer, as JSON text, and what made it final, in words.
-    case settled(value: String, by: String?)
+    /// The script's final answer, as JSON text, what made it final, in words, and the document's title.
+    case settled(value: String, by: String?, title: String?)
     /// A call meant for the script already sent to the document reached a document without it.
     case notInstalled
     /// The script's value has no faithful JSON form; the text says why.
@@ -79,11 +79,12 @@ enum PageAnswer: Equatable {
         var level: String?
         var source: Location?
         var script: String?
+        var title: String?
 
         var answer: PageAnswer? {
             switch kind {
             case "pending": text.map(PageAnswer.pending)
-            case "settled": value.map { .settled(value: $0, by: text) }
+            case "settled": value.map { .settled(value: $0, by: text, title: title) }
             case "notInstalled": .notInstalled
             case "unsupported": text.map(PageAnswer.unsupported)
             case "error": message.map { .error(Failure(message: $0, line: line, column: column, part: part)) }

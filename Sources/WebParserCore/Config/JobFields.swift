@@ -171,6 +171,12 @@ package enum JobFields {
             if let value = reader.bool(path, input) { draft.job.retry.retriesMissingData = value }
         },
         JobField(
+            key: "retryBlocked", summary: "also retry a page of bot protection (a challenge, a CAPTCHA; default false)",
+            option: .flag("retry-blocked", true, "also retry a page of bot protection")
+        ) { reader, path, input, draft in
+            if let value = reader.bool(path, input) { draft.job.retry.retriesBlocked = value }
+        },
+        JobField(
             key: "userAgent", summary: "the user agent the page sees (default: WebKit's)",
             option: .value("user-agent", "TEXT", "the user agent the page sees")
         ) { reader, path, input, draft in

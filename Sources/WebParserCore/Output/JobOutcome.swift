@@ -53,7 +53,10 @@ package struct JobOutcome {
             var status: JSONText.Value = .null
             var finalURL: JSONText.Value = .null
             if case .failed(let error) = failure {
-                if case .httpStatus(let code) = error.kind { status = .integer(code) }
+                switch error.kind {
+                case .httpStatus(let code), .blocked(_, let code): status = .integer(code)
+                default: break
+                }
                 finalURL = error.url.map { .string(URLRedaction.redact($0)) } ?? .null
             }
             members += [

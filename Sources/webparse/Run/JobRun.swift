@@ -44,6 +44,8 @@ struct JobRun {
         }
         var reportedFailure = false
         var anySuccess = false
+        /// The jobs whose page was bot protection's, told apart at the end.
+        var blocked = 0
         /// Where the successful jobs' pages ended, whose origins' local storage --save-storage keeps.
         var visited: [URL] = []
         /// The new items of each job (for a result that is not a list, how it changed), for --notify, by the job's
@@ -121,6 +123,7 @@ struct JobRun {
                         output.streamsEmittedValues && named.job.evaluation.collect == .emitted || output.streamsPages && named.crawl != nil
                     output.add(outcome, at: index, fresh: fresh, streamed: streamed)
                 case .failure(let error):
+                    if case .failed(let failure) = error, failure.kind.isBlocked { blocked += 1 }
                     let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.tracking.failAfter != nil) ?? 1
                     if runsInARow >= (settings.tracking.failAfter ?? 1) {
                         reporter.jobFailed(named.name, error, runsInARow: settings.tracking.failAfter == nil ? 1 : runsInARow)
@@ -137,6 +140,11 @@ struct JobRun {
             case .interrupted:
                 return .interrupted
             }
+        }
+        if blocked > 0 {
+            StandardStreams.tellError(
+                "webparse run: \(blocked) of \(jobs.count) job\(jobs.count == 1 ? " was" : "s were") blocked by bot protection "
+                    + "(see the README's \"Blocked pages\": a session, cookies from a browser, a slower schedule)")
         }
         var harFailed = false
         do throws(CommandFailure) {
