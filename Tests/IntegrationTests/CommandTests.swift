@@ -303,15 +303,7 @@ import Testing
     @Test func colourOnlyOnATerminalAndNeverWithNoColor() async throws {
         let config = "/nonexistent/config.json"
         func stderrOnTerminal(_ environment: String) throws -> String {
-            let script = Process()
-            script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            script.arguments = ["-qec", "env -u NO_COLOR \(environment) '\(webparse.executable.path)' validate \(config)", "/dev/null"]
-            let output = Pipe()
-            script.standardOutput = output
-            try script.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            script.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try PseudoTerminal.output(of: "env -u NO_COLOR \(environment) '\(webparse.executable.path)' validate \(config)")
         }
         #expect(try stderrOnTerminal("TERM=xterm").contains("\u{1B}[31m"))
         #expect(try !stderrOnTerminal("TERM=xterm NO_COLOR=1").contains("\u{1B}["))

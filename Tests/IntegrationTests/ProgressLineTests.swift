@@ -8,15 +8,7 @@ import Testing
     /// What webparse wrote on stderr, a terminal, running `arguments` (stdout goes nowhere).
     func stderrOnTerminal(_ arguments: [String]) throws -> String {
         let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let script = Process()
-        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        script.arguments = ["-qec", "env -u DISPLAY -u WAYLAND_DISPLAY TERM=xterm '\(webparse.executable.path)' \(quoted) > /dev/null", "/dev/null"]
-        let output = Pipe()
-        script.standardOutput = output
-        try script.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        script.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try PseudoTerminal.output(of: "env -u DISPLAY -u WAYLAND_DISPLAY TERM=xterm '\(webparse.executable.path)' \(quoted) > /dev/null")
     }
 
     @Test func aRunOfManyPagesShowsOneLineThatUpdates() async throws {
