@@ -403,6 +403,17 @@ import Testing
             #expect(words(attempt.handle(.blockChecked(service, document: 0))) == [], "another document's answer")
             #expect(words(attempt.handle(.blockChecked(service, document: 1))) == [expected])
         }
+        // A challenge that passed and loaded the page in its place: the page is judged on its own.
+        var passed = machine()
+        _ = passed.handle(.start)
+        _ = passed.handle(.page(.committed(url: address, httpStatus: 403)))
+        _ = passed.handle(.page(.committed(url: address, httpStatus: 200)))
+        #expect(!words(passed.handle(.page(.finished(url: address)))).contains("check blocked in 1"))
+        // An error page that never finishes loading fails with its status at the timeout.
+        var stalled = machine()
+        _ = stalled.handle(.start)
+        _ = stalled.handle(.page(.committed(url: address, httpStatus: 503)))
+        #expect(words(stalled.handle(.timedOut)) == ["fail HTTP status 503 (\(address))"])
     }
 
     @Test func failuresEndTheAttemptWithTheirKind() {

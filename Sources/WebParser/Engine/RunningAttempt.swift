@@ -149,9 +149,10 @@ struct RunningAttempt {
             self.httpStatus = httpStatus
             committed = true
             shown = PageQuiet.Document(page: job.page, refreshHeader: refresh)
-            if BotProtection.statuses.contains(httpStatus) {
-                // A page of bot protection or an ordinary error page: told once it has loaded.
-                heldStatus = (httpStatus, retryAfter)
+            // A page of bot protection or an ordinary error page: told once it has loaded. A document that replaced
+            // such a page (a challenge that passed) is judged on its own.
+            heldStatus = BotProtection.statuses.contains(httpStatus) ? (httpStatus, retryAfter) : nil
+            if heldStatus != nil {
                 document += 1
                 phase = .loading
                 return []
@@ -254,6 +255,8 @@ struct RunningAttempt {
         if let target = LoadFailureTriage.redirectTarget(of: failure) {
             return fail(LoadFailureTriage.redirected(to: target))
         }
+        // An error page that had arrived and did not finish loading fails with its status.
+        if let held = heldStatus { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
         var error = WebParserError(LoadFailureTriage.kind(of: failure), url: failure.url)
         error.cause = failure.error.cause
         return end(.failure(error))
@@ -453,6 +456,7 @@ struct RunningAttempt {
 
     /// Concludes the attempt at its timeout, with what it has read so far, cut short.
     mutating func timedOut() -> [Action] {
+        if let held = heldStatus, conclusion == nil { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
         if pages.hasPages && conclusion == nil {
             return succeed(
                 with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read",
