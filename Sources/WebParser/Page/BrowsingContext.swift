@@ -45,21 +45,9 @@ final class BrowsingContext {
         try await admit(options.languages)
         let context = webContext
         close(pool.discardEndedIdle())
-        if !alone, let taken = pool.takeIdle(options: options, loading: url.host(), tabGroup: tabGroup) {
-            switch taken {
-            case .page(let id):
-                if let page = pages[id] {
-                    page.checkedOut(preparingSuccessor: pool.preparesSuccessor(id))
-                    return page
-                }
-            case .freshTab(let id, let replacing):
-                if let kept = pages.removeValue(forKey: replacing) {
-                    let page = kept.successor(id: id)
-                    pages[id] = page
-                    page.checkedOut(preparingSuccessor: pool.preparesSuccessor(id))
-                    return page
-                }
-            }
+        if !alone, let taken = pool.takeIdle(options: options, loading: url.host(), tabGroup: tabGroup), let page = page(taken) {
+            page.checkedOut(preparingSuccessor: pool.preparesSuccessor(page.id))
+            return page
         }
         let filter: ContentFilter?
         do {
@@ -82,6 +70,19 @@ final class BrowsingContext {
         pages[id] = page
         page.checkedOut(preparingSuccessor: pool.preparesSuccessor(id))
         return page
+    }
+
+    /// The idle page the pool gave out: the page itself, or a fresh tab in place of another tab group's tab.
+    private func page(_ taken: PagePool.IdlePage) -> WebKitPage? {
+        switch taken {
+        case .page(let id):
+            return pages[id]
+        case .freshTab(let id, let replacing):
+            guard let kept = pages.removeValue(forKey: replacing) else { return nil }
+            let page = kept.successor(id: id)
+            pages[id] = page
+            return page
+        }
     }
 
     /// Takes back a page a job is done with, `how` its attempt ended, and does what the pool decides

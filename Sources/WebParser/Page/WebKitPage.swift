@@ -23,10 +23,13 @@ final class WebKitPage: WebPage {
 
     var title: String? { view.flatMap { wk_view_title($0) }.map { String(cString: $0) } }
 
+    /// Whether the current load accepts an untrusted certificate.
+    var trustsAnyCertificate: Bool { machine.trustsAnyCertificate }
+
     /// Whether the page has not been closed.
     var isOpen: Bool { view != nil }
     /// Whether the current job loads a local file, and so may navigate to other local files.
-    fileprivate var opensLocalFiles = false
+    private(set) var opensLocalFiles = false
     /// The current job's capture rules, for the bodies of WebKit's loads.
     private var captureRules: CaptureRules?
     private var view: OpaquePointer?
@@ -34,7 +37,7 @@ final class WebKitPage: WebPage {
     /// Held while the view uses it.
     private let filter: ContentFilter?
     /// What runs at the start of the page's documents, and reads what it sends back.
-    fileprivate let bridge: PageBridge?
+    let bridge: PageBridge?
 
     /// Where a new page's view is made.
     enum Placement {
@@ -71,97 +74,6 @@ final class WebKitPage: WebPage {
         }
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
-        let callbacks = WKViewCallbacks(
-            load_changed: { context, event, uri, status, retryAfter, refresh in
-                let event = PageEvent.loadEvent(
-                    event, url: String(cString: uri!), httpStatus: Int(status),
-                    retryAfter: retryAfter.map { String(cString: $0) }, refresh: refresh.map { String(cString: $0) })
-                CallbackTarget.deliver(event, to: context)
-            },
-            load_failed: { context, uri, error in
-                let failure = PageLoadFailure(url: String(cString: uri!), error: PageError(error))
-                CallbackTarget.deliver(.failed(failure), to: context)
-            },
-            progress_changed: { context, progress in
-                CallbackTarget.deliver(.progress(progress), to: context)
-            },
-            process_terminated: { context, reason in
-                let termination: ProcessTermination =
-                    switch reason {
-                    case WK_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
-                    case WK_PROCESS_ENDED_BY_ANOTHER_VIEW: .endedWithAnotherJob
-                    default: MemoryGuard.shared.killedAWebProcessRecently ? .exceededMemoryLimit : .crashed
-                    }
-                CallbackTarget.deliver(.processTerminated(termination), to: context)
-            },
-            allow_navigation: { context, uri in
-                let url = String(cString: uri!)
-                let opensLocalFiles = CallbackTarget.read(context, { $0.opensLocalFiles }) == true
-                guard NavigationPolicy.allows(navigationTo: url, localFiles: opensLocalFiles) else {
-                    CallbackTarget.deliver(.navigationRefused(url: url), to: context)
-                    return false
-                }
-                CallbackTarget.deliver(.navigationAsked, to: context)
-                return true
-            },
-            allow_response: { context, mimeType, displayable in
-                guard displayable else {
-                    CallbackTarget.deliver(.responseRefused(mimeType: String(cString: mimeType!)), to: context)
-                    return false
-                }
-                return true
-            },
-            uri_changed: { context, uri in
-                CallbackTarget.deliver(.urlChanged(String(cString: uri!)), to: context)
-            },
-            script_message: { context, message in
-                CallbackTarget.receive(String(cString: message!), at: context)
-            },
-            popup: { context, uri, opener in
-                let url = String(cString: uri!)
-                let follows =
-                    CallbackTarget.read(context, { $0.options.followsPopups }) == true
-                    && NavigationPolicy.follows(popupTo: url, from: String(cString: opener!))
-                CallbackTarget.deliver(.popupOpened(url: url, followed: follows), to: context)
-                return follows
-            },
-            allow_certificate: { context, _ in
-                guard CallbackTarget.read(context, { $0.machine.trustsAnyCertificate }) == true else { return false }
-                CallbackTarget.deliver(.certificateTrusted, to: context)
-                return true
-            },
-            resource_changed: { context, id, event, text in
-                let load: ResourceLoad =
-                    switch event {
-                    case WK_RESOURCE_STARTED: .started(accept: String(cString: text!))
-                    case WK_RESOURCE_RESPONDED: .responded(mimeType: String(cString: text!))
-                    default: .ended(url: String(cString: text!))
-                    }
-                CallbackTarget.deliver(.resource(id: UInt64(id), load), to: context)
-            },
-            resource_wanted: { context, uri, mimeType, mainDocument in
-                let wanted =
-                    CallbackTarget.read(context) {
-                        $0.wantsBody(of: String(cString: uri!), kind: .init(mimeType: String(cString: mimeType!), mainDocument: mainDocument))
-                    } ?? false
-                if wanted { CallbackTarget.deliver(.bodyWanted, to: context) }
-                return wanted
-            },
-            resource_recorded: { context, record in
-                CallbackTarget.deliver(.recorded(WebParserRequest(record!.pointee), bodyWanted: record!.pointee.body_wanted), to: context)
-            },
-            response_captured: { context, response in
-                CallbackTarget.deliver(.captured(CapturedResponse(response!.pointee)), to: context)
-            },
-            read_started: { context, read, method, uri in
-                CallbackTarget.deliver(.readStarted(ScriptRead(id: read, method: String(cString: method!), url: String(cString: uri!))), to: context)
-            },
-            read_ended: { context, read in
-                CallbackTarget.deliver(.readEnded(id: read), to: context)
-            },
-            release: { context in
-                Unmanaged<CallbackTarget>.fromOpaque(context!).release()
-            })
         let view = options.userAgent.withOptionalCString { userAgent in
             bridge.map(\.source).withOptionalCString { startScript in
                 PageErrorWatch.source.withCString { watchScript in
@@ -175,7 +87,7 @@ final class WebKitPage: WebPage {
                                 media: !options.blocking.resources.contains(.media),
                                 content_filter: filter?.pointer, document_start_script: startScript,
                                 watch_script: watchScript, watch_world: watchWorld, webgl: options.webgl),
-                            related?.view, sharesContent, callbacks, target)
+                            related?.view, sharesContent, CallbackTarget.callbacks, target)
                     }
                 }
             }
@@ -209,7 +121,7 @@ final class WebKitPage: WebPage {
     }
 
     /// Whether the body of a load of `url` and `kind` is read, for the job's capture.
-    fileprivate func wantsBody(of url: String, kind: WebParserJob.Capture.Kind) -> Bool {
+    func wantsBody(of url: String, kind: WebParserJob.Capture.Kind) -> Bool {
         // WebKit keeps no body of the other loads (a script's fetch or XHR, whose body the script's read has).
         kind != .other && captureRules?.rule(for: url, kind: kind) != nil
     }
@@ -300,9 +212,8 @@ final class WebKitPage: WebPage {
 
     /// Says whether to prepare the fresh tab `successor(id:)` returns once this page's document has arrived:
     /// WebKit then builds the new page in the web process while this page's job goes on, so that the next job
-    /// need not wait for it.
-    /// A page checked out again serves another job of its tab group: its earlier document's news is dropped
-    /// until the new job's document commits.
+    /// need not wait for it. A page checked out again serves another job of its tab group: what its earlier
+    /// document says is dropped until the new job's document commits.
     func checkedOut(preparingSuccessor: Bool) {
         machine.checkedOut(preparingSuccessor: preparingSuccessor, afterAnotherJob: servedAJob)
         servedAJob = true
@@ -340,7 +251,8 @@ final class WebKitPage: WebPage {
         if let view { wk_view_destroy(view, false) }
     }
 
-    fileprivate func deliver(_ event: PageEvent) {
+    /// Hands `event`, from the view's callbacks, to the page's machine and carries out what it decides.
+    func deliver(_ event: PageEvent) {
         perform(machine.receive(event))
     }
 
@@ -377,60 +289,6 @@ final class WebKitPage: WebPage {
         checkedCertificate = untrusted
         defer { checkedCertificate = nil }
         perform(machine.certificateChecked(untrusted: untrusted != nil))
-    }
-}
-
-/// A weak way back to a page, for a callback that may come after it is gone.
-@WebKitActor
-private final class WeakPage {
-    weak var page: WebKitPage?
-
-    init(page: WebKitPage) {
-        self.page = page
-    }
-}
-
-/// What the C callbacks of one view carry: a weak way back to its page.
-@WebKitActor
-private final class CallbackTarget {
-    weak var page: WebKitPage?
-
-    nonisolated init() {}
-
-    nonisolated static func deliver(_ event: PageEvent, to context: UnsafeMutableRawPointer?) {
-        let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
-        WebKitActor.assumeIsolated { target.page?.deliver(event) }
-    }
-
-    /// Hands `text`, a message from the page's bridge, to the page; false when it is not the bridge's or no
-    /// one listens any more.
-    nonisolated static func receive(_ text: String, at context: UnsafeMutableRawPointer?) -> Bool {
-        let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
-        return WebKitActor.assumeIsolated {
-            guard let page = target.page, page.eventHandler != nil, let message = page.bridge?.message(from: text) else { return false }
-            page.deliver(.message(message))
-            return true
-        }
-    }
-
-    /// Reads something of the page behind `context`; nil once the page is gone.
-    nonisolated static func read<Value: Sendable>(
-        _ context: UnsafeMutableRawPointer?,
-        _ value: @WebKitActor (WebKitPage) -> Value
-    ) -> Value? {
-        let target = Unmanaged<CallbackTarget>.fromOpaque(context!).takeUnretainedValue()
-        return WebKitActor.assumeIsolated { target.page.map(value) }
-    }
-}
-
-private extension PageEvent {
-    static func loadEvent(_ event: WKLoadEvent, url: String, httpStatus: Int, retryAfter: String?, refresh: String?) -> PageEvent {
-        switch event {
-        case WK_LOAD_STARTED: .started(url: url)
-        case WK_LOAD_REDIRECTED: .redirected(url: url)
-        case WK_LOAD_COMMITTED: .committed(url: url, httpStatus: httpStatus, retryAfter: retryAfter, refresh: refresh)
-        default: .finished(url: url)
-        }
     }
 }
 
