@@ -53,10 +53,10 @@ final class ProgressLine: Sendable {
 
     /// `webparse: 12/40 pages, 3.1 pages/s, 1 failed, 0:04`.
     private static func text(_ counts: Counts, elapsed: Duration) -> String {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let rate = seconds > 0 ? Double(counts.done) / seconds : 0
-        let tenths = Int((rate * 10).rounded())
-        let whole = Int(seconds)
+        let milliseconds = Int(elapsed.milliseconds)
+        // Pages a second, in tenths, rounded.
+        let tenths = milliseconds > 0 ? (counts.done * 10_000 + milliseconds / 2) / milliseconds : 0
+        let whole = milliseconds / 1000
         let clock = "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
         let failures = counts.failed > 0 ? ", \(counts.failed) failed" : ""
         return "webparse: \(counts.done)/\(counts.known) pages, \(tenths / 10).\(tenths % 10) pages/s\(failures), \(clock)"
