@@ -8,7 +8,7 @@
 #include "../CWebParseExtension/include/webparse_capture.h"
 
 _Static_assert(WK_CAPTURE_FETCH == WEBPARSE_CAPTURE_FETCH && WK_CAPTURE_XHR == WEBPARSE_CAPTURE_XHR
-                   && WK_CAPTURE_OTHER == WEBPARSE_CAPTURE_OTHER,
+                   && WK_CAPTURE_OTHER == WEBPARSE_CAPTURE_OTHER && WK_CAPTURE_FORMS == WEBPARSE_CAPTURE_FORMS,
                "the capture kinds are the extension's");
 _Static_assert(WK_WORK_IN_MAIN_WORLD == WEBPARSE_WORK_IN_MAIN_WORLD && WK_WORK_IN_OWN_WORLD == WEBPARSE_WORK_IN_OWN_WORLD,
                "the pending-work accessor's worlds are the extension's");
@@ -42,6 +42,11 @@ static gboolean on_user_message(WebKitWebView *web_view, WebKitUserMessage *mess
     }
     gsize body_length = 0;
     const unsigned char *bytes = g_variant_get_fixed_array(body, &body_length, 1);
+    if (g_strcmp0(kind, "sent") == 0) {
+        view->callbacks.request_sent(view->callback_context, method, url, mime_type, bytes, body_length);
+        g_variant_unref(body);
+        return TRUE;
+    }
     WKCapturedResponse response = {
         g_strcmp0(kind, "xhr") == 0 ? WK_CAPTURE_XHR : g_strcmp0(kind, "other") == 0 ? WK_CAPTURE_OTHER : WK_CAPTURE_FETCH,
         url, method, status, mime_type, main_frame, exact, size, bytes, body_length,

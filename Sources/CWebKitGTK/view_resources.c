@@ -9,7 +9,9 @@ typedef struct {
     WKView *view;
     WebKitWebResource *resource;
     guint64 id;
-    /* For a recording view: the request as it started, and when it started and got its response. */
+    /* For a recording view: the request as it was sent (after its redirects), and when it was sent and got its
+     * response. */
+    char *uri;
     char *method;
     GPtrArray *request_headers;
     gint64 started;
@@ -25,6 +27,7 @@ typedef struct {
 static void load_free(Load *load) {
     g_signal_handlers_disconnect_by_data(load->resource, load);
     g_object_unref(load->resource);
+    g_free(load->uri);
     g_free(load->method);
     if (load->request_headers)
         g_ptr_array_unref(load->request_headers);
@@ -48,9 +51,9 @@ static GPtrArray *header_list(SoupMessageHeaders *headers) {
     return list;
 }
 
-/* Reports what the load was as it ended (failure: NULL, or why it failed), with its body if read. */
-static void load_record(Load *load, const char *failure, GBytes *body) {
-    WebKitURIResponse *response = webkit_web_resource_get_response(load->resource);
+/* Reports what the load's request got (response: NULL when none came), as it ended (failure: NULL, or why it
+ * failed), with its body if read. */
+static void record_response(Load *load, WebKitURIResponse *response, const char *failure, GBytes *body) {
     const char *mime_type = response ? webkit_uri_response_get_mime_type(response) : NULL;
     GPtrArray *response_headers = header_list(response ? webkit_uri_response_get_http_headers(response) : NULL);
     gsize body_length = 0;
@@ -59,7 +62,7 @@ static void load_record(Load *load, const char *failure, GBytes *body) {
     if (body_length == 1 && bytes[0] == 0)
         bytes = NULL, body_length = 0;
     WKResourceRecord record = {
-        webkit_web_resource_get_uri(load->resource),
+        load->uri ? load->uri : webkit_web_resource_get_uri(load->resource),
         load->method ? load->method : "GET",
         response ? (int)webkit_uri_response_get_status_code(response) : 0,
         mime_type ? mime_type : "",
@@ -77,6 +80,11 @@ static void load_record(Load *load, const char *failure, GBytes *body) {
     };
     load->view->callbacks.resource_recorded(load->view->callback_context, &record);
     g_ptr_array_unref(response_headers);
+}
+
+/* Reports what the load was as it ended (failure: NULL, or why it failed), with its body if read. */
+static void load_record(Load *load, const char *failure, GBytes *body) {
+    record_response(load, webkit_web_resource_get_response(load->resource), failure, body);
 }
 
 /* Tells the view's owner that the load ended, where it ended. */
@@ -160,6 +168,25 @@ static void on_response(GObject *object, GParamSpec *spec, gpointer data) {
                                            mime_type ? mime_type : "");
 }
 
+/* A request of the load was sent: at a redirect (redirected_response is the server's answer to the request before),
+ * that hop is reported as a load of its own, and the request sent is the load's from then on. */
+static void on_sent_request(WebKitWebResource *resource, WebKitURIRequest *request, WebKitURIResponse *redirected_response,
+                            gpointer data) {
+    Load *load = data;
+    if (!load->request_headers || !redirected_response)
+        return;
+    load->responded = g_get_real_time();
+    record_response(load, redirected_response, NULL, NULL);
+    g_free(load->uri);
+    g_free(load->method);
+    g_ptr_array_unref(load->request_headers);
+    load->uri = g_strdup(webkit_uri_request_get_uri(request));
+    load->method = g_strdup(webkit_uri_request_get_http_method(request));
+    load->request_headers = header_list(webkit_uri_request_get_http_headers(request));
+    load->started = g_get_real_time();
+    load->responded = 0;
+}
+
 static void on_resource_load_started(WebKitWebView *web_view, WebKitWebResource *resource, WebKitURIRequest *request,
                                      gpointer data) {
     WKView *view = data;
@@ -171,8 +198,10 @@ static void on_resource_load_started(WebKitWebView *web_view, WebKitWebResource 
     g_signal_connect(resource, "finished", G_CALLBACK(on_finished), load);
     g_signal_connect(resource, "failed", G_CALLBACK(on_failed), load);
     g_signal_connect(resource, "notify::response", G_CALLBACK(on_response), load);
+    g_signal_connect(resource, "sent-request", G_CALLBACK(on_sent_request), load);
     SoupMessageHeaders *headers = webkit_uri_request_get_http_headers(request);
     if (view->records_resources) {
+        load->uri = g_strdup(webkit_uri_request_get_uri(request));
         load->method = g_strdup(webkit_uri_request_get_http_method(request));
         load->request_headers = header_list(headers);
         load->started = g_get_real_time();

@@ -9,7 +9,9 @@
 // "websocket", "event-stream"). Each fetch and each XHR sent is a read, numbered in the document: `send("begin",
 // url, method, …, read)` as the script makes the request, so that webparse knows a body is on its way before
 // WebKit reports the load, then either the record with the same number or `send("end", …, read)` when there is
-// none to make (the request failed, or its response is not one the page may read).
+// none to make (the request failed, or its response is not one the page may read). What a request sends goes as
+// `send("sent", url, method, 0, contentType, false, 0, body, "", 0)`: a fetch's or an XHR's body that can be read
+// (a string, form fields, bytes), and, with kind 8, the fields a form posts as it is submitted.
 (function (send, maxBody, kinds) {
     "use strict";
     const apply = Reflect.apply;
@@ -28,6 +30,30 @@
     };
     const end = (read) => send("end", "", "", 0, "", false, 0, null, "", read);
 
+    // A request's body as the page gave it, with the type a browser sends it as unless a header says otherwise:
+    // [a string or an ArrayBuffer, type], or [null, ""] for none or one not readable at once (a Blob, a stream).
+    const Params = URLSearchParams, Fields = FormData, Bytes = ArrayBuffer, isView = ArrayBuffer.isView;
+    const paramsText = URLSearchParams.prototype.toString, slice = ArrayBuffer.prototype.slice;
+    const viewBuffer = getter(Object.getPrototypeOf(Uint8Array.prototype), "buffer");
+    const viewOffset = getter(Object.getPrototypeOf(Uint8Array.prototype), "byteOffset");
+    const viewLength = getter(Object.getPrototypeOf(Uint8Array.prototype), "byteLength");
+    const sentBody = (body) => {
+        try {
+            if (typeof body === "string") return [body, "text/plain;charset=UTF-8"];
+            if (body instanceof Params) return [apply(paramsText, body, []), "application/x-www-form-urlencoded;charset=UTF-8"];
+            if (body instanceof Fields) return [apply(paramsText, new Params(body), []), "multipart/form-data"];
+            if (body instanceof Bytes) return [apply(slice, body, [0]), "application/octet-stream"];
+            if (isView(body) && !(body instanceof DataView)) {
+                const start = apply(viewOffset, body, []);
+                return [apply(slice, apply(viewBuffer, body, []), [start, start + apply(viewLength, body, [])]), "application/octet-stream"];
+            }
+        } catch { }
+        return [null, ""];
+    };
+    const sent = (url, method, body, type) => {
+        if (body !== null) send("sent", url, method, 0, type, false, 0, body, "", 0);
+    };
+
     if (kinds & 1 && typeof window.fetch === "function") {
         const originalFetch = window.fetch;
         const response = Response.prototype;
@@ -35,6 +61,23 @@
         const headers = getter(response, "headers"), clone = response.clone, text = response.text;
         const header = Headers.prototype.get, Address = URL;
         const requestMethod = getter(Request.prototype, "method"), requestURL = getter(Request.prototype, "url");
+        const requestClone = Request.prototype.clone, requestText = Request.prototype.text;
+        const requestHeaders = getter(Request.prototype, "headers"), Header = Headers;
+        // What the fetch sends: a Request's body is read from a copy, later; init's body at once.
+        const fetchSent = (input, init, url, method) => {
+            if (method === "GET" || method === "HEAD") return;
+            try {
+                if (init && init.body !== undefined && init.body !== null) {
+                    const [body, type] = sentBody(init.body);
+                    let given = null;
+                    try { given = apply(header, new Header(init.headers), ["content-type"]); } catch { }
+                    return sent(url, method, body, given ?? type);
+                }
+                const copy = apply(requestClone, input, []);
+                const type = apply(header, apply(requestHeaders, input, []), ["content-type"]) ?? "";
+                apply(then, apply(requestText, copy, []), [(text) => { if (text !== "") sent(url, method, text, type); }, () => { }]);
+            } catch { }
+        };
         const record = (answer, method, asked, read) => {
             let kind;
             try { kind = apply(type, answer, []); } catch { return end(read); }
@@ -67,6 +110,7 @@
                 } catch { }
             }
             const read = begin(asked, method);
+            fetchSent(input, init, asked, method);
             apply(then, promise, [(answer) => { try { record(answer, method, asked, read); } catch { end(read); } }, () => end(read)]);
             return promise;
         };
@@ -88,7 +132,8 @@
         const serialize = XMLSerializer.prototype.serializeToString, Serializer = XMLSerializer;
         const stringify = JSON.stringify;
         const methods = new WeakMap(), setMethod = WeakMap.prototype.set, getMethod = WeakMap.prototype.get;
-        const urls = new WeakMap();
+        const urls = new WeakMap(), types = new WeakMap();
+        const originalSetRequestHeader = request.setRequestHeader, lower = String.prototype.toLowerCase;
         const Address = URL;
         const finished = (xhr, read) => {
             if (apply(readyState, xhr, []) !== 4) return end(read);
@@ -145,13 +190,24 @@
             } catch { }
             return apply(originalOpen, this, arguments);
         };
+        request.setRequestHeader = function setRequestHeader(name, value) {
+            try {
+                if (apply(lower, String(name), []) === "content-type") apply(setMethod, types, [this, String(value)]);
+            } catch { }
+            return apply(originalSetRequestHeader, this, arguments);
+        };
         // Each send is a read, which the first of its ending events ends: a page's listener that stops one of them
         // (registered before the request was sent) leaves the others.
-        request.send = function send() {
+        request.send = function send(body) {
             let read = 0;
             try {
                 const xhr = this;
-                read = begin(apply(getMethod, urls, [xhr]) ?? "", apply(getMethod, methods, [xhr]) ?? "GET");
+                const url = apply(getMethod, urls, [xhr]) ?? "", method = apply(getMethod, methods, [xhr]) ?? "GET";
+                read = begin(url, method);
+                if (method !== "GET" && method !== "HEAD") {
+                    const [text, type] = sentBody(body);
+                    sent(url, method, text, apply(getMethod, types, [xhr]) ?? type);
+                }
                 let ended = false;
                 const once = () => {
                     if (ended) return;
@@ -166,6 +222,38 @@
                 if (read) end(read);
                 throw error;
             }
+        };
+    }
+
+    // A form that posts sends its fields as it is submitted: by its submit button or the Enter key (a submit event),
+    // or by the page's form.submit() (none).
+    if (kinds & 8) {
+        const form = HTMLFormElement.prototype, originalSubmit = form.submit;
+        const formMethod = getter(form, "method"), formAction = getter(form, "action"), formType = getter(form, "enctype");
+        const button = HTMLButtonElement.prototype, input = HTMLInputElement.prototype;
+        const submitter = getter(SubmitEvent.prototype, "submitter"), target = getter(Event.prototype, "target");
+        const listen = EventTarget.prototype.addEventListener;
+        const posted = (sender, by) => {
+            try {
+                // A submit button's formmethod, formaction and formenctype win over the form's.
+                const own = (name) => {
+                    if (!by || !by.hasAttribute || !by.hasAttribute(name)) return null;
+                    const prototype = by instanceof HTMLButtonElement ? button : input;
+                    return apply(getter(prototype, name === "formmethod" ? "formMethod" : name === "formaction" ? "formAction" : "formEnctype"), by, []);
+                };
+                const method = verb(own("formmethod") ?? apply(formMethod, sender, []));
+                if (method !== "POST") return;
+                const fields = by ? new Fields(sender, by) : new Fields(sender);
+                const type = own("formenctype") ?? apply(formType, sender, []);
+                sent(own("formaction") ?? apply(formAction, sender, []), method, apply(paramsText, new Params(fields), []), type);
+            } catch { }
+        };
+        apply(listen, window, ["submit", (event) => {
+            try { posted(apply(target, event, []), apply(submitter, event, [])); } catch { }
+        }, true]);
+        form.submit = function submit() {
+            posted(this, null);
+            return apply(originalSubmit, this, arguments);
         };
     }
 

@@ -237,7 +237,9 @@ static void on_send(GPtrArray *arguments, gpointer data) {
         size = length;
         bytes = g_bytes_new(contents, length);
     }
-    if (bytes && g_bytes_get_size(bytes) > sender->max_body) {
+    /* What a request sends is recorded within a limit of its own: it is the request's, not a response body. */
+    guint64 limit = g_strcmp0(kind, "sent") == 0 ? WEBPARSE_SENT_BODY_LIMIT : sender->max_body;
+    if (bytes && g_bytes_get_size(bytes) > limit) {
         g_clear_pointer(&bytes, g_bytes_unref);
         g_free(note);
         note = g_strdup("over-limit");

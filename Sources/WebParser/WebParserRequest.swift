@@ -41,6 +41,22 @@ public struct WebParserRequest: Sendable, Equatable {
     public var body: Data?
     /// Whether `body` holds the bytes the server sent (false: text the page decoded).
     public var bodyIsExact: Bool
+    /// Why a body that was recorded (`WebParserJob.recordsBodies`) is not in `body`; nil when it is, or was not
+    /// asked for.
+    public var bodyOmitted: String? = nil
+    /// What the request sent (a form's fields, a fetch's or an XHR's body), when the page's scripts or forms sent
+    /// it; nil for a request without one, or one webparse did not see (a Blob's, a stream's).
+    public var sent: SentBody? = nil
+
+    /// What a request sent.
+    public struct SentBody: Sendable, Equatable {
+        /// Its `Content-Type`: as the page set it, or as a browser sends such a body
+        /// (`application/x-www-form-urlencoded` for a form that posts, `text/plain;charset=UTF-8` for a string).
+        public var contentType: String
+        /// The bytes; for a form of `multipart/form-data`, its fields in `application/x-www-form-urlencoded` form
+        /// (the parts' boundary is the network layer's).
+        public var body: Data
+    }
 
     /// For the script of a shared worker or a service worker (its request's `Sec-Fetch-Dest`), that the worker's own
     /// requests are not recorded, and why; nil for any other request. A dedicated worker's requests are the page's.

@@ -38,7 +38,9 @@ typedef enum {
     WK_CAPTURE_FETCH = 1,
     WK_CAPTURE_XHR = 2,
     /* A websocket or an event stream, as it opens. */
-    WK_CAPTURE_OTHER = 4
+    WK_CAPTURE_OTHER = 4,
+    /* Not a response: the fields a form posts as it is submitted (request_sent). */
+    WK_CAPTURE_FORMS = 8
 } WKCaptureKind;
 
 /* A response a page's script read, as webparse's web process extension captured it. The strings and the body
@@ -139,6 +141,10 @@ typedef struct {
     void (*read_started)(void *context, unsigned long long read, const char *method, const char *url);
     /* The read ended without a response to capture: the request failed, or its response is not the page's own. */
     void (*read_ended)(void *context, unsigned long long read);
+    /* A script of the page sent body (body_length bytes, of content_type) with a request of url by method (a fetch,
+     * an XHR), or a form posted its fields (WK_CAPTURE_FORMS), while capture is on. */
+    void (*request_sent)(void *context, const char *method, const char *url, const char *content_type,
+                         const unsigned char *body, size_t body_length);
     /* Called once, when the view is destroyed, to release the callback context. */
     void (*release)(void *context);
 } WKViewCallbacks;

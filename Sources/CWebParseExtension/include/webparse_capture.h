@@ -27,6 +27,8 @@
 #define WEBPARSE_CAPTURE_XHR 2u
 /* Websockets and event streams, recorded as they open, without a body. */
 #define WEBPARSE_CAPTURE_OTHER 4u
+/* The fields of forms that post, sent as they are submitted ("sent" below). */
+#define WEBPARSE_CAPTURE_FORMS 8u
 
 /* Page to UI process: one response. Parameters "(sssisbbtayst)": kind ("fetch", "xhr" or "other"), URL, method, HTTP
  * status, MIME type, whether the main frame made the request, whether the body is the exact bytes (false: text
@@ -34,7 +36,10 @@
  * sent ("" when it was), and the read it ends (0: none).
  * The same message with kind "begin" says a script started a read (a fetch, an XHR sent) of the URL by the
  * method, whose record or whose "end" (no record: the request failed, or its response is not the page's own)
- * follows; the other fields are empty. */
+ * follows; the other fields are empty. Kind "sent" says what a request sends: its URL, method, content type (in
+ * the MIME type's place) and body (a fetch's or an XHR's body, or the fields of a form that posts); status, size
+ * and read are 0. A body sent is passed on up to WEBPARSE_SENT_BODY_LIMIT bytes, whatever the capture's limit. */
+#define WEBPARSE_SENT_BODY_LIMIT (10u << 20)
 #define WEBPARSE_CAPTURE_RESPONSE "webparse-response"
 #define WEBPARSE_CAPTURE_RESPONSE_FORMAT "(sssisbbtayst)"
 

@@ -66,21 +66,6 @@ struct CapturedResponses {
         entries.append(.load(load, rule))
     }
 
-    /// `requests`, the page's requests as WebKit reported them, each that a script read (as recorded here) with
-    /// the read's kind and body: one read for each request of the same method and URL.
-    func withReads(_ requests: [WebParserRequest]) -> [WebParserRequest] {
-        var reads = entries.compactMap { if case .read(let response, _) = $0 { response } else { nil } }
-        return requests.map { request in
-            guard let index = reads.firstIndex(where: { $0.url == request.url && $0.method == request.method }) else { return request }
-            let read = reads.remove(at: index)
-            var request = request
-            request.kind = read.kind
-            request.body = read.body ?? request.body
-            request.bodyIsExact = read.body == nil ? request.bodyIsExact : read.exact
-            return request
-        }
-    }
-
     /// Counts `body` in the total if it fits both limits.
     private mutating func keeps(_ body: Data) -> Bool {
         guard body.count <= capture.bodyLimit, total + body.count <= capture.totalLimit else { return false }

@@ -44,7 +44,7 @@ struct RunningAttempt {
     /// The responses the job's capture recorded.
     private var captured: CapturedResponses?
     /// The page's requests as they ended, for a job that records them.
-    private var recorded: [WebParserRequest] = []
+    private var log: RequestLog?
     /// The script's answer, held while bodies the capture wants are on their way: the page is read again once
     /// they came, or this is the result at the timeout.
     private var heldAnswer: Data?
@@ -62,9 +62,8 @@ struct RunningAttempt {
     /// (`BotProtection.statuses`), with the server's Retry-After.
     private var heldStatus: (status: Int, retryAfter: String?)?
 
-    /// The page's requests as they ended; a request a script read, as capture recorded it, has the read's kind
-    /// and body (one read for each request of the same method and URL).
-    var recordedRequests: [WebParserRequest] { captured?.withReads(recorded) ?? recorded }
+    /// The page's requests, for a job that records them (`RequestLog`).
+    var recordedRequests: [WebParserRequest] { log?.requests ?? [] }
     /// The page's requests that deliver data, and the scripts' reads whose bodies are on their way.
     private var requests = RequestTracker()
     /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer
@@ -88,6 +87,7 @@ struct RunningAttempt {
         self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect == .emitted ? .zero : job.evaluation.settle
         self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero && job.evaluation.collect == .result)
         self.captured = job.capture.flatMap(CapturedResponses.init)
+        self.log = job.recordsRequests ? RequestLog(for: job) : nil
     }
 
     /// Takes an event other than the page's, the start, the screenshot and cancellation.
@@ -202,6 +202,7 @@ struct RunningAttempt {
         case .captured(let response):
             guard conclusion == nil else { return [] }
             captured?.record(response)
+            log?.record(read: response)
             return track {
                 $0.ended(read: response.read); return []
             }
@@ -218,11 +219,14 @@ struct RunningAttempt {
         case .recorded(let request, let bodyWanted):
             guard conclusion == nil else { return [] }
             captured?.record(load: request)
-            if job.recordsRequests { recorded.append(request) }
+            log?.record(load: request)
             guard bodyWanted else { return giveResponses() }
             return track {
                 $0.bodyRead(); return []
             }
+        case .requestSent(let body, let method, let url):
+            if conclusion == nil { log?.record(sent: body, method: method, url: url) }
+            return []
         case .certificateTrusted:
             supersededLoadFinishing = true
             return []
@@ -398,7 +402,7 @@ struct RunningAttempt {
             if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
             if job.evaluation.collect == .responses { return responsesRead() }
             // The answer waits for the bodies the capture wants, and the page is read again once they came.
-            if captured != nil && requests.awaitsBodies {
+            if captured != nil || job.recordsBodies, requests.awaitsBodies {
                 heldAnswer = data
                 return []
             }

@@ -23,8 +23,14 @@ public struct WebParserJob: Sendable, Equatable {
     /// The responses recorded as the page's scripts read them; nil records none.
     public var capture: Capture?
     /// Whether the page's requests are reported as they end (`WebParserMessage.requests`, once an attempt ends):
-    /// what a HAR file holds.
+    /// what a HAR file holds: WebKit's loads (each redirect a request of its own), with the kind of the script's
+    /// read that made one, and what forms and scripts sent.
     public var recordsRequests = false
+    /// With `recordsRequests`, whether each request's response body is recorded too (documents of every frame,
+    /// scripts, style sheets, what scripts read), within the capture's limits (`capture`'s, or the defaults of
+    /// `Capture`); a body left out says why (`WebParserRequest.bodyOmitted`). The answer then waits for bodies
+    /// WebKit is still reading.
+    public var recordsBodies = false
     /// Jobs of one tab group go from page to page in the same tab when they can, as a person browsing a site does
     /// (the pages of one crawl, or of one follow): a job of the group loads its page where the group's last job
     /// succeeded, with that tab's history, session storage and window name, and nothing the tab's earlier

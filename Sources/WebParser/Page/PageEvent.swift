@@ -43,6 +43,9 @@ enum PageEvent: Sendable, Equatable {
     case bodyWanted
     /// A load of the page's documents ended, while the page records them; `bodyWanted` when its body was read.
     case recorded(WebParserRequest, bodyWanted: Bool)
+    /// A script sent `body` with a request of `url` by `method` (a fetch, an XHR), or a form posted its fields, while
+    /// the page records its requests or captures.
+    case requestSent(WebParserRequest.SentBody, method: String, url: String)
 }
 
 /// What happened to one load of a page's documents or subresources.

@@ -109,7 +109,7 @@ struct PageMachine: Equatable {
             switch event {
             case .committed:
                 dropsEarlierDocument = false
-            case .message, .captured, .readStarted, .readEnded, .bodyWanted, .urlChanged, .popupOpened, .navigationAsked,
+            case .message, .captured, .readStarted, .readEnded, .bodyWanted, .requestSent, .urlChanged, .popupOpened, .navigationAsked,
                 .navigationRefused:
                 return []
             default:

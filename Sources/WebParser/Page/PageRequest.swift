@@ -13,6 +13,10 @@ struct PageRequest: Sendable, Equatable {
     var capture: WebParserJob.Capture?
     /// Whether the page reports its loads as they end (for the job's requests, or a capture of WebKit's loads).
     var recordsLoads = false
+    /// Whether the page reports what its scripts read and what its scripts and forms send, for the job's requests
+    /// (`WebParserJob.recordsRequests`), and whether the bodies of its loads are read for them too.
+    var recordsRequests = false
+    var recordsBodies = false
     /// HTML shown as the document at `url` instead of asking its server (`WebParserJob.document`).
     var document: String?
     /// Where the page's documents get the function that tells what is pending in the page (`PageQuiet.workKey`):
@@ -53,6 +57,8 @@ struct PageRequest: Sendable, Equatable {
             trustsAnyCertificate: job.load.ignoresTLSErrors)
         capture = job.capture
         recordsLoads = job.recordsRequests || job.capture?.capturesLoads == true
+        recordsRequests = job.recordsRequests
+        recordsBodies = job.recordsRequests && job.recordsBodies
         document = job.document
         work = PendingWorkAccess(key: workKey, for: job)
     }
@@ -69,6 +75,8 @@ struct PageRequest: Sendable, Equatable {
             trustsAnyCertificate: sameOrigin && job.load.ignoresTLSErrors)
         capture = job.capture
         recordsLoads = job.recordsRequests || job.capture?.capturesLoads == true
+        recordsRequests = job.recordsRequests
+        recordsBodies = job.recordsRequests && job.recordsBodies
         work = PendingWorkAccess(key: workKey, for: job)
     }
 }

@@ -32,6 +32,8 @@ final class WebKitPage: WebPage {
     private(set) var opensLocalFiles = false
     /// The current job's capture rules, for the bodies of WebKit's loads.
     private var captureRules: CaptureRules?
+    /// Whether the current load's job records its requests' bodies.
+    private var recordsBodies = false
     private var view: OpaquePointer?
     private let context: OpaquePointer
     /// Held while the view uses it.
@@ -102,13 +104,16 @@ final class WebKitPage: WebPage {
         machine.loadStarting(trustsAnyCertificate: request.trustsAnyCertificate)
         opensLocalFiles = request.url.isFileURL
         // In a context with the extension, what a document captures and where it tells its pending work: each load says.
-        let kinds = request.capture?.kinds.reduce(0) { $0 | $1.hookBit } ?? 0
+        let recording = request.recordsRequests ? WK_CAPTURE_FETCH.rawValue | WK_CAPTURE_XHR.rawValue | WK_CAPTURE_FORMS.rawValue : 0
+        let kinds = (request.capture?.kinds.reduce(0) { $0 | $1.hookBit } ?? 0) | recording
+        let bodyLimit = request.capture?.bodyLimit ?? (request.recordsBodies ? WebParserJob.Capture.defaultBodyLimit : 0)
         let worlds =
             (request.work?.inMainWorld == true ? WK_WORK_IN_MAIN_WORLD.rawValue : 0)
             | (request.work?.inOwnWorld == true ? WK_WORK_IN_OWN_WORLD.rawValue : 0)
         _ = wk_view_set_page_settings(
-            view, request.capture != nil, UInt64(request.capture?.bodyLimit ?? 0), kinds, request.work?.key ?? "", worlds)
+            view, request.capture != nil || request.recordsRequests, UInt64(bodyLimit), kinds, request.work?.key ?? "", worlds)
         captureRules = request.capture.flatMap(CaptureRules.init)
+        recordsBodies = request.recordsBodies
         wk_view_record_resources(view, request.recordsLoads)
         if let document = request.document {
             wk_view_load_html(view, document, request.url.absoluteString)
@@ -120,10 +125,10 @@ final class WebKitPage: WebPage {
         }
     }
 
-    /// Whether the body of a load of `url` and `kind` is read, for the job's capture.
+    /// Whether the body of a load of `url` and `kind` is read, for the job's capture or its recorded requests.
     func wantsBody(of url: String, kind: WebParserJob.Capture.Kind) -> Bool {
         // WebKit keeps no body of the other loads (a script's fetch or XHR, whose body the script's read has).
-        kind != .other && captureRules?.rule(for: url, kind: kind) != nil
+        kind != .other && (recordsBodies || captureRules?.rule(for: url, kind: kind) != nil)
     }
 
     func callAsyncFunction(

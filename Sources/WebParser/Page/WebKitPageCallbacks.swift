@@ -126,6 +126,10 @@ final class CallbackTarget {
             read_ended: { context, read in
                 CallbackTarget.deliver(.readEnded(id: read), to: context)
             },
+            request_sent: { context, method, url, contentType, body, length in
+                let sent = WebParserRequest.SentBody(contentType: String(cString: contentType!), body: body.map { Data(bytes: $0, count: length) } ?? Data())
+                CallbackTarget.deliver(.requestSent(sent, method: String(cString: method!), url: String(cString: url!)), to: context)
+            },
             release: { context in
                 Unmanaged<CallbackTarget>.fromOpaque(context!).release()
             })

@@ -20,6 +20,9 @@ public struct Config: Sendable {
         /// The job's references to environment variables that were not set when the config was read, when the
         /// loader deferred them: the problems that keep the job from running.
         package var unsetVariables: [ConfigError.Problem] = []
+        /// The values of the environment variables the job's fields read (a password a step types), by the
+        /// variables' names: what a HAR file shows as `[env NAME]`.
+        package var secrets: [String: String] = [:]
     }
 
     /// The jobs, in file order.

@@ -197,7 +197,7 @@ package struct ConfigReader {
             return [
                 Config.NamedJob(
                     name: draft.name ?? "", job: draft.job, tracking: draft.tracking, after: draft.after, follow: draft.follow,
-                    crawl: draft.crawl, unsetVariables: draft.unsetVariables)
+                    crawl: draft.crawl, unsetVariables: draft.unsetVariables, secrets: draft.secrets)
             ]
         }
         let base = draft.name ?? Self.baseName(of: pages[0])
@@ -207,7 +207,7 @@ package struct ConfigReader {
             let suffix = draft.urlNames.map { $0[index] } ?? String(index + 1)
             return Config.NamedJob(
                 name: "\(base)-\(suffix)", job: job, tracking: draft.tracking, after: draft.after, follow: draft.follow,
-                unsetVariables: draft.unsetVariables)
+                unsetVariables: draft.unsetVariables, secrets: draft.secrets)
         }
     }
 
@@ -257,7 +257,10 @@ package struct ConfigReader {
     /// Reads `members` into `draft`; only `keys` are fields here, and script and scriptFile exclude each other.
     private mutating func read(_ members: [Member], into draft: inout JobDraft, keys: [String]) {
         let unset = fields.unsetVariables.count
-        defer { draft.unsetVariables += fields.unsetVariables[unset...] }
+        defer {
+            draft.unsetVariables += fields.unsetVariables[unset...]
+            draft.secrets.merge(fields.variablesRead) { $1 }
+        }
         for member in members {
             guard keys.contains(member.key), let field = JobFields.field(member.key) else {
                 let message =

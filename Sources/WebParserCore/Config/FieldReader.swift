@@ -15,6 +15,9 @@ package struct FieldReader {
     /// The well-formed references to variables that are not set, when `defersUnsetVariables`: the problem each is
     /// for a job that runs.
     package private(set) var unsetVariables: [ConfigError.Problem] = []
+    /// The variables read so far, by name: their values are secrets (passwords a step types), kept out of what
+    /// webparse writes (a HAR file).
+    package private(set) var variablesRead: [String: String] = [:]
     /// The problems already reported, so that one is said once, in constant time.
     private var reported: Set<ConfigError.Problem> = []
 
@@ -27,7 +30,10 @@ package struct FieldReader {
     /// The value of the environment variable `name`, referred to at `path`: when it is not set, a problem, or with
     /// `defersUnsetVariables` an empty value and an entry in `unsetVariables`.
     mutating func variable(_ name: String, _ path: String, at input: FieldInput) -> String? {
-        if let value = environment[name] { return value }
+        if let value = environment[name] {
+            variablesRead[name] = value
+            return value
+        }
         let problem = ConfigError.Problem(
             path: path, message: "the environment variable \(name) is not set", line: input.place?.line, column: input.place?.column)
         guard defersUnsetVariables else {

@@ -16,6 +16,8 @@ package struct JobDraft {
     var after: [String] = []
     /// The job's references to environment variables that are not set (see `FieldReader.defersUnsetVariables`).
     var unsetVariables: [ConfigError.Problem] = []
+    /// The values of the environment variables the job's fields read, by name (see `Config.NamedJob.secrets`).
+    var secrets: [String: String] = [:]
     /// The next page and how many pages, put together once the job's fields are read.
     var next: Pagination.Next?
     var maxPages: Int?

@@ -7,12 +7,17 @@ package struct RunSettings: Equatable {
     package var recycleAfter: Int?
     package var memoryLimit: Int?
     package var pagesPerProcess: Int?
+    /// What a HAR file (`--har`) holds of the responses' bodies.
+    package var harContent: HARContent?
 
-    package init(concurrency: Int? = nil, recycleAfter: Int? = nil, memoryLimit: Int? = nil, pagesPerProcess: Int? = nil) {
+    package init(
+        concurrency: Int? = nil, recycleAfter: Int? = nil, memoryLimit: Int? = nil, pagesPerProcess: Int? = nil, harContent: HARContent? = nil
+    ) {
         self.concurrency = concurrency
         self.recycleAfter = recycleAfter
         self.memoryLimit = memoryLimit
         self.pagesPerProcess = pagesPerProcess
+        self.harContent = harContent
     }
 
     /// Pages at once by default: twice the cores the container allows (pages mostly wait for the network), at most
@@ -46,12 +51,31 @@ package struct RunSettings: Equatable {
     package func over(_ other: RunSettings) -> RunSettings {
         RunSettings(
             concurrency: concurrency ?? other.concurrency, recycleAfter: recycleAfter ?? other.recycleAfter,
-            memoryLimit: memoryLimit ?? other.memoryLimit, pagesPerProcess: pagesPerProcess ?? other.pagesPerProcess)
+            memoryLimit: memoryLimit ?? other.memoryLimit, pagesPerProcess: pagesPerProcess ?? other.pagesPerProcess,
+            harContent: harContent ?? other.harContent)
     }
+}
+
+/// What a HAR file holds of the responses' bodies.
+package enum HARContent: String, Sendable, CaseIterable {
+    /// Every body in the file (text as it is, bytes in base64), within the capture's limits, as Playwright's
+    /// `recordHar` does by default.
+    case embed
+    /// No bodies: the requests, their headers and timings only.
+    case omit
 }
 
 /// The run settings' fields: a config's top-level keys and `run`'s options.
 package enum RunFields {
+    /// `harContent`, which `eval` and `snapshot` take as an option too.
+    package static let harContent = ConfigField<RunSettings>(
+        key: "harContent", summary: "what a HAR file (--har) holds of the responses' bodies: embed (the default) or omit",
+        option: .value("har-content", "embed|omit", "with --har: embed the responses' bodies (the default), or omit them")
+            .choosing(HARContent.allCases.map(\.rawValue))
+    ) { reader, path, input, settings in
+        settings.harContent = reader.choice(path, input, HARContent.self)
+    }
+
     package static let all: [ConfigField<RunSettings>] = [
         ConfigField(
             key: "concurrency", summary: "pages at once (default: twice the cores, at most 8; fewer in a container that limits CPU or memory)",
@@ -84,7 +108,8 @@ package enum RunFields {
                 "let N pages share one web process (default \(WebParserSession.Configuration.defaultPagesPerProcess); 1: a process for each page)")
         ) { reader, path, input, settings in
             settings.pagesPerProcess = reader.integer(path, input, in: 1...64, what: "a number of pages")
-        }
+        },
+        harContent
     ]
 }
 

@@ -19,8 +19,10 @@ package enum HARLog {
         }
     }
 
-    /// The HAR file of `pages`, written by webparse `version`.
-    package static func json(of pages: [Page], version: String, now: Date = Date()) -> Data {
+    /// The HAR file of `pages`, written by webparse `version`, each value of `secrets` (environment variables'
+    /// names and values that steps typed) replaced by `[env NAME]` wherever it would appear.
+    package static func json(of pages: [Page], version: String, secrets: [String: String] = [:], now: Date = Date()) -> Data {
+        let redaction = HARRedaction(secrets: secrets)
         let log: [(key: String, value: JSONText.Value)] = [
             ("version", .string("1.2")),
             ("creator", .object([("name", .string("webparse")), ("version", .string(version))])),
@@ -34,7 +36,7 @@ package enum HARLog {
                         ])
                     })
             ),
-            ("entries", .array(pages.flatMap { page in page.requests.map { entry($0, page: page.name) } }))
+            ("entries", .array(pages.flatMap { page in page.requests.map { entry(redaction.redacted($0), page: page.name) } }))
         ]
         return JSONText.object([("log", .object(log))])
     }
@@ -61,12 +63,33 @@ package enum HARLog {
 
     private static func request(_ request: WebParserRequest) -> JSONText.Value {
         let query = URLComponents(string: request.url)?.queryItems ?? []
-        return .object([
+        var members: [(key: String, value: JSONText.Value)] = [
             ("method", .string(request.method)), ("url", .string(request.url)), ("httpVersion", .string("")), ("cookies", .array([])),
             ("headers", headers(request.requestHeaders)),
             ("queryString", .array(query.map { .object([("name", .string($0.name)), ("value", .string($0.value ?? ""))]) })),
-            ("headersSize", .integer(-1)), ("bodySize", .integer(-1))
-        ])
+            ("headersSize", .integer(-1)), ("bodySize", .integer(request.sent?.body.count ?? (request.method == "GET" ? 0 : -1)))
+        ]
+        if let sent = request.sent { members.append(("postData", postData(sent))) }
+        return .object(members)
+    }
+
+    /// What a request sent: its text, and a form's fields as `params`.
+    private static func postData(_ sent: WebParserRequest.SentBody) -> JSONText.Value {
+        var members: [(key: String, value: JSONText.Value)] = [("mimeType", .string(sent.contentType))]
+        let type = sent.contentType.lowercased()
+        if type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data"),
+            let text = String(validating: sent.body, as: UTF8.self)
+        {
+            let fields = HARRedaction.formFields(text)
+            members.append(("params", .array(fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })))
+            // A multipart body's bytes are the network layer's (their boundary): its fields are what it sent.
+            members.append(("text", .string(type.hasPrefix("multipart/") ? "" : text)))
+        } else if let text = String(validating: sent.body, as: UTF8.self) {
+            members.append(("text", .string(text)))
+        } else {
+            members += [("text", .string(sent.body.base64EncodedString())), ("comment", .string("the bytes sent, in base64"))]
+        }
+        return .object(members)
     }
 
     private static func response(_ request: WebParserRequest) -> JSONText.Value {
@@ -80,6 +103,8 @@ package enum HARLog {
                 content += [("text", .string(body.base64EncodedString())), ("encoding", .string("base64"))]
             }
             if !request.bodyIsExact { content.append(("comment", .string("text the page decoded, not the bytes the server sent"))) }
+        } else if let omitted = request.bodyOmitted {
+            content.append(("comment", .string("the body was left out: \(omitted)")))
         }
         let location = request.responseHeaders.first { $0.name.lowercased() == "location" }?.value ?? ""
         return .object([

@@ -18,6 +18,7 @@ struct EvalCommand {
         var stepsFile: String?
         var session = SessionOptions()
         var harFile: String?
+        var harContent: HARContent?
         var verbosity = Verbosity.normal
     }
 
@@ -41,7 +42,7 @@ struct EvalCommand {
             .value("field", "NAME=SELECTOR", "a field of each item (of the page without --items): .title, a@href, xpath:…; repeatable") {
                 $0.extractFields.append($1)
             }
-        ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.har, .quiet, .verbose],
+        ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.har, .harContent, .quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             guard (1...2).contains(operands.count) else {
@@ -57,7 +58,7 @@ struct EvalCommand {
 
     func execute() async -> ExitCode {
         await SingleJob.run(
-            "eval", usage: Self.command.usage, session: settings.session, har: settings.harFile, verbosity: settings.verbosity
+            "eval", usage: Self.command.usage, session: settings.session, har: settings.harFile, harContent: settings.harContent, verbosity: settings.verbosity
         ) { () throws(CommandFailure) in
             if settings.items != nil || !settings.extractFields.isEmpty {
                 guard settings.script == nil && settings.scriptFile == nil else { throw CommandFailure.usage("give SCRIPT or --items/--field, not both") }

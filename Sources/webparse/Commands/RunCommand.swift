@@ -20,6 +20,11 @@ struct RunCommand {
         var logConsole = false
         var session = SessionOptions()
         var harFile: String?
+        /// `--har-content`, a field of the run's settings.
+        var harContent: HARContent? {
+            get { run.harContent }
+            set { run.harContent = newValue }
+        }
         var verbosity = Verbosity.normal
     }
 
@@ -214,8 +219,16 @@ struct RunCommand {
         if let output = settings.output.file, let problem = AtomicFile.checkWritable(output) {
             throw CommandFailure.usage("--output: \(problem)")
         }
-        let har = try settings.harFile.map { path throws(CommandFailure) in try HARRecorder(path: path) }
-        let setup = try await SessionSetup.prepare(settings.session, over: config.session, configure: plan.sessionConfiguration)
+        let har = try settings.harFile.map { path throws(CommandFailure) in
+            try HARRecorder(path: path, content: settings.run.harContent ?? config.run.harContent)
+        }
+        // A run that records requests hooks every document, as a capturing one does: pages WebKit moves to a new web
+        // process record what their scripts read and send before webparse tells them.
+        let setup = try await SessionSetup.prepare(settings.session, over: config.session) { storage, proxy in
+            var configuration = plan.sessionConfiguration(storage: storage, proxy: proxy)
+            configuration.capturesResponses = configuration.capturesResponses || har != nil
+            return configuration
+        }
         var memory: RunMemory?
         if let path = settings.tracking.statePath { memory = try await RunMemory.open(path, wait: settings.tracking.waitLock) }
         let feeds = settings.tracking.feedPath.map { FeedFiles(path: $0, size: settings.tracking.feedSize, force: settings.tracking.feedForce) }

@@ -15,6 +15,7 @@ struct SnapshotCommand {
         var stepsFile: String?
         var session = SessionOptions()
         var harFile: String?
+        var harContent: HARContent?
         var verbosity = Verbosity.normal
     }
 
@@ -32,7 +33,7 @@ struct SnapshotCommand {
             .flag("full-page", "take the whole page rather than the viewport") { $0.fullPage = true },
             .value("html", "FILE", "write the rendered HTML to FILE") { $0.html = $1 }
         ] + CommandOption.jobFieldOptions.filter { !["screenshot", "collect", "capture", "follow", "crawl"].contains($0.name) }
-            + CommandOption.sessionOptions + [.har, .quiet, .verbose],
+            + CommandOption.sessionOptions + [.har, .harContent, .quiet, .verbose],
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             try TableCommand<Settings>.single("URL") { $0.url = $1 }(&settings, operands)
@@ -45,7 +46,8 @@ struct SnapshotCommand {
 
     func execute() async -> ExitCode {
         await SingleJob.run(
-            "snapshot", usage: Self.command.usage, session: settings.session, har: settings.harFile, verbosity: settings.verbosity
+            "snapshot", usage: Self.command.usage, session: settings.session, har: settings.harFile, harContent: settings.harContent,
+            verbosity: settings.verbosity
         ) { () throws(CommandFailure) in
             var job = try JobOptions.job(
                 url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,

@@ -11,6 +11,8 @@ struct CrawlRunner: Sendable {
     let reporter: ProgressReporter
     /// The crawling job's name, for messages.
     let name: String
+    /// Where `--har` keeps each page's requests, if it is given.
+    var har: HARRecorder? = nil
     /// Told each page as it is done (its URL, and its result or `{"error", "code"}`), for lines that stream.
     let onPage: @Sendable (String, Result<Data, WebParserError>) -> Void
 
@@ -69,17 +71,16 @@ struct CrawlRunner: Sendable {
                     loading += 1
                     group.addTask {
                         guard await robots.allows(url) else { return (url, depth, nil) }
-                        let page = {
-                            var page = job
-                            page.url = url
-                            page.tabGroup = tabGroup
-                            return page
-                        }()
                         let label = "\(name) \(URLRedaction.redact(url.absoluteString))"
+                        let report = reporter.messageHandler(for: label)
+                        var page = job
+                        page.url = url
+                        page.tabGroup = tabGroup
+                        let onMessage = har.map { $0.recording(&page, as: label, besides: report) } ?? report
                         do {
-                            let result = try await hosts.run(url) {
+                            let result = try await hosts.run(url) { [page] in
                                 try await slots.run { [parser, reporter, page] in
-                                    try await parser.run(page, onStateChange: reporter.observer(for: label), onMessage: reporter.messageHandler(for: label))
+                                    try await parser.run(page, onStateChange: reporter.observer(for: label), onMessage: onMessage)
                                 }
                             }
                             return (url, depth, .success(result))

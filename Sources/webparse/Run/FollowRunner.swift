@@ -12,6 +12,8 @@ struct FollowRunner: Sendable {
     let reporter: ProgressReporter
     /// The following job's name, for messages.
     let name: String
+    /// Where `--har` keeps each detail page's requests, if it is given.
+    var har: HARRecorder? = nil
 
     /// What following a list gave.
     struct Followed: Sendable {
@@ -77,10 +79,12 @@ struct FollowRunner: Sendable {
         job.url = url
         job.tabGroup = tabGroup
         let label = "\(name) \(URLRedaction.redact(url.absoluteString))"
+        let report = reporter.messageHandler(for: label)
+        let onMessage = har.map { $0.recording(&job, as: label, besides: report) } ?? report
         let result: WebParserResult
         do {
             result = try await slots.run { [parser, reporter, job] in
-                try await parser.run(job, onStateChange: reporter.observer(for: label), onMessage: reporter.messageHandler(for: label))
+                try await parser.run(job, onStateChange: reporter.observer(for: label), onMessage: onMessage)
             }
         } catch let error as WebParserError {
             return (url, .failure(FollowFailure(message: error.description, code: error.code.rawValue)), 0, 0)

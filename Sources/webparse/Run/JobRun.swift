@@ -28,7 +28,7 @@ struct JobRun {
         // With --har, each job records its requests; the handlers keep them, by job name.
         var keepers: [String: @Sendable (WebParserMessage) -> Void] = [:]
         if let har {
-            for index in jobs.indices { keepers[jobs[index].name] = har.record(&jobs[index].job, as: jobs[index].name) }
+            for index in jobs.indices { keepers[jobs[index].name] = har.record(&jobs[index].job, as: jobs[index].name, secrets: jobs[index].secrets) }
         }
         let streams = output.streamsEmittedValues
         let output = output
@@ -63,7 +63,7 @@ struct JobRun {
                 if let crawl = named.crawl, case .success(var success) = outcome.result {
                     let streams = output.streamsPages
                     let crawled = await CrawlRunner(
-                        parser: parser, slots: slots, reporter: reporter, name: named.name,
+                        parser: parser, slots: slots, reporter: reporter, name: named.name, har: har,
                         onPage: { url, result in if streams { output.page(url, result, of: named.name) } }
                     ).crawl(crawl, job: named.job, start: success)
                     // The state tracks the pages as records with their URL; the output is keyed by URL.
@@ -85,7 +85,7 @@ struct JobRun {
                 if let follow = named.follow, case .success(var success) = outcome.result {
                     let chosen = await memory?.reportedItems(
                         in: success, of: named, emitInitial: settings.tracking.emitInitial, changed: (settings.tracking.report ?? .added) != .added)
-                    let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: named.name)
+                    let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: named.name, har: har)
                         .follow(follow, in: success.data, base: URL(string: success.finalURL) ?? named.job.url, chosen: chosen)
                     success.data = followed.list
                     shown = followed.items

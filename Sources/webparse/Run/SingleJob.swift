@@ -11,14 +11,14 @@ enum SingleJob {
     /// - Returns: `use`'s code; `.usage` when the options are wrong (explained with `usage`), or the code of
     ///   what failed: the session, the job, or saving cookies.
     static func run(
-        _ command: String, usage: String, session: SessionOptions, har harFile: String? = nil, verbosity: Verbosity,
+        _ command: String, usage: String, session: SessionOptions, har harFile: String? = nil, harContent: HARContent? = nil, verbosity: Verbosity,
         make: () throws(CommandFailure) -> Config.NamedJob, use: (WebParserResult) -> ExitCode
     ) async -> ExitCode {
         let named: Config.NamedJob
         var har: HARRecorder?
         do throws(CommandFailure) {
             named = try make()
-            har = try harFile.map { path throws(CommandFailure) in try HARRecorder(path: path) }
+            har = try harFile.map { path throws(CommandFailure) in try HARRecorder(path: path, content: harContent) }
         } catch {
             StandardStreams.tellError("webparse \(command): " + error.message.replacing("\n", with: "\nwebparse \(command): "))
             StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
@@ -31,7 +31,7 @@ enum SingleJob {
             setup = try await SessionSetup.prepare(session, over: SessionSettings()) {
                 WebParserSession.Configuration(
                     storage: $0, proxy: $1, recycleAfter: follow == nil && crawl == nil ? 1 : WebParserSession.Configuration.defaultRecycleAfter,
-                    capturesResponses: job.capture != nil)
+                    capturesResponses: job.capture != nil || har != nil)
             }
         } catch {
             StandardStreams.tellError("webparse \(command): \(error.message)")
@@ -42,7 +42,7 @@ enum SingleJob {
         reporter.know(1)
         defer { reporter.end() }
         let report = reporter.messageHandler(for: command)
-        let keep = har?.record(&job, as: command)
+        let keep = har?.record(&job, as: command, secrets: named.secrets)
         var result: WebParserResult
         var detailsFailed = 0
         do {
@@ -56,7 +56,7 @@ enum SingleJob {
                 })
             let slots = PageSlots(RunSettings.defaultConcurrency(.current))
             if let crawl {
-                let crawled = await CrawlRunner(parser: parser, slots: slots, reporter: reporter, name: command, onPage: { _, _ in })
+                let crawled = await CrawlRunner(parser: parser, slots: slots, reporter: reporter, name: command, har: har, onPage: { _, _ in })
                     .crawl(crawl, job: job, start: result)
                 result.data = CrawlRecord.object(crawled.pages)
                 detailsFailed = crawled.failed
@@ -67,7 +67,7 @@ enum SingleJob {
                 }
             }
             if let follow {
-                let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: command)
+                let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: command, har: har)
                     .follow(follow, in: result.data, base: URL(string: result.finalURL) ?? job.url)
                 result.data = followed.list
                 detailsFailed = followed.failed
