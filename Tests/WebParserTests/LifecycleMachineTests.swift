@@ -257,15 +257,24 @@ import Testing
     }
 
     /// A tab checked out again for its group's next job drops what its earlier document says (a message, a read,
-    /// a URL change, a popup) until the next job's document commits; load events and a crash pass.
+    /// a URL change, a popup, its loads and their bodies) until the next job's document commits; load events, the
+    /// next document's own load (its body, a redirect on its way) and a crash pass.
     @Test func aTabServingAnotherJobDropsItsEarlierDocumentsNewsUntilTheNextCommit() {
         var page = PageMachine()
         page.checkedOut(preparingSuccessor: false)
         let message = PageEvent.message(.emitted(Data("1".utf8)))
         #expect(page.receive(message) == [.deliver(message)], "a fresh tab's first job hears everything")
         page.checkedOut(preparingSuccessor: false, afterAnotherJob: true)
-        for event: PageEvent in [message, .urlChanged("http://example.test/old#x"), .readEnded(id: 3), .bodyWanted, .navigationAsked] {
-            #expect(page.receive(event).isEmpty, "\(event)")
+        let load = WebParserRequest(
+            url: "http://example.test/old.js", method: "GET", status: 200, mimeType: "text/javascript", kind: .script, started: Date(), ended: Date(),
+            requestHeaders: [], responseHeaders: [], bodyIsExact: true)
+        let earlier: [PageEvent] = [
+            message, .urlChanged("http://example.test/old#x"), .readEnded(id: 3), .bodyWanted(mainDocument: false), .navigationAsked,
+            .recorded(load, bodyWanted: false, mainDocument: false)
+        ]
+        for event in earlier { #expect(page.receive(event).isEmpty, "\(event)") }
+        for event: PageEvent in [.bodyWanted(mainDocument: true), .recorded(load, bodyWanted: true, mainDocument: true)] {
+            #expect(page.receive(event) == [.deliver(event)], "the next document's own load")
         }
         #expect(page.receive(.started(url: "http://example.test/next")) == [.processUp, .deliver(.started(url: "http://example.test/next"))])
         #expect(page.receive(.processTerminated(.crashed)) == [.processEnded(.crashed)])

@@ -216,7 +216,7 @@ struct RunningAttempt {
             return track {
                 $0.bodyWanted(); return []
             }
-        case .recorded(let request, let bodyWanted):
+        case .recorded(let request, let bodyWanted, _):
             guard conclusion == nil else { return [] }
             captured?.record(load: request)
             log?.record(load: request)

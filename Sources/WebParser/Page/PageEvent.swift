@@ -39,10 +39,12 @@ enum PageEvent: Sendable, Equatable {
     case readStarted(ScriptRead)
     /// The read numbered `id` ended without a record (its request failed, or its response was not the page's own).
     case readEnded(id: UInt64)
-    /// A load's body is being read for the job's capture; `recorded` with `bodyWanted` follows.
-    case bodyWanted
+    /// A load's body is being read for the job's capture or its recorded requests; `recorded` with `bodyWanted`
+    /// follows. `mainDocument`: the load is the page's main document (the one a new load is about to show).
+    case bodyWanted(mainDocument: Bool)
     /// A load of the page's documents ended, while the page records them; `bodyWanted` when its body was read.
-    case recorded(WebParserRequest, bodyWanted: Bool)
+    /// `mainDocument`: the page's main document (or a redirect on its way there).
+    case recorded(WebParserRequest, bodyWanted: Bool, mainDocument: Bool)
     /// A script sent `body` with a request of `url` by `method` (a fetch, an XHR), or a form posted its fields, while
     /// the page records its requests or captures.
     case requestSent(WebParserRequest.SentBody, method: String, url: String)

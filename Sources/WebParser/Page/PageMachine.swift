@@ -109,8 +109,8 @@ struct PageMachine: Equatable {
             switch event {
             case .committed:
                 dropsEarlierDocument = false
-            case .message, .captured, .readStarted, .readEnded, .bodyWanted, .requestSent, .urlChanged, .popupOpened, .navigationAsked,
-                .navigationRefused:
+            case .message, .captured, .readStarted, .readEnded, .requestSent, .urlChanged, .popupOpened, .navigationAsked, .navigationRefused,
+                .bodyWanted(mainDocument: false), .recorded(_, _, mainDocument: false):
                 return []
             default:
                 break

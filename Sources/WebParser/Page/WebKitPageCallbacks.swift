@@ -111,11 +111,13 @@ final class CallbackTarget {
             resource_wanted: { context, uri, mimeType, mainDocument in
                 let (url, kind) = (String(cString: uri!), WebParserJob.Capture.Kind(mimeType: String(cString: mimeType!), mainDocument: mainDocument))
                 let wanted = CallbackTarget.read(context) { $0.wantsBody(of: url, kind: kind) } ?? false
-                if wanted { CallbackTarget.deliver(.bodyWanted, to: context) }
+                if wanted { CallbackTarget.deliver(.bodyWanted(mainDocument: mainDocument), to: context) }
                 return wanted
             },
             resource_recorded: { context, record in
-                CallbackTarget.deliver(.recorded(WebParserRequest(record!.pointee), bodyWanted: record!.pointee.body_wanted), to: context)
+                let record = record!.pointee
+                CallbackTarget.deliver(
+                    .recorded(WebParserRequest(record), bodyWanted: record.body_wanted, mainDocument: record.main_document), to: context)
             },
             response_captured: { context, response in
                 CallbackTarget.deliver(.captured(CapturedResponse(response!.pointee)), to: context)
