@@ -12,7 +12,9 @@ answer, on the static and SPA pages one at a time), "coop" (the static and SPA b
 django_bench.py). "complete" (pages that render the rest of their list later without a request: how many of their 8
 items each tool finds, and in what time: webparse's default, "settle": 0 and 1, Playwright's first answer and its
 networkidle), and the settle section also measures Playwright's networkidle. "crawl" (Lightpanda's crawl benchmark site, --amiibo: webparse's crawl at 1 and 4 against Playwright crawling it
-with 1 and 4 tabs; not run without the site). "extension" (not run unless named) runs
+with 1 and 4 tabs; not run without the site). "har" (a page's HAR file written by webparse --har, replayed by
+Playwright's route_from_har with the server stopped: the SPA fixture, and the Django admin's login when Django is
+installed; it prints whether the replay shows the same data). "extension" (not run unless named) runs
 the same binary with and without its web process extension: cold static and SPA pages, and 20 SPA pages at 1. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
 and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py).
 
@@ -66,7 +68,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=5, help="runs of each cold measurement")
     parser.add_argument("--batch", type=int, default=20, help="pages in a batch")
     parser.add_argument("--spa-batch", type=int, default=100, help="pages in the SPA throughput batch")
-    parser.add_argument("--sections", default="pages,settle,complete,concurrency,dash,capture,coop,django",
+    parser.add_argument("--sections", default="pages,settle,complete,concurrency,dash,capture,coop,django,har",
                         help="which sections to run, comma-separated")
     parser.add_argument("--dash-batch", type=int, default=20, help="Dash app pages one at a time (twice as many 4 at once)")
     parser.add_argument("--amiibo", default=os.path.join(ROOT, ".build/lightpanda-demo/public/amiibo"),
@@ -169,6 +171,31 @@ def main():
                 record("amiibo", f"crawl at {concurrency}", "playwright", crawl_runs, max(found, 1))
                 print(f"  amiibo crawl at {concurrency}, playwright: {found} pages", file=sys.stderr, flush=True)
         crawl_server.shutdown()
+    if "har" in sections and tools.playwright:
+        # A HAR file as users replay it: webparse records a page with --har, the site is stopped, and Playwright's
+        # route_from_har (nothing may reach a server) must show the same data from the file alone.
+        har_file = os.path.join(tempfile.mkdtemp(), "page.har")
+        har_server, har_base = fixtures.start()
+        recorded = tools.webparse_config({"url": f"{har_base}/spa", "script": fixtures.SCRIPT}, lambda output: json.loads(output) == fixtures.ITEMS,
+                                         arguments=("--har", har_file))
+        har_server.shutdown()
+        har_server.server_close()
+        replayed = tools.peer([os.path.join(HERE, "playwright_har.py"), "spa", har_file, f"{har_base}/spa"], lambda output: output == fixtures.ITEMS)
+        print(f"  har: the SPA page recorded by webparse ({'ok' if recorded['ok'] else 'WRONG'}), replayed by Playwright's"
+              f" route_from_har with the server stopped: {'the same 20 items' if replayed['ok'] else 'WRONG: ' + replayed['stderr'].decode()[-300:]}",
+              file=sys.stderr, flush=True)
+        if tools.django:
+            django, django_base = django_bench.start(tools.python)
+            first = fixtures.DJANGO_GROUPS[:fixtures.DJANGO_PER_PAGE]
+            recorded = tools.webparse_config(django_bench.login_job(django_base) | {"retries": 0}, lambda output: json.loads(output) == first,
+                                             arguments=("--har", har_file))
+            django.terminate()
+            django.wait()
+            replayed = tools.peer([os.path.join(HERE, "playwright_har.py"), "django", har_file, django_base], lambda output: output == first)
+            print(f"  har: the Django admin's login recorded by webparse ({'ok' if recorded['ok'] else 'WRONG'}), replayed by Playwright's"
+                  f" route_from_har with Django stopped (the form's POST and its redirect from the file):"
+                  f" {'the same ' + str(len(first)) + ' groups' if replayed['ok'] else 'WRONG: ' + replayed['stderr'].decode()[-300:]}",
+                  file=sys.stderr, flush=True)
     if "extension" in sections:
         # What loading the web process extension into every page costs: the same binary run beside the extension
         # and alone (a copy in a folder without it, where webparse runs without it and keeps the settle rule).
