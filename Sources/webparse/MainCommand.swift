@@ -1,15 +1,18 @@
 import FoundationEssentials
 import Glibc
+import WebParser
 import WebParserCore
 
 /// The `webparse` command: finds the command named on the command line, runs it, exits with its code.
 @main
 enum MainCommand {
     static func main() async {
-        _ = launchEnvironment  // read before anything starts WebKit, which adds to the environment
+        _ = launchEnvironment  // read before WebKit's settings are added to the environment
         // A closed stdout or stderr is an error a write reports (StandardStreams), not a signal that kills.
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // While this is the process's one thread: setenv is unsafe beside another thread's getenv.
+        if Commands.named(in: arguments)?.command.loadsPages == true { WebParserRunner.prepareEnvironment() }
         let work = Task { await execute(arguments) }
         let trap = SignalTrap(cancelling: work)
         var code = await work.value
@@ -35,8 +38,7 @@ enum MainCommand {
             return .success
         default:
             // Options may come before the command (`webparse -q run …`): they are the command's own.
-            let position = first.hasPrefix("-") ? arguments.firstIndex { Commands.named($0) != nil } : 0
-            guard let position, let command = Commands.named(arguments[position]) else {
+            guard let (command, position) = Commands.named(in: arguments) else {
                 let isOption = first.hasPrefix("-")
                 let near = Spelling.nearest(to: first, among: isOption ? ["--help", "--version"] : Commands.all.map(\.name))
                 StandardStreams.tellError(

@@ -11,6 +11,8 @@ protocol Command: Sendable {
     /// The whole help text.
     var help: String { get }
     var completion: CompletionInfo { get }
+    /// Whether the command loads pages (and so starts WebKit).
+    var loadsPages: Bool { get }
     /// Parses `arguments` (those after the command's name) and runs the command.
     func execute(_ arguments: [String]) async -> ExitCode
 }

@@ -14,6 +14,7 @@ struct TableCommand<Settings: Sendable>: Command {
     let takeOperands: @Sendable (inout Settings, [String]) throws(CommandFailure) -> Void
     /// Checks the settings as a whole once every option and operand is in: the options against each other.
     var validate: @Sendable (Settings) throws(CommandFailure) -> Void = { _ in }
+    var loadsPages = false
     let run: @Sendable (Settings) async -> ExitCode
 
     var usage: String { "Usage: webparse \(name) \(operands) [options]" }

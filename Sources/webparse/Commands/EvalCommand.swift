@@ -52,6 +52,7 @@ struct EvalCommand {
             settings.script = operands.count == 2 ? operands[1] : nil
             if settings.script != nil && settings.scriptFile != nil { throw CommandFailure.usage("give SCRIPT or --script-file, not both") }
         },
+        loadsPages: true,
         run: { await EvalCommand(settings: $0).execute() })
 
     let settings: Settings

@@ -138,6 +138,7 @@ struct RunCommand {
             settings.source = .urlList(path: urlsPath, script: settings.script, extract: settings.extract)
         },
         validate: { settings throws(CommandFailure) in try settings.validate() },
+        loadsPages: true,
         run: { await RunCommand(settings: $0).execute() })
 
     let settings: Settings

@@ -40,6 +40,7 @@ struct SnapshotCommand {
             guard settings.png != nil || settings.html != nil else { throw CommandFailure.usage("give --png FILE, --html FILE or both") }
             if settings.fullPage && settings.png == nil { throw CommandFailure.usage("--full-page goes with --png") }
         },
+        loadsPages: true,
         run: { await SnapshotCommand(settings: $0).execute() })
 
     let settings: Settings
