@@ -67,6 +67,23 @@ import Testing
         #expect(mode == 0o600, "readable by the user only, as the state is")
     }
 
+    /// A job's `feed.name` titles its feed, over the page's title; a name that is not a string is a config error.
+    @Test func aJobNamesItsFeed() async throws {
+        let server = try site()
+        let directory = try folder()
+        let config = try write(
+            #"{"name": "comics", "url": "\#(server.url("/"))", "extract": {"items": ".chapter", "fields": {"title": "a", "url": "a@href"}}, "key": "url", "feed": {"name": "New chapters: the Archive"}, "retries": 0}"#,
+            "comics.json", in: directory)
+        let feed = directory.appending(path: "comics.atom").path
+        let run = try await webparse.run(
+            ["run", config, "--state", directory.appending(path: "comics.state").path, "--new-only", "--emit-initial", "--feed", feed], environment: headless)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try await entries(feed).first == ["New chapters: the Archive"])
+        let wrong = try write(#"{"url": "\#(server.url("/"))", "script": "[]", "feed": {"name": 3}}"#, "wrong.json", in: directory)
+        let refused = try await webparse.run(["validate", wrong], environment: headless)
+        #expect(refused.status == 2 && refused.stderr.contains("feed.name"), "\(refused.stderr)")
+    }
+
     /// --feed needs --state; a file that is not a feed webparse wrote is left alone (exit 2) unless --feed-force;
     /// a run whose output cannot be delivered leaves the feed as it was; DIR/ writes DIR/JOB.atom.
     @Test func badPlacesAndFailedRunsLeaveFilesAsTheyWere() async throws {

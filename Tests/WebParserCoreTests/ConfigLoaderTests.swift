@@ -157,7 +157,7 @@ import Testing
         let lines = error.description.split(separator: "\n").map { String($0.split(separator: "/").last ?? "") }
         #expect(
             lines.contains(
-                #"config.json:5:13: extra: unknown key; expected one of jobs, defaults, $schema, concurrency, recycleAfter, memoryLimit, pagesPerProcess, session, cookies, proxy"#
+                #"config.json:5:13: extra: unknown key; expected one of jobs, defaults, $schema, concurrency, recycleAfter, memoryLimit, pagesPerProcess, harContent, session, cookies, proxy"#
             ))
         #expect(lines.contains(#"config.json:2:49: jobs[0].scirpt: unknown key; did you mean "script"?"#))
         #expect(lines.contains("config.json:2:3: jobs[0].script: required (or scriptFile); the JavaScript that returns the data"))

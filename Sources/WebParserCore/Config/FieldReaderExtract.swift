@@ -158,9 +158,11 @@ extension FieldReader {
 
     /// `feed`: `{"title": FIELD, "link": FIELD, "summary": FIELD, "updated": FIELD}`, each optional.
     mutating func feedFields(_ path: String, _ input: FieldInput) -> Tracking.FeedFields? {
-        let keys = ["title", "link", "summary", "updated"]
+        let keys = ["title", "link", "summary", "updated", "name"]
         guard let members = input.members else {
-            problem(path, at: input, "expected {\"title\": FIELD, \"link\": FIELD, \"summary\": FIELD, \"updated\": FIELD}, got \(input.excerpt)")
+            problem(
+                path, at: input,
+                "expected {\"title\": FIELD, \"link\": FIELD, \"summary\": FIELD, \"updated\": FIELD, \"name\": \"the feed's title\"}, got \(input.excerpt)")
             return nil
         }
         var fields = Tracking.FeedFields()
@@ -174,6 +176,7 @@ extension FieldReader {
             case "title": fields.title = name
             case "link": fields.link = name
             case "summary": fields.summary = name
+            case "name": fields.name = name
             default: fields.updated = name
             }
         }

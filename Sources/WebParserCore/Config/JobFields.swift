@@ -306,7 +306,9 @@ package enum JobFields {
             if let value = reader.integer(path, input, in: 1...1_000_000, what: "a number of items") { draft.tracking.remember = value }
         },
         JobField(
-            key: "feed", summary: "with run --feed: the item fields of an entry: {\"title\": \"name\", \"link\": \"url\", \"summary\": …, \"updated\": …}",
+            key: "feed",
+            summary:
+                "with run --feed: the item fields of an entry: {\"title\": \"name\", \"link\": \"url\", \"summary\": …, \"updated\": …}, and the feed's own title: \"name\": \"New chapters\" (default: the page's)",
             option: nil
         ) { reader, path, input, draft in
             draft.tracking.feed = reader.feedFields(path, input)

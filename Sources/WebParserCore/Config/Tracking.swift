@@ -15,19 +15,22 @@ public struct Tracking: Sendable, Equatable {
     public var feed: FeedFields?
 
     /// The fields of an item that make a feed entry's title, link, summary and date; nil parts take the usual
-    /// names (`title`/`name`, `url`/`link`/`href`, `summary`/`description`, `updated`/`date`).
+    /// names (`title`/`name`, `url`/`link`/`href`, `summary`/`description`, `updated`/`date`). `name` is the feed's
+    /// own title, a text (nil: the title of the job's page).
     public struct FeedFields: Sendable, Equatable {
         public var title: String?
         public var link: String?
         public var summary: String?
         public var updated: String?
+        public var name: String?
 
         /// Fields by name; nil parts take the usual names.
-        public init(title: String? = nil, link: String? = nil, summary: String? = nil, updated: String? = nil) {
+        public init(title: String? = nil, link: String? = nil, summary: String? = nil, updated: String? = nil, name: String? = nil) {
             self.title = title
             self.link = link
             self.summary = summary
             self.updated = updated
+            self.name = name
         }
     }
 

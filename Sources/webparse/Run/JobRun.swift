@@ -167,7 +167,7 @@ struct JobRun {
         }
         // The feed is a delivery too: one that cannot be written leaves the state for the next run to report again.
         if undelivered == nil, !settings.tracking.dryRun, let memory, let feeds {
-            do throws(CommandFailure) { try feeds.write(jobs: jobs.map(\.name), memory: memory) } catch { undelivered = error.message }
+            do throws(CommandFailure) { try feeds.write(jobs: jobs, memory: memory) } catch { undelivered = error.message }
         }
         var recorded = true
         do throws(CommandFailure) {

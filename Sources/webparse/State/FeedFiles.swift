@@ -28,14 +28,16 @@ struct FeedFiles {
         }
     }
 
-    /// Writes the feeds of `jobs` from the entries `memory` holds, readable by others only if the state file is.
+    /// Writes the feeds of `jobs` from the entries `memory` holds, readable by others only if the state file is: each
+    /// job's feed titled as its `feed.name` says, else as its page is.
     /// - Throws: `CommandFailure` (exit 1) when one cannot be written.
-    func write(jobs: [String], memory: RunMemory, now: Date = Date()) throws(CommandFailure) {
+    func write(jobs: [Config.NamedJob], memory: RunMemory, now: Date = Date()) throws(CommandFailure) {
         let version = String(cString: webparse_version())
+        let title = { (job: Config.NamedJob) in job.tracking.feed?.name ?? memory.feedTitle(of: job.name) }
         let feeds: [(file: String, title: String, entries: [AtomFeed.Entry])] =
             path.hasSuffix("/")
-            ? jobs.map { (file(for: $0), memory.feedTitle(of: $0), memory.feedEntries(of: $0)) }
-            : [(path, jobs.map(memory.feedTitle).joined(separator: ", "), AtomFeed.combined(jobs.map(memory.feedEntries), size: size))]
+            ? jobs.map { (file(for: $0.name), title($0), memory.feedEntries(of: $0.name)) }
+            : [(path, jobs.map(title).joined(separator: ", "), AtomFeed.combined(jobs.map { memory.feedEntries(of: $0.name) }, size: size))]
         for feed in feeds {
             let document = AtomFeed.document(title: feed.title, path: feed.file, entries: feed.entries, version: version, now: now)
             do throws(AtomicFile.Failure) {
