@@ -3,9 +3,9 @@
 # installs are there:
 #   dist/webparse-VERSION-linux-ARCH.tar.gz  the binary, its web process extension (lib/webparse/, for capture),
 #                                            webparse(1), bash/zsh/fish completions, the config's JSON Schema,
-#                                            README and LICENSE
+#                                            README, docs/ and LICENSE
 #   dist/webparse_VERSION_DEBARCH.deb        the same laid out for Debian, Depends found by dpkg-shlibdeps, with
-#                                            the README and examples in /usr/share/doc/webparse
+#                                            the README, docs/ and examples in /usr/share/doc/webparse
 # The Swift runtime is linked in (--static-swift-stdlib), no run path is set, and the binary is stripped (with its
 # .comment); the script fails if the binary has a run path, needs the toolchain's libraries or lacks BIND_NOW, or if lintian finds
 # an error or a warning in the .deb. Both files are reproducible: their times are SOURCE_DATE_EPOCH (by default
@@ -71,6 +71,7 @@ cp "$extras/completion.bash" "$tree/share/completions/webparse.bash"
 cp "$extras/completion.zsh" "$tree/share/completions/_webparse"
 cp "$extras/completion.fish" "$tree/share/completions/webparse.fish"
 cp Examples/webparse.schema.json README.md LICENSE "$tree/"
+cp -r docs "$tree/"
 find "$tree" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 tar -C "$work" --owner=0 --group=0 --numeric-owner --sort=name --mtime="@$SOURCE_DATE_EPOCH" -c "webparse-$version-linux-$arch" \
   | gzip -9n > "dist/webparse-$version-linux-$arch.tar.gz"
@@ -106,6 +107,8 @@ printf 'webparse (%s) unstable; urgency=medium\n\n%s\n\n -- webparse authors <we
   "$version" "$entries" "$(date -R -u -d "@$SOURCE_DATE_EPOCH")" | gzip -9n > "$doc/changelog.gz"
 # The user's documentation and the examples the man page and `help` point to.
 gzip -9n < README.md > "$doc/README.md.gz"
+mkdir -p "$doc/docs"
+for page in docs/*.md; do gzip -9n < "$page" > "$doc/docs/$(basename "$page").gz"; done
 mkdir -p "$doc/examples"
 for example in comics cron kubernetes recipes; do cp -r "Examples/$example" "$doc/examples/"; done
 find "$doc/examples" -name '__pycache__' -prune -exec rm -rf {} +
@@ -149,7 +152,7 @@ fi
 contents=$(dpkg-deb -c "$deb" | awk '{print $NF}')
 for file in ./usr/bin/webparse ./usr/lib/webparse/libwebparse-extension.so ./usr/share/man/man1/webparse.1.gz ./usr/share/bash-completion/completions/webparse \
             ./usr/share/zsh/vendor-completions/_webparse ./usr/share/fish/vendor_completions.d/webparse.fish \
-            ./usr/share/doc/webparse/copyright ./usr/share/doc/webparse/README.md.gz ./usr/share/doc/webparse/examples/comics/config.json \
+            ./usr/share/doc/webparse/copyright ./usr/share/doc/webparse/README.md.gz ./usr/share/doc/webparse/docs/config.md.gz ./usr/share/doc/webparse/examples/comics/config.json \
             ./usr/share/doc/webparse/examples/kubernetes/cronjob.yaml ./usr/share/webparse/webparse.schema.json; do
   grep -qx -- "$file" <<<"$contents" || { echo "package.sh: $deb lacks $file" >&2; exit 1; }
 done

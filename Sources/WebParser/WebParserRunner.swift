@@ -43,8 +43,8 @@ public struct WebParserRunner: Sendable {
     }
 
     /// Puts WebKit's settings in the process's environment (GTK's, JavaScriptCore's, `LD_PRELOAD` and, without a
-    /// display, `DISPLAY` and `XAUTHORITY` for webparse's own, filled in once it has started; see the README's Display
-    /// and processes) now, synchronously, once. The C library's `setenv` is unsafe while another thread reads the
+    /// display, `DISPLAY` and `XAUTHORITY` for webparse's own, filled in once it has started; see webparse's
+    /// docs/internals.md) now, synchronously, once. The C library's `setenv` is unsafe while another thread reads the
     /// environment: call this first thing in `main`, before the program starts any thread or task, so that nothing
     /// webparse does later adds a variable (it only replaces the values of those set here). Otherwise WebKit's start
     /// calls it. Programs the process starts later inherit the settings.
@@ -55,7 +55,7 @@ public struct WebParserRunner: Sendable {
     /// Starts WebKit (and a private display if there is none) now rather than with the first job, so that a
     /// program can overlap that with work of its own. WebKit starts once per process; later calls return at once.
     /// Starting sets WebKit's settings in the process's environment (the display, GTK's, JavaScriptCore's,
-    /// `LD_PRELOAD` for WebKit's processes; see the README's Display and processes): programs the process starts
+    /// `LD_PRELOAD` for WebKit's processes; see webparse's docs/internals.md): programs the process starts
     /// later inherit them.
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when WebKit cannot start.
     public static func prepare() async throws {

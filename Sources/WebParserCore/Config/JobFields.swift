@@ -78,7 +78,7 @@ package enum JobFields {
         },
         JobField(
             key: "steps",
-            summary: "actions run once, in order, before the script: [{\"click\": \"#next\"}, {\"fill\": {\"#q\": \"text\"}}, …] (see the README)",
+            summary: "actions run once, in order, before the script: [{\"click\": \"#next\"}, {\"fill\": {\"#q\": \"text\"}}, …] (see docs/config.md)",
             option: .values("step", "ACTION=ARG", "act on the page once, first: click=SELECTOR, fill=SELECTOR=TEXT, press=KEY, scroll=untilStable…; repeatable")
         ) { reader, path, input, draft in
             if let value = reader.steps(path, input) { draft.job.evaluation.steps = value }

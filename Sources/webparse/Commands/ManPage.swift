@@ -70,7 +70,7 @@ enum ManPage {
         }
         lines += [
             ".SH SEE ALSO",
-            escape("The README and examples of webparse (/usr/share/doc/webparse with the .deb); jq(1), cron(8), Xvfb(1).")
+            escape("The README, the reference in docs/ and the examples of webparse (/usr/share/doc/webparse with the .deb); jq(1), cron(8), Xvfb(1).")
         ]
         return lines.joined(separator: "\n") + "\n"
     }

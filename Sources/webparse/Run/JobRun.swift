@@ -144,7 +144,7 @@ struct JobRun {
         if blocked > 0 {
             StandardStreams.tellError(
                 "webparse run: \(blocked) of \(jobs.count) job\(jobs.count == 1 ? " was" : "s were") blocked by bot protection "
-                    + "(see the README's \"Blocked pages\": a session, cookies from a browser, a slower schedule)")
+                    + "(see \"Blocked pages\" in webparse's docs/failures.md: a session, cookies from a browser, a slower schedule)")
         }
         var harFailed = false
         do throws(CommandFailure) {
