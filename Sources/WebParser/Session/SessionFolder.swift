@@ -30,13 +30,13 @@ package struct SessionFolder: Sendable, Equatable {
     package enum Failure: Error, CustomStringConvertible {
         /// Another run uses it, and did not stop within the wait.
         case busy(RunLock.Busy)
-        /// It cannot be created or locked, or its file system is full.
-        case unusable(String)
+        /// The folder at `path` cannot be created or locked, or its file system is full, for `reason`.
+        case unusable(path: String, reason: String)
 
         package var description: String {
             switch self {
             case .busy(let busy): busy.description
-            case .unusable(let reason): reason
+            case .unusable(let path, let reason): "the session folder \(path): \(reason)"
             }
         }
     }
@@ -51,13 +51,12 @@ package struct SessionFolder: Sendable, Equatable {
         do {
             warning = try PrivateFiles.makeFolder(url)
         } catch {
-            throw .unusable("--session \(url.path): \(error)")
+            throw .unusable(path: url.path, reason: "\(error)")
         }
         // WebKit's stores there fail one by one, with messages of their own, on a full disk.
         if let free = PrivateFiles.kibibytesFreeIfFull(in: url) {
             throw .unusable(
-                "--session \(url.path): No space left on device (\(free) KiB free; WebKit keeps the session's "
-                    + "cookies and storage there)")
+                path: url.path, reason: "No space left on device (\(free) KiB free; WebKit keeps the session's cookies and storage there)")
         }
         do {
             let lock = try await RunLock.acquire(
@@ -67,7 +66,7 @@ package struct SessionFolder: Sendable, Equatable {
         } catch let busy as RunLock.Busy {
             throw .busy(busy)
         } catch {
-            throw .unusable("--session \(url.path): \(error)")
+            throw .unusable(path: url.path, reason: "\(error)")
         }
     }
 

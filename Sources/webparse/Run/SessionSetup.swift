@@ -76,7 +76,10 @@ struct SessionSetup {
                 lock = opened.lock
                 if let warning = opened.warning { StandardStreams.tell("webparse: warning: \(warning)") }
             } catch {
-                throw CommandFailure(message: error.description, code: { if case .busy = error { .sessionLocked } else { .usage } }())
+                switch error {
+                case .busy: throw CommandFailure(message: error.description, code: .sessionLocked)
+                case .unusable(let path, let reason): throw CommandFailure(message: "--session \(path): \(reason)", code: .usage)
+                }
             }
         }
         let session = WebParserSession(configuration: configure(directory.map { .persistent($0) } ?? .ephemeral, proxy))

@@ -1,4 +1,3 @@
-internal import CWebKitGTK
 import FoundationEssentials
 
 /// A response a page's script read (`fetch`, `XMLHttpRequest`), as webparse's web process extension captured it.
@@ -45,18 +44,4 @@ struct ScriptRead: Sendable, Equatable {
     var method: String
     /// The URL the script asked for, before any redirect.
     var url: String
-}
-
-extension CapturedResponse {
-    /// The response the shim reports.
-    init(_ response: WKCapturedResponse) {
-        let omitted = response.omitted.map { Omission(rawValue: String(cString: $0)) ?? .unreadable }
-        self.init(
-            kind: response.kind == WK_CAPTURE_XHR ? .xhr : response.kind == WK_CAPTURE_OTHER ? .other : .fetch, url: String(cString: response.url),
-            method: String(cString: response.method), status: Int(response.status),
-            mimeType: String(cString: response.mime_type), mainFrame: response.main_frame, exact: response.exact,
-            size: Int(clamping: response.size),
-            body: omitted == nil ? response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data() : nil, omitted: omitted,
-            read: response.read)
-    }
 }
