@@ -16,21 +16,14 @@ struct RunningAttempt {
     private(set) var conclusion: Conclusion?
     private let job: WebParserJob
     private let script: PageScript
-    /// Where the page is: its URL, the main document's status, the load's phase.
-    private var url: String
-    private var httpStatus = 0
-    private var phase = LoadPhase.waitingForServer
-    private var committed = false
-    /// The failure and the end of a load that a newer navigation (or a trusted certificate's reload) replaced
-    /// are not the attempt's.
-    private var supersededLoadFinishing = false
-    /// The main document WebKit could not show, if the load was refused for that.
-    private var refusedMIMEType: String?
-    /// Whether the script is being evaluated, in which document (a reply from an earlier one is stale), and
-    /// in which document the script's slice function is installed.
+    /// Where the page is and how its load goes.
+    private var load: AttemptLoad
+    /// Whether the script is being evaluated, and in which document the script's slice function is installed.
     private var evaluating = false
-    private(set) var document = 0
     private var installedIn: Int?
+    /// The number of the document the page shows: a reply from an earlier one is stale.
+    var document: Int { load.document }
+    private var url: String { load.url }
     /// The job's steps, run before the script.
     private var steps: StepRunner
     /// The pages of a list spread over pages.
@@ -58,9 +51,6 @@ struct RunningAttempt {
     private var documentTitle: String?
     /// The records a script of the responses was last given.
     private var givenResponses: CapturedResponses.Version?
-    /// The error status of the main document, held until the loaded document is checked for bot protection
-    /// (`BotProtection.statuses`), with the server's Retry-After.
-    private var heldStatus: (status: Int, retryAfter: String?)?
 
     /// The page's requests, for a job that records them (`RequestLog`).
     var recordedRequests: [WebParserRequest] { log?.requests ?? [] }
@@ -69,16 +59,14 @@ struct RunningAttempt {
     /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer
     /// equal to the one before the steps acted.
     private var settleFor: Duration
-    /// What can change the document the page shows, besides webparse's calls.
-    private var shown = PageQuiet.Document.unknown
     /// A call's first lines that tell the page whether its requests are in flight and what can change its document.
-    private var quietPreamble: String { script.quiet.preamble(busy: requests.isBusy, document: shown) }
+    private var quietPreamble: String { script.quiet.preamble(busy: requests.isBusy, document: load.shown) }
 
     /// An attempt of `job`, with its script made ready, about to load.
     init(job: WebParserJob, script: PageScript) {
         self.job = job
         self.script = script
-        self.url = job.url.absoluteString
+        self.load = AttemptLoad(url: job.url.absoluteString)
         self.pages = PageTurner(
             pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
             pollInterval: job.evaluation.pollInterval)
@@ -120,8 +108,7 @@ struct RunningAttempt {
         case .explained(let failure):
             return fail(.scriptFailed(failure))
         case .blockChecked(let service, let document):
-            guard document == self.document, let held = heldStatus else { return [] }
-            heldStatus = nil
+            guard let held = load.takeHeld(checking: document) else { return [] }
             guard let service else { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
             return end(.failure(WebParserError(.blocked(by: service, status: held.status), url: url)))
         case .pageErrorRead(let error, let document):
@@ -136,50 +123,33 @@ struct RunningAttempt {
     mutating func handle(_ event: PageEvent) -> [Action] {
         switch event {
         case .started(let url):
-            self.url = url
-            phase = .waitingForServer
-            committed = false
+            load.started(url)
             steps.loadStarted()
             return []
         case .redirected(let url):
-            self.url = url
+            load.redirected(url)
             return []
         case .committed(let url, let httpStatus, let retryAfter, let refresh):
-            self.url = url
-            self.httpStatus = httpStatus
-            committed = true
-            shown = PageQuiet.Document(page: job.page, refreshHeader: refresh)
-            // A page of bot protection or an ordinary error page: told once it has loaded. A document that replaced
-            // such a page (a challenge that passed) is judged on its own.
-            heldStatus = BotProtection.statuses.contains(httpStatus) ? (httpStatus, retryAfter) : nil
-            if heldStatus != nil {
-                document += 1
-                phase = .loading
+            switch load.committed(url: url, httpStatus: httpStatus, retryAfter: retryAfter, refresh: refresh, page: job.page) {
+            case .held:
                 return []
+            case .httpError(let status, let retryAfter):
+                return httpStatusFailure(status, retryAfter: retryAfter)
+            case .refused:
+                return fail(.unsupportedURL("WebKit refused to load it (WebKit blocks some ports, such as 1 and 6000)"), url: job.url.absoluteString)
+            case .shown:
+                requests.documentReplaced()
+                guard steps.isFinished else { return perform(steps.committed()) }
+                guard evaluating else { return startEvaluating() }
+                return [.cancelLaterEvaluation] + evaluate()
             }
-            if httpStatus >= 400 { return httpStatusFailure(httpStatus, retryAfter: retryAfter) }
-            if url == "about:blank" {
-                return fail(
-                    .unsupportedURL("WebKit refused to load it (WebKit blocks some ports, such as 1 and 6000)"),
-                    url: job.url.absoluteString)
-            }
-            phase = .loading
-            document += 1
-            requests.documentReplaced()
-            guard steps.isFinished else { return perform(steps.committed()) }
-            guard evaluating else { return startEvaluating() }
-            return [.cancelLaterEvaluation] + evaluate()
         case .finished:
-            guard !supersededLoadFinishing else {
-                supersededLoadFinishing = false
-                return []
+            switch load.finished() {
+            case .superseded: return []
+            case .checkBlocked(let document): return [.checkBlocked(document: document)]
+            case .notLoaded(let reason): return fail(.loadFailed(reason))
+            case .loaded: return steps.isFinished ? startEvaluating() : []
             }
-            if heldStatus != nil { return [.checkBlocked(document: document)] }
-            guard committed else {
-                return fail(.loadFailed(refusedMIMEType.map(Self.download) ?? "WebKit did not load the page"))
-            }
-            phase = .waitingForResult
-            return steps.isFinished ? startEvaluating() : []
         case .failed(let failure):
             return failed(failure)
         case .navigationRefused(let url):
@@ -188,14 +158,14 @@ struct RunningAttempt {
             steps.navigationAsked()
             return []
         case .urlChanged(let url):
-            if committed { self.url = url }
+            load.urlChanged(url)
             return steps.isFinished ? [] : perform(steps.urlChanged())
         case .popupOpened(let url, let followed):
             return [.tell(.popupOpened(url: url, followed: followed))]
         case .message(let message):
             return received(message)
         case .responseRefused(let mimeType):
-            refusedMIMEType = mimeType
+            load.refused(mimeType: mimeType)
             return []
         case .resource(let id, let load):
             return track { $0.handle(load, id: id) }
@@ -228,7 +198,7 @@ struct RunningAttempt {
             if conclusion == nil { log?.record(sent: body, method: method, url: url) }
             return []
         case .certificateTrusted:
-            supersededLoadFinishing = true
+            load.superseded()
             return []
         case .progress(let progress):
             return [.report(.loading(progress: progress))]
@@ -236,7 +206,7 @@ struct RunningAttempt {
             return fail(.memoryLimitExceeded)
         case .processTerminated(.endedWithAnotherJob):
             return fail(.sharedWebProcessEnded)
-        case .processTerminated(.crashed) where !committed && !job.url.isFileURL:
+        case .processTerminated(.crashed) where !load.committed && !job.url.isFileURL:
             // WebKit's UI process ends a web process whose navigation turns to a local file, and a server's
             // redirect to file: is the one way a web page's load gets there before its document arrives; but a
             // crash looks the same, so it is retried like one.
@@ -247,20 +217,20 @@ struct RunningAttempt {
     }
 
     private mutating func failed(_ failure: PageLoadFailure) -> [Action] {
-        if let mimeType = refusedMIMEType, LoadFailureTriage.isPolicyInterruption(failure) {
-            return fail(.loadFailed(Self.download(mimeType)), url: failure.url)
+        if let download = load.refusedDownload, LoadFailureTriage.isPolicyInterruption(failure) {
+            return fail(.loadFailed(download), url: failure.url)
         }
         // A newer navigation replaced the load, or a navigation webparse refused was stopped: the page goes
         // on, as in a browser.
         if LoadFailureTriage.isSuperseded(failure) || LoadFailureTriage.isPolicyInterruption(failure) {
-            supersededLoadFinishing = true
+            load.superseded()
             return steps.isFinished ? [] : perform(steps.loadAbandoned())
         }
         if let target = LoadFailureTriage.redirectTarget(of: failure) {
             return fail(LoadFailureTriage.redirected(to: target))
         }
         // An error page that had arrived and did not finish loading fails with its status.
-        if let held = heldStatus { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
+        if let held = load.held { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
         var error = WebParserError(LoadFailureTriage.kind(of: failure), url: failure.url)
         error.cause = failure.error.cause
         return end(.failure(error))
@@ -296,7 +266,7 @@ struct RunningAttempt {
         actions += giveResponses()
         // Told to whatever document the page shows (every call also says it, so a new document learns it anyway).
         if requests.isBusy != wasBusy {
-            actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy, document: shown)))
+            actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy, document: load.shown)))
         }
         if heldAnswer != nil && !requests.awaitsBodies {
             heldAnswer = nil
@@ -388,7 +358,7 @@ struct RunningAttempt {
             givenResponses = captured.version(hiding: requests.reads)
         }
         let body = script.body(
-            installed: installedIn == document, busy: requests.isBusy, document: shown, settle: settleFor, responses: responses)
+            installed: installedIn == document, busy: requests.isBusy, document: load.shown, settle: settleFor, responses: responses)
         installedIn = document
         return [.evaluate(body: body, document: document)]
     }
@@ -452,7 +422,7 @@ struct RunningAttempt {
         guard conclusion == nil else { return [] }
         conclusion = .succeeded(
             AttemptResult(
-                data: data, url: url, httpStatus: httpStatus, cutShort: cutShort,
+                data: data, url: url, httpStatus: load.httpStatus, cutShort: cutShort,
                 endedAtTimeOut: atTimeOut, itemsLeftOut: itemsLeftOut, settledBy: atTimeOut ? nil : settledBy, links: links,
                 title: documentTitle))
         return []
@@ -460,7 +430,7 @@ struct RunningAttempt {
 
     /// Concludes the attempt at its timeout, with what it has read so far, cut short.
     mutating func timedOut() -> [Action] {
-        if let held = heldStatus, conclusion == nil { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
+        if let held = load.held, conclusion == nil { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
         if pages.hasPages && conclusion == nil {
             return succeed(
                 with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read",
@@ -487,7 +457,7 @@ struct RunningAttempt {
         }
         // Before its first document, the page was still on its way: a transient time-out, whatever the steps.
         let running = steps.hasDocument ? steps.current : nil
-        let phase = running.map { LoadPhase.runningStep($0.place, $0.step) } ?? self.phase
+        let phase = running.map { LoadPhase.runningStep($0.place, $0.step) } ?? load.phase
         var error = WebParserError(.timedOut(phase: phase, after: job.timeout), url: url)
         if phase == .waitingForResult { (error.lastAnswer, error.pageError) = (lastAnswer, lastPageError) }
         if running != nil { error.lastAnswer = steps.waitingFor }
@@ -530,9 +500,5 @@ struct RunningAttempt {
         let bytes = Array(answer)
         guard let node = try? JSONNode.parse(bytes, rules: .lenient), let result = node["result"] else { return (answer, []) }
         return (Data(bytes[result.span]), node["links"]?.array?.compactMap(\.string) ?? [])
-    }
-
-    private static func download(_ mimeType: String) -> String {
-        "the server sent a download (\(mimeType.isEmpty ? "no content type" : mimeType)), not a page"
     }
 }
