@@ -34,10 +34,6 @@ struct RunningAttempt {
     private var lastPageError: String?
     /// The values user scripts emitted, in order, as JSON text.
     private var emitted: [Data] = []
-    /// The responses the job's capture recorded.
-    private var captured: CapturedResponses?
-    /// The page's requests as they ended, for a job that records them.
-    private var log: RequestLog?
     /// The script's answer, held while bodies the capture wants are on their way: the page is read again once
     /// they came, or this is the result at the timeout.
     private var heldAnswer: Data?
@@ -49,18 +45,16 @@ struct RunningAttempt {
     private var links: [String]?
     /// The document's title with the last answer.
     private var documentTitle: String?
-    /// The records a script of the responses was last given.
-    private var givenResponses: CapturedResponses.Version?
 
     /// The page's requests, for a job that records them (`RequestLog`).
-    var recordedRequests: [WebParserRequest] { log?.requests ?? [] }
-    /// The page's requests that deliver data, and the scripts' reads whose bodies are on their way.
-    private var requests = RequestTracker()
+    var recordedRequests: [WebParserRequest] { traffic.recorded }
+    /// The page's requests in flight, the responses captured and the requests recorded.
+    private var traffic: AttemptTraffic
     /// How long the script's answer must settle before it is final: the job's `settle`, or longer for an answer
     /// equal to the one before the steps acted.
     private var settleFor: Duration
     /// A call's first lines that tell the page whether its requests are in flight and what can change its document.
-    private var quietPreamble: String { script.quiet.preamble(busy: requests.isBusy, document: load.shown) }
+    private var quietPreamble: String { script.quiet.preamble(busy: traffic.tracker.isBusy, document: load.shown) }
 
     /// An attempt of `job`, with its script made ready, about to load.
     init(job: WebParserJob, script: PageScript) {
@@ -74,8 +68,7 @@ struct RunningAttempt {
         // user scripts say so.
         self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect == .emitted ? .zero : job.evaluation.settle
         self.steps = StepRunner(steps: job.evaluation.steps, readsAnswerBefore: settleFor > .zero && job.evaluation.collect == .result)
-        self.captured = job.capture.flatMap(CapturedResponses.init)
-        self.log = job.recordsRequests ? RequestLog(for: job) : nil
+        self.traffic = AttemptTraffic(job: job)
     }
 
     /// Takes an event other than the page's, the start, the screenshot and cancellation.
@@ -138,7 +131,7 @@ struct RunningAttempt {
             case .refused:
                 return fail(.unsupportedURL("WebKit refused to load it (WebKit blocks some ports, such as 1 and 6000)"), url: job.url.absoluteString)
             case .shown:
-                requests.documentReplaced()
+                traffic.documentReplaced()
                 guard steps.isFinished else { return perform(steps.committed()) }
                 guard evaluating else { return startEvaluating() }
                 return [.cancelLaterEvaluation] + evaluate()
@@ -171,8 +164,7 @@ struct RunningAttempt {
             return track { $0.handle(load, id: id) }
         case .captured(let response):
             guard conclusion == nil else { return [] }
-            captured?.record(response)
-            log?.record(read: response)
+            traffic.record(read: response)
             return track {
                 $0.ended(read: response.read); return []
             }
@@ -188,14 +180,13 @@ struct RunningAttempt {
             }
         case .recorded(let request, let bodyWanted, _):
             guard conclusion == nil else { return [] }
-            captured?.record(load: request)
-            log?.record(load: request)
+            traffic.record(load: request)
             guard bodyWanted else { return giveResponses() }
             return track {
                 $0.bodyRead(); return []
             }
         case .requestSent(let body, let method, let url):
-            if conclusion == nil { log?.record(sent: body, method: method, url: url) }
+            if conclusion == nil { traffic.record(sent: body, method: method, url: url) }
             return []
         case .certificateTrusted:
             load.superseded()
@@ -255,8 +246,7 @@ struct RunningAttempt {
     /// script of the responses gets the records that changed with it, and an answer held for the capture's
     /// bodies is read again once they came.
     private mutating func track(_ change: (inout RequestTracker) -> [RequestTracker.Command]) -> [Action] {
-        let wasBusy = requests.isBusy
-        let commands = change(&requests)
+        let (commands, busyChanged) = traffic.track(change)
         var actions = commands.map { command -> Action in
             switch command {
             case .expire(let request, let delay): .expireRequest(request, after: delay)
@@ -265,10 +255,10 @@ struct RunningAttempt {
         guard conclusion == nil else { return actions }
         actions += giveResponses()
         // Told to whatever document the page shows (every call also says it, so a new document learns it anyway).
-        if requests.isBusy != wasBusy {
-            actions.append(.notify(body: script.quiet.notifyBody(busy: requests.isBusy, document: load.shown)))
+        if busyChanged {
+            actions.append(.notify(body: script.quiet.notifyBody(busy: traffic.tracker.isBusy, document: load.shown)))
         }
-        if heldAnswer != nil && !requests.awaitsBodies {
+        if heldAnswer != nil && !traffic.tracker.awaitsBodies {
             heldAnswer = nil
             actions += evaluate()
         }
@@ -278,9 +268,8 @@ struct RunningAttempt {
     /// Gives a script of the responses the records when they changed since it was last given them: a script that
     /// waits inside the page for its answer to settle must not settle on records that are out of date.
     private mutating func giveResponses() -> [Action] {
-        guard job.scriptReadsResponses, let captured, evaluating, captured.version(hiding: requests.reads) != givenResponses else { return [] }
-        givenResponses = captured.version(hiding: requests.reads)
-        return [.notify(body: script.responsesBody(captured.json(hiding: requests.reads)))]
+        guard job.scriptReadsResponses, evaluating, let records = traffic.responsesToGive() else { return [] }
+        return [.notify(body: script.responsesBody(records))]
     }
 
     /// The actions of the page turner's commands.
@@ -352,13 +341,9 @@ struct RunningAttempt {
     private mutating func evaluate() -> [Action] {
         guard conclusion == nil else { return [] }
         // A script of the responses gets them when they changed, and in each new document.
-        var responses: Data?
-        if job.scriptReadsResponses, let captured, captured.version(hiding: requests.reads) != givenResponses || installedIn != document {
-            responses = captured.json(hiding: requests.reads)
-            givenResponses = captured.version(hiding: requests.reads)
-        }
+        let responses = job.scriptReadsResponses ? traffic.responsesToGive(again: installedIn != document) : nil
         let body = script.body(
-            installed: installedIn == document, busy: requests.isBusy, document: load.shown, settle: settleFor, responses: responses)
+            installed: installedIn == document, busy: traffic.tracker.isBusy, document: load.shown, settle: settleFor, responses: responses)
         installedIn = document
         return [.evaluate(body: body, document: document)]
     }
@@ -372,7 +357,7 @@ struct RunningAttempt {
             if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
             if job.evaluation.collect == .responses { return responsesRead() }
             // The answer waits for the bodies the capture wants, and the page is read again once they came.
-            if captured != nil || job.recordsBodies, requests.awaitsBodies {
+            if traffic.answerWaitsForBodies, traffic.tracker.awaitsBodies {
                 heldAnswer = data
                 return []
             }
@@ -410,11 +395,13 @@ struct RunningAttempt {
     /// Concludes a job that collects responses once the page has settled with at least one recorded and every body
     /// the capture wants has come.
     private mutating func responsesRead() -> [Action] {
-        guard let captured, captured.count(hiding: requests.reads) > 0, !requests.awaitsBodies else {
-            lastAnswer = requests.awaitsBodies ? "the bodies of responses were still on their way" : "no response matched capture yet"
+        switch traffic.collectedResponses {
+        case .success(let responses):
+            return succeed(with: responses)
+        case .failure(let notYet):
+            lastAnswer = notYet.reason
             return [.evaluateLater(job.evaluation.pollInterval)]
         }
-        return succeed(with: captured.json(hiding: requests.reads))
     }
 
     /// Concludes the attempt with `data`.
@@ -448,10 +435,9 @@ struct RunningAttempt {
                 cutShort: "timed out while bodies of responses the capture wants were on their way; the records hold those that came",
                 atTimeOut: true)
         }
-        if job.evaluation.collect == .responses, let captured, captured.count() > 0, conclusion == nil {
-            let count = captured.count()
+        if job.evaluation.collect == .responses, let (responses, count) = traffic.responsesSoFar, conclusion == nil {
             return succeed(
-                with: captured.json(),
+                with: responses,
                 cutShort: "timed out before the page settled; the result holds the \(count) response\(count == 1 ? "" : "s") captured until then",
                 atTimeOut: true)
         }
