@@ -223,13 +223,8 @@ struct RunCommand {
         let har = try settings.harFile.map { path throws(CommandFailure) in
             try HARRecorder(path: path, content: settings.run.harContent ?? config.run.harContent)
         }
-        // A run that records requests hooks every document, as a capturing one does: pages WebKit moves to a new web
-        // process record what their scripts read and send before webparse tells them.
-        let setup = try await SessionSetup.prepare(settings.session, over: config.session) { storage, proxy in
-            var configuration = plan.sessionConfiguration(storage: storage, proxy: proxy)
-            configuration.capturesResponses = configuration.capturesResponses || har != nil
-            return configuration
-        }
+        let setup = try await SessionSetup.prepare(
+            settings.session, over: config.session, recordsRequests: har != nil, configure: plan.sessionConfiguration)
         var memory: RunMemory?
         if let path = settings.tracking.statePath { memory = try await RunMemory.open(path, wait: settings.tracking.waitLock) }
         let feeds = settings.tracking.feedPath.map { FeedFiles(path: $0, size: settings.tracking.feedSize, force: settings.tracking.feedForce) }

@@ -47,10 +47,12 @@ struct SessionSetup {
     private let lock: RunLock?
 
     /// The session for `options` over `settings` (the config's), configured by `configure` from its storage and
-    /// proxy (by default for one job: no page is kept, or prepared, for another).
+    /// proxy (by default for one job: no page is kept, or prepared, for another). A session whose jobs record
+    /// their requests for a HAR file (`recordsRequests`) hooks every document, as a capturing one does: pages WebKit
+    /// moves to a new web process record what their scripts read and send before webparse tells them.
     /// - Throws: `CommandFailure` when a cookie file or the session folder cannot be used.
     static func prepare(
-        _ options: SessionOptions, over settings: SessionSettings,
+        _ options: SessionOptions, over settings: SessionSettings, recordsRequests: Bool = false,
         configure: (WebParserSession.Storage, WebParserSession.Proxy?) -> WebParserSession.Configuration = {
             WebParserSession.Configuration(storage: $0, proxy: $1, recycleAfter: 1)
         }
@@ -82,7 +84,9 @@ struct SessionSetup {
                 }
             }
         }
-        let session = WebParserSession(configuration: configure(directory.map { .persistent($0) } ?? .ephemeral, proxy))
+        var configuration = configure(directory.map { .persistent($0) } ?? .ephemeral, proxy)
+        if recordsRequests { configuration.capturesResponses = true }
+        let session = WebParserSession(configuration: configuration)
         // The session's cookie jar sends each cookie only to the hosts it belongs to, and keeps the ones no job
         // used, so that saving the jar loses none of them.
         // A storage state's local storage is in place before any job's page loads.

@@ -28,10 +28,10 @@ enum SingleJob {
         let (follow, crawl) = (named.follow, named.crawl)
         let setup: SessionSetup
         do throws(CommandFailure) {
-            setup = try await SessionSetup.prepare(session, over: SessionSettings()) {
+            setup = try await SessionSetup.prepare(session, over: SessionSettings(), recordsRequests: har != nil) {
                 WebParserSession.Configuration(
                     storage: $0, proxy: $1, recycleAfter: follow == nil && crawl == nil ? 1 : WebParserSession.Configuration.defaultRecycleAfter,
-                    capturesResponses: job.capture != nil || har != nil)
+                    capturesResponses: job.capture != nil)
             }
         } catch {
             StandardStreams.tellError("webparse \(command): \(error.message)")
