@@ -68,8 +68,13 @@ import Testing
         #expect(bad.stderr.hasPrefix("webparse run: --pages-per-process: expected a number of pages from 1 to 64, got 0"), "\(bad.stderr)")
     }
 
-    /// A page stuck in JavaScript beside another job's page: the stuck job fails, exit 1; the other job's
-    /// result is printed, and `-v` says it ran again in a process of its own without counting.
+    /// A page stuck in JavaScript beside another job's page: the stuck job fails, exit 1; the other job's result
+    /// is printed. When the other page shared the stuck one's process, `-v` says it ran again in a process of its own
+    /// without counting: because the stuck job's process was ended (it left the ping sent when it timed out
+    /// unanswered), or because its own pings went unanswered first. (Under load the other page may not join the
+    /// stuck one's process in time and runs beside it instead. And the stuck page could take the process's thread
+    /// just after its last answered ping: that ping once passed for proof that the process was not stuck, and the
+    /// other page waited there until its own time-out.)
     @Test func aJobBesideAStuckPageStillGivesItsResult() async throws {
         let server = try TestHTTPServer(routes: [
             "/stuck": .respond(body: "<script>setTimeout(() => { while (true) {} }, 100)</script>"),
@@ -82,8 +87,12 @@ import Testing
         let outcome = try await webparse.run(["run", "-v", "-j", "2", file.path], environment: ["DISPLAY": nil])
         #expect(outcome.status == 1)
         #expect(outcome.stdoutText == #"{"slow":"done"}"# + "\n")
-        #expect(outcome.stderr.contains("webparse: slow: the web process this page shared with another job's page ended"), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("it runs again in a web process of its own, in the time left of the attempt, and that does not count as an attempt"))
+        if outcome.stderr.contains("it runs again in a web process of its own, in the time left of the attempt, and that does not count as an attempt") {
+            #expect(
+                outcome.stderr.contains("webparse: slow: the web process this page shared with another job's page ended")
+                    || outcome.stderr.contains("webparse: slow: the web process this page shared with another job's page did not answer for 3 s"),
+                "\(outcome.stderr)")
+        }
         #expect(outcome.stderr.contains("webparse: stuck: failed: timed out after 1 s"))
     }
 

@@ -204,6 +204,31 @@ import Testing
         #expect(await twice.pages.count == 2, "one free run, alone; the second failure counts")
     }
 
+    /// A page that times out beside another job's page comes back once its process is known to be stuck or not, by a
+    /// ping sent then: answered, the process goes on serving the page beside it (`.failed`); unanswered for 3 s, the
+    /// process ends (`.unresponsive`). A ping answered before the page got stuck is no evidence: under load, the last
+    /// one answered could have come just before the page's own script took the process's thread.
+    @Test func aTimedOutPageBesideAnotherJobComesBackAsItsProcessAnswersNow() async throws {
+        for answers in [true, false] {
+            let returned = OneShot<PageReturn>()
+            let started = ContinuousClock.now
+            await #expect(throws: WebParserError.self) {
+                try await Task { @WebKitActor in
+                    let page = FakePage(.commit(status: 200), replies: [nil])
+                    page.sharesProcessWithAnotherJob = true
+                    page.answersPings = answers
+                    let engine = WebParserEngine(
+                        job: job(timeout: .milliseconds(300), retries: 0), page: page, report: { _ in },
+                        release: { _, how in returned.resolve(.success(how)) })
+                    return try await engine.run()
+                }.value
+            }
+            let how = try await returned.wait()
+            #expect(how == (answers ? .failed : .unresponsive), "answers pings: \(answers)")
+            if !answers { #expect(ContinuousClock.now - started >= .seconds(3), "waited for the ping") }
+        }
+    }
+
     /// How a page comes back decides whether its web process may serve again or must end, neighbours or not.
     @Test func aPageThatMayBeStuckComesBackUnresponsive() {
         let result = AttemptResult(data: Data("1".utf8), url: url.absoluteString, httpStatus: 200)

@@ -25,8 +25,6 @@ final class WebParserEngine {
     private var liveness: Task<Void, Never>?
     /// When the ping in flight was sent, if one is.
     private var pingSent: ContinuousClock.Instant?
-    /// Whether the page's shared process has answered a ping.
-    private var pingAnswered = false
     /// Whether the attempt has ended.
     private var ended = false
 
@@ -172,10 +170,28 @@ final class WebParserEngine {
             for timer in requestTimers.values { timer.cancel() }
             requestTimers = [:]
             page.eventHandler = nil
-            // A page whose shared process answered the last ping is not stuck, whatever it timed out on: its
-            // process goes on serving the page beside it.
-            var how = PageReturn(result)
-            if how == .unresponsive, result != nil, pingAnswered, pingSent == nil { how = .failed }
+            let how = PageReturn(result)
+            guard how == .unresponsive, result != nil, page.sharesProcessWithAnotherJob else { return release(page, how) }
+            releaseOnceAnswered(page)
+        }
+    }
+
+    /// Hands back a page that ran out of time in a process another job's page shares, once it is known whether the
+    /// process is stuck: a process that answers a ping sent now is not, whatever the job timed out on, and goes on
+    /// serving the page beside it; one that leaves it unanswered for `unresponsiveAfter` ends, and the page beside it
+    /// runs again alone. (A ping answered earlier is no such evidence: the page may have got stuck since, and the
+    /// page beside it, no longer beside another job, would stop pinging.)
+    private func releaseOnceAnswered(_ page: any WebPage) {
+        let release = self.release
+        let decision = OneShot<PageReturn>()
+        page.ping { decision.resolve(.success(.failed)) }
+        let unanswered = Task {
+            guard (try? await Task.sleep(for: Self.unresponsiveAfter)) != nil else { return }
+            decision.resolve(.success(.unresponsive))
+        }
+        Task {
+            let how = (try? await decision.wait()) ?? .unresponsive
+            unanswered.cancel()
             release(page, how)
         }
     }
@@ -197,7 +213,6 @@ final class WebParserEngine {
     private func checkLiveness() {
         guard page.sharesProcessWithAnotherJob else {
             pingSent = nil
-            pingAnswered = false
             return
         }
         if let pingSent {
@@ -209,7 +224,6 @@ final class WebParserEngine {
         page.ping { [weak self] in
             guard let self, pingSent == sent else { return }
             pingSent = nil
-            pingAnswered = true
         }
     }
 }
