@@ -82,24 +82,26 @@ import Testing
             "\(String(describing: error))")
     }
 
+    /// A page that loads and never gives data times out once, saying what the script last returned: 3 s, so that a
+    /// loaded machine has the page answer at least once before the time-out.
     @Test func aLoadedPageWithoutDataTimesOutOnceAndSaysWhatTheScriptReturned() async throws {
         let server = try server()
         let error = await #expect(throws: WebParserError.self) {
-            try await WebParserRunner().run(job(server.url("/?q=none"), timeout: .seconds(1), retries: 2))
+            try await WebParserRunner().run(job(server.url("/?q=none"), timeout: .seconds(3), retries: 2))
         }
         #expect(error?.attempts == 1, "not retried")
-        #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(1)))
+        #expect(error?.kind == .timedOut(phase: .waitingForResult, after: .seconds(3)))
         #expect(error?.isTransient == false)
         #expect(
-            error?.description == "timed out after 1 s while waiting for the script's result (\(server.url("/?q=none"))): "
+            error?.description == "timed out after 3 s while waiting for the script's result (\(server.url("/?q=none"))): "
                 + "the script returned [] (empty; an empty answer is the result only once waitFor or waitForSelector holds)")
 
         let waiting = await #expect(throws: WebParserError.self) {
-            try await WebParserRunner().run(job(server.url("/?q=none"), waitFor: "window.searched && false", timeout: .seconds(1)))
+            try await WebParserRunner().run(job(server.url("/?q=none"), waitFor: "window.searched && false", timeout: .seconds(3)))
         }
         #expect(waiting?.lastAnswer == "waitFor returned false")
         let noElement = await #expect(throws: WebParserError.self) {
-            try await WebParserRunner().run(job(server.url("/?q=none"), waitForSelector: ".quote", timeout: .seconds(1)))
+            try await WebParserRunner().run(job(server.url("/?q=none"), waitForSelector: ".quote", timeout: .seconds(3)))
         }
         #expect(noElement?.lastAnswer == #"no element matched waitForSelector ".quote""#)
     }

@@ -23,20 +23,68 @@ struct AttemptTraffic {
     var recorded: [WebParserRequest] { log?.requests ?? [] }
 
     /// A read of a script ended with `response`, which the capture and the log record.
-    mutating func record(read response: CapturedResponse) {
+    private mutating func record(read response: CapturedResponse) {
         captured?.record(response)
         log?.record(read: response)
     }
 
     /// WebKit's load `request` ended, which the capture and the log record.
-    mutating func record(load request: WebParserRequest) {
+    private mutating func record(load request: WebParserRequest) {
         captured?.record(load: request)
         log?.record(load: request)
     }
 
-    /// A script or a form sent `body` with a request of `url` by `method`.
-    mutating func record(sent body: WebParserRequest.SentBody, method: String, url: String) {
-        log?.record(sent: body, method: method, url: url)
+    /// What a page event of the traffic did.
+    enum Taken {
+        /// Nothing: it came after the attempt concluded, or it records nothing.
+        case ignored
+        /// It changed the records, not the requests in flight.
+        case recorded
+        /// It changed the requests in flight (and maybe the records): the tracker's commands, and whether the page's
+        /// requests started or stopped being in flight.
+        case tracked([RequestTracker.Command], busyChanged: Bool)
+    }
+
+    /// Takes `event`, one of the page's traffic (`.resource`, `.captured`, `.readStarted`, `.readEnded`,
+    /// `.bodyWanted`, `.recorded`, `.requestSent`); once the attempt has `concluded`, records are no longer kept.
+    mutating func take(_ event: PageEvent, concluded: Bool) -> Taken {
+        switch event {
+        case .resource(let id, let load):
+            return tracked { $0.handle(load, id: id) }
+        case .captured(let response):
+            guard !concluded else { return .ignored }
+            record(read: response)
+            return tracked {
+                $0.ended(read: response.read); return []
+            }
+        case .readStarted(let read):
+            return tracked { $0.started(read) }
+        case .readEnded(let id):
+            return tracked {
+                $0.ended(read: id); return []
+            }
+        case .bodyWanted:
+            return tracked {
+                $0.bodyWanted(); return []
+            }
+        case .recorded(let request, let bodyWanted, _):
+            guard !concluded else { return .ignored }
+            record(load: request)
+            guard bodyWanted else { return .recorded }
+            return tracked {
+                $0.bodyRead(); return []
+            }
+        case .requestSent(let body, let method, let url):
+            if !concluded { log?.record(sent: body, method: method, url: url) }
+            return .ignored
+        default:
+            preconditionFailure("AttemptTraffic: \(event) is not the page's traffic")
+        }
+    }
+
+    private mutating func tracked(_ change: (inout RequestTracker) -> [RequestTracker.Command]) -> Taken {
+        let (commands, busyChanged) = track(change)
+        return .tracked(commands, busyChanged: busyChanged)
     }
 
     /// Lets `change` update the requests in flight.

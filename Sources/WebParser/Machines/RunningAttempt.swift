@@ -26,25 +26,12 @@ struct RunningAttempt {
     private var url: String { load.url }
     /// The job's steps, run before the script.
     private var steps: StepRunner
-    /// The pages of a list spread over pages.
-    private var pages: PageTurner
+    /// What the attempt collects for its result.
+    private var collection: AttemptCollection
     /// What the script or its wait last answered while the result was empty, and the page's own last uncaught
     /// error then.
     private var lastAnswer: String?
     private var lastPageError: String?
-    /// The values user scripts emitted, in order, as JSON text.
-    private var emitted: [Data] = []
-    /// The script's answer, held while bodies the capture wants are on their way: the page is read again once
-    /// they came, or this is the result at the timeout.
-    private var heldAnswer: Data?
-    /// How many items of an extraction's pages were left out for lacking a required field.
-    private var itemsLeftOut = 0
-    /// What made the script's last answer final, in words, as the page said.
-    private var settledBy: String?
-    /// The links read with the last answer, when the job reads them (`Evaluation.links`).
-    private var links: [String]?
-    /// The document's title with the last answer.
-    private var documentTitle: String?
 
     /// The page's requests, for a job that records them (`RequestLog`).
     var recordedRequests: [WebParserRequest] { traffic.recorded }
@@ -61,9 +48,7 @@ struct RunningAttempt {
         self.job = job
         self.script = script
         self.load = AttemptLoad(url: job.url.absoluteString)
-        self.pages = PageTurner(
-            pagination: job.evaluation.collect == .result ? job.evaluation.pagination : nil,
-            pollInterval: job.evaluation.pollInterval)
+        self.collection = AttemptCollection(job: job)
         // The responses are complete once the page has settled, as a script's result is; emitted values once the
         // user scripts say so.
         self.settleFor = script.isFinalOnceWaitHolds || job.evaluation.collect == .emitted ? .zero : job.evaluation.settle
@@ -82,15 +67,16 @@ struct RunningAttempt {
         case .evaluationDue:
             return evaluate()
         case .requestExpired(let request):
-            return track {
+            let (commands, busyChanged) = traffic.track {
                 $0.expired(request); return []
             }
+            return tracked(commands, busyChanged: busyChanged)
         case .stepReply(let reply, let document):
             return perform(steps.received(reply, document: document))
         case .stepDue(let timer):
             return perform(steps.due(timer: timer))
         case .nextFound(let reply, let call):
-            return perform(pages.found(reply, call: call))
+            return perform(collection.pages.found(reply, call: call))
         case .keyUnknown(let key):
             let step = steps.steps[max(steps.index - 1, 0)]
             return fail(.stepFailed(step: step.place, step.step, reason: "no key is named \"\(key)\""))
@@ -160,34 +146,12 @@ struct RunningAttempt {
         case .responseRefused(let mimeType):
             load.refused(mimeType: mimeType)
             return []
-        case .resource(let id, let load):
-            return track { $0.handle(load, id: id) }
-        case .captured(let response):
-            guard conclusion == nil else { return [] }
-            traffic.record(read: response)
-            return track {
-                $0.ended(read: response.read); return []
+        case .resource, .captured, .readStarted, .readEnded, .bodyWanted, .recorded, .requestSent:
+            switch traffic.take(event, concluded: conclusion != nil) {
+            case .ignored: return []
+            case .recorded: return giveResponses()
+            case .tracked(let commands, let busyChanged): return tracked(commands, busyChanged: busyChanged)
             }
-        case .readStarted(let read):
-            return track { $0.started(read) }
-        case .readEnded(let id):
-            return track {
-                $0.ended(read: id); return []
-            }
-        case .bodyWanted:
-            return track {
-                $0.bodyWanted(); return []
-            }
-        case .recorded(let request, let bodyWanted, _):
-            guard conclusion == nil else { return [] }
-            traffic.record(load: request)
-            guard bodyWanted else { return giveResponses() }
-            return track {
-                $0.bodyRead(); return []
-            }
-        case .requestSent(let body, let method, let url):
-            if conclusion == nil { traffic.record(sent: body, method: method, url: url) }
-            return []
         case .certificateTrusted:
             load.superseded()
             return []
@@ -230,10 +194,10 @@ struct RunningAttempt {
     private mutating func received(_ message: PageMessage) -> [Action] {
         switch message {
         case .emitted(let json):
-            if job.evaluation.collect == .emitted && conclusion == nil { emitted.append(json) }
+            if conclusion == nil { collection.emit(json) }
             return [.tell(.emitted(json: json))]
         case .done:
-            return job.evaluation.collect == .emitted ? succeed(with: JSONText.array(emitted)) : []
+            return job.evaluation.collect == .emitted ? succeed(with: collection.emittedValues) : []
         case .console(var line):
             line.source = line.source.map(script.ownPlace)
             return [.tell(.console(line))]
@@ -242,11 +206,10 @@ struct RunningAttempt {
         }
     }
 
-    /// Lets `change` update the requests in flight, and tells the page when that starts or ends its quiet; a
-    /// script of the responses gets the records that changed with it, and an answer held for the capture's
-    /// bodies is read again once they came.
-    private mutating func track(_ change: (inout RequestTracker) -> [RequestTracker.Command]) -> [Action] {
-        let (commands, busyChanged) = traffic.track(change)
+    /// Carries out the tracker's `commands`, tells the page when its requests started or stopped being in flight
+    /// (`busyChanged`); a script of the responses gets the records that changed with them, and an answer held for the
+    /// capture's bodies is read again once they came.
+    private mutating func tracked(_ commands: [RequestTracker.Command], busyChanged: Bool) -> [Action] {
         var actions = commands.map { command -> Action in
             switch command {
             case .expire(let request, let delay): .expireRequest(request, after: delay)
@@ -258,8 +221,8 @@ struct RunningAttempt {
         if busyChanged {
             actions.append(.notify(body: script.quiet.notifyBody(busy: traffic.tracker.isBusy, document: load.shown)))
         }
-        if heldAnswer != nil && !traffic.tracker.awaitsBodies {
-            heldAnswer = nil
+        if collection.heldAnswer != nil && !traffic.tracker.awaitsBodies {
+            collection.heldAnswer = nil
             actions += evaluate()
         }
         return actions
@@ -350,29 +313,26 @@ struct RunningAttempt {
 
     private mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch script.outcome(of: reply) {
-        case .value(var data, let by, let title):
-            settledBy = by
-            documentTitle = title.flatMap { $0.isEmpty ? nil : $0 }
-            if job.evaluation.links != nil { (data, links) = Self.split(data) }
-            if job.evaluation.collect == .emitted { return succeed(with: JSONText.array(emitted)) }
+        case .value(let answer, let by, let title):
+            var data = collection.answered(answer, settledBy: by, title: title)
+            if job.evaluation.collect == .emitted { return succeed(with: collection.emittedValues) }
             if job.evaluation.collect == .responses { return responsesRead() }
             // The answer waits for the bodies the capture wants, and the page is read again once they came.
             if traffic.answerWaitsForBodies, traffic.tracker.awaitsBodies {
-                heldAnswer = data
+                collection.heldAnswer = data
                 return []
             }
-            var data = data
             var leftOut = 0
             if job.evaluation.extract?.items != nil { (data, leftOut) = ExtractionScript.leavingOut(data) }
-            if data == steps.answerBefore, settleFor < Evaluation.unchangedAfterSteps, !pages.hasPages {
+            if data == steps.answerBefore, settleFor < Evaluation.unchangedAfterSteps, !collection.pages.hasPages {
                 // The steps have not changed the answer yet: the page may still re-render (after a timer, a
                 // websocket message), so the same answer must hold longer.
                 settleFor = Evaluation.unchangedAfterSteps
                 return evaluate()
             }
-            let commands = pages.read(data)
+            let commands = collection.pages.read(data)
             // The page's list was taken (the next page is looked for, or the result is made).
-            if commands.contains(where: { if case .read = $0 { false } else { true } }) { itemsLeftOut += leftOut }
+            if commands.contains(where: { if case .read = $0 { false } else { true } }) { collection.leftOut(leftOut) }
             return perform(commands)
         case .failure(let kind):
             return fail(kind)
@@ -407,39 +367,15 @@ struct RunningAttempt {
     /// Concludes the attempt with `data`.
     private mutating func succeed(with data: Data, cutShort: String? = nil, atTimeOut: Bool = false) -> [Action] {
         guard conclusion == nil else { return [] }
-        conclusion = .succeeded(
-            AttemptResult(
-                data: data, url: url, httpStatus: load.httpStatus, cutShort: cutShort,
-                endedAtTimeOut: atTimeOut, itemsLeftOut: itemsLeftOut, settledBy: atTimeOut ? nil : settledBy, links: links,
-                title: documentTitle))
+        conclusion = .succeeded(collection.result(data, url: url, httpStatus: load.httpStatus, cutShort: cutShort, atTimeOut: atTimeOut))
         return []
     }
 
     /// Concludes the attempt at its timeout, with what it has read so far, cut short.
     mutating func timedOut() -> [Action] {
         if let held = load.held, conclusion == nil { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
-        if pages.hasPages && conclusion == nil {
-            return succeed(
-                with: pages.combined, cutShort: "page \(pages.count + 1) timed out; the result holds the \(pages.count) pages read",
-                atTimeOut: true)
-        }
-        if job.evaluation.collect == .emitted && !emitted.isEmpty && conclusion == nil {
-            return succeed(
-                with: JSONText.array(emitted),
-                cutShort: "timed out before webparse.done(); the result holds the \(emitted.count) value\(emitted.count == 1 ? "" : "s") emitted until then",
-                atTimeOut: true)
-        }
-        if let heldAnswer, conclusion == nil {
-            return succeed(
-                with: heldAnswer,
-                cutShort: "timed out while bodies of responses the capture wants were on their way; the records hold those that came",
-                atTimeOut: true)
-        }
-        if job.evaluation.collect == .responses, let (responses, count) = traffic.responsesSoFar, conclusion == nil {
-            return succeed(
-                with: responses,
-                cutShort: "timed out before the page settled; the result holds the \(count) response\(count == 1 ? "" : "s") captured until then",
-                atTimeOut: true)
+        if conclusion == nil, let (data, cutShort) = collection.atTimeOut(responses: traffic.responsesSoFar) {
+            return succeed(with: data, cutShort: cutShort, atTimeOut: true)
         }
         // Before its first document, the page was still on its way: a transient time-out, whatever the steps.
         let running = steps.hasDocument ? steps.current : nil
@@ -462,11 +398,6 @@ struct RunningAttempt {
         end(.failure(WebParserError(kind, url: url ?? self.url)))
     }
 
-    /// Concludes the attempt with `error`; after the first page of a paginated job, with the pages read, cut short.
-    private mutating func end(failing error: WebParserError) -> [Action] {
-        return succeed(with: pages.combined, cutShort: "page \(pages.count + 1) could not be read (\(error)); the result holds the \(pages.count) pages read")
-    }
-
     private mutating func end(_ outcome: Swift.Result<AttemptResult, WebParserError>) -> [Action] {
         guard conclusion == nil else { return [] }
         switch outcome {
@@ -474,17 +405,10 @@ struct RunningAttempt {
             conclusion = .succeeded(result)
         case .failure(var error):
             // A failure that may be another job's doing ends the attempt, so that it runs again on its own.
-            if pages.hasPages, !error.mayBeAnotherJobsDoing { return end(failing: error) }
+            if let (data, cutShort) = collection.afterFailure(error) { return succeed(with: data, cutShort: cutShort) }
             if steps.hasActed { error.stepsActed = true }
             conclusion = .failed(error)
         }
         return []
-    }
-
-    /// The result and the links of an answer read with its links, `{"result": …, "links": […]}`.
-    private static func split(_ answer: Data) -> (Data, [String]) {
-        let bytes = Array(answer)
-        guard let node = try? JSONNode.parse(bytes, rules: .lenient), let result = node["result"] else { return (answer, []) }
-        return (Data(bytes[result.span]), node["links"]?.array?.compactMap(\.string) ?? [])
     }
 }
