@@ -43,6 +43,18 @@ import Testing
         }
     }
 
+    /// A file holds one concept: none of the Swift modules' files is over 400 lines.
+    @Test func noFileIsOver400Lines() throws {
+        for module in ["WebParser", "WebParserCore", "webparse"] {
+            for file in try files(of: module) {
+                let lines =
+                    try String(contentsOf: Self.sources.appending(path: module).appending(path: file), encoding: .utf8)
+                    .split(separator: "\n", omittingEmptySubsequences: false).count - 1
+                #expect(lines <= 400, "\(module)/\(file) has \(lines) lines")
+            }
+        }
+    }
+
     @Test func theMachinesAndScriptsRunNothingOfWebKits() throws {
         for file in try files(of: "WebParser") where file.hasPrefix("Machines/") || file.hasPrefix("Scripts/") || file.hasPrefix("Engine/") {
             let text = try String(contentsOf: Self.sources.appending(path: "WebParser").appending(path: file), encoding: .utf8)

@@ -95,6 +95,41 @@ struct AttemptLoad {
         return .loaded
     }
 
+    /// What a failed load means.
+    enum Failure {
+        /// A newer navigation replaced the load, or a navigation webparse refused was stopped: the page goes on, as in
+        /// a browser.
+        case superseded
+        /// The attempt fails with the error.
+        case fails(WebParserError)
+    }
+
+    /// The load failed with `failure`.
+    mutating func failed(_ failure: PageLoadFailure) -> Failure {
+        if let download = refusedDownload, LoadFailureTriage.isPolicyInterruption(failure) {
+            return .fails(WebParserError(.loadFailed(download), url: failure.url))
+        }
+        if LoadFailureTriage.isSuperseded(failure) || LoadFailureTriage.isPolicyInterruption(failure) {
+            superseded()
+            return .superseded
+        }
+        if let target = LoadFailureTriage.redirectTarget(of: failure) {
+            return .fails(WebParserError(LoadFailureTriage.redirected(to: target), url: url))
+        }
+        // An error page that had arrived and did not finish loading fails with its status.
+        if let held { return .fails(httpStatusError(held.status, retryAfter: held.retryAfter)) }
+        var error = WebParserError(LoadFailureTriage.kind(of: failure), url: failure.url)
+        error.cause = failure.error.cause
+        return .fails(error)
+    }
+
+    /// The error of the main document's HTTP error `status`, after the server's Retry-After.
+    func httpStatusError(_ status: Int, retryAfter: String?) -> WebParserError {
+        var error = WebParserError(.httpStatus(status), url: url)
+        error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
+        return error
+    }
+
     /// A newer navigation (or a trusted certificate's reload) replaced the load: its failure and end are not the attempt's.
     mutating func superseded() {
         supersededLoadFinishing = true

@@ -130,7 +130,10 @@ struct RunningAttempt {
             case .loaded: return steps.isFinished ? startEvaluating() : []
             }
         case .failed(let failure):
-            return failed(failure)
+            switch load.failed(failure) {
+            case .superseded: return steps.isFinished ? [] : perform(steps.loadAbandoned())
+            case .fails(let error): return end(.failure(error))
+            }
         case .navigationRefused(let url):
             return [.tell(.navigationRefused(url: url))]
         case .navigationAsked:
@@ -169,26 +172,6 @@ struct RunningAttempt {
         case .processTerminated(.crashed):
             return fail(.webProcessCrashed)
         }
-    }
-
-    private mutating func failed(_ failure: PageLoadFailure) -> [Action] {
-        if let download = load.refusedDownload, LoadFailureTriage.isPolicyInterruption(failure) {
-            return fail(.loadFailed(download), url: failure.url)
-        }
-        // A newer navigation replaced the load, or a navigation webparse refused was stopped: the page goes
-        // on, as in a browser.
-        if LoadFailureTriage.isSuperseded(failure) || LoadFailureTriage.isPolicyInterruption(failure) {
-            load.superseded()
-            return steps.isFinished ? [] : perform(steps.loadAbandoned())
-        }
-        if let target = LoadFailureTriage.redirectTarget(of: failure) {
-            return fail(LoadFailureTriage.redirected(to: target))
-        }
-        // An error page that had arrived and did not finish loading fails with its status.
-        if let held = load.held { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
-        var error = WebParserError(LoadFailureTriage.kind(of: failure), url: failure.url)
-        error.cause = failure.error.cause
-        return end(.failure(error))
     }
 
     private mutating func received(_ message: PageMessage) -> [Action] {
@@ -388,9 +371,7 @@ struct RunningAttempt {
 
     /// Concludes the attempt with the main document's HTTP error `status`, after the server's Retry-After.
     private mutating func httpStatusFailure(_ status: Int, retryAfter: String?) -> [Action] {
-        var error = WebParserError(.httpStatus(status), url: url)
-        error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
-        return end(.failure(error))
+        end(.failure(load.httpStatusError(status, retryAfter: retryAfter)))
     }
 
     /// Concludes the attempt with a failure of `kind`, at `url` or where the page is.
