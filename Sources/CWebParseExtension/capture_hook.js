@@ -231,21 +231,22 @@
         const form = HTMLFormElement.prototype, originalSubmit = form.submit;
         const formMethod = getter(form, "method"), formAction = getter(form, "action"), formType = getter(form, "enctype");
         const button = HTMLButtonElement.prototype, input = HTMLInputElement.prototype;
+        const hasAttribute = Element.prototype.hasAttribute;
         const submitter = getter(SubmitEvent.prototype, "submitter"), target = getter(Event.prototype, "target");
         const listen = EventTarget.prototype.addEventListener;
+        // A submit button's formmethod, formaction or formenctype (its `attribute`, read as `property`) wins over
+        // the form's.
+        const own = (by, attribute, property) => {
+            if (!by || !apply(hasAttribute, by, [attribute])) return null;
+            return apply(getter(by instanceof HTMLButtonElement ? button : input, property), by, []);
+        };
         const posted = (sender, by) => {
             try {
-                // A submit button's formmethod, formaction and formenctype win over the form's.
-                const own = (name) => {
-                    if (!by || !by.hasAttribute || !by.hasAttribute(name)) return null;
-                    const prototype = by instanceof HTMLButtonElement ? button : input;
-                    return apply(getter(prototype, name === "formmethod" ? "formMethod" : name === "formaction" ? "formAction" : "formEnctype"), by, []);
-                };
-                const method = verb(own("formmethod") ?? apply(formMethod, sender, []));
+                const method = verb(own(by, "formmethod", "formMethod") ?? apply(formMethod, sender, []));
                 if (method !== "POST") return;
                 const fields = by ? new Fields(sender, by) : new Fields(sender);
-                const type = own("formenctype") ?? apply(formType, sender, []);
-                sent(own("formaction") ?? apply(formAction, sender, []), method, apply(paramsText, new Params(fields), []), type);
+                const type = own(by, "formenctype", "formEnctype") ?? apply(formType, sender, []);
+                sent(own(by, "formaction", "formAction") ?? apply(formAction, sender, []), method, apply(paramsText, new Params(fields), []), type);
             } catch { }
         };
         apply(listen, window, ["submit", (event) => {

@@ -55,12 +55,8 @@ struct PageRequest: Sendable, Equatable {
         self.init(
             url: job.url, headers: job.load.headers, credentials: job.load.credentials,
             trustsAnyCertificate: job.load.ignoresTLSErrors)
-        capture = job.capture
-        recordsLoads = job.recordsRequests || job.capture?.capturesLoads == true
-        recordsRequests = job.recordsRequests
-        recordsBodies = job.recordsRequests && job.recordsBodies
         document = job.document
-        work = PendingWorkAccess(key: workKey, for: job)
+        take(job, workKey: workKey)
     }
 
     /// The request for `url`, a page that `job`'s page leads to (its next page): the job's headers, credentials
@@ -73,6 +69,12 @@ struct PageRequest: Sendable, Equatable {
         self.init(
             url: url, headers: sameOrigin ? job.load.headers : [:], credentials: sameOrigin ? job.load.credentials : nil,
             trustsAnyCertificate: sameOrigin && job.load.ignoresTLSErrors)
+        take(job, workKey: workKey)
+    }
+
+    /// What every load of `job` asks of the page: its capture, its recording, and where its script's pending-work
+    /// function (named `workKey`) goes.
+    private mutating func take(_ job: WebParserJob, workKey: String) {
         capture = job.capture
         recordsLoads = job.recordsRequests || job.capture?.capturesLoads == true
         recordsRequests = job.recordsRequests

@@ -13,16 +13,15 @@ struct CapturedResponses {
         case load(WebParserRequest, WebParserJob.Capture.Rule)
     }
     private var entries: [Entry] = []
-    /// The body bytes the entries hold.
-    private var total = 0
+    /// The body bytes the entries may hold, and hold.
+    private var budget: BodyBudget
 
     /// The records of `capture`; nil when one of its rules' URL is not a regular expression (`problem`).
     init?(_ capture: WebParserJob.Capture) {
         guard let rules = CaptureRules(capture) else { return nil }
         self.rules = rules
+        budget = BodyBudget(capture)
     }
-
-    private var capture: WebParserJob.Capture { rules.capture }
 
     /// What the records shown while `pending` reads are on their way are made of, which changes exactly when they
     /// do (compared without writing their JSON, as it is asked at every read).
@@ -51,9 +50,9 @@ struct CapturedResponses {
     mutating func record(_ response: CapturedResponse) {
         guard let rule = rules.rule(for: response.url, kind: response.kind) else { return }
         var response = response
-        if let body = response.body, keeps(body) == false {
+        if let body = response.body, let omission = budget.take(body) {
             response.body = nil
-            response.omitted = body.count > capture.bodyLimit ? .overLimit : .pastTotal
+            response.omitted = omission
         }
         entries.append(.read(response, rule))
     }
@@ -62,15 +61,8 @@ struct CapturedResponses {
     mutating func record(load: WebParserRequest) {
         guard load.failure == nil, let rule = rules.rule(for: load.url, kind: load.kind) else { return }
         var load = load
-        if let body = load.body, !keeps(body) { load.body = nil }
+        if let body = load.body, budget.take(body) != nil { load.body = nil }
         entries.append(.load(load, rule))
-    }
-
-    /// Counts `body` in the total if it fits both limits.
-    private mutating func keeps(_ body: Data) -> Bool {
-        guard body.count <= capture.bodyLimit, total + body.count <= capture.totalLimit else { return false }
-        total += body.count
-        return true
     }
 
     /// The entries recorded, in order; a load that a script's read (same method and URL) also recorded, or will
@@ -96,7 +88,7 @@ struct CapturedResponses {
             url: response.url, method: response.method, status: response.status, mimeType: response.mimeType, kind: response.kind,
             frame: response.mainFrame ? "main" : "iframe", size: response.size)
         if let omission = response.omitted {
-            members.append(("omitted", .string(reason(omission))))
+            members.append(("omitted", .string(budget.reason(omission))))
         } else if let body = response.body {
             members.append(("exact", .bool(response.exact)))
             members += Self.body(body, as: form)
@@ -115,8 +107,8 @@ struct CapturedResponses {
         } else {
             let size = load.bodySize ?? 0
             let reason =
-                size > capture.bodyLimit
-                ? reason(.overLimit)
+                size > budget.bodyLimit
+                ? budget.reason(.overLimit)
                 : load.kind == .other || load.kind == .document && load.bodySize == nil
                     ? "WebKit keeps no body for it (a dedicated worker's request, sendBeacon, a font…)"
                     : "WebKit gave no body for it, or it did not fit the total limit"
@@ -135,17 +127,6 @@ struct CapturedResponses {
         if let frame { members.append(("frame", .string(frame))) }
         members.append(("size", .integer(size)))
         return members
-    }
-
-    private func reason(_ omission: CapturedResponse.Omission) -> String {
-        switch omission {
-        case .overLimit: "the body is larger than the limit of \(capture.bodyLimit) bytes"
-        case .pastTotal: "the records hold \(total) body bytes already, and the total limit is \(capture.totalLimit)"
-        case .opaque: "an opaque (no-cors) response: its body is hidden from the page itself"
-        case .unreadable: "the page could not read the body"
-        case .websocket: "a websocket: its messages are not recorded"
-        case .eventStream: "an event stream (EventSource): its events are not recorded"
-        }
     }
 
     /// The record's members for `body` in `form`.

@@ -5,19 +5,16 @@ import FoundationEssentials
 /// job that records bodies, the bodies within the capture's limits.
 struct RequestLog {
     private let keepsBodies: Bool
-    private let bodyLimit: Int
-    private let totalLimit: Int
+    /// The body bytes the log may hold, and holds.
+    private var budget: BodyBudget
     private var loads: [WebParserRequest] = []
     private var reads: [CapturedResponse] = []
     private var sent: [(method: String, url: String, body: WebParserRequest.SentBody)] = []
-    /// The body bytes kept so far.
-    private var total = 0
 
     /// The log of `job`'s requests.
     init(for job: WebParserJob) {
         keepsBodies = job.recordsBodies
-        bodyLimit = job.capture?.bodyLimit ?? WebParserJob.Capture.defaultBodyLimit
-        totalLimit = job.capture?.totalLimit ?? WebParserJob.Capture.defaultTotalLimit
+        budget = BodyBudget(job.capture)
     }
 
     /// Records `load`, a load WebKit reported.
@@ -25,13 +22,15 @@ struct RequestLog {
         var load = load
         if let body = load.body {
             load.body = nil
-            if keepsBodies { (load.body, load.bodyOmitted) = kept(body) }
+            if keepsBodies {
+                if let omission = budget.take(body) { load.bodyOmitted = budget.reason(omission) } else { load.body = body }
+            }
         } else if keepsBodies && load.failure == nil && load.status >= 200 && ![204, 205, 304].contains(load.status) && load.status / 100 != 3 {
             load.bodyOmitted =
                 load.kind == .other
                 ? "WebKit keeps no body for this kind of load (a dedicated worker's request, sendBeacon, a font…)"
-                : (load.bodySize ?? 0) > bodyLimit
-                    ? "the body is larger than the limit of \(bodyLimit) bytes" : "WebKit gave no body for it (it gives none for a frame's document)"
+                : (load.bodySize ?? 0) > budget.bodyLimit
+                    ? budget.reason(.overLimit) : "WebKit gave no body for it (it gives none for a frame's document)"
         }
         loads.append(load)
     }
@@ -43,9 +42,7 @@ struct RequestLog {
         if let body = read.body {
             read.body = nil
             if keepsBodies {
-                let (kept, omitted) = kept(body)
-                read.body = kept
-                if omitted != nil { read.omitted = body.count > bodyLimit ? .overLimit : .pastTotal }
+                if let omission = budget.take(body) { read.omitted = omission } else { read.body = body }
             }
         }
         reads.append(read)
@@ -75,31 +72,10 @@ struct RequestLog {
                     request.bodyIsExact = read.exact
                     request.bodyOmitted = nil
                 } else if let omitted = read.omitted {
-                    request.bodyOmitted = Self.reason(omitted, limit: bodyLimit)
+                    request.bodyOmitted = budget.reason(omitted)
                 }
             }
             return request
-        }
-    }
-
-    /// `body` when it fits both limits (counted in the total), else nil and why.
-    private mutating func kept(_ body: Data) -> (Data?, String?) {
-        guard body.count <= bodyLimit else { return (nil, "the body (\(body.count) bytes) is larger than the limit of \(bodyLimit) bytes") }
-        guard total + body.count <= totalLimit else {
-            return (nil, "the file holds \(total) body bytes already, and the total limit is \(totalLimit)")
-        }
-        total += body.count
-        return (body, nil)
-    }
-
-    private static func reason(_ omission: CapturedResponse.Omission, limit: Int) -> String {
-        switch omission {
-        case .overLimit: "the body is larger than the limit of \(limit) bytes"
-        case .pastTotal: "the total limit of body bytes was reached"
-        case .opaque: "an opaque (no-cors) response: its body is hidden from the page itself"
-        case .unreadable: "the page could not read the body"
-        case .websocket: "a websocket: its messages are not recorded"
-        case .eventStream: "an event stream (EventSource): its events are not recorded"
         }
     }
 }

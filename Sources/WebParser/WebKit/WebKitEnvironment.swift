@@ -81,7 +81,7 @@ enum WebKitEnvironment {
             settings += javaScriptJITThresholds.sorted { $0.key < $1.key }.map { keep($0.key, $0.value) }
         }
         // Set later, once known: the private display, and the libraries WebKit's processes preload.
-        if environment["WAYLAND_DISPLAY"] == nil && environment["DISPLAY"] == nil {
+        if namesNoDisplay(environment) {
             settings += [keep("DISPLAY", ""), keep("XAUTHORITY", "")]
         }
         settings.append(keep("LD_PRELOAD", ""))
@@ -97,6 +97,11 @@ enum WebKitEnvironment {
 
     /// The RAM, in bytes, JavaScriptCore sizes its heaps' growth by, unless the machine has less.
     static let javaScriptRAMSize: UInt64 = 256 << 20
+
+    /// Whether `environment` (without its empty variables) names no display: webparse then starts its own.
+    private static func namesNoDisplay(_ environment: [String: String]) -> Bool {
+        environment["WAYLAND_DISPLAY"] == nil && environment["DISPLAY"] == nil
+    }
 
     /// Whether the environment variable `name` chooses one of JavaScriptCore's JIT tiers or thresholds.
     private static func choosesJIT(_ name: String) -> Bool {
@@ -115,7 +120,7 @@ enum WebKitEnvironment {
             setenv(setting.name, setting.value, setting.replacing ? 1 : 0)
         }
         EGLVendor.install(environment: environment, hasGPU: hasGPU)
-        let needsOwnDisplay = environment["WAYLAND_DISPLAY"] == nil && environment["DISPLAY"] == nil
+        let needsOwnDisplay = namesNoDisplay(environment)
         // GTK parses webparse's one-line theme instead of Adwaita's stylesheet on webparse's own display, unless the
         // user chose a theme.
         if needsOwnDisplay, environment["GTK_THEME"] == nil, environment["GTK_DATA_PREFIX"] == nil, let installed = HeadlessTheme.install() {

@@ -256,10 +256,10 @@ package struct ConfigReader {
 
     /// Reads `members` into `draft`; only `keys` are fields here, and script and scriptFile exclude each other.
     private mutating func read(_ members: [Member], into draft: inout JobDraft, keys: [String]) {
-        let unset = fields.unsetVariables.count
+        let (unset, read) = (fields.unsetVariables.count, fields.variablesRead.count)
         defer {
             draft.unsetVariables += fields.unsetVariables[unset...]
-            draft.secrets.merge(fields.variablesRead) { $1 }
+            for variable in fields.variablesRead[read...] { draft.secrets[variable.name] = variable.value }
         }
         for member in members {
             guard keys.contains(member.key), let field = JobFields.field(member.key) else {

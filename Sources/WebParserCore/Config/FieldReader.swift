@@ -15,9 +15,9 @@ package struct FieldReader {
     /// The well-formed references to variables that are not set, when `defersUnsetVariables`: the problem each is
     /// for a job that runs.
     package private(set) var unsetVariables: [ConfigError.Problem] = []
-    /// The variables read so far, by name: their values are secrets (passwords a step types), kept out of what
+    /// The variables read so far, in order: their values are secrets (passwords a step types), kept out of what
     /// webparse writes (a HAR file).
-    package private(set) var variablesRead: [String: String] = [:]
+    package private(set) var variablesRead: [(name: String, value: String)] = []
     /// The problems already reported, so that one is said once, in constant time.
     private var reported: Set<ConfigError.Problem> = []
 
@@ -31,7 +31,7 @@ package struct FieldReader {
     /// `defersUnsetVariables` an empty value and an entry in `unsetVariables`.
     mutating func variable(_ name: String, _ path: String, at input: FieldInput) -> String? {
         if let value = environment[name] {
-            variablesRead[name] = value
+            variablesRead.append((name, value))
             return value
         }
         let problem = ConfigError.Problem(

@@ -76,14 +76,11 @@ package enum HARLog {
     /// What a request sent: its text, and a form's fields as `params`.
     private static func postData(_ sent: WebParserRequest.SentBody) -> JSONText.Value {
         var members: [(key: String, value: JSONText.Value)] = [("mimeType", .string(sent.contentType))]
-        let type = sent.contentType.lowercased()
-        if type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data"),
-            let text = String(validating: sent.body, as: UTF8.self)
-        {
-            let fields = HARRedaction.formFields(text)
+        if let fields = HARRedaction.formFields(of: sent) {
             members.append(("params", .array(fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })))
             // A multipart body's bytes are the network layer's (their boundary): its fields are what it sent.
-            members.append(("text", .string(type.hasPrefix("multipart/") ? "" : text)))
+            let multipart = sent.contentType.lowercased().hasPrefix("multipart/")
+            members.append(("text", .string(multipart ? "" : String(decoding: sent.body, as: UTF8.self))))
         } else if let text = String(validating: sent.body, as: UTF8.self) {
             members.append(("text", .string(text)))
         } else {

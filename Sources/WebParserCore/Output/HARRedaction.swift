@@ -8,11 +8,23 @@ struct HARRedaction {
     /// Values shorter than this are replaced only where they are a whole field's value: a shorter one would be
     /// found in ordinary text by chance.
     static let shortestFound = 4
-    private let secrets: [(name: String, value: String)]
+
+    /// A secret: its variable's name, its value, what replaces it, and the forms text is searched for (none for a
+    /// value shorter than `shortestFound`).
+    private struct Secret {
+        var value: String
+        var replacement: String
+        var forms: [String]
+    }
+
+    private let secrets: [Secret]
 
     init(secrets: [String: String]) {
         // Longer values first: one that holds another is replaced whole.
-        self.secrets = secrets.filter { !$0.value.isEmpty }.map { ($0.key, $0.value) }.sorted { $0.value.count > $1.value.count }
+        self.secrets = secrets.filter { !$0.value.isEmpty }.sorted { $0.value.count > $1.value.count }.map { name, value in
+            let forms = [value, Self.formEncoded(value), Self.percentEncoded(value, keeping: "-._~")]
+            return Secret(value: value, replacement: "[env \(name)]", forms: value.count < Self.shortestFound ? [] : Array(Set(forms)))
+        }
     }
 
     /// `request` with every secret replaced.
@@ -23,11 +35,8 @@ struct HARRedaction {
         for index in request.requestHeaders.indices { request.requestHeaders[index].value = replaced(in: request.requestHeaders[index].value) }
         for index in request.responseHeaders.indices { request.responseHeaders[index].value = replaced(in: request.responseHeaders[index].value) }
         if var sent = request.sent {
-            let type = sent.contentType.lowercased()
-            if type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data"),
-                let text = String(validating: sent.body, as: UTF8.self)
-            {
-                sent.body = Data(formText(Self.formFields(text)).utf8)
+            if let fields = Self.formFields(of: sent) {
+                sent.body = Data(formText(fields).utf8)
             } else if let text = String(validating: sent.body, as: UTF8.self) {
                 sent.body = Data(replaced(in: text).utf8)
             }
@@ -39,9 +48,14 @@ struct HARRedaction {
         return request
     }
 
-    /// The fields of `text`, a form's `application/x-www-form-urlencoded` body, decoded.
-    static func formFields(_ text: String) -> [(name: String, value: String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+    /// The fields a form sent (`application/x-www-form-urlencoded`, or `multipart/form-data` as the hook reports it:
+    /// its fields URL-encoded), decoded; nil for a body of another type, or not UTF-8.
+    static func formFields(of sent: WebParserRequest.SentBody) -> [(name: String, value: String)]? {
+        let type = sent.contentType.lowercased()
+        guard type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data"),
+            let text = String(validating: sent.body, as: UTF8.self)
+        else { return nil }
+        return text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (part: Substring) in percentDecoded(String(part).replacing("+", with: " ")) }
             return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
@@ -52,7 +66,7 @@ struct HARRedaction {
     /// a secret's value as `[env NAME]`, readable.
     private func formText(_ fields: [(name: String, value: String)]) -> String {
         fields.map { field in
-            let value = secrets.first { $0.value == field.value }.map { "[env \($0.name)]" } ?? replaced(in: Self.formEncoded(field.value))
+            let value = whole(field.value) ?? replaced(in: Self.formEncoded(field.value))
             return "\(Self.formEncoded(field.name))=\(value)"
         }.joined(separator: "&")
     }
@@ -95,18 +109,17 @@ struct HARRedaction {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A field's value: `[env NAME]` when it is a secret, else with the secrets in it replaced.
-    private func field(_ value: String) -> String {
-        if let secret = secrets.first(where: { $0.value == value }) { return "[env \(secret.name)]" }
-        return replaced(in: value)
+    /// `[env NAME]` when `value` is a secret's whole value; nil otherwise.
+    private func whole(_ value: String) -> String? {
+        secrets.first { $0.value == value }?.replacement
     }
 
     /// `url` with secrets replaced in its query's values (whole) and anywhere in it (as encoded).
     private func redactedURL(_ url: String) -> String {
         guard var components = URLComponents(string: url), let items = components.queryItems,
-            items.contains(where: { item in secrets.contains { $0.value == item.value } })
+            items.contains(where: { item in item.value.flatMap(whole) != nil })
         else { return replaced(in: url) }
-        components.queryItems = items.map { URLQueryItem(name: $0.name, value: $0.value.map(field)) }
+        components.queryItems = items.map { item in URLQueryItem(name: item.name, value: item.value.map { whole($0) ?? replaced(in: $0) }) }
         return replaced(in: components.string ?? url)
     }
 
@@ -114,9 +127,8 @@ struct HARRedaction {
     /// and percent-encoded.
     private func replaced(in text: String) -> String {
         var text = text
-        for secret in secrets where secret.value.count >= Self.shortestFound {
-            let forms = [secret.value, Self.formEncoded(secret.value), Self.percentEncoded(secret.value, keeping: "-._~")]
-            for form in Set(forms) where !form.isEmpty { text = text.replacing(form, with: "[env \(secret.name)]") }
+        for secret in secrets {
+            for form in secret.forms { text = text.replacing(form, with: secret.replacement) }
         }
         return text
     }

@@ -92,9 +92,9 @@ struct JobRun {
             }
         }
         var tally = Tally()
-        let named = jobs
-        try await scheduler.run(jobs) { index, outcome in
-            await account(outcome, of: named[index], at: index, parser: parser, slots: slots, into: &tally)
+        let prepared = jobs
+        try await scheduler.run(prepared) { index, outcome in
+            await account(outcome, of: prepared[index], at: index, parser: parser, slots: slots, into: &tally)
         }
         return tally
     }
