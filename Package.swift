@@ -22,7 +22,9 @@ let package = Package(
         .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem", "LibXML2System"]),
         // The hook's JavaScript is compiled in (#embed), not shipped beside the library.
         .target(name: "CWebParseExtension", dependencies: ["WebKitWebExtensionSystem"], exclude: ["capture_hook.js"]),
-        .target(name: "WebParser", dependencies: ["CWebKitGTK"]),
+        // The JavaScript webparse runs in pages, one .js file per concern, compiled in (#embed).
+        .target(name: "PageJavaScript", exclude: ["scripts"]),
+        .target(name: "WebParser", dependencies: ["CWebKitGTK", "PageJavaScript"]),
         .target(name: "WebParserCore", dependencies: ["WebParser"]),
         // The version, compiled from the VERSION file.
         .target(name: "WebParserVersion"),
@@ -30,7 +32,9 @@ let package = Package(
         .executableTarget(
             name: "webparse", dependencies: ["WebParser", "WebParserCore", "WebParserVersion"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"])]),
-        .target(name: "TestSupport", dependencies: ["WebParser"], path: "Tests/TestSupport"),
+        // A JavaScriptCore context without a page, in which the page's JavaScript files are tested.
+        .target(name: "CScriptSandbox", dependencies: ["WebKitGTKSystem"], path: "Tests/CScriptSandbox"),
+        .target(name: "TestSupport", dependencies: ["WebParser", "CScriptSandbox"], path: "Tests/TestSupport"),
         // Unit tests, one target per module: no WebKit page, no built binary.
         .testTarget(name: "WebParserTests", dependencies: ["WebParser", "TestSupport"]),
         // The bad-config corpus is read from the source tree by its tests, not bundled.

@@ -61,4 +61,29 @@ import Testing
             #expect(!text.contains("wk_"), "\(file) calls the shim")
         }
     }
+
+    /// The page's JavaScript lives in `.js` files (PageJavaScript/scripts), each compiled in: no string literal of
+    /// WebParser's is over 15 lines, and every file is embedded.
+    @Test func thePagesJavaScriptLivesInItsOwnFiles() throws {
+        for file in try files(of: "WebParser") {
+            let lines = try String(contentsOf: Self.sources.appending(path: "WebParser").appending(path: file), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            var opened: Int?
+            for (number, line) in lines.enumerated() {
+                if let start = opened, line.trimmingCharacters(in: .whitespaces).hasPrefix("\"\"\"") {
+                    #expect(number - start - 1 <= 15, "\(file):\(start + 1) has a literal of \(number - start - 1) lines")
+                    opened = nil
+                } else if opened == nil, line.hasSuffix("\"\"\"") {
+                    opened = number
+                }
+            }
+        }
+        let folder = Self.sources.appending(path: "PageJavaScript")
+        let embedder = try String(contentsOf: folder.appending(path: "page_javascript.c"), encoding: .utf8)
+        let scripts = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "scripts").path)
+        #expect(scripts.count >= 8)
+        for script in scripts {
+            #expect(embedder.contains("#embed \"scripts/\(script)\""), "\(script) is not compiled in")
+        }
+    }
 }

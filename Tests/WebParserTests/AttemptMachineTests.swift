@@ -12,6 +12,12 @@ import Testing
         return AttemptMachine(job: job)
     }
 
+    /// Whether `body`, a step's call, waits for an element (or a condition) to be ready before it acts.
+    static func waitsForAnElement(_ body: String) -> Bool {
+        let kinds = ["click", "fill", "select", "check", "press", "submit", "scrollTo", "waitFor", "waitForSelector"]
+        return kinds.contains { body.contains(#""kind":"\#($0)""#) }
+    }
+
     /// The actions in words, for comparing.
     func words(_ actions: [AttemptMachine.Action]) -> [String] {
         actions.map { action in
@@ -23,13 +29,13 @@ import Testing
             case .expireRequest(.load(let id), let delay): "expire request \(id) after \(delay)"
             case .expireRequest(.read(let id), let delay): "expire read \(id) after \(delay)"
             case .notify(let body):
-                body.contains("\npageQuiet(true, ")
+                body.contains(".pageQuiet(true, ")
                     ? "notify busy"
-                    : body.contains("\npageQuiet(false, ")
+                    : body.contains(".pageQuiet(false, ")
                         ? "notify quiet" : body.contains(".setResponses(") ? "give responses" : "install script"
             case .readPageError(let document): "read page error in \(document)"
             case .checkBlocked(let document): "check blocked in \(document)"
-            case .callStep(let body, let document): "step call \(body.contains("until(") ? "waiting" : "direct") in \(document)"
+            case .callStep(let body, let document): "step call \(Self.waitsForAnElement(body) ? "waiting" : "direct") in \(document)"
             case .click(let x, let y): "click \(x),\(y)"
             case .press(let key): "press \(key)"
             case .stepLater(let delay, let timer): "step timer \(timer) after \(delay)"

@@ -9,22 +9,7 @@ enum BotProtection {
     /// requests) and 503 (a challenge while the check runs).
     static let statuses: Set<Int> = [403, 405, 429, 503]
 
-    /// The body of a call whose value is the name of the service whose page the document is, or null.
-    static let checkBody = """
-        const title = (document.title || "").trim();
-        const text = document.documentElement ? document.documentElement.outerHTML.slice(0, 500000) : "";
-        const sources = Array.from(document.querySelectorAll("script[src], iframe[src]"), (element) => element.src);
-        const loads = (pattern) => sources.some((source) => pattern.test(source));
-        if (/^just a moment\\.\\.\\.$/i.test(title) || /^attention required! \\| cloudflare$/i.test(title)
-          || loads(/\\/cdn-cgi\\/challenge-platform\\//) || document.querySelector("#challenge-form, #cf-challenge-running, .cf-browser-verification"))
-          return "Cloudflare challenge";
-        if (loads(/(^|\\.)captcha-delivery\\.com\\//) || text.includes("geo.captcha-delivery.com")) return "DataDome";
-        if (document.querySelector("#px-captcha") || loads(/(px-cdn\\.net|px-cloud\\.net|perimeterx\\.net)\\//)) return "PerimeterX (HUMAN)";
-        if (loads(/\\.awswaf\\.com\\//) || text.includes("AwsWafIntegration")) return "AWS WAF";
-        if (/^access denied$/i.test(title) && (text.includes("errors.edgesuite.net") || /Reference&#32;#|Reference #\\d/.test(text))) return "Akamai";
-        if (loads(/(^|\\.)hcaptcha\\.com\\//)) return "hCaptcha challenge";
-        if (loads(/(google\\.com|recaptcha\\.net)\\/recaptcha\\//)) return "reCAPTCHA challenge";
-        return null;
-
-        """
+    /// The body of a call whose value is the name of the service whose page the document is, or null
+    /// (`bot_protection.js`).
+    static let checkBody = "return " + ScriptSource.call(ScriptSource.botProtection) + ";\n"
 }

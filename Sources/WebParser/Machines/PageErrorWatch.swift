@@ -9,30 +9,9 @@ enum PageErrorWatch {
     /// The name, on the isolated world's window, of the function that returns the last error.
     private static let key = JavaScriptSyntax.literal("webparse-errors")
 
-    /// The script that keeps the last error, with the built-ins it uses taken before any of the page's scripts ran.
-    static let source = """
-        (() => {
-        "use strict";
-        const key = \(key);
-        if (Object.getOwnPropertyDescriptor(window, key)) return;
-        const text = String, ErrorEventType = ErrorEvent, slice = String.prototype.slice, apply = Reflect.apply;
-        let last = null;
-        const keep = (message) => { last = apply(slice, message, [0, 1000]); };
-        addEventListener("error", (event) => {
-        if (!(event instanceof ErrorEventType)) return;
-        try {
-        const place = event.filename ? ` (${event.filename}:${event.lineno}:${event.colno})` : "";
-        keep("Uncaught " + text(event.message) + place);
-        } catch { keep("Uncaught exception"); }
-        }, true);
-        addEventListener("unhandledrejection", (event) => {
-        let reason;
-        try { reason = text(event.reason); } catch { reason = "a value"; }
-        keep("Unhandled rejection: " + reason);
-        });
-        Object.defineProperty(window, key, { value: () => last, enumerable: false, configurable: false, writable: false });
-        })();
-        """
+    /// The script that keeps the last error (`error_watch.js`), with the built-ins it uses taken before any of the
+    /// page's scripts ran.
+    static let source = ScriptSource.call(ScriptSource.errorWatch, key) + ";\n"
 
     /// The body of a call in webparse's world whose value is the page's last error, or null when there was none.
     static let readBody = "const read = window[\(key)];\nreturn typeof read === \"function\" ? read() : null;\n"

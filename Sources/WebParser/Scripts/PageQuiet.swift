@@ -65,7 +65,7 @@ struct PageQuiet: Sendable {
         var arguments: String { "\"\(stillness.rawValue)\", \(refresh?.milliseconds ?? -1)" }
     }
 
-    private let key = JavaScriptSyntax.literal("webparse-quiet-" + UUID().uuidString)
+    private let key = "webparse-quiet-" + UUID().uuidString
     /// The name of the extension's pending-work accessor on the window of the world the job's script runs in.
     let workKey = "webparse-work-" + UUID().uuidString
     /// How far ahead pending work holds an answer (`Evaluation.lookAhead`).
@@ -76,113 +76,21 @@ struct PageQuiet: Sendable {
         self.lookAhead = lookAhead
     }
 
-    /// JavaScript that defines `pageQuiet(busy, stillness)`, which records whether requests are in flight and the
-    /// document's `Stillness`, and returns the state `{busy, since, created, wakers, stillness}` (`since`: when the
-    /// page last went quiet, on `performance.now()`'s clock; `created`: when the state was made; `wakers`: functions
-    /// called at every change); `isStill()`: whether the document has loaded and nothing can change it any more;
-    /// `pendingWork()`: what the extension finds pending in the page's frames, `{busy, dueIn, never}`, with a refresh
-    /// of the document due within `lookAhead` (its `Refresh` header, or a `<meta http-equiv="refresh">`), or null
-    /// when it cannot tell (no extension); `workDone()`: whether it finds nothing pending and nothing that stays;
-    /// `quietFor(ms)`: whether the page has been quiet that long (always, for 0, and for a still document or one with
-    /// its work done, with no request in flight), or, for a page that is never quiet (it polls its server several
-    /// times a second), whether the document has been there as long as a request may count as in flight;
-    /// `quietIn(ms)`: in how many ms `quietFor(ms)` holds if nothing changes; and `nextChange(ms, byQuiet)`:
-    /// a Promise that resolves at the document's next change, after `ms`, or (with `byQuiet`) when requests start
-    /// or stop being in flight or the document's loading state changes (it may be still now), whichever comes first.
-    var definitions: String {
-        """
-        const pageQuiet = (busy, stillness, refreshMs) => {
-        let state = window[\(key)];
-        if (!state) {
-        const now = performance.now();
-        state = { busy: false, since: now, created: now, wakers: new Set(), stillness: "never", refreshMs: -1 };
-        Object.defineProperty(window, \(key), { value: state, configurable: true, writable: true, enumerable: false });
-        }
-        if (stillness !== undefined) state.stillness = stillness;
-        if (refreshMs !== undefined) state.refreshMs = refreshMs;
-        if (busy !== undefined && state.busy !== busy) {
-        state.busy = busy;
-        if (!busy) state.since = performance.now();
-        for (const wake of [...state.wakers]) wake();
-        }
-        return state;
-        };
-        const isStill = () => {
-        const stillness = pageQuiet().stillness;
-        if (stillness === "never" || document.readyState !== "complete") return false;
-        try {
-        const changers = stillness === "loaded" ? \(JavaScriptSyntax.literal(Self.changers(scriptsRun: false))) : \(JavaScriptSyntax.literal(Self.changers(scriptsRun: true)));
-        if (document.evaluate(changers, document, null, XPathResult.BOOLEAN_TYPE, null).booleanValue) return false;
-        return stillness === "loaded" || !Array.prototype.some.call(document.getElementsByTagName("*"), (element) => element.shadowRoot);
-        } catch {
-        return false;
-        }
-        };
-        const workKey = \(JavaScriptSyntax.literal(workKey)), lookAheadMs = \(lookAhead.milliseconds);
-        const refreshIn = () => {
-        let delay = pageQuiet().refreshMs;
-        const meta = document.querySelector('meta[http-equiv="refresh" i]');
-        const seconds = meta ? parseFloat(meta.getAttribute("content") ?? "") : NaN;
-        if (seconds >= 0) delay = delay < 0 ? seconds * 1000 : Math.min(delay, seconds * 1000);
-        if (delay < 0) return null;
-        const timing = performance.getEntriesByType("navigation")[0];
-        const loaded = timing && timing.loadEventEnd > 0 ? timing.loadEventEnd : performance.now();
-        const left = loaded + delay - performance.now();
-        return left <= lookAheadMs && left > -1000 ? Math.max(0, left) : null;
-        };
-        const pendingWork = () => {
-        let work;
-        try {
-        const read = window[workKey];
-        work = typeof read === "function" ? read(lookAheadMs) : null;
-        if (work === null || typeof work !== "object") return null;
-        } catch {
-        return null;
-        }
-        const refresh = work.busy === null ? refreshIn() : null;
-        return refresh === null ? work : { busy: `a refresh due in ${Math.round(refresh)} ms`, dueIn: refresh, never: work.never };
-        };
-        const workDone = () => {
-        const work = pendingWork();
-        return work !== null && work.busy === null && work.never === null;
-        };
-        const quietFor = (ms) => {
-        const state = pageQuiet(), now = performance.now();
-        return ms <= 0 || !state.busy && (now - state.since >= ms || isStill() || workDone()) || now - state.created >= Math.max(ms, \(RequestTracker.longLived.milliseconds));
-        };
-        const quietIn = (ms) => {
-        const state = pageQuiet(), now = performance.now();
-        const byAge = Math.max(ms, \(RequestTracker.longLived.milliseconds)) - (now - state.created);
-        return Math.max(0, state.busy ? byAge : isStill() || workDone() ? 0 : Math.min(ms - (now - state.since), byAge));
-        };
-        const nextChange = (ms, byQuiet) => new Promise((resume) => {
-        const state = pageQuiet();
-        const observer = new MutationObserver(() => done());
-        const timer = setTimeout(() => done(), ms);
-        const done = () => { observer.disconnect(); clearTimeout(timer); state.wakers.delete(done); document.removeEventListener("readystatechange", done); resume(); };
-        if (byQuiet) { state.wakers.add(done); document.addEventListener("readystatechange", done); }
-        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        });
-
-        """
+    /// A JavaScript expression whose value is the page's quiet functions (`page_quiet.js`): `pageQuiet(busy,
+    /// stillness, refreshMs)`, `isStill()`, `pendingWork()`, `workDone()`, `quietFor(ms)`, `quietIn(ms)` and
+    /// `nextChange(ms, byQuiet)`, on the state this page keeps in each document.
+    var functions: String {
+        let settings = JSONText.Value.object([
+            ("key", .string(key)), ("workKey", .string(workKey)), ("lookAheadMs", .integer(Int(lookAhead.milliseconds))),
+            ("longLivedMs", .integer(Int(RequestTracker.longLived.milliseconds)))
+        ])
+        return ScriptSource.call(ScriptSource.pageQuiet, JSONText.text(settings))
     }
 
-    /// An XPath expression, true when the document holds what can change it once loaded: a frame or plugin (its
-    /// document is another's), a refresh, and when the page's scripts run, a script element, an event handler
-    /// attribute or a custom element (whose declarative shadow root, closed, can hold scripts no page script can
-    /// see; an open one is looked for apart).
-    private static func changers(scriptsRun: Bool) -> String {
-        let frames = "//*[local-name()='iframe' or local-name()='frame' or local-name()='object' or local-name()='embed']"
-        let refresh = "//*[local-name()='meta'][translate(@http-equiv, 'REFSH', 'refsh') = 'refresh']"
-        let scripts =
-            "//*[local-name()='script' or contains(local-name(), '-')] | //@*[starts-with(translate(name(), 'ON', 'on'), 'on')]"
-        return "boolean(" + [frames, refresh].joined(separator: " | ") + (scriptsRun ? " | " + scripts : "") + ")"
-    }
-
-    /// A call's first lines: `definitions`, then the page told whether requests are in flight now and what can
-    /// change its document.
+    /// A call's first lines: `quiet`, the page's quiet functions (`functions`), then the page told whether
+    /// requests are in flight now and what can change its document.
     func preamble(busy: Bool, document: Document) -> String {
-        definitions + "pageQuiet(\(busy), \(document.arguments));\n"
+        "const quiet = \(functions);\nquiet.pageQuiet(\(busy), \(document.arguments));\n"
     }
 
     /// The body of a call that tells the page whether requests are in flight.

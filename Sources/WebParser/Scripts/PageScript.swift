@@ -54,20 +54,22 @@ struct PageScript: Sendable {
         self.waitFor = waitFor.map(Self.trimmed)
         isFinalOnceWaitHolds = waitFor != nil || waitForSelector != nil
         let waitForCode = self.waitFor ?? "true"
-        let selector = waitForSelector.map(JavaScriptSyntax.literal) ?? "null"
-        key = JavaScriptSyntax.literal("webparse-slice-" + UUID().uuidString)
-        let settings =
-            "const sliceMs = \(Self.slice.milliseconds), pollMs = \(pollInterval.milliseconds), busyMs = \(RequestTracker.longLived.milliseconds);\n"
-            + "const waitForSelector = \(selector), final = \(isFinalOnceWaitHolds), key = \(key), emptyIsAnswer = \(emptyIsAnswer);\n"
-            + "const emptyHoldMs = \(Self.emptyHold.milliseconds), emptyText = \(emptyText.map(JavaScriptSyntax.literal) ?? "null");\n"
-            + "const links = \(links.map(JavaScriptSyntax.literal) ?? "null");\n"
-
-            + "let responses = [];\n"
+        let name = "webparse-slice-" + UUID().uuidString
+        key = JavaScriptSyntax.literal(name)
+        let settings = JSONText.Value.object([
+            ("key", .string(name)), ("sourceName", .string(Self.sourceName)), ("sliceMs", .integer(Int(Self.slice.milliseconds))),
+            ("pollMs", .integer(Int(pollInterval.milliseconds))), ("busyMs", .integer(Int(RequestTracker.longLived.milliseconds))),
+            ("lookAheadMs", .integer(Int(lookAhead.milliseconds))), ("emptyHoldMs", .integer(Int(Self.emptyHold.milliseconds))),
+            ("waitForSelector", waitForSelector.map(JSONText.Value.string) ?? .null), ("final", .bool(isFinalOnceWaitHolds)),
+            ("emptyIsAnswer", .bool(emptyIsAnswer)), ("emptyText", emptyText.map(JSONText.Value.string) ?? .null),
+            ("links", links.map(JSONText.Value.string) ?? .null)
+        ])
         // The job's code sees only its own two names: webparse's code is in a function of its own, so that none
         // of its names hides a global of the page's that the job's code reads.
         installation =
             "const script = () => (\n\(self.script)\n);\nconst waitFor = () => (\n\(waitForCode)\n);\n"
-            + "((script, waitFor) => {\n" + settings + quiet.definitions + Self.rest + "})(script, waitFor);\n"
+            + ScriptSource.call(
+                ScriptSource.slice, "script", "waitFor", JSONText.text(settings), quiet.functions, ScriptSource.resolved) + ";\n"
         scriptLineCount = JavaScriptSyntax.lineCount(self.script)
         waitForLineCount = JavaScriptSyntax.lineCount(waitForCode)
     }

@@ -40,215 +40,83 @@ enum StepScript {
         case interrupted
     }
 
-    /// The body of the async function that does `step` in the page, once the document is ready (see
-    /// `documentReady`), after `preamble` (`PageQuiet.preamble`): an action on an element waits for the page to
-    /// have been quiet for `settle`, and with a `probe` (a JavaScript expression whose value is a Promise of the
-    /// job's answer), the answer just before the step acts comes back as `before`. Nil for a step the page has
-    /// no part in (`sleep`, `waitForNavigation`). The job's own code (of `evaluate`, `waitFor`, an `if` script)
-    /// sees none of webparse's names, which could hide the page's globals it reads.
+    /// The body of the async function that does `step` in the page (`step.js`), once the document is ready, after
+    /// `preamble` (`PageQuiet.preamble`): an action on an element waits for the page to have been quiet for
+    /// `settle`, and with a `probe` (a JavaScript expression whose value is a Promise of the job's answer), the
+    /// answer just before the step acts comes back as `before`. Nil for a step the page has no part in (`sleep`,
+    /// `waitForNavigation`). The job's own code (of `evaluate`, `waitFor`, an `if` script) sees none of webparse's
+    /// names, which could hide the page's globals it reads.
     static func body(of step: Step, settle: Duration, probe: String? = nil, preamble: String) -> String? {
-        guard let action = action(step, settle: settle.milliseconds) else { return nil }
-        // The answer before the step acts, read for at most 250 ms: a script still waiting for what only the steps
-        // bring must not hold the step up.
-        let readBefore =
-            probe.map { "const readBefore = () => Promise.race([\($0), new Promise((resolve) => setTimeout(() => resolve(null), 250))]);\n" }
-            ?? "const readBefore = async () => null;\n"
-        return ownCode(of: step) + "return await (async () => {\n" + preamble + prologue + readBefore + documentReady + action + "})();\n"
+        guard let spec = spec(of: step, settle: settle) else { return nil }
+        return ownCode(of: step) + "return await (async () => {\n" + preamble
+            + "return await " + call(spec, quiet: "quiet", hasCode: ownCode(of: step) != "", probe: probe) + ";\n})();\n"
     }
 
-    /// The job's own code in `step`, as a function defined before webparse's code (in a scope without its names).
+    /// The job's own code in `step`, as a function (`stepCode`) defined before webparse's code, in a scope without
+    /// its names; "" for a step without code of the job's.
     private static func ownCode(of step: Step) -> String {
         switch step {
-        case .evaluate(let script): "const evaluateStep = async () => {\n\(script)\n};\n"
-        case .waitFor(let script): "const waitForStep = () => (\n\(script)\n);\n"
-        case .when(.script(let script), _, _): "const condition = () => (\n\(script)\n);\n"
+        case .evaluate(let script): "const stepCode = async () => {\n\(script)\n};\n"
+        case .waitFor(let script), .when(.script(let script), _, _): "const stepCode = () => (\n\(script)\n);\n"
         default: ""
         }
     }
 
-    /// What every call's code starts with: `why` (what a step still waits for) and `stillWaiting` (what `until`
-    /// rejects with once the call's slice is over), at the top of the function, where `sliced` can read them.
-    private static let prologue = "let why = \"\";\nconst stillWaiting = {};\n"
-
-    /// Waits until the document is parsed and its own scripts ran (DOMContentLoaded), then for its load event
-    /// for up to 3 s more, once per document, so that handlers a page attaches once it is ready or loaded are
-    /// there: a step runs as a user acts, on a page that has appeared, not while it is still arriving.
-    private static let documentReady = """
-        if (!pageQuiet().ready) {
-        if (document.readyState === "loading") await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
-        if (document.readyState !== "complete") await new Promise((resolve) => { window.addEventListener("load", resolve, { once: true }); setTimeout(resolve, 3000); });
-        pageQuiet().ready = true;
-        }
-
-        """
-
-    /// Reads the answer before the step acts (`readBefore`), then checks that the element `el` is still there.
-    private static let readAnswer = """
-        const before = await readBefore();
-        if (!el.isConnected) { why = "the element it matched was removed from the page (detached)"; throw stillWaiting; }
-
-        """
-
-    private static func action(_ step: Step, settle: Int64) -> String? {
-        switch step {
-        case .click(let selector):
-            return sliced(element(selector, settle: settle) + clickPoint)
-        case .fill(let selector, let value):
-            return sliced(
-                element(selector, settle: settle) + """
-                    const el = (await until(() => { const el = ready(); if (el && el.readOnly) { why = "an element matches, but it is read-only"; return null; } return el; })).value;
-                    const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype
-                      : el instanceof HTMLInputElement ? HTMLInputElement.prototype : null;
-                    if (!proto && !el.isContentEditable) return { __proto__: null, kind: "error", message: "the element is not a text field (" + el.tagName.toLowerCase() + ")" };
-                    const value = \(JavaScriptSyntax.literal(value));
-                    \(readAnswer)el.focus();
-                    if (proto) Object.getOwnPropertyDescriptor(proto, "value").set.call(el, value); else el.textContent = value;
-                    el.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText", data: value }));
-                    el.dispatchEvent(new Event("change", { bubbles: true }));
-                    return { __proto__: null, kind: "done", before };
-                    """)
-        case .select(let selector, let option):
-            return sliced(
-                element(selector, settle: settle) + """
-                    const wanted = \(JavaScriptSyntax.literal(option));
-                    const pick = (el) => Array.from(el.options || []).find((o) => o.value === wanted || o.label.trim() === wanted || o.text.trim() === wanted);
-                    const el = (await until(() => { const el = ready(); if (el && el instanceof HTMLSelectElement && !pick(el)) { why = "the <select> has no option " + JSON.stringify(wanted) + " yet"; return null; } return el; })).value;
-                    if (!(el instanceof HTMLSelectElement)) return { __proto__: null, kind: "error", message: "the element is not a <select> (" + el.tagName.toLowerCase() + ")" };
-                    \(readAnswer)el.value = pick(el).value;
-                    el.dispatchEvent(new Event("input", { bubbles: true }));
-                    el.dispatchEvent(new Event("change", { bubbles: true }));
-                    return { __proto__: null, kind: "done", before };
-                    """)
-        case .check(let selector, let checked):
-            return sliced(
-                element(selector, settle: settle) + """
-                    const box = (await until(ready)).value;
-                    if (!("checked" in box)) return { __proto__: null, kind: "error", message: "the element is not a checkbox or radio button (" + box.tagName.toLowerCase() + ")" };
-                    if (box.checked === \(checked)) return { __proto__: null, kind: "done", acted: false };
-
-                    """ + clickPoint)
-        case .press(_, let selector?):
-            return sliced(
-                element(selector, settle: settle)
-                    + "const el = (await until(ready)).value;\n\(readAnswer)el.focus();\nreturn { __proto__: null, kind: \"focused\", before };\n")
-        case .press(_, nil):
-            let wait =
-                settle == 0 ? "" : "await until(() => quietFor(\(settle)) || (settledIn(\(settle)), (why = \"the page was still loading data\"), null));\n"
-            return sliced(helpers + wait + "const before = await readBefore();\nreturn { __proto__: null, kind: \"focused\", before };\n")
-        case .submit(let selector):
-            return sliced(
-                element(selector, settle: settle) + """
-                    const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el && settled() ? el : null; })).value;
-                    const form = el instanceof HTMLFormElement ? el : (el.form || el.closest("form"));
-                    if (!form) return { __proto__: null, kind: "error", message: "the element is not a form, nor in one" };
-                    \(readAnswer)if (form.requestSubmit) form.requestSubmit(); else form.submit();
-                    return { __proto__: null, kind: "done", before };
-                    """)
-        case .scroll(.bottom):
-            return "window.scrollTo(0, document.scrollingElement.scrollHeight);\nreturn { __proto__: null, kind: \"done\" };\n"
-        case .scroll(.element(let selector)):
-            return sliced(
-                element(selector, settle: 0) + """
-                    const el = (await until(() => { const el = document.querySelector(selector); if (!el) why = "no element matches " + JSON.stringify(selector); return el; })).value;
-                    el.scrollIntoView({ block: "center" });
-                    return { __proto__: null, kind: "done" };
-                    """)
-        case .scroll(.untilStable(let settle)):
-            return helpers + """
-                // Stable means the page stopped growing: a clock or a carousel changing the page does not count.
-                const height = () => document.scrollingElement.scrollHeight;
-                let last = -1, changed = Date.now();
-                while (Date.now() - changed < \(settle.milliseconds)) {
-                  window.scrollTo(0, height());
-                  await new Promise((resolve) => setTimeout(resolve, 100));
-                  if (height() !== last) { last = height(); changed = Date.now(); }
-                }
-                return { __proto__: null, kind: "done" };
-                """
-        case .waitFor:
-            return sliced(
-                helpers + """
-                    await until(() => { const value = waitForStep(); if (!value) why = "the expression returned " + String(value); return value; });
-                    return { __proto__: null, kind: "done" };
-                    """)
-        case .waitForSelector(let selector):
-            return sliced(
-                element(selector, settle: 0)
-                    + "await until(() => { const el = found(); return el && shown(el) ? el : null; });\nreturn { __proto__: null, kind: \"done\" };\n")
-        case .evaluate:
-            return """
-                const before = await readBefore();
-                try {
-                  await evaluateStep();
-                } catch (error) {
-                  return { __proto__: null, kind: "error", message: String(error && error.message || error) };
-                }
-                return { __proto__: null, kind: "done", before };
-                """
-        case .when(let condition, _, _):
-            let holds =
-                switch condition {
-                case .selector(let selector):
-                    "const selector = \(JavaScriptSyntax.literal(selector));\n"
-                        + "try { document.querySelector(selector); } catch (_) { return { __proto__: null, kind: \"error\", message: \"not a valid CSS selector: \" + selector }; }\n"
-                        + "const holds = async () => document.querySelector(selector) !== null;\n"
-                case .script:
-                    JavaScriptSyntax.resolvedDefinition
-                        + "const holds = async () => { let value = condition(); if (typeof value === \"function\") value = value(); return Boolean((await resolved(value)).value); };\n"
-                }
-            return sliced(
-                helpers + holds + """
-                    // Decided once the answer has stayed the same on a page quiet for the settle time; what was seen is
-                    // kept in the document, for the calls after a slice.
-                    const seen = (pageQuiet().conditions ??= {})[\(JavaScriptSyntax.literal(condition.description))] ??= { since: 0 };
-                    for (;;) {
-                      let value = false;
-                      try { value = await holds(); } catch (_) { value = false; }
-                      const now = performance.now();
-                      if (value !== seen.value) { seen.value = value; seen.since = now; }
-                      if (quietFor(\(settle)) && (now - seen.since >= \(settle) || isStill() || workDone())) return { __proto__: null, kind: "decided", holds: value };
-                      why = pageQuiet().busy ? "the page was still loading data" : "the condition had not given the same answer for \(settle) ms";
-                      if (now >= sliceEnd) throw stillWaiting;
-                      await nextChange(50, true);
-                    }
-                    """)
-        case .sleep, .waitForNavigation:
-            return nil
-        }
+    /// A call of `step.js` with `spec`, the page's quiet functions under the name `quiet` (or "null"), the job's code
+    /// (`stepCode`) when it has some, and the `probe` of its answer.
+    private static func call(_ spec: [(key: String, value: JSONText.Value)], quiet: String, hasCode: Bool, probe: String? = nil)
+        -> String
+    {
+        let settings = JSONText.text(.object([("sliceMs", .integer(Int(slice.milliseconds)))] + spec))
+        let own =
+            "{ __proto__: null, code: \(hasCode ? "stepCode" : "null"), probe: \(probe.map { "() => \($0)" } ?? "null"), "
+            + "resolved: \(ScriptSource.resolved) }"
+        return ScriptSource.call(ScriptSource.step, settings, quiet, own)
     }
 
-    /// `body` made to answer `waiting` (`PageAnswer`) with `why` when what it waits for has not come within a slice (`why` and
-    /// `stillWaiting` are the `prologue`'s).
-    private static func sliced(_ body: String) -> String {
-        "try {\n" + body + "\n} catch (error) {\nif (error === stillWaiting) return { __proto__: null, kind: \"waiting\", text: why };\nthrow error;\n}\n"
+    /// What `step.js` is told of `step`: its kind, the selector (null for none), what it types, picks or checks,
+    /// and its settle time in ms (what an element waits for to be quiet, an `if`'s decision time, a scroll's
+    /// stillness).
+    private static func spec(of step: Step, settle: Duration) -> [(key: String, value: JSONText.Value)]? {
+        let settle = Int(settle.milliseconds)
+        func on(_ kind: String, _ selector: String?, settle: Int = settle, _ more: [(key: String, value: JSONText.Value)] = [])
+            -> [(key: String, value: JSONText.Value)]
+        {
+            [("kind", .string(kind)), ("selector", selector.map(JSONText.Value.string) ?? .null), ("settle", .integer(settle))] + more
+        }
+        switch step {
+        case .click(let selector): return on("click", selector)
+        case .fill(let selector, let value): return on("fill", selector, [("value", .string(value))])
+        case .select(let selector, let option): return on("select", selector, [("option", .string(option))])
+        case .check(let selector, let checked): return on("check", selector, [("checked", .bool(checked))])
+        case .press(_, let selector): return on("press", selector)
+        case .submit(let selector): return on("submit", selector)
+        case .scroll(.bottom): return on("scrollBottom", nil)
+        case .scroll(.element(let selector)): return on("scrollTo", selector, settle: 0)
+        case .scroll(.untilStable(let stable)): return on("scrollUntilStable", nil, settle: Int(stable.milliseconds))
+        case .waitFor: return on("waitFor", nil)
+        case .waitForSelector(let selector): return on("waitForSelector", selector, settle: 0)
+        case .evaluate: return on("evaluate", nil)
+        case .when(let condition, _, _):
+            let selector: String? = if case .selector(let selector) = condition { selector } else { nil }
+            return on("if", selector, [("condition", .string(condition.description))])
+        case .sleep, .waitForNavigation: return nil
+        }
     }
 
     /// The body of the async function that finds the next page: its URL (a link to a web page, or what the
-    /// job's script for it returns), the point where the view must click its button, or that there is none (`PageAnswer.lastPage`).
+    /// job's script for it returns), the point where the view must click its button, or that there is none
+    /// (`PageAnswer.lastPage`).
     static func nextPage(_ next: Pagination.Next) -> String {
         switch next {
         case .selector(let selector):
-            return prologue + element(selector, settle: 0) + """
-                const el = ready();
-                if (!el) return { __proto__: null, kind: "lastPage" };
-                const href = el.tagName === "A" ? el.href : "";
-                if (/^https?:/i.test(href) && href.split("#")[0] !== location.href.split("#")[0]) return { __proto__: null, kind: "nextPage", url: href };
-                if (href.split("#")[0] === location.href.split("#")[0] && el.getAttribute("href") && !el.getAttribute("href").startsWith("#") && !/^javascript:/i.test(el.getAttribute("href"))) return { __proto__: null, kind: "lastPage" };
-
-                """ + middlePoint
+            return "return await "
+                + call([("kind", .string("nextPage")), ("selector", .string(selector)), ("settle", .integer(0))], quiet: "null", hasCode: false)
+                + ";\n"
         case .script(let script):
-            return """
-                const nextScript = () => (
-                \(script)
-                );
-                \(JavaScriptSyntax.resolvedDefinition)return await (async () => {
-                let value = nextScript();
-                if (typeof value === "function") value = value();
-                value = (await resolved(value)).value;
-                if (value === null || value === undefined || value === "") return { __proto__: null, kind: "lastPage" };
-                return { __proto__: null, kind: "nextPage", url: new URL(String(value), location.href).href };
-                })();
-                """
+            return "const stepCode = () => (\n\(script)\n);\n"
+                + "return await " + call([("kind", .string("nextPage")), ("selector", .null), ("settle", .integer(0))], quiet: "null", hasCode: true)
+                + ";\n"
         }
     }
 
@@ -260,17 +128,8 @@ enum StepScript {
     /// click reached the page on something else; when it did not reach webparse's listener at all (the page
     /// stopped it), it counts as landed, so that nothing is clicked twice.
     static func actionCheck(preamble: String) -> String {
-        "return await (async () => {\n" + preamble + """
-            const aim = pageQuiet().click;
-            pageQuiet().click = null;
-            const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
-            if (aim && aim.landed === null) await Promise.race([aim.arrived, new Promise((resolve) => setTimeout(resolve, 1000))]);
-            await turn();
-            await turn();
-            return { __proto__: null, kind: "clickCheck", holds: !aim || aim.landed !== false };
-            })();
-
-            """
+        "return await (async () => {\n" + preamble + "return await "
+            + call([("kind", .string("clickCheck")), ("selector", .null), ("settle", .integer(0))], quiet: "quiet", hasCode: false) + ";\n})();\n"
     }
 
     /// What `reply`, the page's answer to a step's call, means.

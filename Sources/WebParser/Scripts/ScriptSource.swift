@@ -1,0 +1,28 @@
+import PageJavaScript
+
+/// The JavaScript webparse runs in pages, compiled in from `Sources/PageJavaScript/scripts/`: each file a function
+/// expression that webparse calls with its settings (the comment at the top of each file says what it takes).
+enum ScriptSource {
+    /// The page's quiet state (`page_quiet.js`): `(settings) => ({pageQuiet, isStill, pendingWork, workDone, quietFor,
+    /// quietIn, nextChange})`.
+    static let pageQuiet = String(cString: wp_js_page_quiet())
+    /// A job's script in slices (`slice.js`): `(script, waitFor, settings, quiet, resolved) => undefined`.
+    static let slice = String(cString: wp_js_slice())
+    /// A job's step (`step.js`): `(step, quiet, own) => Promise<reply>`.
+    static let step = String(cString: wp_js_step())
+    /// `resolved.js`: `async (value) => ({value})`, the value awaited only when it is a promise of its own.
+    static let resolved = String(cString: wp_js_resolved())
+    /// An extraction's reader (`extraction.js`): `(spec) => items or object`.
+    static let extraction = String(cString: wp_js_extraction())
+    /// The user scripts' channel (`bridge.js`): `(token, settings) => run`.
+    static let bridge = String(cString: wp_js_bridge())
+    /// The page's last error (`error_watch.js`): `(key) => undefined`.
+    static let errorWatch = String(cString: wp_js_error_watch())
+    /// The bot protection service of a page (`bot_protection.js`): `() => name or null`.
+    static let botProtection = String(cString: wp_js_bot_protection())
+
+    /// A call of `function`, one of these files, with `arguments` (JavaScript expressions), as an expression.
+    static func call(_ function: String, _ arguments: String...) -> String {
+        "(" + function + ")(" + arguments.joined(separator: ", ") + ")"
+    }
+}
