@@ -39,10 +39,12 @@ import Testing
         #expect(PageError(domain: "WebKitJavascriptError", code: 699, message: "SyntaxError").kind == .scriptFailed)
         #expect(PageError(domain: "WebKitNetworkError", code: 302, message: "").kind == .navigationReplaced)
         #expect(PageError(domain: "WebKitPolicyError", code: 102, message: "").kind == .policyInterrupted)
-        #expect(PageError(domain: "WebKitPolicyError", code: 103, message: "").kind == .restrictedPort)
-        #expect(PageError(domain: "WebKitNetworkError", code: 300, message: "").kind == .connectionLost)
-        #expect(PageError(domain: "", code: 0, message: "Too many redirections").kind == .tooManyRedirects)
-        #expect(PageError(domain: "g-io-error-quark", code: 2, message: "").kind == .other)
+        #expect(PageError(domain: "WebKitPolicyError", code: 103, message: "").meaning == .unsupportedURL("the port is restricted by WebKit"))
+        #expect(PageError(domain: "WebKitNetworkError", code: 300, message: "m").meaning == .connectionLost("m"))
+        #expect(PageError(domain: "", code: 0, message: "Too many redirections").meaning == .loadFailed("too many redirects"))
+        #expect(PageError(domain: "g-io-error-quark", code: 2, message: "m") == PageError(domain: "g-io-error-quark", code: 2, message: "m"))
+        #expect(PageError(domain: "g-io-error-quark", code: 2, message: "m").meaning == .loadFailed("m [g-io-error-quark 2]"))
+        #expect(PageError(domain: "g-io-error-quark", code: 19, message: "m").kind == .cancelled)
     }
 
     @Test func transientKinds() {

@@ -1,4 +1,5 @@
-/// What a failed main load means for a job: which `WebParserError.Kind`, and so whether a retry can help.
+/// What a failed main load means for a job: whether it failed at all, and which `WebParserError.Kind` (the one
+/// table is `PageError`'s), and so whether a retry can help.
 enum LoadFailureTriage {
     /// True for the failure WebKit reports when a newer navigation replaced a load: not a job failure.
     static func isSuperseded(_ failure: PageLoadFailure) -> Bool {
@@ -22,7 +23,7 @@ enum LoadFailureTriage {
 
     /// The failure WebKit reports for a load to `url` whose server's certificate is not trusted.
     static func untrustedCertificate(at url: String) -> PageLoadFailure {
-        PageLoadFailure(url: url, error: PageError(domain: "g-tls-error-quark", code: 2, message: "Unacceptable TLS certificate"))
+        PageLoadFailure(url: url, error: .untrustedCertificate)
     }
 
     /// Where a server redirected the failed load, when it failed for going somewhere that is not a web page. A
@@ -42,21 +43,8 @@ enum LoadFailureTriage {
                 + "to http and https only)")
     }
 
-    /// The kind of error `failure` is.
+    /// The kind of error `failure` is (`PageError.meaning`).
     static func kind(of failure: PageLoadFailure) -> WebParserError.Kind {
-        let message = failure.error.message
-        switch failure.error.kind {
-        case .connectionRefused: return .connectionRefused
-        case .hostNotFound: return .hostNotFound
-        case .fileNotFound: return .loadFailed("file not found")
-        // WebKit gave up a connection (see mayHideUntrustedCertificate).
-        case .cancelled, .connectionLost: return .connectionLost(message)
-        case .tls: return .tlsFailed(message)
-        case .unsupportedScheme: return .unsupportedURL(message)
-        case .restrictedPort: return .unsupportedURL("the port is restricted by WebKit")
-        case .tooManyRedirects: return .loadFailed("too many redirects")
-        case .navigationReplaced, .policyInterrupted, .scriptFailed, .other:
-            return .loadFailed("\(message) [\(failure.error.cause.domain) \(failure.error.cause.code)]")
-        }
+        failure.error.meaning
     }
 }
