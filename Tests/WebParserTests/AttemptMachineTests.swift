@@ -6,10 +6,10 @@ import Testing
 @Suite struct AttemptMachineTests {
     let url = URL(string: "http://example.test/list")!
 
-    func machine(_ configure: (inout WebParserJob) -> Void = { _ in }) -> AttemptMachine {
+    func machine(deadline: ContinuousClock.Instant? = nil, _ configure: (inout WebParserJob) -> Void = { _ in }) -> AttemptMachine {
         var job = WebParserJob(url: url, evaluation: Evaluation(script: "document.title", pollInterval: .milliseconds(50)), timeout: .seconds(5))
         configure(&job)
-        return AttemptMachine(job: job)
+        return AttemptMachine(job: job, deadline: deadline)
     }
 
     /// Whether `body`, a step's call, waits for an element (or a condition) to be ready before it acts.
@@ -66,7 +66,7 @@ import Testing
             $0.evaluation.steps = [.click(selector: "#go"), .fill(selector: "#q", value: "x"), .press(key: "Enter", selector: nil)]
         }
         let page = url.absoluteString
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.started(url: page)))
         #expect(words(attempt.handle(.page(.committed(url: page, httpStatus: 200)))) == ["install script", "step call waiting in 1"])
         #expect(words(attempt.handle(.page(.finished(url: page)))) == [])
@@ -102,7 +102,7 @@ import Testing
     @Test func aFailingOrStuckStepNamesItself() {
         let page = url.absoluteString
         var failing = machine { $0.evaluation.steps = [.waitForSelector("#a"), .select(selector: "#s", option: "B")] }
-        _ = failing.handle(.start)
+        _ = failing.handle(.start(now: .now))
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
         #expect(
             words(failing.handle(.stepReply(json(#"{"kind": "done"}"#), document: 1))) == ["install script", "step call waiting in 1"], "a wait is not checked")
@@ -111,12 +111,12 @@ import Testing
                 == [##"fail step 2 (select "B" in "#s") failed: the element is not a <select> (div) (\##(page))"##])
 
         var stuck = machine { $0.evaluation.steps = [.click(selector: "#never")] }
-        _ = stuck.handle(.start)
+        _ = stuck.handle(.start(now: .now))
         _ = stuck.handle(.page(.committed(url: page, httpStatus: 200)))
         #expect(words(stuck.handle(.timedOut)) == [##"fail timed out after 5 s while running step 1 (click "#never") (\##(page))"##])
 
         var evaluating = machine { $0.evaluation.steps = [.evaluate(script: "form.submit(); await later"), .click(selector: "#b")] }
-        _ = evaluating.handle(.start)
+        _ = evaluating.handle(.start(now: .now))
         _ = evaluating.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = evaluating.handle(.page(.started(url: page + "posted")))
         #expect(
@@ -129,7 +129,7 @@ import Testing
     @Test func pagesAreReadUntilTheLastAndTheirListsJoined() {
         var attempt = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next"), maxPages: 3) }
         let page = url.absoluteString
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
         #expect(words(attempt.handle(.reply(string(#"[1,2]"#), document: 1))) == ["cancel later evaluation", "find next 1"])
         #expect(
@@ -149,7 +149,7 @@ import Testing
             "the third page is the most")
 
         var repeating = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next")) }
-        _ = repeating.handle(.start)
+        _ = repeating.handle(.start(now: .now))
         _ = repeating.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = repeating.handle(.reply(string(#"[{"a":1}]"#), document: 1))
         _ = repeating.handle(.nextFound(json(#"{"kind": "clickAt", "x": 1, "y": 1}"#), call: 1))
@@ -157,7 +157,7 @@ import Testing
         #expect(words(repeating.handle(.timedOut)) == [#"succeed [{"a":1}] at \#(page) (cut short)"#], "a time-out keeps the pages read")
 
         var failing = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next")) }
-        _ = failing.handle(.start)
+        _ = failing.handle(.start(now: .now))
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = failing.handle(.reply(string("[1]"), document: 1))
         _ = failing.handle(.nextFound(json(#"{"kind": "nextPage", "url": "http://127.0.0.1:9/gone"}"#), call: 1))
@@ -166,7 +166,7 @@ import Testing
                 == ["succeed [1] at http://127.0.0.1:9/gone (cut short)"], "a next page that cannot be read ends with the pages read")
 
         var hostile = machine { $0.evaluation.pagination = Pagination(next: .script("document.querySelector('a').href")) }
-        _ = hostile.handle(.start)
+        _ = hostile.handle(.start(now: .now))
         _ = hostile.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = hostile.handle(.reply(string("[1]"), document: 1))
         #expect(
@@ -183,7 +183,7 @@ import Testing
             $0.evaluation.settle = .zero
         }
         let page = url.absoluteString
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
         let read = ScriptRead(id: 1 << 24 | 1, method: "GET", url: "http://example.test/api/list")
         #expect(words(attempt.handle(.page(.readStarted(read)))) == ["expire read \(read.id) after 5.0 seconds", "notify busy"])
@@ -208,7 +208,7 @@ import Testing
             $0.evaluation.script = "(responses) => responses.map(r => r.body)"
         }
         let page = url.absoluteString
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = attempt.handle(.page(.finished(url: page)))
         let read = ScriptRead(id: 1 << 24 | 1, method: "GET", url: "http://example.test/api/list")
@@ -239,7 +239,7 @@ import Testing
     /// what delivers no data does not count, and a request loading too long stops counting.
     @Test func requestsInFlightAreToldToThePage() {
         var attempt = machine()
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         #expect(words(attempt.handle(.page(.resource(id: 1, .started(accept: "text/html"))))) == ["expire request 1 after 5.0 seconds", "notify busy"])
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         #expect(words(attempt.handle(.page(.resource(id: 2, .started(accept: "*/*"))))) == ["expire request 2 after 5.0 seconds"])
@@ -261,7 +261,7 @@ import Testing
     @Test func whatCanChangeTheDocumentIsToldToThePage() throws {
         func firstBody(refresh: String? = nil, _ change: (inout WebParserJob) -> Void = { _ in }) -> String {
             var attempt = machine(change)
-            _ = attempt.handle(.start)
+            _ = attempt.handle(.start(now: .now))
             let actions = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200, refresh: refresh)))
             guard case .evaluate(let body, _)? = actions.first(where: { if case .evaluate = $0 { true } else { false } }) else {
                 Issue.record("expected an evaluation, got \(words(actions))")
@@ -283,7 +283,7 @@ import Testing
     @Test func anAnswerTheStepsDidNotChangeMustHoldLonger() {
         func afterClick() -> AttemptMachine {
             var attempt = machine { $0.evaluation.steps = [.click(selector: "#filter")] }
-            _ = attempt.handle(.start)
+            _ = attempt.handle(.start(now: .now))
             #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == ["install script", "step call waiting in 1"])
             #expect(
                 words(attempt.handle(.stepReply(json(#"{"kind": "clickAt", "x": 1, "y": 2, "before": "[\"all\"]"}"#), document: 1)))
@@ -308,7 +308,7 @@ import Testing
     /// times; one followed by a new document is not checked.
     @Test func aClickThatMissedItsMovingElementIsMadeAgain() {
         var attempt = machine { $0.evaluation.steps = [.click(selector: "#moving")] }
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         for _ in 1...3 {
             #expect(
@@ -325,7 +325,7 @@ import Testing
         )
 
         var navigating = machine { $0.evaluation.steps = [.click(selector: "a")] }
-        _ = navigating.handle(.start)
+        _ = navigating.handle(.start(now: .now))
         _ = navigating.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         _ = navigating.handle(.stepReply(json(#"{"kind": "clickAt", "x": 1, "y": 2}"#), document: 1))
         _ = navigating.handle(.page(.started(url: url.absoluteString + "2")))
@@ -339,7 +339,7 @@ import Testing
         var attempt = machine {
             $0.evaluation.steps = [.when(.selector("#login"), then: [.click(selector: "#go")], otherwise: []), .waitForSelector("#done")]
         }
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == ["step call direct in 1"])
         #expect(
             words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
@@ -356,7 +356,7 @@ import Testing
     @Test func nestedIfStepsAreNamedByTheirPlace() {
         let inner = Step.when(.script("window.admin"), then: [], otherwise: [.click(selector: "#ask")])
         var attempt = machine { $0.evaluation.steps = [.when(.selector("#login"), then: [inner], otherwise: [])] }
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         #expect(
             words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
@@ -369,7 +369,7 @@ import Testing
 
     @Test func aLoadThenEvaluationsUntilTheDataIsThere() {
         var attempt = machine()
-        #expect(words(attempt.handle(.start)) == ["watch 5.0 seconds", "load"])
+        #expect(words(attempt.handle(.start(now: .now))) == ["watch 5.0 seconds", "load"])
         #expect(words(attempt.handle(.page(.started(url: url.absoluteString)))) == [])
         #expect(
             words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200))))
@@ -383,7 +383,7 @@ import Testing
 
     @Test func aNewDocumentGetsTheWholeScriptAndStaleRepliesAreIgnored() {
         var attempt = machine()
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.committed(url: "http://example.test/first", httpStatus: 200)))
         #expect(
             words(attempt.handle(.page(.committed(url: "http://example.test/second", httpStatus: 200))))
@@ -405,7 +405,7 @@ import Testing
             (nil, "fail HTTP status 503 (\(address))")
         ] {
             var attempt = machine()
-            _ = attempt.handle(.start)
+            _ = attempt.handle(.start(now: .now))
             #expect(words(attempt.handle(.page(.committed(url: address, httpStatus: 503, retryAfter: "7")))) == [])
             #expect(words(attempt.handle(.page(.finished(url: address)))) == ["check blocked in 1"])
             #expect(words(attempt.handle(.blockChecked(service, document: 0))) == [], "another document's answer")
@@ -413,40 +413,40 @@ import Testing
         }
         // A challenge that passed and loaded the page in its place: the page is judged on its own.
         var passed = machine()
-        _ = passed.handle(.start)
+        _ = passed.handle(.start(now: .now))
         _ = passed.handle(.page(.committed(url: address, httpStatus: 403)))
         _ = passed.handle(.page(.committed(url: address, httpStatus: 200)))
         #expect(!words(passed.handle(.page(.finished(url: address)))).contains("check blocked in 1"))
         // An error page that never finishes loading fails with its status at the timeout.
         var stalled = machine()
-        _ = stalled.handle(.start)
+        _ = stalled.handle(.start(now: .now))
         _ = stalled.handle(.page(.committed(url: address, httpStatus: 503)))
         #expect(words(stalled.handle(.timedOut)) == ["fail HTTP status 503 (\(address))"])
     }
 
     @Test func failuresEndTheAttemptWithTheirKind() {
         var notFound = machine()
-        _ = notFound.handle(.start)
+        _ = notFound.handle(.start(now: .now))
         #expect(
             words(notFound.handle(.page(.committed(url: url.absoluteString, httpStatus: 404))))
                 == ["fail HTTP status 404 (\(url.absoluteString))"])
         var superseded = machine()
-        _ = superseded.handle(.start)
+        _ = superseded.handle(.start(now: .now))
         let replaced = PageLoadFailure(url: url.absoluteString, error: PageError(domain: "WebKitNetworkError", code: 302, message: "replaced"))
         #expect(words(superseded.handle(.page(.failed(replaced)))) == [], "a newer navigation took over")
         #expect(words(superseded.handle(.page(.finished(url: url.absoluteString)))) == [])
         var crashed = machine()
-        _ = crashed.handle(.start)
+        _ = crashed.handle(.start(now: .now))
         #expect(words(crashed.handle(.page(.processTerminated(.crashed)))).first?.contains("before the page arrived") == true)
         var unsupported = machine { $0.url = URL(string: "ftp://example.test/")! }
-        #expect(words(unsupported.handle(.start)).first?.hasPrefix("fail unsupported URL") == true)
+        #expect(words(unsupported.handle(.start(now: .now))).first?.hasPrefix("fail unsupported URL") == true)
     }
 
     /// The page's own last uncaught error is read while the script waits, and a time-out says it: a page that
     /// crashed before it rendered its data is most often why the data never came.
     @Test func theTimeoutSaysThePagesLastError() {
         var attempt = machine()
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         _ = attempt.handle(.page(.finished(url: url.absoluteString)))
         #expect(words(attempt.handle(.reply(.null, document: 1))) == ["evaluate repeat in 1", "read page error in 1"])
@@ -463,7 +463,7 @@ import Testing
 
     @Test func theTimeoutSaysThePhaseAndWhatTheScriptLastAnswered() {
         var attempt = machine()
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         _ = attempt.handle(.page(.finished(url: url.absoluteString)))
         _ = attempt.handle(.reply(.json(Data(#"{"kind":"pending","text":"waitFor returned false"}"#.utf8)), document: 1))
@@ -477,21 +477,21 @@ import Testing
         var done = machine {
             $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted
         }
-        _ = done.handle(.start)
+        _ = done.handle(.start(now: .now))
         #expect(words(done.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == [], "no script to evaluate")
         #expect(words(done.handle(.page(.message(.emitted(Data("1".utf8)))))) == ["tell emitted(json: 1 bytes)"])
         #expect(words(done.handle(.page(.message(.done)))) == ["succeed [1] at \(url.absoluteString)"])
         var cut = machine {
             $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted
         }
-        _ = cut.handle(.start)
+        _ = cut.handle(.start(now: .now))
         _ = cut.handle(.page(.message(.emitted(Data("2".utf8)))))
         #expect(words(cut.handle(.timedOut)) == ["succeed [2] at \(url.absoluteString) (cut short)"])
     }
 
     @Test func aScreenshotIsWrittenBeforeTheAttemptSucceeds() {
         var attempt = machine { $0.evaluation.screenshot = .init(file: URL(fileURLWithPath: "/tmp/shot.png")) }
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         #expect(words(attempt.handle(.reply(string("1"), document: 1))) == ["cancel later evaluation", "snapshot"])
         #expect(words(attempt.handle(.reply(string("2"), document: 1))) == [], "the result is already there")
@@ -503,7 +503,7 @@ import Testing
     @Test func aScreenshotThatIsNotWrittenFailsAsTheScreenshot() {
         func finishing() -> AttemptMachine {
             var attempt = machine { $0.evaluation.screenshot = .init(file: URL(fileURLWithPath: "/tmp/shot.png")) }
-            _ = attempt.handle(.start)
+            _ = attempt.handle(.start(now: .now))
             _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
             _ = attempt.handle(.reply(string("1"), document: 1))
             return attempt
@@ -520,14 +520,25 @@ import Testing
 
     /// An attempt whose deadline passed before its page came ends before it loads.
     @Test func anAttemptPastItsDeadlineEndsBeforeItLoads() {
-        var attempt = machine()
-        #expect(words(attempt.handle(.timedOut)) == ["fail timed out after 5 s while waiting for the server (\(url.absoluteString))"])
-        #expect(words(attempt.handle(.start)) == [])
+        let now = ContinuousClock.now
+        var late = machine(deadline: now)
+        #expect(words(late.handle(.start(now: now))) == ["fail timed out after 5 s while waiting for the server (\(url.absoluteString))"])
+        #expect(words(late.handle(.start(now: now))) == [])
+    }
+
+    /// The first watch ends at the attempt's deadline when that comes before the job's timeout; the next page's
+    /// load gets the whole timeout.
+    @Test func theFirstWatchEndsByTheDeadline() {
+        let now = ContinuousClock.now
+        var early = machine(deadline: now + .seconds(2))
+        #expect(words(early.handle(.start(now: now))) == ["watch 2.0 seconds", "load"])
+        var later = machine(deadline: now + .seconds(60))
+        #expect(words(later.handle(.start(now: now))) == ["watch 5.0 seconds", "load"])
     }
 
     @Test func cancellationEndsTheAttemptOnce() {
         var attempt = machine()
-        _ = attempt.handle(.start)
+        _ = attempt.handle(.start(now: .now))
         #expect(words(attempt.handle(.cancelled)) == ["end cancelled"])
         #expect(words(attempt.handle(.cancelled)) == [])
     }

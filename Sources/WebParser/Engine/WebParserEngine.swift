@@ -19,8 +19,6 @@ final class WebParserEngine {
     private var stepTimer: Task<Void, Never>?
     /// The timers after which requests in flight stop counting, by request.
     private var requestTimers: [RequestTracker.Request: Task<Void, Never>] = [:]
-    /// When the first watch must end, if not a timeout after the attempt's start.
-    private var deadline: ContinuousClock.Instant?
     /// While the page shares its web process with another job's page: the loop that pings the process.
     private var liveness: Task<Void, Never>?
     /// When the ping in flight was sent, if one is.
@@ -45,8 +43,7 @@ final class WebParserEngine {
         tell: @escaping @Sendable (WebParserMessage) -> Void = { _ in },
         release: @escaping @WebKitActor (any WebPage, PageReturn) -> Void = { page, _ in page.close() }
     ) {
-        self.machine = AttemptMachine(job: job, script: script)
-        self.deadline = deadline
+        self.machine = AttemptMachine(job: job, script: script, deadline: deadline)
         self.job = job
         self.page = page
         self.report = report
@@ -59,9 +56,7 @@ final class WebParserEngine {
     ///   task is cancelled; cancellation returns at once and the page is handed back right after.
     func run() async throws -> AttemptResult {
         try await withTaskCancellationHandler {
-            // An attempt whose deadline passed before its page came (a long wait for it, a busy WebKit thread) is
-            // over before it loads.
-            if !Task.isCancelled { send(deadline.map { $0 <= .now } == true ? .timedOut : .start) }
+            if !Task.isCancelled { send(.start(now: .now)) }
             return try await outcome.wait()
         } onCancel: {
             if outcome.resolve(.failure(CancellationError())) {
@@ -77,8 +72,6 @@ final class WebParserEngine {
     private func perform(_ action: AttemptMachine.Action) {
         switch action {
         case .watch(let timeout):
-            let timeout = deadline.map { max(min(timeout, $0 - .now), .zero) } ?? timeout
-            deadline = nil
             watchdog?.cancel()
             watchdog = Task { [weak self] in
                 guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }

@@ -154,4 +154,23 @@ struct AttemptLoad {
     private static func download(_ mimeType: String) -> String {
         "the server sent a download (\(mimeType.isEmpty ? "no content type" : mimeType)), not a page"
     }
+
+    /// What the end of the page's web process means for the job, whose URL is a local file's or not (`loadsFile`).
+    func failure(of termination: ProcessTermination, loadsFile: Bool) -> WebParserError.Kind {
+        termination.failure(beforePage: !committed && !loadsFile)
+    }
+}
+
+extension ProcessTermination {
+    /// What the end of a page's web process means for its job; `beforePage`: it ended before the page's document
+    /// came. WebKit's UI process ends a web process whose navigation turns to a local file, and a server's redirect
+    /// to file: is the one way a web page's load gets there before its document arrives; but a crash looks the
+    /// same, so it is retried like one.
+    func failure(beforePage: Bool) -> WebParserError.Kind {
+        switch self {
+        case .exceededMemoryLimit: .memoryLimitExceeded
+        case .endedWithAnotherJob: .sharedWebProcessEnded
+        case .crashed: beforePage ? .webProcessEndedBeforePage : .webProcessCrashed
+        }
+    }
 }

@@ -20,8 +20,8 @@ struct AttemptMachine {
 
     /// What happened.
     enum Event {
-        /// The attempt begins.
-        case start
+        /// The attempt begins, at `now`.
+        case start(now: ContinuousClock.Instant)
         case page(PageEvent)
         /// The page answered an evaluation made in `document`.
         case reply(JavaScriptReply, document: Int)
@@ -101,9 +101,13 @@ struct AttemptMachine {
     private let job: WebParserJob
     /// The job's script, made ready.
     let script: PageScript
+    /// When the attempt must have its result or first page, rather than within the job's timeout from its start.
+    private let deadline: ContinuousClock.Instant?
 
     /// The machine of an attempt of `job`, with its script made ready (`script`, by default from the job).
-    init(job: WebParserJob, script: PageScript? = nil) {
+    /// With `deadline`, the attempt must have its result or first page by then.
+    init(job: WebParserJob, script: PageScript? = nil, deadline: ContinuousClock.Instant? = nil) {
+        self.deadline = deadline
         self.job = job
         self.script = script ?? PageScript(for: job.evaluation)
     }
@@ -119,12 +123,12 @@ struct AttemptMachine {
         case (_, .cancelled):
             stage = .ended
             return [.end(nil)]
-        case (.idle, .start):
-            return start()
-        case (.idle, .timedOut):
-            // The attempt's deadline passed before its page came.
+        case (.idle, .start(let now)) where deadline.map { $0 <= now } == true:
+            // The attempt's deadline passed before its page came (a long wait for it, a busy WebKit thread).
             stage = .ended
             return [.end(.failure(WebParserError(.timedOut(phase: .waitingForServer, after: job.timeout), url: job.url.absoluteString)))]
+        case (.idle, .start(let now)):
+            return start(now: now)
         case (.idle, _):
             return []
         case (.running, .start), (.running, .snapshotWritten):
@@ -149,19 +153,13 @@ struct AttemptMachine {
             ]
         case (.finishing(let result), .page(.processTerminated(let termination))):
             stage = .ended
-            let kind: WebParserError.Kind =
-                switch termination {
-                case .exceededMemoryLimit: .memoryLimitExceeded
-                case .endedWithAnotherJob: .sharedWebProcessEnded
-                case .crashed: .webProcessCrashed
-                }
-            return [.end(.failure(WebParserError(kind, url: result.url)))]
+            return [.end(.failure(WebParserError(termination.failure(beforePage: false), url: result.url)))]
         case (.finishing, _):
             return []
         }
     }
 
-    private mutating func start() -> [Action] {
+    private mutating func start(now: ContinuousClock.Instant) -> [Action] {
         guard let scheme = job.url.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme) else {
             return fail(.unsupportedURL("only http, https and file URLs can be loaded"))
         }
@@ -170,7 +168,7 @@ struct AttemptMachine {
         }
         if let problem = job.captureProblem { return fail(.invalidJob(problem)) }
         stage = .running(RunningAttempt(job: job, script: script))
-        return [.watch(job.timeout), .load]
+        return [.watch(deadline.map { min(job.timeout, $0 - now) } ?? job.timeout), .load]
     }
 
     /// Keeps the running attempt, or moves on once it concluded: to the screenshot the job asks for, or the end.

@@ -1,0 +1,102 @@
+import FoundationEssentials
+
+/// What a running attempt does with its parts' commands: the steps', the list's pages', and the script's replies.
+extension RunningAttempt {
+    /// The actions of the page turner's commands.
+    mutating func perform(_ commands: [PageTurner.Command]) -> [Action] {
+        commands.flatMap { command -> [Action] in
+            switch command {
+            case .find(let body, let call):
+                return [.cancelLaterEvaluation, .findNext(body: body, call: call)]
+            case .load(let next):
+                // A web page leads only to web pages; a local file only from a local file.
+                guard let scheme = next.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme),
+                    scheme != "file" || job.url.isFileURL
+                else {
+                    return fail(.invalidJob("the next page is not a web page: \(next.absoluteString)"))
+                }
+                return [.watch(job.timeout), .loadNext(next)]
+            case .click(let x, let y):
+                return [.watch(job.timeout), .click(x: x, y: y)]
+            case .read(nil):
+                return evaluate()
+            case .read(let delay?):
+                return [.evaluateLater(delay)]
+            case .finish(let data):
+                return succeed(with: data)
+            case .fail(let reason):
+                return fail(.invalidJob("the next page cannot be found: \(reason)"))
+            }
+        }
+    }
+
+    /// The actions of the steps' commands.
+    mutating func perform(_ commands: [StepRunner.Command]) -> [Action] {
+        commands.flatMap { command -> [Action] in
+            switch command {
+            case .call(let step, let document, let probes):
+                return reading.stepCalls(step, in: document, probes: probes, busy: busy, shown: load.shown)
+            case .checkAction(let document):
+                return [reading.actionCheck(in: document, busy: busy, shown: load.shown)]
+            case .click(let x, let y): return [.click(x: x, y: y)]
+            case .press(let key): return [.press(key: key)]
+            case .later(let delay, let timer): return [.stepLater(delay, timer: timer)]
+            case .fail(let place, let step, let reason): return fail(.stepFailed(step: place, step, reason: reason))
+            case .decided(let place, let step, let holds): return [.tell(.stepDecided(step: place, step, holds: holds))]
+            case .finished: return startEvaluating()
+            }
+        }
+    }
+
+    mutating func startEvaluating() -> [Action] {
+        guard conclusion == nil, reading.start() else { return [] }
+        return [.report(.executingJavaScript)] + evaluate()
+    }
+
+    /// Reads the script in the current document.
+    mutating func evaluate() -> [Action] {
+        guard conclusion == nil else { return [] }
+        return [reading.evaluation(in: document, busy: busy, shown: load.shown, traffic: &traffic)]
+    }
+
+    mutating func received(_ reply: JavaScriptReply) -> [Action] {
+        switch reading.read(reply) {
+        case .answer(let answer, let by, let title):
+            var data = collection.answered(answer, settledBy: by, title: title)
+            if job.evaluation.collect == .emitted { return succeed(with: collection.emittedValues) }
+            if job.evaluation.collect == .responses { return responsesRead() }
+            // The answer waits for the bodies the capture wants, and the page is read again once they came.
+            if traffic.answerWaitsForBodies, traffic.tracker.awaitsBodies {
+                collection.heldAnswer = data
+                return []
+            }
+            var leftOut = 0
+            if job.evaluation.extract?.items != nil { (data, leftOut) = ExtractionScript.leavingOut(data) }
+            if reading.holdsLonger(data, answerBefore: steps.answerBefore, listHasPages: collection.pages.hasPages) { return evaluate() }
+            let commands = collection.pages.read(data)
+            // The page's list was taken (the next page is looked for, or the result is made).
+            if commands.contains(where: { if case .read = $0 { false } else { true } }) { collection.leftOut(leftOut) }
+            return perform(commands)
+        case .failed(let kind):
+            return fail(kind)
+        case .explain(let failure):
+            return [.explain(failure)]
+        case .again(let readsPageError):
+            return evaluate() + (readsPageError ? [.readPageError(document: document)] : [])
+        case .later:
+            return [.evaluateLater(job.evaluation.pollInterval)]
+        }
+    }
+
+    /// Concludes a job that collects responses once the page has settled with at least one recorded and every body
+    /// the capture wants has come.
+    mutating func responsesRead() -> [Action] {
+        switch traffic.collectedResponses {
+        case .success(let responses):
+            return succeed(with: responses)
+        case .failure(let notYet):
+            reading.notYet(notYet.reason)
+            return [.evaluateLater(job.evaluation.pollInterval)]
+        }
+    }
+}
