@@ -6,7 +6,7 @@ import FoundationEssentials
 /// completions and the JSON Schema all follow.
 package struct ConfigField<Draft>: Sendable {
     /// How the command line gives a field: `--timeout 5`, `--header 'A: b'` (repeatable), `--no-javascript`.
-    package struct Option: Sendable {
+    package struct Option: SpelledOption, Sendable {
         /// What the option takes.
         package enum Takes: Sendable {
             /// One value, named in help by its placeholder (`SECONDS`); given again, the last one counts.
@@ -17,21 +17,8 @@ package struct ConfigField<Draft>: Sendable {
             case flag(Bool)
         }
 
-        package let name: String
-        package let short: Character?
+        package var spelling: OptionSpelling
         package let takes: Takes
-        /// What the option does, in its own terms, for the command's help.
-        package let help: String
-        /// The words its value can be, when they are few (shell completion offers them); empty otherwise.
-        package var values: [String] = []
-
-        /// The value's placeholder in help; nil for a flag.
-        package var valueName: String? {
-            switch takes {
-            case .value(let name), .values(let name): name
-            case .flag: nil
-            }
-        }
 
         /// What one use of the option adds to the values given so far (`argument` is "" for a flag).
         package func adding(_ argument: String, to values: [String]) -> [String] {
@@ -61,22 +48,24 @@ package struct ConfigField<Draft>: Sendable {
 }
 
 extension ConfigField.Option {
-    /// This option, its value one of `values` (what shell completion offers).
-    func choosing(_ values: [String]) -> Self {
-        var option = self
-        option.values = values
-        return option
+    private init(_ name: String, short: Character? = nil, takes: Takes, help: String) {
+        let valueName: String? =
+            switch takes {
+            case .value(let name), .values(let name): name
+            case .flag: nil
+            }
+        self.init(spelling: OptionSpelling(name: name, short: short, valueName: valueName, help: help), takes: takes)
     }
 
     static func value(_ name: String, short: Character? = nil, _ valueName: String, _ help: String) -> Self {
-        Self(name: name, short: short, takes: .value(valueName), help: help)
+        Self(name, short: short, takes: .value(valueName), help: help)
     }
 
     static func values(_ name: String, _ valueName: String, _ help: String) -> Self {
-        Self(name: name, short: nil, takes: .values(valueName), help: help)
+        Self(name, takes: .values(valueName), help: help)
     }
 
     static func flag(_ name: String, _ flag: Bool, _ help: String) -> Self {
-        Self(name: name, short: nil, takes: .flag(flag), help: help)
+        Self(name, takes: .flag(flag), help: help)
     }
 }

@@ -19,41 +19,32 @@ protocol Command: Sendable {
 
 /// What shell completion needs to know about a command.
 struct CompletionInfo: Sendable {
-    struct Option: Sendable {
-        var name: String
-        var short: Character?
-        /// The value's placeholder (`FILE`, `SECONDS`); nil for a flag.
-        var valueName: String?
-        var help: String
-        /// Whether its value is one of the config's job names.
-        var completesJobNames = false
-        /// The words its value can be, when they are few.
-        var values: [String] = []
-
-        /// What a shell completes the option's value with.
-        enum Value: Equatable {
-            /// No value: a flag.
-            case none
-            case file
-            case directory
-            /// One of the config's job names.
-            case jobName
-            /// One of these words.
-            case word([String])
-            /// Anything: nothing is offered.
-            case free
-        }
-
-        var value: Value {
-            guard let valueName else { return .none }
-            if valueName.contains("FILE") { return .file }
-            if valueName == "DIR" { return .directory }
-            if completesJobNames { return .jobName }
-            return values.isEmpty ? .free : .word(values)
-        }
-    }
-
-    var options: [Option]
+    var options: [OptionSpelling]
     /// Words the operands can be; empty: file names.
     var operandWords: [String]
+}
+
+extension OptionSpelling {
+    /// What a shell completes an option's value with.
+    enum CompletedValue: Equatable {
+        /// No value: a flag.
+        case none
+        case file
+        case directory
+        /// One of the config's job names.
+        case jobName
+        /// One of these words.
+        case word([String])
+        /// Anything: nothing is offered.
+        case free
+    }
+
+    /// What a shell completes this option's value with.
+    var completedValue: CompletedValue {
+        guard let valueName else { return .none }
+        if valueName.contains("FILE") { return .file }
+        if valueName == "DIR" { return .directory }
+        if completesJobNames { return .jobName }
+        return values.isEmpty ? .free : .word(values)
+    }
 }

@@ -8,12 +8,12 @@ extension CommandOption {
     static func fieldOptions<Draft>(_ fields: [ConfigField<Draft>], into draft: WritableKeyPath<Settings, Draft> & Sendable) -> [Self] {
         fields.compactMap { field in
             field.option.map { option in
-                Self(name: option.name, short: option.short, valueName: option.valueName, help: option.help) { settings, value throws(CommandFailure) in
+                Self(spelling: option.spelling) { settings, value throws(CommandFailure) in
                     let problems = field.readOption(
                         option.adding(value, to: []), into: &settings[keyPath: draft],
                         directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
                     guard problems.isEmpty else { throw CommandFailure.usage(problems) }
-                }.choosing(option.values)
+                }
             }
         }
     }

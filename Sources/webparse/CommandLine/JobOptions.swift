@@ -16,9 +16,9 @@ extension CommandOption where Settings: JobOptionSettings {
         [.value("steps", "FILE", "run the steps in FILE, a JSON array as a config's steps field (instead of --step)") { $0.stepsFile = $1 }]
             + JobFields.all.compactMap { field in
                 field.option.map { option in
-                    Self(name: option.name, short: option.short, valueName: option.valueName, help: option.help) { settings, value in
+                    Self(spelling: option.spelling) { settings, value in
                         settings.fields.read(option: field, value, directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-                    }.choosing(option.values)
+                    }
                 }
             }
     }

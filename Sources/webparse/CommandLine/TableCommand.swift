@@ -30,12 +30,7 @@ struct TableCommand<Settings: Sendable>: Command {
 
     var completion: CompletionInfo {
         CompletionInfo(
-            options: options.map {
-                CompletionInfo.Option(
-                    name: $0.name, short: $0.short, valueName: $0.valueName,
-                    help: $0.help, completesJobNames: $0.completesJobNames, values: $0.values)
-            }
-                + [CompletionInfo.Option(name: "help", short: "h", valueName: nil, help: "show this help")],
+            options: options.map(\.spelling) + [OptionSpelling(name: "help", short: "h", valueName: nil, help: "show this help")],
             operandWords: operandWords)
     }
 

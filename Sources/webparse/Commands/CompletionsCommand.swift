@@ -46,16 +46,16 @@ struct CompletionsCommand {
     }
 
     private static var bash: String {
-        func spellings(_ options: [CompletionInfo.Option]) -> [String] {
+        func spellings(_ options: [OptionSpelling]) -> [String] {
             options.flatMap { ["--" + $0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
         }
         let cases = commands.map { command in
             let info = completion(of: command)
             let words = spellings(info.options).joined(separator: " ")
             var valued: [String] = []
-            for option in info.options where option.value != .none {
+            for option in info.options where option.completedValue != .none {
                 let reply =
-                    switch option.value {
+                    switch option.completedValue {
                     case .file: "_webparse_reply -f"
                     case .directory: "_webparse_reply -d"
                     case .jobName: "_webparse_reply -W \"$(_webparse_jobs)\""
@@ -125,7 +125,7 @@ struct CompletionsCommand {
                 let names = option.short.map { "'(-\($0) --\(option.name))'{-\($0),--\(option.name)}" } ?? "'--\(option.name)"
                 let quoteOpen = option.short == nil ? "" : "'"
                 let action =
-                    switch option.value {
+                    switch option.completedValue {
                     case .file: "_files"
                     case .directory: "_files -/"
                     case .jobName: "_webparse_jobs"
@@ -185,7 +185,7 @@ struct CompletionsCommand {
                 let short = option.short.map { " -s \($0)" } ?? ""
                 let jobs = " -x -a '(webparse run --list (commandline -opc | string match -- \"*.json\" | tail -n 1) 2>/dev/null)'"
                 let value =
-                    switch option.value {
+                    switch option.completedValue {
                     case .file: " -r -F"
                     case .directory: " -x -a '(__fish_complete_directories)'"
                     case .jobName: jobs
