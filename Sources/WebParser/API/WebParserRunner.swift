@@ -21,7 +21,7 @@ public struct WebParserRunner: Sendable {
         self.session = session
         self.makePage = { job, alone in
             if job.load.cachePolicy == .reload {
-                try await session.browsingContext.clearCache()
+                try await session.browsingContext.sessionStore.clearCache()
             }
             return try await session.browsingContext.checkOut(options: job.page, for: job.url, alone: alone, tabGroup: job.tabGroup)
         }

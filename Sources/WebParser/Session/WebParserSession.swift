@@ -93,7 +93,7 @@ public final class WebParserSession: Sendable {
     ///   `.storageFailed` when WebKit refuses a cookie.
     public func addCookies(_ cookies: [WebParserCookie]) async throws {
         try await WebKitRuntime.start()
-        try await browsingContext.add(cookies.filter { !$0.hasExpired() })
+        try await browsingContext.sessionStore.add(cookies.filter { !$0.hasExpired() })
     }
 
     /// Every cookie the session holds.
@@ -101,7 +101,7 @@ public final class WebParserSession: Sendable {
     ///   `.storageFailed` when WebKit cannot list them.
     public func cookies() async throws -> [WebParserCookie] {
         try await WebKitRuntime.start()
-        return try await browsingContext.cookies()
+        return try await browsingContext.sessionStore.cookies()
     }
 
     /// Lists the session's cookies and returns them, as `cookies()` does; for persistent storage, also writes the
@@ -114,7 +114,7 @@ public final class WebParserSession: Sendable {
     @discardableResult
     public func save() async throws -> [WebParserCookie] {
         try await WebKitRuntime.start()
-        return try await browsingContext.save()
+        return try await browsingContext.sessionStore.save()
     }
 
     /// For persistent storage: makes every file in the session's folder readable by its owner only, once WebKit
@@ -134,6 +134,6 @@ public final class WebParserSession: Sendable {
     ///   `.storageFailed` when WebKit cannot clear them.
     public func clearData() async throws {
         try await WebKitRuntime.start()
-        try await browsingContext.clearData()
+        try await browsingContext.sessionStore.clearData()
     }
 }

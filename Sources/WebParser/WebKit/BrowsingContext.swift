@@ -21,8 +21,8 @@ final class BrowsingContext {
     private var admissions: [UUID: CheckedContinuation<Void, Never>] = [:]
     /// The new pages waiting for their neighbour's web process to be up, by process.
     private var joiners: [PagePool.ProcessID: [UUID: CheckedContinuation<Void, Never>]] = [:]
-    /// Whether the session cookies a persistent session's folder kept have been given back to the context.
-    private var restoredSessionCookies = false
+    /// The session's cookies and stored data in the context, made with it.
+    private var store: SessionStore?
 
     nonisolated init(configuration: WebParserSession.Configuration) {
         self.configuration = configuration
@@ -41,7 +41,7 @@ final class BrowsingContext {
     /// - Throws: `WebParserError` with kind `.environmentUnavailable` when the page's content filter cannot
     ///   be compiled; `CancellationError` when the task is cancelled while it waits.
     func checkOut(options: PageSettings, for url: URL, alone: Bool = false, tabGroup: String? = nil) async throws -> any WebPage {
-        try await restoreSessionCookies()
+        try await sessionStore.restoreSessionCookies()
         try await admit(options.languages)
         let context = webContext
         close(pool.discardEndedIdle())
@@ -195,6 +195,12 @@ final class BrowsingContext {
         for id in discarded { pages.removeValue(forKey: id)?.close(endingProcess: false) }
     }
 
+    /// The session's cookies and stored data, with the context made if it was not.
+    var sessionStore: SessionStore {
+        _ = webContext
+        return store!
+    }
+
     /// The WebKit context, made on first use with the session's storage and proxy.
     private var webContext: OpaquePointer {
         if let context { return context }
@@ -222,121 +228,22 @@ final class BrowsingContext {
             withCStringArray(proxy.bypass) { wk_context_set_proxy(context, proxy.url.absoluteString, $0) }
         }
         self.context = context
+        store = SessionStore(context: context, folder: folder)
         // The pool's language gate starts with no languages of a job's own: the environment's.
         setLanguages([])
         return context
     }
 
-    /// Adds `cookies` to the context.
-    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit refuses one, or when the session cookies
-    ///   kept in a persistent session's folder cannot be read.
-    func add(_ cookies: [WebParserCookie]) async throws {
-        try await restoreSessionCookies()
-        try await addToContext(cookies)
-    }
-
-    private func addToContext(_ cookies: [WebParserCookie]) async throws {
-        for cookie in cookies {
-            try await Self.operation("cannot add the cookie \(cookie.redactedDescription)") { callback, box in
-                cookie.withCookie { wk_context_add_cookie(webContext, $0, callback, box) }
-            }
-        }
-    }
-
-    /// Every cookie of the context.
-    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit cannot list them.
-    func cookies() async throws -> [WebParserCookie] {
-        try await restoreSessionCookies()
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[WebParserCookie], Error>) in
-            let box = CallbackBox.retained(continuation)
-            wk_context_get_cookies(
-                webContext,
-                { context, cookies, count, message in
-                    let continuation = CallbackBox<CheckedContinuation<[WebParserCookie], Error>>.take(context)
-                    guard let cookies else {
-                        let reason = message.map { String(cString: $0) } ?? "unknown error"
-                        continuation.resume(throwing: WebParserError(.storageFailed("cannot list the cookies: \(reason)")))
-                        return
-                    }
-                    continuation.resume(returning: UnsafeBufferPointer(start: cookies, count: count).map(WebParserCookie.init))
-                }, box)
-        }
-    }
-
-    /// Removes every cookie, cached response and stored item of the context.
-    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit cannot.
-    func clearData() async throws {
-        restoredSessionCookies = true
-        try await Self.operation("cannot clear the session's data") { callback, box in
-            wk_context_clear_data(webContext, false, callback, box)
-        }
-        folder?.forgetSessionCookies()
-    }
-
-    /// Lists the context's cookies, keeps its session cookies in a persistent session's folder and makes every
-    /// file there private, and returns them all.
-    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit cannot list the cookies or the file
-    ///   cannot be written.
-    func save() async throws -> [WebParserCookie] {
-        let all = try await cookies()
-        guard let folder else { return all }
-        try folder.keep(sessionCookies: all.filter { $0.expires == nil })
-        await restrictFolder()
-        return all
-    }
-
-    /// Makes every file of a persistent session's folder readable by its owner only, once WebKit's network
-    /// process has done what it had queued on its stores (it creates some of their folders late, with the
-    /// umask's permissions); nothing for an in-memory session.
+    /// Makes every file of a persistent session's folder readable by its owner only (`SessionStore.restrictFolder`),
+    /// also when no page was made.
     func restrictFolder() async {
-        guard let folder else { return }
-        if let context {
-            try? await Self.operation("cannot list the session's data") { callback, box in
-                wk_context_sync_data(context, callback, box)
-            }
-        }
-        folder.restrictContents()
+        if let store { await store.restrictFolder() } else { folder?.restrictContents() }
     }
 
     /// A persistent session's folder; nil for an in-memory session.
     private var folder: SessionFolder? {
         guard case .persistent(let url) = configuration.storage else { return nil }
         return SessionFolder(url)
-    }
-
-    /// Gives the context, once, the session cookies its folder kept from the last run, as a browser restoring
-    /// its last session does.
-    /// - Throws: `WebParserError` with kind `.storageFailed` when the file cannot be read or WebKit refuses a cookie.
-    private func restoreSessionCookies() async throws {
-        guard !restoredSessionCookies else { return }
-        restoredSessionCookies = true
-        try await addToContext(try folder?.keptSessionCookies() ?? [])
-    }
-
-    /// Removes the context's cached responses, so that the next loads ask the servers.
-    /// - Throws: `WebParserError` with kind `.storageFailed` when WebKit cannot.
-    func clearCache() async throws {
-        try await Self.operation("cannot clear the HTTP cache") { callback, box in
-            wk_context_clear_data(webContext, true, callback, box)
-        }
-    }
-
-    /// Runs a shim operation that reports through a `WKDoneCallback`, and awaits it.
-    private static func operation(_ failure: String, _ start: (WKDoneCallback, UnsafeMutableRawPointer) -> Void)
-        async throws
-    {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            let box = CallbackBox.retained((continuation, failure))
-            start(
-                { context, message in
-                    let (continuation, failure) = CallbackBox<(CheckedContinuation<Void, Error>, String)>.take(context)
-                    if let message {
-                        continuation.resume(throwing: WebParserError(.storageFailed("\(failure): \(String(cString: message))")))
-                    } else {
-                        continuation.resume()
-                    }
-                }, box)
-        }
     }
 
     private func filter(for blocking: ContentBlocking) async throws -> ContentFilter? {
@@ -352,35 +259,6 @@ final class BrowsingContext {
         if let context {
             wk_context_free(context)
             MemoryGuard.shared.close(self)
-        }
-    }
-}
-
-private extension WebParserCookie {
-    init(_ cookie: WKCookie) {
-        self.init(
-            name: String(cString: cookie.name), value: String(cString: cookie.value),
-            domain: String(cString: cookie.domain), path: cookie.path.map { String(cString: $0) } ?? "/",
-            expires: cookie.expires >= 0 ? Date(timeIntervalSince1970: TimeInterval(cookie.expires)) : nil,
-            secure: cookie.secure, httpOnly: cookie.http_only,
-            sameSite: cookie.same_site == WK_SAME_SITE_STRICT ? .strict : cookie.same_site == WK_SAME_SITE_LAX ? .lax : .none)
-    }
-
-    /// Calls `body` with the cookie as a `WKCookie` whose strings live during the call.
-    func withCookie<Result>(_ body: (WKCookie) -> Result) -> Result {
-        name.withCString { name in
-            value.withCString { value in
-                domain.withCString { domain in
-                    path.withCString { path in
-                        body(
-                            WKCookie(
-                                name: name, value: value, domain: domain, path: path,
-                                expires: expires.map { Int64($0.timeIntervalSince1970) } ?? -1,
-                                secure: secure, http_only: httpOnly,
-                                same_site: sameSite == .strict ? WK_SAME_SITE_STRICT : sameSite == .lax ? WK_SAME_SITE_LAX : WK_SAME_SITE_NONE))
-                    }
-                }
-            }
         }
     }
 }

@@ -1,8 +1,8 @@
 internal import CWebKitGTK
 import FoundationEssentials
-import Glibc
 
-/// A `WebPage` backed by an offscreen WebKitWebView from the C shim.
+/// A `WebPage` backed by an offscreen WebKitWebView (`WebKitView`): the page's shell, which hands the view's events to
+/// its machine (`PageMachine`) and carries out what it decides, and keeps the fresh tab for the next job.
 @WebKitActor
 final class WebKitPage: WebPage {
     var eventHandler: ((PageEvent) -> Void)?
@@ -21,7 +21,7 @@ final class WebKitPage: WebPage {
 
     var sharesProcessWithAnotherJob: Bool { owner?.sharesProcessWithAnotherJob(id) == true }
 
-    var title: String? { view.flatMap { wk_view_title($0) }.map { String(cString: $0) } }
+    var title: String? { view?.title }
 
     /// Whether the current load accepts an untrusted certificate.
     var trustsAnyCertificate: Bool { machine.trustsAnyCertificate }
@@ -34,7 +34,7 @@ final class WebKitPage: WebPage {
     private var captureRules: CaptureRules?
     /// Whether the current load's job records its requests' bodies.
     private var recordsBodies = false
-    private var view: OpaquePointer?
+    private var view: WebKitView?
     private let context: OpaquePointer
     /// Held while the view uses it.
     private let filter: ContentFilter?
@@ -76,25 +76,9 @@ final class WebKitPage: WebPage {
         }
         self.bridge = bridge
         let target = Unmanaged.passRetained(CallbackTarget()).toOpaque()
-        let view = options.userAgent.withOptionalCString { userAgent in
-            bridge.map(\.source).withOptionalCString { startScript in
-                PageErrorWatch.source.withCString { watchScript in
-                    WebParserJob.isolatedWorld.withCString { watchWorld in
-                        wk_view_new(
-                            context,
-                            WKViewOptions(
-                                width: Int32(options.viewport.width),
-                                height: Int32(options.viewport.height),
-                                user_agent: userAgent, page_scripts: options.pageScripts,
-                                media: !options.blocking.resources.contains(.media),
-                                content_filter: filter?.pointer, document_start_script: startScript,
-                                watch_script: watchScript, watch_world: watchWorld, webgl: options.webgl),
-                            related?.view, sharesContent, CallbackTarget.callbacks, target)
-                    }
-                }
-            }
-        }
-        self.view = view
+        view = WebKitView(
+            context: context, options: options, bridge: bridge, filter: filter, related: related?.view, sharesContent: sharesContent,
+            target: target)
         Unmanaged<CallbackTarget>.fromOpaque(target).takeUnretainedValue().page = self
     }
 
@@ -103,26 +87,9 @@ final class WebKitPage: WebPage {
         loads += 1
         machine.loadStarting(trustsAnyCertificate: request.trustsAnyCertificate)
         opensLocalFiles = request.url.isFileURL
-        // In a context with the extension, what a document captures and where it tells its pending work: each load says.
-        let recording = request.recordsRequests ? WK_CAPTURE_FETCH.rawValue | WK_CAPTURE_XHR.rawValue | WK_CAPTURE_FORMS.rawValue : 0
-        let kinds = (request.capture?.kinds.reduce(0) { $0 | $1.hookBit } ?? 0) | recording
-        let bodyLimit = request.capture?.bodyLimit ?? (request.recordsBodies ? WebParserJob.Capture.defaultBodyLimit : 0)
-        let worlds =
-            (request.work?.inMainWorld == true ? WK_WORK_IN_MAIN_WORLD.rawValue : 0)
-            | (request.work?.inOwnWorld == true ? WK_WORK_IN_OWN_WORLD.rawValue : 0)
-        _ = wk_view_set_page_settings(
-            view, request.capture != nil || request.recordsRequests, UInt64(bodyLimit), kinds, request.work?.key ?? "", worlds)
         captureRules = request.capture.flatMap(CaptureRules.init)
         recordsBodies = request.recordsBodies
-        wk_view_record_resources(view, request.recordsLoads)
-        if let document = request.document {
-            wk_view_load_html(view, document, request.url.absoluteString)
-            return
-        }
-        let headers = request.headers.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
-        withCStringArray(headers) { headers in
-            wk_view_load_uri(view, request.url.absoluteString, headers, request.credentials?.user, request.credentials?.password)
-        }
+        view.load(request)
     }
 
     /// Whether the body of a load of `url` and `kind` is read, for the job's capture or its recorded requests.
@@ -135,77 +102,25 @@ final class WebKitPage: WebPage {
         _ body: String, sourceName: String, world: String?,
         completion: @escaping @WebKitActor (JavaScriptReply) -> Void
     ) {
-        guard let view else { return }
-        wk_view_call_async_function(
-            view, body, sourceName, world,
-            { context, kind, text, error in
-                let complete = CallbackBox<@WebKitActor (JavaScriptReply) -> Void>.take(context)
-                let reply: JavaScriptReply =
-                    switch kind {
-                    case WK_JS_UNDEFINED: .undefined
-                    case WK_JS_NULL: .null
-                    case WK_JS_STRING: .string(Data(bytes: text!, count: strlen(text!)))
-                    case WK_JS_JSON: .json(Data(bytes: text!, count: strlen(text!)))
-                    case WK_JS_UNSERIALIZABLE: .unserializable
-                    default: .failed(PageError(error))
-                    }
-                WebKitActor.assumeIsolated { complete(reply) }
-            }, CallbackBox.retained(completion))
+        view?.callAsyncFunction(body, sourceName: sourceName, world: world, completion: completion)
     }
 
     func ping(answered: @escaping @WebKitActor () -> Void) {
-        guard let view else { return }
-        wk_view_ping(
-            view,
-            { context, _ in
-                let answered = CallbackBox<@WebKitActor () -> Void>.take(context)
-                WebKitActor.assumeIsolated { answered() }
-            }, CallbackBox.retained(answered))
+        view?.ping(answered: answered)
     }
 
     func click(x: Double, y: Double) {
-        guard let view else { return }
-        wk_view_click(view, x, y)
+        view?.click(x: x, y: y)
     }
 
     func press(key: String) -> Bool {
-        guard let view else { return false }
-        return wk_view_press_key(view, key)
+        view?.press(key: key) ?? false
     }
 
     func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void) {
         guard let view else { return }
-        // WebKit writes the PNG to a temporary file; it then goes to `file` as every output does: atomically over
-        // a regular file (a reader never sees half a PNG), into a device or FIFO, through links.
-        // The temporary file is in a folder of its own that only webparse's user can read: a logged-in page's
-        // screenshot is no one else's business.
-        let folder = FileManager.default.temporaryDirectory.appending(path: "webparse-snapshot-\(UUID().uuidString)")
-        let partial = folder.appending(path: "page.png")
-        _ = try? PrivateFiles.makeFolder(folder)
-        let written: @WebKitActor (String?) -> Void = { error in
-            defer { try? FileManager.default.removeItem(at: folder) }
-            if let error {
-                completion("cannot write \(file.path): \(error)")
-                return
-            }
-            do {
-                try AtomicFile.write(try InputFile.read(partial.path, limit: .max), to: file.path)
-                completion(nil)
-            } catch let failure as AtomicFile.Failure {
-                completion(failure.description)
-            } catch let failure as InputFile.Failure {
-                completion("cannot write \(file.path): WebKit's PNG \(failure)")
-            } catch {
-                completion("cannot write \(file.path): \(error)")
-            }
-        }
-        wk_view_snapshot(
-            view, fullPage, partial.path,
-            { context, message in
-                let written = CallbackBox<@WebKitActor (String?) -> Void>.take(context)
-                let error = message.map { String(cString: $0) }
-                WebKitActor.assumeIsolated { written(error) }
-            }, CallbackBox.retained(written))
+        let destination = SnapshotFile(to: file)
+        view.snapshot(fullPage: fullPage, to: destination.partial.path) { error in completion(destination.finish(webKitError: error)) }
     }
 
     func close() {
@@ -249,11 +164,11 @@ final class WebKitPage: WebPage {
         next = nil
         guard let view else { return }
         self.view = nil
-        wk_view_destroy(view, !endingProcess)
+        view.destroy(keepingProcess: !endingProcess)
     }
 
     isolated deinit {
-        if let view { wk_view_destroy(view, false) }
+        view?.destroy(keepingProcess: true)
     }
 
     /// Hands `event`, from the view's callbacks, to the page's machine and carries out what it decides.
@@ -279,7 +194,7 @@ final class WebKitPage: WebPage {
                         WebKitActor.assumeIsolated { page.page?.certificateChecked(untrusted) }
                     }, CallbackBox.retained(WeakPage(page: self)))
             case .trustCertificate(let url):
-                if let view, let checkedCertificate { wk_view_trust_certificate(view, checkedCertificate, url) }
+                if let view, let checkedCertificate { view.trust(checkedCertificate, for: url) }
             case .prepareSuccessor:
                 next = WebKitPage(context: context, options: options, filter: filter, placement: .replacing(self))
             }
@@ -294,26 +209,5 @@ final class WebKitPage: WebPage {
         checkedCertificate = untrusted
         defer { checkedCertificate = nil }
         perform(machine.certificateChecked(untrusted: untrusted != nil))
-    }
-}
-
-private extension Optional where Wrapped == String {
-    func withOptionalCString<Result>(_ body: (UnsafePointer<CChar>?) -> Result) -> Result {
-        switch self {
-        case .some(let string): string.withCString(body)
-        case .none: body(nil)
-        }
-    }
-}
-
-private extension WebParserJob.Capture.Kind {
-    /// The kind's bit in the extension's mask of hooked kinds; 0 for what WebKit's loads report.
-    var hookBit: UInt32 {
-        switch self {
-        case .fetch: WK_CAPTURE_FETCH.rawValue
-        case .xhr: WK_CAPTURE_XHR.rawValue
-        case .other: WK_CAPTURE_OTHER.rawValue
-        case .document, .script, .stylesheet, .image: 0
-        }
     }
 }
