@@ -52,8 +52,30 @@ struct StepRunner {
     private let readsAnswerBefore: Bool
     /// The step running, from 0; `steps.count` once all are done.
     private(set) var index = 0
-    private enum Phase: Equatable { case waitingForDocument, calling, checkingAction, waitingForStart, sleeping, finished }
-    private var phase = Phase.waitingForDocument
+    /// What the runner waits for, with the timer that ends the wait, when one does.
+    private enum Phase: Equatable {
+        /// A document in which to call the current step; with `retry`, the timer after which the call is made
+        /// again in the document the page shows.
+        case waitingForDocument(retry: Int?)
+        /// The current step's call.
+        case calling
+        /// The page's answer whether the last action's click landed.
+        case checkingAction
+        /// A navigation WebKit was asked for to start, until `timer`.
+        case waitingForStart(timer: Int)
+        /// A `sleep` step's `timer`.
+        case sleeping(timer: Int)
+        case finished
+    }
+
+    /// A step's click, to be checked once the page has run what it set off (if no document replaced the page):
+    /// the step, and whether the click missed its element.
+    private struct Click: Equatable {
+        var step: Int
+        var missed = false
+    }
+
+    private var phase = Phase.waitingForDocument(retry: nil)
     /// Documents committed so far, and how many there were when a step last acted.
     private var documents = 0
     private var documentsAtLastAct = 0
@@ -62,13 +84,11 @@ struct StepRunner {
     /// WebKit was asked to navigate (the page or one of its frames) since the current step's call, and no load of
     /// the page or change of its URL followed yet.
     private var askedToNavigate = false
-    /// The step whose click is to be checked once the page has run what it set off, if no document replaced the
-    /// page; whether it missed; and how many of its clicks missed.
-    private var clicked: Int?
-    private var clickMissed = false
+    /// The last step's click, and how many clicks of the step missed.
+    private var click: Click?
     private var missedClicks = 0
-    /// The timer that counts; earlier ones are stale.
-    private var timer = 0
+    /// The number of the last timer set.
+    private var timers = 0
     /// Whether a step has acted on the page (clicked, typed, submitted, run a script): an attempt that fails
     /// after that is not retried.
     private(set) var hasActed = false
@@ -98,8 +118,8 @@ struct StepRunner {
     mutating func loadAbandoned() -> [Command] {
         navigating = false
         askedToNavigate = false
-        if phase == .waitingForStart { return proceed() }
-        guard phase == .waitingForDocument, let current else { return [] }
+        if case .waitingForStart = phase { return proceed() }
+        guard case .waitingForDocument = phase, let current else { return [] }
         if case .waitForNavigation = current.step { return [] }
         return begin()
     }
@@ -108,7 +128,7 @@ struct StepRunner {
     mutating func loadStarted() {
         navigating = true
         askedToNavigate = false
-        if phase == .waitingForStart { phase = .waitingForDocument }
+        if case .waitingForStart = phase { phase = .waitingForDocument(retry: nil) }
     }
 
     /// WebKit was asked to navigate the page or one of its frames, and the navigation was allowed.
@@ -120,7 +140,8 @@ struct StepRunner {
     /// was one within the document.
     mutating func urlChanged() -> [Command] {
         askedToNavigate = false
-        return phase == .waitingForStart ? proceed() : []
+        if case .waitingForStart = phase { return proceed() }
+        return []
     }
 
     /// A new document committed; the current step (again, if its call was cut short) runs in it.
@@ -128,8 +149,11 @@ struct StepRunner {
         documents += 1
         navigating = false
         askedToNavigate = false
-        clicked = nil
-        guard phase != .finished, phase != .sleeping else { return [] }
+        click = nil
+        switch phase {
+        case .finished, .sleeping: return []
+        default: break
+        }
         if phase == .calling, case .evaluate = current?.step {
             // The script was running when its document went: it ran, and does not run again.
             hasActed = true
@@ -145,7 +169,7 @@ struct StepRunner {
         if phase == .checkingAction, document == documents {
             switch meaning {
             case .clickLanded(let landed):
-                clickMissed = clicked != nil && !landed
+                click?.missed = !landed
                 return proceed()
             case .interrupted:
                 // The document is going away: its successor's commit runs the next step.
@@ -157,7 +181,7 @@ struct StepRunner {
         guard phase == .calling, document == documents, let current else { return [] }
         switch meaning {
         case .clickAt(let x, let y):
-            clicked = index
+            click = Click(step: index)
             return [.click(x: x, y: y)] + acted(reply)
         case .clickLanded:
             return failed("the page gave an unexpected answer")
@@ -189,10 +213,19 @@ struct StepRunner {
 
     /// Waits for the document that replaces the page, or when no load has started, calls again a moment later.
     private mutating func waitForDocument() -> [Command] {
-        phase = .waitingForDocument
-        if navigating { return [] }
-        timer += 1
+        guard !navigating else {
+            phase = .waitingForDocument(retry: nil)
+            return []
+        }
+        let timer = newTimer()
+        phase = .waitingForDocument(retry: timer)
         return [.later(Self.retryDelay, timer: timer)]
+    }
+
+    /// A timer's number, never used before.
+    private mutating func newTimer() -> Int {
+        timers += 1
+        return timers
     }
 
     /// The page ran what the last action set off: a load that started brings the next document; a navigation
@@ -200,22 +233,22 @@ struct StepRunner {
     /// missed its element is made again, `clickRetries` times at most.
     private mutating func proceed() -> [Command] {
         if navigating {
-            phase = .waitingForDocument
+            phase = .waitingForDocument(retry: nil)
             return []
         }
         if askedToNavigate {
-            phase = .waitingForStart
-            timer += 1
+            let timer = newTimer()
+            phase = .waitingForStart(timer: timer)
             return [.later(Self.navigationStart, timer: timer)]
         }
-        guard let step = clicked, clickMissed else {
-            clicked = nil
+        guard let missed = click, missed.missed else {
+            click = nil
             missedClicks = 0
             return begin()
         }
-        clicked = nil
+        click = nil
         missedClicks += 1
-        index = step
+        index = missed.step
         guard missedClicks <= Self.clickRetries else {
             return failed("its element moved away from each of \(missedClicks) clicks before the click arrived")
         }
@@ -224,23 +257,22 @@ struct StepRunner {
 
     /// The timer `timer` went off.
     mutating func due(timer: Int) -> [Command] {
-        guard timer == self.timer else { return [] }
         switch phase {
-        case .waitingForStart:
+        case .waitingForStart(timer):
             // Not the page's own frame, or a navigation that did not start.
             askedToNavigate = false
             return proceed()
-        case .waitingForDocument:
+        case .waitingForDocument(retry: timer):
             if navigating { return [] }
-            if clicked != nil {
+            if click != nil {
                 phase = .checkingAction
                 return [.checkAction(document: documents)]
             }
             return begin()
-        case .sleeping:
+        case .sleeping(timer):
             index += 1
             return begin()
-        case .calling, .checkingAction, .finished:
+        default:
             return []
         }
     }
@@ -259,12 +291,12 @@ struct StepRunner {
         }
         switch current.step {
         case .sleep(let duration):
-            phase = .sleeping
-            timer += 1
+            let timer = newTimer()
+            phase = .sleeping(timer: timer)
             return [.later(duration, timer: timer)]
         case .waitForNavigation:
             guard documents > documentsAtLastAct else {
-                phase = .waitingForDocument
+                phase = .waitingForDocument(retry: nil)
                 return []
             }
             index += 1
