@@ -62,21 +62,11 @@ extension RunningAttempt {
     mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch reading.read(reply) {
         case .answer(let answer, let by, let title):
-            var data = collection.answered(answer, settledBy: by, title: title)
-            if job.evaluation.collect == .emitted { return succeed(with: collection.emittedValues) }
-            if job.evaluation.collect == .responses { return responsesRead() }
-            // The answer waits for the bodies the capture wants, and the page is read again once they came.
-            if traffic.answerWaitsForBodies, traffic.tracker.awaitsBodies {
-                collection.heldAnswer = data
-                return []
+            switch collection.answered(answer, settledBy: by, title: title) {
+            case .succeed(let result): return succeed(with: result)
+            case .readResponses: return responsesRead()
+            case .turn(let list): return turn(list)
             }
-            var leftOut = 0
-            if job.evaluation.extract?.items != nil { (data, leftOut) = ExtractionScript.leavingOut(data) }
-            if reading.holdsLonger(data, answerBefore: steps.answerBefore, listHasPages: collection.pages.hasPages) { return evaluate() }
-            let commands = collection.pages.read(data)
-            // The page's list was taken (the next page is looked for, or the result is made).
-            if commands.contains(where: { if case .read = $0 { false } else { true } }) { collection.leftOut(leftOut) }
-            return perform(commands)
         case .failed(let kind):
             return fail(kind)
         case .explain(let failure):
@@ -86,6 +76,20 @@ extension RunningAttempt {
         case .later:
             return [.evaluateLater(job.evaluation.pollInterval)]
         }
+    }
+
+    /// Takes `list`, the script's final answer on the current page: held while the bodies the capture wants are on
+    /// their way (the page is read again once they came); read longer when the steps did not change it; else the
+    /// list of the page, its next page looked for or the result made.
+    mutating func turn(_ list: Data) -> [Action] {
+        if traffic.answerWaitsForBodies, traffic.tracker.awaitsBodies {
+            collection.heldAnswer = list
+            return []
+        }
+        var (list, leftOut) = (list, 0)
+        if job.evaluation.extract?.items != nil { (list, leftOut) = ExtractionScript.leavingOut(list) }
+        if reading.holdsLonger(list, answerBefore: steps.answerBefore, listHasPages: collection.hasPages) { return evaluate() }
+        return perform(collection.turn(list, leftOut: leftOut))
     }
 
     /// Concludes a job that collects responses once the page has settled with at least one recorded and every body

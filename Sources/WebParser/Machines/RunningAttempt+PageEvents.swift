@@ -75,7 +75,7 @@ extension RunningAttempt {
             if conclusion == nil { collection.emit(json) }
             return [.tell(.emitted(json: json))]
         case .done:
-            return job.evaluation.collect == .emitted ? succeed(with: collection.emittedValues) : []
+            return collection.emittedValues.map { succeed(with: $0) } ?? []
         case .console(var line):
             line.source = line.source.map(reading.script.ownPlace)
             return [.tell(.console(line))]

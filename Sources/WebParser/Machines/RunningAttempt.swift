@@ -64,7 +64,7 @@ struct RunningAttempt {
         case .stepDue(let timer):
             return perform(steps.due(timer: timer))
         case .nextFound(let reply, let call):
-            return perform(collection.pages.found(reply, call: call))
+            return perform(collection.found(reply, call: call))
         case .keyUnknown(let key):
             let step = steps.steps[max(steps.index - 1, 0)]
             return fail(.stepFailed(step: step.place, step.step, reason: "no key is named \"\(key)\""))
