@@ -29,3 +29,14 @@ extension TableCommand {
         }
     }
 }
+
+/// Settings of the commands that load pages (`run`, `eval`, `snapshot`): a session, a HAR file, how much is said.
+protocol PageCommandSettings: TalkativeSettings, SessionOptionSettings, HARSettings {}
+
+extension CommandOption where Settings: PageCommandSettings {
+    /// The options every command that loads pages ends its table with: the session's, `--har`, then `--quiet` and
+    /// `--verbose`; with `harContent`, `--har-content` after `--har` (`run` reads it as a field of the config's).
+    static func pageCommandOptions(harContent: Bool = true) -> [Self] {
+        sessionOptions + [.har] + (harContent ? [.harContent] : []) + [.quiet, .verbose]
+    }
+}

@@ -5,7 +5,7 @@ import WebParser
 
 /// `webparse eval URL [SCRIPT|-]`: one page, no config file.
 struct EvalCommand {
-    struct Settings: TalkativeSettings, SessionOptionSettings, JobOptionSettings, HARSettings {
+    struct Settings: PageCommandSettings, JobOptionSettings {
         var url = ""
         var script: String?
         var scriptFile: String?
@@ -42,7 +42,7 @@ struct EvalCommand {
             .value("field", "NAME=SELECTOR", "a field of each item (of the page without --items): .title, a@href, xpath:…; repeatable") {
                 $0.extractFields.append($1)
             }
-        ] + CommandOption.jobFieldOptions + CommandOption.sessionOptions + [.har, .harContent, .quiet, .verbose],
+        ] + CommandOption.jobFieldOptions + CommandOption.pageCommandOptions(),
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             guard (1...2).contains(operands.count) else {
@@ -59,7 +59,7 @@ struct EvalCommand {
 
     func execute() async -> ExitCode {
         await SingleJob.run(
-            "eval", usage: Self.command.usage, session: settings.session, har: settings.harFile, harContent: settings.harContent, verbosity: settings.verbosity
+            "eval", usage: Self.command.usage, settings: settings
         ) { () throws(CommandFailure) in
             if settings.items != nil || !settings.extractFields.isEmpty {
                 guard settings.script == nil && settings.scriptFile == nil else { throw CommandFailure.usage("give SCRIPT or --items/--field, not both") }

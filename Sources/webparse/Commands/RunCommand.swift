@@ -5,7 +5,7 @@ import WebParser
 /// `webparse run CONFIG`: runs the config's jobs one after another and prints their results, or, with
 /// `--state` and `--new-only`, only what they hold that earlier runs did not.
 struct RunCommand {
-    struct Settings: TalkativeSettings, SessionOptionSettings, HARSettings {
+    struct Settings: PageCommandSettings {
         var source = JobSource.config(path: "")
         /// `--urls FILE` and `--script SCRIPT`, until the operands make them the source.
         var urlsPath: String?
@@ -122,7 +122,7 @@ struct RunCommand {
                 $0.tracking.dryRun = true
             },
             .flag("list", "print the config's job names, one per line, and run nothing") { $0.selection.list = true }
-        ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.sessionOptions + [.har, .quiet, .verbose],
+        ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.pageCommandOptions(harContent: false),
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             guard let urlsPath = settings.urlsPath else {

@@ -5,7 +5,7 @@ import WebParser
 /// `webparse snapshot URL --png FILE [--full-page] [--html FILE]`: what a page looks like to webparse, for
 /// debugging a job.
 struct SnapshotCommand {
-    struct Settings: TalkativeSettings, SessionOptionSettings, JobOptionSettings, HARSettings {
+    struct Settings: PageCommandSettings, JobOptionSettings {
         var url = ""
         var png: String?
         var fullPage = false
@@ -33,7 +33,7 @@ struct SnapshotCommand {
             .flag("full-page", "take the whole page rather than the viewport") { $0.fullPage = true },
             .value("html", "FILE", "write the rendered HTML to FILE") { $0.html = $1 }
         ] + CommandOption.jobFieldOptions.filter { !["screenshot", "collect", "capture", "follow", "crawl"].contains($0.name) }
-            + CommandOption.sessionOptions + [.har, .harContent, .quiet, .verbose],
+            + CommandOption.pageCommandOptions(),
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             try TableCommand<Settings>.single("URL") { $0.url = $1 }(&settings, operands)
@@ -47,8 +47,7 @@ struct SnapshotCommand {
 
     func execute() async -> ExitCode {
         await SingleJob.run(
-            "snapshot", usage: Self.command.usage, session: settings.session, har: settings.harFile, harContent: settings.harContent,
-            verbosity: settings.verbosity
+            "snapshot", usage: Self.command.usage, settings: settings
         ) { () throws(CommandFailure) in
             var job = try JobOptions.job(
                 url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,

@@ -5,20 +5,21 @@ import WebParser
 /// One job given on the command line (`eval`, `snapshot`): built from its options, run in the session they
 /// describe, with progress and the page's messages on stderr.
 enum SingleJob {
-    /// Builds the job with `make` and runs it for the command `command`, following its items' detail pages when it
+    /// Builds the job with `make` and runs it for the command `command` in the session `settings` give, with their
+    /// HAR file and verbosity, following its items' detail pages when it
     /// says (`follow`); `use` gets the result and says how the command ends. Once `use` succeeds, the session's
     /// cookies are saved as the options ask.
     /// - Returns: `use`'s code; `.usage` when the options are wrong (explained with `usage`), or the code of
     ///   what failed: the session, the job, or saving cookies.
     static func run(
-        _ command: String, usage: String, session: SessionOptions, har harFile: String? = nil, harContent: HARContent? = nil, verbosity: Verbosity,
+        _ command: String, usage: String, settings: some PageCommandSettings,
         make: () throws(CommandFailure) -> Config.NamedJob, use: (WebParserResult) -> ExitCode
     ) async -> ExitCode {
         let named: Config.NamedJob
         var har: HARRecorder?
         do throws(CommandFailure) {
             named = try make()
-            har = try harFile.map { path throws(CommandFailure) in try HARRecorder(path: path, content: harContent) }
+            har = try settings.harFile.map { path throws(CommandFailure) in try HARRecorder(path: path, content: settings.harContent) }
         } catch {
             StandardStreams.tellError("webparse \(command): " + error.message.replacing("\n", with: "\nwebparse \(command): "))
             StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
@@ -28,7 +29,7 @@ enum SingleJob {
         let (follow, crawl) = (named.follow, named.crawl)
         let setup: SessionSetup
         do throws(CommandFailure) {
-            setup = try await SessionSetup.prepare(session, over: SessionSettings(), recordsRequests: har != nil) {
+            setup = try await SessionSetup.prepare(settings.session, over: SessionSettings(), recordsRequests: har != nil) {
                 WebParserSession.Configuration(
                     storage: $0, proxy: $1, recycleAfter: follow == nil && crawl == nil ? 1 : WebParserSession.Configuration.defaultRecycleAfter,
                     capturesResponses: job.capture != nil)
@@ -37,7 +38,7 @@ enum SingleJob {
             StandardStreams.tellError("webparse \(command): \(error.message)")
             return error.code
         }
-        let reporter = ProgressReporter(verbosity: verbosity)
+        let reporter = ProgressReporter(verbosity: settings.verbosity)
         reporter.tellAboutLocale()
         reporter.know(1)
         defer { reporter.end() }
