@@ -22,11 +22,14 @@ package_name="$(grep -A1 '"-package-name"' "$release/description.json" | sed -n 
 sources=(Sources/WebParserCore/Config/*.swift Sources/WebParser/JSON/JSONNode.swift Sources/WebParserCore/Run/ContainerLimits.swift)
 # The library's objects: one per source file that exists now (a build folder may keep objects of removed files).
 objects=()
-for file in Sources/CWebKitGTK/*.c; do objects+=("$release/CWebKitGTK.build/$(basename "$file").o"); done
+for module in CWebKitGTK PageJavaScript; do
+  for file in Sources/"$module"/*.c; do objects+=("$release/$module.build/$(basename "$file").o"); done
+done
 while IFS= read -r file; do objects+=("$release/WebParser.build/$(basename "$file").o"); done < <(find Sources/WebParser -name '*.swift')
 # shellcheck disable=SC2046 # pkg-config's flags are words
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld -module-name WebParserCore -package-name "$package_name" \
   -I "$release/Modules" -Xcc -fmodule-map-file="$release/CWebKitGTK.build/module.modulemap" \
+  -Xcc -fmodule-map-file="$release/PageJavaScript.build/module.modulemap" \
   -Xcc -fmodule-map-file=Sources/WebKitGTKSystem/module.modulemap \
   -Xcc -fmodule-map-file=Sources/LibXML2System/module.modulemap \
   $(pkg-config --cflags-only-I webkit2gtk-4.1 libxml-2.0 | sed 's/-I/-Xcc -I/g') \

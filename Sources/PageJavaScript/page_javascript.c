@@ -1,62 +1,26 @@
-/* PageJavaScript: the .js files of scripts/, compiled in (#embed), each returned as a NUL-terminated string. */
+/* PageJavaScript: the .js files of scripts/, compiled in (#embed), each followed by a NUL. */
 #include "page_javascript.h"
+
+#include <string.h>
 
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wc23-extensions"
-const char *wp_js_page_quiet(void) {
-    static const char text[] = {
-#embed "scripts/page_quiet.js"
-        , 0
-    };
-    return text;
-}
-const char *wp_js_slice(void) {
-    static const char text[] = {
-#embed "scripts/slice.js"
-        , 0
-    };
-    return text;
-}
-const char *wp_js_step(void) {
-    static const char text[] = {
-#embed "scripts/step.js"
-        , 0
-    };
-    return text;
-}
-const char *wp_js_resolved(void) {
-    static const char text[] = {
-#embed "scripts/resolved.js"
-        , 0
-    };
-    return text;
-}
-const char *wp_js_extraction(void) {
-    static const char text[] = {
-#embed "scripts/extraction.js"
-        , 0
-    };
-    return text;
-}
-const char *wp_js_bridge(void) {
-    static const char text[] = {
-#embed "scripts/bridge.js"
-        , 0
-    };
-    return text;
-}
-const char *wp_js_error_watch(void) {
-    static const char text[] = {
-#embed "scripts/error_watch.js"
-        , 0
-    };
-    return text;
-}
-const char *wp_js_bot_protection(void) {
-    static const char text[] = {
-#embed "scripts/bot_protection.js"
-        , 0
-    };
-    return text;
-}
+/* The files, in WPPageScript's order. */
+static const char scripts[] = {
+#embed "scripts/page_quiet.js" suffix(, 0,)
+#embed "scripts/slice.js" suffix(, 0,)
+#embed "scripts/step.js" suffix(, 0,)
+#embed "scripts/resolved.js" suffix(, 0,)
+#embed "scripts/extraction.js" suffix(, 0,)
+#embed "scripts/bridge.js" suffix(, 0,)
+#embed "scripts/error_watch.js" suffix(, 0,)
+#embed "scripts/bot_protection.js" suffix(, 0,)
+};
 #pragma clang diagnostic pop
+
+const char *wp_page_script(WPPageScript script) {
+    const char *text = scripts;
+    for (unsigned index = 0; index < (unsigned)script; index++)
+        text += strlen(text) + 1;
+    return text;
+}

@@ -83,7 +83,7 @@ import Testing
         let scripts = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "scripts").path)
         #expect(scripts.count >= 8)
         for script in scripts {
-            #expect(embedder.contains("#embed \"scripts/\(script)\""), "\(script) is not compiled in")
+            #expect(embedder.contains("#embed \"scripts/\(script)\" suffix(, 0,)"), "\(script) is not compiled in")
         }
     }
 }
