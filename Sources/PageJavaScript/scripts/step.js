@@ -144,6 +144,9 @@
       aim.landed = within(aimed, event.target) || (!aimed.isConnected && within(document.querySelector(selector), event.target));
       resolve();
     }, { capture: true, once: true }));
+    // The release, which a click follows at once: when the page re-rendered between the press and the release (a
+    // busy machine delivers them apart), they reached two elements, and no click came at all.
+    aim.released = new Promise((resolve) => addEventListener("mouseup", () => resolve(true), { capture: true, once: true }));
     return reply({ ...point, before });
   };
 
@@ -283,15 +286,24 @@
       return reply({ kind: "clickAt", x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
     },
     // Answers once the page has run what the action set off: the view's click arrived (WebKit queues its events, so
-    // a call can overtake them; 1 s at most), its default action ran, and two more turns of the event loop went by.
+    // a call can overtake them; 1 s at most), or its release came without it, its default action ran, and two more
+    // turns of the event loop went by. A click the page stopped before webparse's listener counts as landed, so
+    // that nothing is clicked twice; a release without a click is a click that missed, made again.
     clickCheck: async () => {
       const aim = pageQuiet().click;
       pageQuiet().click = null;
       const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
-      if (aim && aim.landed === null) await Promise.race([aim.arrived, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      let released = false;
+      if (aim && aim.landed === null) {
+        await Promise.race([
+          aim.arrived, aim.released.then(() => { released = true; return turn(); }),
+          new Promise((resolve) => setTimeout(resolve, 1000)),
+        ]);
+      }
       await turn();
       await turn();
-      return reply({ kind: "clickCheck", holds: !aim || aim.landed !== false });
+      const missed = aim && (aim.landed === false || aim.landed === null && released);
+      return reply({ kind: "clickCheck", holds: !missed });
     },
   };
 
