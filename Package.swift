@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "WebParser", targets: ["WebParser"]),
         .library(name: "WebParserCore", targets: ["WebParserCore"]),
+        .library(name: "WebParserQueue", targets: ["WebParserQueue"]),
         .executable(name: "webparse", targets: ["webparse"]),
         // The web process extension that captures response bodies (libwebparse-extension.so).
         .library(name: "webparse-extension", type: .dynamic, targets: ["CWebParseExtension"])
@@ -26,6 +27,11 @@ let package = Package(
         .target(name: "PageJavaScript", exclude: ["scripts"]),
         .target(name: "WebParser", dependencies: ["CWebKitGTK", "PageJavaScript"]),
         .target(name: "WebParserCore", dependencies: ["WebParser"]),
+        // hiredis, the Redis client a work queue's workers talk to the server with, through a shim of its own.
+        .systemLibrary(name: "HiredisSystem", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+        .target(name: "CRedis", dependencies: ["HiredisSystem"]),
+        // Workers that share a queue on Redis (webparse work).
+        .target(name: "WebParserQueue", dependencies: ["CRedis"]),
         // The version, compiled from the VERSION file.
         .target(name: "WebParserVersion"),
         // Hardened as Debian's packages are: every symbol bound at start and the relocations read-only after it.
@@ -42,6 +48,6 @@ let package = Package(
         .testTarget(name: "webparseTests", dependencies: ["webparse", "WebParserCore"]),
         // Integration tests: the library on real WebKitGTK pages served by local HTTP servers, and the built
         // binary as a shell or cron runs it.
-        .testTarget(name: "IntegrationTests", dependencies: ["WebParser", "WebParserCore", "webparse", "TestSupport"])
+        .testTarget(name: "IntegrationTests", dependencies: ["WebParser", "WebParserCore", "WebParserQueue", "webparse", "TestSupport"])
     ]
 )

@@ -8,6 +8,8 @@ packages=(
   libgtk-3-dev
   libglib2.0-dev
   libxml2-dev            # extract's XPath selectors are checked with libxml2 (WebKitGTK uses it too)
+  libhiredis-dev         # the Redis client of work queues' workers
+  redis-server           # the tests of work queues start their own Redis
   pkg-config             # SwiftPM finds WebKitGTK's flags through it
   xvfb                   # the private display webparse starts when there is none
   jq                     # the README's example pipes webparse's output into it

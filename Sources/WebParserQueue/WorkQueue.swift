@@ -1,0 +1,209 @@
+import Dispatch
+import FoundationEssentials
+
+/// A work queue on Redis, shared by workers, as Kubernetes' "fine parallel processing using a work queue" keeps it:
+/// the list `NAME` of items; each worker leases items by moving them atomically into its own processing list
+/// (`NAME:processing:ID`) while its heartbeat key (`NAME:worker:ID`, with an expiry) lives; any worker puts back
+/// the items of a worker whose heartbeat expired (a pod killed mid-job loses nothing; its item is done again). An
+/// item leaves its processing list in the same atomic step that pushes its record to `NAME:results` or
+/// `NAME:failed`, and only if it is still there: a record is never pushed twice, even when the reply of that step
+/// was lost and the step is sent again. `NAME:seen` is the set of URLs done or queued, across every worker.
+///
+/// Redis' calls block (hiredis): they run one at a time on a thread of the queue's own, never on Swift's
+/// cooperative threads, and each method is async.
+public final class WorkQueue: @unchecked Sendable {
+    /// An item in hand: its text as the queue holds it.
+    public struct Item: Equatable, Sendable {
+        public let text: Data
+    }
+
+    /// The queue's keys.
+    public struct Keys: Sendable {
+        public let queue: String
+        public var results: String { queue + ":results" }
+        public var failed: String { queue + ":failed" }
+        public var seen: String { queue + ":seen" }
+        public var state: String { queue + ":state" }
+        var workers: String { queue + ":workers" }
+        func processing(_ worker: String) -> String { queue + ":processing:" + worker }
+        func heartbeat(_ worker: String) -> String { queue + ":worker:" + worker }
+    }
+
+    public let keys: Keys
+    /// This worker's name among the queue's workers.
+    public let worker: String
+    /// How long a worker's lease on its items lives without a heartbeat.
+    public let lease: Duration
+    /// Used on `thread` only, as `inHand` and `lostReplies`.
+    private let connection: RedisConnection
+    private let retryWithin: Duration
+    private let thread = DispatchQueue(label: "webparse.work-queue")
+    /// The items this worker holds, by text, with how many of each.
+    private var inHand: [Data: Int] = [:]
+    /// Whether a connection failed since the processing list was last checked: a lease whose reply was lost may have
+    /// moved an item there that this worker does not hold.
+    private var lostReplies = false
+
+    /// Atomically removes one `ARGV[1]` from the list `KEYS[1]` and, if it was there, pushes `ARGV[2]` to `KEYS[2]`
+    /// (an empty `ARGV[2]`: `ARGV[1]` to the head of the queue `KEYS[3]` instead). Answers 1 when the item was there.
+    private static let settle = """
+        if redis.call('LREM', KEYS[1], 1, ARGV[1]) == 0 then return 0 end
+        if ARGV[2] == '' then redis.call('LPUSH', KEYS[3], ARGV[1]) else redis.call('RPUSH', KEYS[2], ARGV[2]) end
+        return 1
+        """
+
+    /// The queue `url` names, worked by `worker` (a name of its own among the queue's workers) with leases of
+    /// `lease`; a command whose connection failed is sent again for `retryWithin`.
+    /// - Throws: `RedisConnection.Failure` when the server cannot be reached, refuses the password, or holds a key
+    ///   of the queue with another type than the queue's.
+    public init(_ url: RedisURL, worker: String, lease: Duration = .seconds(30), retryWithin: Duration = .seconds(60)) throws(RedisConnection.Failure) {
+        keys = Keys(queue: url.queue)
+        self.worker = worker
+        self.lease = lease
+        self.retryWithin = retryWithin
+        connection = try RedisConnection(url)
+        for (key, type) in [(keys.queue, "list"), (keys.results, "list"), (keys.failed, "list"), (keys.seen, "set"), (keys.state, "hash")] {
+            let found = try connection.send(["TYPE", key]).text ?? "none"
+            guard found == "none" || found == type else {
+                throw .server("the key \(key) is a \(found), not a \(type) (is it another program's?)")
+            }
+        }
+        try beat()
+        try send(["SADD", keys.workers, worker])
+    }
+
+    /// Runs `body` on the queue's thread.
+    private func run<Value: Sendable>(_ body: @escaping @Sendable () throws(RedisConnection.Failure) -> Value) async throws(RedisConnection.Failure)
+        -> Value
+    {
+        let result: Result<Value, RedisConnection.Failure> = await withCheckedContinuation { continuation in
+            thread.async {
+                do throws(RedisConnection.Failure) {
+                    continuation.resume(returning: .success(try body()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Renews this worker's lease: its heartbeat lives `lease` from now.
+    public func renew() async throws(RedisConnection.Failure) {
+        try await run { () throws(RedisConnection.Failure) in try self.beat() }
+    }
+
+    private func beat() throws(RedisConnection.Failure) {
+        let milliseconds = lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
+        try send(["SET", keys.heartbeat(worker), "1", "PX", String(max(milliseconds, 1))])
+    }
+
+    /// The next item, leased to this worker: waits for one `wait` at most (nil: none came). First puts back the
+    /// items of workers whose lease expired, and the items a lost reply left in this worker's processing list.
+    public func take(wait: Duration = .seconds(1)) async throws(RedisConnection.Failure) -> Item? {
+        try await run { () throws(RedisConnection.Failure) in
+            try self.reclaim()
+            if self.lostReplies { try self.recoverUnheld() }
+            let seconds = String(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+            guard case .string(let text) = try self.send(["BLMOVE", self.keys.queue, self.keys.processing(self.worker), "LEFT", "RIGHT", seconds])
+            else { return nil }
+            self.inHand[text, default: 0] += 1
+            return Item(text: text)
+        }
+    }
+
+    /// Pushes `record` to `NAME:results` and lets `item` go, in one step; false when the item was no longer this
+    /// worker's (its lease expired and another worker took it back): the record is then not pushed.
+    @discardableResult
+    public func complete(_ item: Item, record: Data) async throws(RedisConnection.Failure) -> Bool {
+        try await run { () throws(RedisConnection.Failure) in try self.settle(item, pushing: record, to: self.keys.results) }
+    }
+
+    /// Pushes `record` to `NAME:failed` and lets `item` go, in one step, as `complete` does.
+    @discardableResult
+    public func fail(_ item: Item, record: Data) async throws(RedisConnection.Failure) -> Bool {
+        try await run { () throws(RedisConnection.Failure) in try self.settle(item, pushing: record, to: self.keys.failed) }
+    }
+
+    /// Puts `item` back at the head of the queue (a worker that stops), if it is still this worker's.
+    @discardableResult
+    public func release(_ item: Item) async throws(RedisConnection.Failure) -> Bool {
+        try await run { () throws(RedisConnection.Failure) in try self.settle(item, pushing: Data(), to: "") }
+    }
+
+    /// Adds `items` to the tail of the queue.
+    public func push(_ items: [Data]) async throws(RedisConnection.Failure) {
+        guard !items.isEmpty else { return }
+        try await run { () throws(RedisConnection.Failure) in
+            try self.connection.retrying([Data("RPUSH".utf8), Data(self.keys.queue.utf8)] + items, within: self.retryWithin)
+        }
+    }
+
+    /// Marks `url` as seen by the queue's workers; true when no worker had seen it.
+    public func firstSight(of url: String) async throws(RedisConnection.Failure) -> Bool {
+        try await run { () throws(RedisConnection.Failure) in try self.send(["SADD", self.keys.seen, url]) == .integer(1) }
+    }
+
+    /// Whether the queue and every worker's processing list are empty: the work is done.
+    public func isDrained() async throws(RedisConnection.Failure) -> Bool {
+        try await run { () throws(RedisConnection.Failure) in
+            guard try self.send(["LLEN", self.keys.queue]) == .integer(0) else { return false }
+            for other in try self.workers() where try self.send(["LLEN", self.keys.processing(other)]) != .integer(0) {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Leaves the queue's workers: the heartbeat goes, and the processing list (which must be empty).
+    public func leave() async throws(RedisConnection.Failure) {
+        try await run { () throws(RedisConnection.Failure) in
+            try self.send(["DEL", self.keys.heartbeat(self.worker)])
+            try self.send(["SREM", self.keys.workers, self.worker])
+        }
+    }
+
+    /// Puts back at the head of the queue what this worker's processing list holds beyond the items in hand: a
+    /// lease whose reply was lost.
+    private func recoverUnheld() throws(RedisConnection.Failure) {
+        guard case .array(let listed) = try send(["LRANGE", keys.processing(worker), "0", "-1"]) else { return }
+        var held = inHand
+        for case .string(let text) in listed {
+            if let count = held[text], count > 0 {
+                held[text] = count - 1
+            } else {
+                _ = try settle(Item(text: text), pushing: Data(), to: "")
+            }
+        }
+        lostReplies = false
+    }
+
+    /// Puts back, at the head of the queue, the items of every worker whose heartbeat expired, and forgets those
+    /// workers.
+    private func reclaim() throws(RedisConnection.Failure) {
+        for other in try workers() where other != worker {
+            guard try send(["EXISTS", keys.heartbeat(other)]) == .integer(0) else { continue }
+            while case .string = try send(["LMOVE", keys.processing(other), keys.queue, "RIGHT", "LEFT"]) {}
+            try send(["SREM", keys.workers, other])
+        }
+    }
+
+    private func workers() throws(RedisConnection.Failure) -> [String] {
+        guard case .array(let names) = try send(["SMEMBERS", keys.workers]) else { return [] }
+        return names.compactMap(\.text)
+    }
+
+    private func settle(_ item: Item, pushing record: Data, to key: String) throws(RedisConnection.Failure) -> Bool {
+        let arguments =
+            [Data("EVAL".utf8), Data(Self.settle.utf8), Data("3".utf8)]
+            + [keys.processing(worker), key.isEmpty ? keys.queue : key, keys.queue].map { Data($0.utf8) } + [item.text, record]
+        let settled = try connection.retrying(arguments, within: retryWithin) { _ in self.lostReplies = true } == .integer(1)
+        if let count = inHand[item.text] { inHand[item.text] = count > 1 ? count - 1 : nil }
+        return settled
+    }
+
+    @discardableResult
+    private func send(_ arguments: [String]) throws(RedisConnection.Failure) -> RedisConnection.Reply {
+        try connection.retrying(arguments.map { Data($0.utf8) }, within: retryWithin) { _ in self.lostReplies = true }
+    }
+}
