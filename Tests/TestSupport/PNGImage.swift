@@ -10,16 +10,8 @@ public struct PNGImage {
     /// Decodes the PNG at `file` (8-bit RGB or RGBA, not interlaced).
     /// - Throws: when the file is not such a PNG.
     public init(contentsOf file: URL) throws {
-        let decoder = Process()
-        decoder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        decoder.arguments = ["-c", Self.program, file.path]
-        let output = Pipe()
-        decoder.standardOutput = output
-        decoder.standardError = FileHandle.nullDevice
-        try decoder.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        decoder.waitUntilExit()
-        guard decoder.terminationStatus == 0, data.count >= 8 else { throw CocoaError(.fileReadCorruptFile) }
+        let (data, status) = try ProcessRunner(path: "/usr/bin/python3").output(["-c", Self.program, file.path])
+        guard status == 0, data.count >= 8 else { throw CocoaError(.fileReadCorruptFile) }
         let bytes = [UInt8](data)
         let header = bytes[0..<8].map(Int.init)
         width = header[0] << 24 | header[1] << 16 | header[2] << 8 | header[3]

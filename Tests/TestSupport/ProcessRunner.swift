@@ -57,6 +57,21 @@ public struct ProcessRunner: Sendable {
         try await start(arguments, environment: environment).finish()
     }
 
+    /// Runs the program to its end, blocking the calling thread, for a short tool a test reads: its stdout (its
+    /// stderr is dropped) and its exit status.
+    public func output(_ arguments: [String]) throws -> (stdout: Data, status: Int32) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (data, process.terminationStatus)
+    }
+
     /// A started process. Its output is read on threads of its own, never on the tasks' thread pool, which
     /// a blocking read would starve.
     public final class Running {

@@ -92,15 +92,8 @@ public final class RedisServer: @unchecked Sendable {
     /// What `redis-cli` prints for `arguments`, trimmed.
     @discardableResult
     public func cli(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        process.arguments = ["-p", String(port), "--no-auth-warning"] + (password.map { ["-a", $0] } ?? []) + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let arguments = ["-p", String(port), "--no-auth-warning"] + (password.map { ["-a", $0] } ?? []) + arguments
+        let data = try ProcessRunner(path: "/usr/bin/redis-cli").output(arguments).stdout
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
