@@ -31,7 +31,7 @@ import Testing
     @Test(arguments: cases)
     func loadFailures(_ testCase: Case) {
         let failure = PageLoadFailure(url: "http://x.test/", error: PageError(domain: testCase.domain, code: testCase.code, message: "m"))
-        #expect(LoadFailureTriage.kind(of: failure) == testCase.kind)
+        #expect(failure.error.meaning == testCase.kind)
     }
 
     /// The shim names WebKit's own errors too, and a redirect limit WebKit reports without a domain of its own.
@@ -76,7 +76,7 @@ import Testing
             !LoadFailureTriage.mayHideUntrustedCertificate(
                 PageLoadFailure(url: "https://x.test/", error: PageError(domain: "WebKitNetworkError", code: 302, message: ""))))
         #expect(
-            LoadFailureTriage.kind(of: LoadFailureTriage.untrustedCertificate(at: cancelled.url))
+            LoadFailureTriage.untrustedCertificate(at: cancelled.url).error.meaning
                 == .tlsFailed("Unacceptable TLS certificate"))
     }
 

@@ -118,7 +118,7 @@ struct AttemptLoad {
         }
         // An error page that had arrived and did not finish loading fails with its status.
         if let held { return .fails(httpStatusError(held.status, retryAfter: held.retryAfter)) }
-        var error = WebParserError(LoadFailureTriage.kind(of: failure), url: failure.url)
+        var error = WebParserError(failure.error.meaning, url: failure.url)
         error.cause = failure.error.cause
         return .fails(error)
     }

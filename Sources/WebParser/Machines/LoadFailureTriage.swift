@@ -42,9 +42,4 @@ enum LoadFailureTriage {
             "the server redirected to \(shown), which is not a web page (webparse follows redirects "
                 + "to http and https only)")
     }
-
-    /// The kind of error `failure` is (`PageError.meaning`).
-    static func kind(of failure: PageLoadFailure) -> WebParserError.Kind {
-        failure.error.meaning
-    }
 }
