@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "WebParserVersion"),
         // Hardened as Debian's packages are: every symbol bound at start and the relocations read-only after it.
         .executableTarget(
-            name: "webparse", dependencies: ["WebParser", "WebParserCore", "WebParserVersion"],
+            name: "webparse", dependencies: ["WebParser", "WebParserCore", "WebParserQueue", "WebParserVersion"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"])]),
         // A JavaScriptCore context without a page, in which the page's JavaScript files are tested.
         .target(name: "CScriptSandbox", dependencies: ["WebKitGTKSystem"], path: "Tests/CScriptSandbox"),

@@ -24,6 +24,8 @@ public final class WorkQueue: @unchecked Sendable {
         public var failed: String { queue + ":failed" }
         public var seen: String { queue + ":seen" }
         public var state: String { queue + ":state" }
+        /// How many pages the crawl named `crawl` has loaded or queued.
+        public func pages(of crawl: String) -> String { queue + ":pages:" + crawl }
         var workers: String { queue + ":workers" }
         func processing(_ worker: String) -> String { queue + ":processing:" + worker }
         func heartbeat(_ worker: String) -> String { queue + ":worker:" + worker }
@@ -35,19 +37,26 @@ public final class WorkQueue: @unchecked Sendable {
     /// How long a worker's lease on its items lives without a heartbeat.
     public let lease: Duration
     /// Used on `thread` only, as `inHand` and `lostReplies`.
-    private let connection: RedisConnection
-    private let retryWithin: Duration
+    let connection: RedisConnection
+    let retryWithin: Duration
     private let thread = DispatchQueue(label: "webparse.work-queue")
     /// The items this worker holds, by text, with how many of each.
     private var inHand: [Data: Int] = [:]
     /// Whether a connection failed since the processing list was last checked: a lease whose reply was lost may have
     /// moved an item there that this worker does not hold.
-    private var lostReplies = false
+    var lostReplies = false
 
     /// Atomically removes one `ARGV[1]` from the list `KEYS[1]` and, if it was there, pushes `ARGV[2]` to `KEYS[2]`
-    /// (an empty `ARGV[2]`: `ARGV[1]` to the head of the queue `KEYS[3]` instead). Answers 1 when the item was there.
+    /// (an empty `ARGV[2]`: `ARGV[1]` to the head of the queue `KEYS[3]` instead); with a job `ARGV[3]`, also sets its
+    /// field of the hash `KEYS[4]` to `ARGV[6]`, but only if it still is `ARGV[5]` (absent when `ARGV[4]` is 1).
+    /// Answers 1 when done, 0 when the item was not there, 2 when the job's state was not what was expected.
     private static let settle = """
+        if ARGV[3] ~= '' then
+          local now = redis.call('HGET', KEYS[4], ARGV[3])
+          if now ~= ARGV[6] and ((ARGV[4] == '1' and now) or (ARGV[4] == '0' and now ~= ARGV[5])) then return 2 end
+        end
         if redis.call('LREM', KEYS[1], 1, ARGV[1]) == 0 then return 0 end
+        if ARGV[3] ~= '' then redis.call('HSET', KEYS[4], ARGV[3], ARGV[6]) end
         if ARGV[2] == '' then redis.call('LPUSH', KEYS[3], ARGV[1]) else redis.call('RPUSH', KEYS[2], ARGV[2]) end
         return 1
         """
@@ -73,7 +82,7 @@ public final class WorkQueue: @unchecked Sendable {
     }
 
     /// Runs `body` on the queue's thread.
-    private func run<Value: Sendable>(_ body: @escaping @Sendable () throws(RedisConnection.Failure) -> Value) async throws(RedisConnection.Failure)
+    func run<Value: Sendable>(_ body: @escaping @Sendable () throws(RedisConnection.Failure) -> Value) async throws(RedisConnection.Failure)
         -> Value
     {
         let result: Result<Value, RedisConnection.Failure> = await withCheckedContinuation { continuation in
@@ -117,6 +126,42 @@ public final class WorkQueue: @unchecked Sendable {
     @discardableResult
     public func complete(_ item: Item, record: Data) async throws(RedisConnection.Failure) -> Bool {
         try await run { () throws(RedisConnection.Failure) in try self.settle(item, pushing: record, to: self.keys.results) }
+    }
+
+    /// A job's change-tracking state (`NAME:state`, a field per job) as a worker read it, and as its result leaves it.
+    public struct StateChange: Sendable {
+        public let job: String
+        /// The state read before the job ran (nil: none).
+        public let before: Data?
+        public let after: Data
+
+        /// The change of `job`'s state from `before` to `after`.
+        public init(job: String, before: Data?, after: Data) {
+            self.job = job
+            self.before = before
+            self.after = after
+        }
+    }
+
+    /// Pushes `record` to `NAME:results`, sets the job's state as `change` says and lets `item` go, in one step: true
+    /// when done, false when the item was no longer this worker's, nil (nothing done) when the job's state was no
+    /// longer `change.before`: another worker recorded the job meanwhile, and what is new must be read again.
+    public func complete(_ item: Item, record: Data, recording change: StateChange) async throws(RedisConnection.Failure) -> Bool? {
+        try await run { () throws(RedisConnection.Failure) in
+            switch try self.settle(item, pushing: record, to: self.keys.results, recording: change) {
+            case 1: true
+            case 2: nil
+            default: false
+            }
+        }
+    }
+
+    /// The change-tracking state of `job` that workers recorded (`NAME:state`), nil when none did.
+    public func state(of job: String) async throws(RedisConnection.Failure) -> Data? {
+        try await run { () throws(RedisConnection.Failure) in
+            guard case .string(let state) = try self.send(["HGET", self.keys.state, job]) else { return nil }
+            return state
+        }
     }
 
     /// Pushes `record` to `NAME:failed` and lets `item` go, in one step, as `complete` does.
@@ -172,7 +217,7 @@ public final class WorkQueue: @unchecked Sendable {
             if let count = held[text], count > 0 {
                 held[text] = count - 1
             } else {
-                _ = try settle(Item(text: text), pushing: Data(), to: "")
+                try settle(Item(text: text), pushing: Data(), to: "")
             }
         }
         lostReplies = false
@@ -193,17 +238,28 @@ public final class WorkQueue: @unchecked Sendable {
         return names.compactMap(\.text)
     }
 
+    @discardableResult
     private func settle(_ item: Item, pushing record: Data, to key: String) throws(RedisConnection.Failure) -> Bool {
-        let arguments =
-            [Data("EVAL".utf8), Data(Self.settle.utf8), Data("3".utf8)]
-            + [keys.processing(worker), key.isEmpty ? keys.queue : key, keys.queue].map { Data($0.utf8) } + [item.text, record]
-        let settled = try connection.retrying(arguments, within: retryWithin) { _ in self.lostReplies = true } == .integer(1)
-        if let count = inHand[item.text] { inHand[item.text] = count > 1 ? count - 1 : nil }
-        return settled
+        try settle(item, pushing: record, to: key, recording: nil) == 1
     }
 
+    /// Runs `settle` (see it for the answers); an item is no longer in hand unless the job's state moved.
+    private func settle(_ item: Item, pushing record: Data, to key: String, recording change: StateChange?) throws(RedisConnection.Failure) -> Int {
+        let state: [Data] =
+            change.map { [Data($0.job.utf8), Data(($0.before == nil ? "1" : "0").utf8), $0.before ?? Data(), $0.after] } ?? [Data(), Data(), Data(), Data()]
+        let arguments =
+            [Data("EVAL".utf8), Data(Self.settle.utf8), Data("4".utf8)]
+            + [keys.processing(worker), key.isEmpty ? keys.queue : key, keys.queue, keys.state].map { Data($0.utf8) } + [item.text, record] + state
+        guard case .integer(let answer) = try connection.retrying(arguments, within: retryWithin, onRetry: { _ in self.lostReplies = true }) else {
+            throw .server("the settle script answered with something other than a number")
+        }
+        if answer != 2, let count = inHand[item.text] { inHand[item.text] = count > 1 ? count - 1 : nil }
+        return answer
+    }
+
+    /// Sends `arguments` as one command, again after a connection failure for `retryWithin`; on the queue's thread.
     @discardableResult
-    private func send(_ arguments: [String]) throws(RedisConnection.Failure) -> RedisConnection.Reply {
+    func send(_ arguments: [String]) throws(RedisConnection.Failure) -> RedisConnection.Reply {
         try connection.retrying(arguments.map { Data($0.utf8) }, within: retryWithin) { _ in self.lostReplies = true }
     }
 }

@@ -132,7 +132,7 @@ public enum ConfigLoader {
         return Config(jobs: reader.uniquelyNamed(jobs, base: \.absoluteString), isSingleJob: false)
     }
 
-    private static func readBytes(_ path: String, name: String) throws(ConfigError) -> [UInt8] {
+    static func readBytes(_ path: String, name: String) throws(ConfigError) -> [UInt8] {
         func failure(_ message: String) -> ConfigError {
             ConfigError(file: name, problems: [.init(path: "", message: message)], isUnreadable: true)
         }

@@ -21,7 +21,7 @@ package struct ConfigReader {
         }
     }
 
-    private(set) var fields: FieldReader
+    var fields: FieldReader
     package var problems: [ConfigError.Problem] { fields.problems }
 
     /// A reader of configs whose paths are relative to `directory` and whose variables are looked up in
@@ -278,7 +278,7 @@ package struct ConfigReader {
     }
 
     /// The `defaults` object, read once.
-    private mutating func defaults(_ node: JSONNode?) -> Defaults {
+    mutating func defaults(_ node: JSONNode?) -> Defaults {
         guard let node else { return Defaults() }
         guard case .object(let members) = node.value else {
             fields.problem("defaults", at: .node(node), "expected an object of job fields, got \(node.excerpt)")

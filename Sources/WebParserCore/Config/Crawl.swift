@@ -50,6 +50,34 @@ public struct Crawl: Sendable, Equatable {
     }
 }
 
+/// Which links of its pages a crawl follows: those on the start's site (with `sameSite`) that `match` takes and
+/// `exclude` does not, from pages fewer than `maxDepth` links from the start.
+public struct CrawlScope {
+    private let crawl: Crawl
+    private let site: String
+    private let match: Regex<AnyRegexOutput>?
+    private let exclude: Regex<AnyRegexOutput>?
+
+    /// The scope of `crawl` from the page `start`.
+    public init(_ crawl: Crawl, start: URL) {
+        self.crawl = crawl
+        site = CrawlURL.site(of: CrawlURL.normalized(start) ?? start)
+        match = crawl.match.flatMap { try? Regex($0) }
+        exclude = crawl.exclude.flatMap { try? Regex($0) }
+    }
+
+    /// The page `link` names (as written on the page `page`, `depth` links from the start), in the one form a crawl
+    /// loads once, if the crawl follows it.
+    public func follows(_ link: String, on page: URL, depth: Int) -> URL? {
+        guard crawl.maxDepth.map({ depth + 1 <= $0 }) ?? true, let url = CrawlURL.normalized(link, base: page) else { return nil }
+        if crawl.sameSite && CrawlURL.site(of: url) != site { return nil }
+        let text = url.absoluteString
+        if let match, (try? match.firstMatch(in: text)) == nil { return nil }
+        if let exclude, (try? exclude.firstMatch(in: text)) != nil { return nil }
+        return url
+    }
+}
+
 /// The one form of a URL a crawl loads once: the scheme and host in lower case, no default port, `.` and `..` resolved,
 /// no fragment, an empty path as `/`.
 public enum CrawlURL {

@@ -2,31 +2,42 @@ import FoundationEssentials
 import WebParser
 
 /// An item of a work queue (`webparse work`): an http(s) URL, or a job object with a config job's fields, read as a
-/// config's job is, over the worker's defaults (its CONFIG's `defaults` and its job-field options).
-package enum QueueItem {
+/// config's job is, over the worker's defaults (its CONFIG's `defaults`, `--script` or `--extract`). A page a
+/// crawl found is an item too: its crawl's item with the page's `url`, the crawl's `name`, and its `depth`.
+package struct QueueItem: Sendable {
     /// The largest item read, in bytes.
     package static let limit = 1 << 20
+    /// The one key of an item that is not a job field: how many links away from its crawl's start the page is.
+    package static let depthKey = "depth"
 
-    /// The job of `text`, read over `defaults`; a job that gives no script (or scriptFile, or extract), and whose
-    /// defaults give none, evaluates `script` (a bare URL, most often). Paths are relative to `directory`.
+    package var named: Config.NamedJob
+    /// How many links away from its crawl's start the item's page is (0: it is the start, or no crawl's page).
+    package var depth: Int
+
+    /// The item `text`, read over `defaults`; a job that gives no script (or scriptFile, or extract), and whose
+    /// defaults give none, evaluates `script` or reads `extract` (a config's extract as JSON): a bare URL, most
+    /// often. Paths are relative to `directory`. An item reads no environment variable: whoever can push to the queue
+    /// could otherwise have a page typed the worker's secrets (they go in the worker's config).
     /// - Throws: `ConfigError` naming the item `name` when it is larger than `limit`, neither a URL nor a job
     ///   object, or a job object with a problem (an unknown field, a wrong value, no script).
-    package static func job(
-        from text: Data, named name: String, defaults: ConfigReader.Defaults, script: String? = nil, directory: URL
-    ) throws(ConfigError)
-        -> Config.NamedJob
-    {
+    package init(
+        _ text: Data, named name: String, defaults: ConfigReader.Defaults, script: String? = nil, extract: String? = nil, directory: URL
+    ) throws(ConfigError) {
         func failure(_ message: String) -> ConfigError { ConfigError(file: name, problems: [.init(path: "", message: message)]) }
-        guard text.count <= limit else { throw failure("is larger than \(limit) bytes (1 MiB), the largest item read") }
+        guard text.count <= Self.limit else { throw failure("is larger than \(Self.limit) bytes (1 MiB), the largest item read") }
         guard let string = String(data: text, encoding: .utf8) else { throw failure("is not UTF-8 text") }
         let trimmed = string.trimmingWhitespace()
-        var reader = ConfigReader(directory: directory)
+        var reader = ConfigReader(directory: directory, environment: [:])
         let jobs: [Config.NamedJob]?
         let evaluates = ["script", "scriptFile", "extract"]
-        func withScript(_ members: [ConfigReader.Member], keys: [String]) -> [ConfigReader.Member] {
-            guard let script, keys.allSatisfy({ !evaluates.contains($0) }), !evaluates.contains(where: defaults.gives) else { return members }
-            return members + [ConfigReader.Member(key: "script", input: .arguments([script]), path: "--script")]
+        func withEvaluation(_ members: [ConfigReader.Member]) -> [ConfigReader.Member] {
+            let given =
+                extract.map { ConfigReader.Member(key: "extract", input: .arguments([$0]), path: "--extract") }
+                ?? script.map { ConfigReader.Member(key: "script", input: .arguments([$0]), path: "--script") }
+            guard let given, members.allSatisfy({ !evaluates.contains($0.key) }), !evaluates.contains(where: defaults.gives) else { return members }
+            return members + [given]
         }
+        depth = 0
         if trimmed.hasPrefix("{") {
             let root: JSONNode
             do {
@@ -34,13 +45,20 @@ package enum QueueItem {
             } catch {
                 throw ConfigError(file: name, problems: [.init(path: "", message: "invalid JSON: \(error.message)", line: error.line, column: error.column)])
             }
-            guard case .object(let members) = root.value else { throw failure("expected a job object") }
+            guard case .object(var members) = root.value else { throw failure("expected a job object") }
+            if let index = members.firstIndex(where: { $0.key == Self.depthKey }) {
+                guard case .number(let number) = members[index].value.value, let found = Int(exactly: number), found >= 0 else {
+                    throw failure("\"depth\": expected the number of links from the crawl's start, got \(members[index].value.excerpt)")
+                }
+                depth = found
+                members.remove(at: index)
+            }
             jobs = reader.jobs(
-                from: withScript(members.map { ConfigReader.Member(key: $0.key, input: .node($0.value), path: $0.key) }, keys: members.map(\.key)),
+                from: withEvaluation(members.map { ConfigReader.Member(key: $0.key, input: .node($0.value), path: $0.key) }),
                 defaults: defaults, at: .node(root), path: "")
         } else if let url = URL(string: trimmed), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
             jobs = reader.jobs(
-                from: withScript([ConfigReader.Member(key: "url", input: .arguments([trimmed]), path: "url")], keys: ["url"]), defaults: defaults,
+                from: withEvaluation([ConfigReader.Member(key: "url", input: .arguments([trimmed]), path: "url")]), defaults: defaults,
                 at: .arguments([]), path: "")
         } else {
             let shown = trimmed.count > 80 ? trimmed.prefix(77) + "..." : trimmed[...]
@@ -49,6 +67,20 @@ package enum QueueItem {
         guard let jobs, reader.problems.isEmpty else { throw ConfigError(file: name, problems: reader.problems) }
         guard jobs.count == 1, var job = jobs.first else { throw failure("is \(jobs.count) jobs (urls, a range); an item is one job") }
         if job.name.isEmpty { job.name = job.job.url.absoluteString }
-        return job
+        named = job
+    }
+
+    /// The item of the page `url` that a crawl's page found, `depth` links from its start: the crawl's item `text`
+    /// (a URL or a job object) with that `url` and `depth`, named `name` (the crawl's name) so that every page's
+    /// record names its crawl.
+    package static func crawled(from text: Data, url: String, name: String, depth: Int) -> Data {
+        let bytes = Array(text)
+        var members: [(key: String, value: JSONText.Value)] = []
+        if let root = try? JSONNode.parse(bytes), case .object(let given) = root.value {
+            members = given.filter { !["url", "urls", "name", depthKey].contains($0.key) }.map {
+                ($0.key, JSONText.Value.raw(Data(bytes[$0.value.span])))
+            }
+        }
+        return JSONText.object([("name", .string(name)), ("url", .string(url))] + members + [(depthKey, .integer(depth))])
     }
 }

@@ -27,8 +27,8 @@ package struct JobOutcome {
     /// "elapsedMs", "settledBy", "result" | "error" and "code"}` (`settledBy` when the page said what made the answer
     /// final). A job that collects emitted values also has `"complete"` (false when
     /// it ran out of time before `webparse.done()`), and with `streamed` (its values went out as lines of
-    /// their own) `"items"`, their number, in place of `"result"`.
-    package func jsonLine(streamed: Bool = false) -> Data {
+    /// their own) `"items"`, their number, in place of `"result"`. `adding` members come last.
+    package func jsonLine(streamed: Bool = false, adding extra: [(key: String, value: JSONText.Value)] = []) -> Data {
         var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(URLRedaction.redact(url.absoluteString)))]
         switch result {
         case .success(let success):
@@ -65,7 +65,7 @@ package struct JobOutcome {
                 ("error", .string(failure.description)), ("code", .string(failure.code))
             ]
         }
-        return JSONText.object(members)
+        return JSONText.object(members + extra)
     }
 
     private var elapsedMilliseconds: Int {

@@ -12,6 +12,11 @@ package struct RunPlan: Sendable {
     package let settings: RunSettings
     /// The CPU and memory the run's container gives it, which size the defaults.
     package let limits: ContainerLimits
+    /// Whether a page is loaded again after its job: the run has more jobs than pages at once, or loads more pages
+    /// than its jobs' (it follows or crawls).
+    private let reusesPages: Bool
+    /// Whether a job may capture responses (which the session must be made for).
+    private let capturesResponses: Bool
 
     /// Names given to `--only` that no job of the config has.
     package struct UnknownJobs: Error, Sendable, CustomStringConvertible {
@@ -47,6 +52,19 @@ package struct RunPlan: Sendable {
         settings = given.over(config.run)
         self.limits = limits
         concurrency = settings.concurrency ?? RunSettings.defaultConcurrency(limits)
+        reusesPages = jobs.count > concurrency || jobs.contains { $0.follow != nil || $0.crawl != nil }
+        capturesResponses = jobs.contains { $0.job.capture != nil }
+    }
+
+    /// The plan of a work queue's worker: no jobs known in advance (its items come as it runs, and its pages are used
+    /// again), `given` run settings over its config's `configured`.
+    package init(worker given: RunSettings, over configured: RunSettings, limits: ContainerLimits = ContainerLimits.current) {
+        jobs = []
+        settings = given.over(configured)
+        self.limits = limits
+        concurrency = settings.concurrency ?? RunSettings.defaultConcurrency(limits)
+        reusesPages = true
+        capturesResponses = true
     }
 
     /// The session's configuration for the plan, keeping its data in `storage` and reaching servers through
@@ -59,8 +77,7 @@ package struct RunPlan: Sendable {
         let memoryBound = (settings.memoryLimit ?? 0) > 0 || limits.memory != nil
         let pagesPerProcess =
             settings.pagesPerProcess ?? (memoryBound ? RunSettings.memoryBoundPagesPerProcess : WebParserSession.Configuration.defaultPagesPerProcess)
-        let pagePerJob = jobs.count <= concurrency && !jobs.contains { $0.follow != nil || $0.crawl != nil }
-        let recycleAfter = pagePerJob ? 1 : settings.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter
+        let recycleAfter = reusesPages ? settings.recycleAfter ?? WebParserSession.Configuration.defaultRecycleAfter : 1
         let memoryLimit: Int? =
             switch settings.memoryLimit {
             case 0?: nil
@@ -69,6 +86,6 @@ package struct RunPlan: Sendable {
             }
         return WebParserSession.Configuration(
             storage: storage, proxy: proxy, recycleAfter: recycleAfter, memoryLimit: memoryLimit, pagesPerProcess: pagesPerProcess,
-            capturesResponses: jobs.contains { $0.job.capture != nil })
+            capturesResponses: capturesResponses)
     }
 }

@@ -13,6 +13,9 @@ enum ExitCode: Int32 {
     case stateLocked = 4
     /// Another run holds the `--session` folder (and its wait ran out).
     case sessionLocked = 5
+    /// `webparse work`: the queue's Redis cannot be reached (for a minute), refuses the password, or holds a key of
+    /// the queue with another type.
+    case queueUnavailable = 6
     /// Stopped by SIGHUP (the terminal went away).
     case hangUp = 129
     /// stdout was closed by its reader (`webparse run … | head -1`): the run stopped there and recorded nothing
@@ -31,6 +34,7 @@ enum ExitCode: Int32 {
         (.environment, "WebKit cannot run here: no display and no Xvfb, or WebKit failed to start"),
         (.stateLocked, "another run is using the --state file"),
         (.sessionLocked, "another run is using the --session folder"),
+        (.queueUnavailable, "work: the queue's Redis cannot be reached, refuses the password, or holds a key of another type"),
         (.hangUp, "stopped by SIGHUP"),
         (.outputClosed, "stdout was closed by its reader (such as head); nothing was recorded in the state"),
         (.interrupted, "interrupted by SIGINT (Ctrl-C)"),

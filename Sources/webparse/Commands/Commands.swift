@@ -2,7 +2,7 @@ import WebParserCore
 /// Every command of `webparse`.
 enum Commands {
     static let all: [any Command] = [
-        RunCommand.command, EvalCommand.command, SnapshotCommand.command, ValidateCommand.command, CompletionsCommand.command,
+        RunCommand.command, EvalCommand.command, SnapshotCommand.command, WorkCommand.command, ValidateCommand.command, CompletionsCommand.command,
         HelpCommand.command
     ]
 

@@ -28,9 +28,7 @@ struct CrawlRunner: Sendable {
     /// Crawls from `start`, the result of `job` on its start page, by `crawl`.
     func crawl(_ crawl: Crawl, job: WebParserJob, start: WebParserResult) async -> Crawled {
         let startURL = CrawlURL.normalized(job.url) ?? job.url
-        let site = CrawlURL.site(of: startURL)
-        let match = crawl.match.flatMap { try? Regex($0) }
-        let exclude = crawl.exclude.flatMap { try? Regex($0) }
+        let scope = CrawlScope(crawl, start: startURL)
         var seen: Set<URL> = [startURL]
         if let final = URL(string: start.finalURL).flatMap(CrawlURL.normalized) { seen.insert(final) }
         var pages: [(url: String, result: Data)] = [(startURL.absoluteString, start.data)]
@@ -44,13 +42,8 @@ struct CrawlRunner: Sendable {
 
         /// Adds the links a page at `depth` had, that the crawl takes and has not seen.
         func discover(_ links: [String], from page: URL, depth: Int) {
-            guard crawl.maxDepth.map({ depth + 1 <= $0 }) ?? true else { return }
             for link in links {
-                guard let url = CrawlURL.normalized(link, base: page), !seen.contains(url) else { continue }
-                if crawl.sameSite && CrawlURL.site(of: url) != site { continue }
-                let text = url.absoluteString
-                if let match, (try? match.firstMatch(in: text)) == nil { continue }
-                if let exclude, (try? exclude.firstMatch(in: text)) != nil { continue }
+                guard let url = scope.follows(link, on: page, depth: depth), !seen.contains(url) else { continue }
                 seen.insert(url)
                 frontier.append((url, depth + 1))
                 // Links past maxPages will not be loaded: the progress line does not count them.

@@ -74,7 +74,8 @@ struct JobScheduler {
             result: .failure(.notRun(reason)), elapsed: .zero)
     }
 
-    private func runJob(_ named: Config.NamedJob) async -> Result<JobOutcome, Stop> {
+    /// Runs `named` in one of the slots, and says how it ended.
+    func runJob(_ named: Config.NamedJob) async -> Result<JobOutcome, Stop> {
         let start = ContinuousClock.now
         let result: Result<WebParserResult, JobFailure>
         do {

@@ -1,0 +1,64 @@
+import FoundationEssentials
+import WebParser
+
+/// A work queue worker's config (`webparse work URL CONFIG`): what applies to every item it takes — the `defaults`
+/// of a config's jobs, the run's settings and the session's — and no jobs: the queue's items are its jobs.
+package struct WorkerConfig: Sendable {
+    /// The job fields every item starts from.
+    package var defaults = ConfigReader.Defaults()
+    package var run = RunSettings()
+    package var session = SessionSettings()
+    /// The folder the config's relative paths (and its items') are read from.
+    package var directory: URL
+
+    /// A worker without a config: no defaults, paths relative to the working directory.
+    package init(directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        self.directory = directory
+    }
+
+    /// The worker config at `path` ("-": stdin), whose `{"env": NAME}` values are looked up in `environment`.
+    /// - Throws: `ConfigError` naming the file and every problem: not JSON, an unknown key, a `jobs` list (the
+    ///   queue's items are the jobs), a default or setting with a wrong value.
+    package static func load(path: String, environment: [String: String]) throws(ConfigError) -> WorkerConfig {
+        let name = ConfigLoader.name(of: path)
+        let bytes = try ConfigLoader.readBytes(path, name: name)
+        let directory =
+            path == ConfigLoader.standardInput
+            ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath) : URL(fileURLWithPath: path).deletingLastPathComponent()
+        let root: JSONNode
+        do {
+            root = try JSONNode.parse(bytes)
+        } catch {
+            throw ConfigError(file: name, problems: [.init(path: "", message: "invalid JSON: \(error.message)", line: error.line, column: error.column)])
+        }
+        var reader = ConfigReader(directory: directory, environment: environment)
+        let found = reader.workerConfig(from: root, directory: directory)
+        guard let found, reader.problems.isEmpty else { throw ConfigError(file: name, problems: reader.problems) }
+        return found
+    }
+}
+
+extension ConfigReader {
+    /// The worker config `root` is, its paths relative to `directory`; nil when it is not an object.
+    mutating func workerConfig(from root: JSONNode, directory: URL) -> WorkerConfig? {
+        guard case .object(let members) = root.value else {
+            fields.problem("", at: .node(root), "expected a JSON object ({\"defaults\": {…}} and the run's settings), got \(root.kindDescription)")
+            return nil
+        }
+        var config = WorkerConfig(directory: directory)
+        let keys = ["defaults", "$schema"] + RunFields.all.map(\.key) + SessionFields.all.map(\.key)
+        for (key, node) in members {
+            RunFields.all.first { $0.key == key }?.read(&fields, key, .node(node), &config.run)
+            SessionFields.all.first { $0.key == key }?.read(&fields, key, .node(node), &config.session)
+            if key == "jobs" || JobFields.all.contains(where: { $0.key == key }) {
+                fields.problem(
+                    key, at: .node(node),
+                    "a worker's config has no jobs: the queue's items are its jobs (job fields for every item go in \"defaults\")")
+            } else if !keys.contains(key) {
+                fields.problem(key, at: .node(node), "unknown key" + Self.suggestion(for: key, among: keys))
+            }
+        }
+        config.defaults = defaults(members.first { $0.key == "defaults" }?.value)
+        return config
+    }
+}

@@ -1,0 +1,61 @@
+import FoundationEssentials
+
+extension WorkQueue {
+    /// A page a crawl found: its URL (in the one form a crawl loads once) and its item.
+    public struct FoundPage: Sendable {
+        public let url: String
+        public let item: Data
+
+        /// The page at `url`, queued as `item`.
+        public init(url: String, item: Data) {
+            self.url = url
+            self.item = item
+        }
+    }
+
+    /// What `discover` did with the pages a crawl's page found.
+    public struct Discovery: Equatable, Sendable {
+        /// The pages queued: no worker had seen them.
+        public let queued: Int
+        /// The pages not queued because the crawl had reached its most pages.
+        public let leftAtMaxPages: Int
+    }
+
+    /// Marks `KEYS[1]` (seen) with the page `ARGV[2]` (counting it in `KEYS[3]` when it is new), then, for each pair
+    /// of a URL and an item after it, queues the item at the tail of `KEYS[2]` if the URL was not seen and the
+    /// count is below `ARGV[1]`. Answers the number queued and the number left at the most pages.
+    private static let discover = """
+        if redis.call('SADD', KEYS[1], ARGV[2]) == 1 then redis.call('INCR', KEYS[3]) end
+        local queued, left = 0, 0
+        for i = 3, #ARGV, 2 do
+          if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 then
+            if tonumber(redis.call('GET', KEYS[3]) or '0') < tonumber(ARGV[1]) then
+              redis.call('SADD', KEYS[1], ARGV[i])
+              redis.call('INCR', KEYS[3])
+              redis.call('RPUSH', KEYS[2], ARGV[i + 1])
+              queued = queued + 1
+            else
+              left = left + 1
+            end
+          end
+        end
+        return {queued, left}
+        """
+
+    /// Marks the page `url` of the crawl `crawl` seen (`NAME:seen`, across every worker), and queues the `found`
+    /// pages no worker saw, while the crawl has loaded or queued fewer than `maxPages` pages (counted in
+    /// `NAME:pages:CRAWL`), in one atomic step: a page is queued once, whichever workers find it, and a reply lost and
+    /// sent again queues nothing twice.
+    public func discover(_ found: [FoundPage], from url: String, crawl: String, maxPages: Int) async throws(RedisConnection.Failure) -> Discovery {
+        try await run { () throws(RedisConnection.Failure) in
+            let keys = [self.keys.seen, self.keys.queue, self.keys.pages(of: crawl)]
+            let arguments =
+                ["EVAL", Self.discover, "3"].map { Data($0.utf8) } + keys.map { Data($0.utf8) } + [Data(String(maxPages).utf8), Data(url.utf8)]
+                + found.flatMap { [Data($0.url.utf8), $0.item] }
+            guard case .array(let counts) = try self.connection.retrying(arguments, within: self.retryWithin, onRetry: { _ in self.lostReplies = true }),
+                counts.count == 2, case .integer(let queued) = counts[0], case .integer(let left) = counts[1]
+            else { throw .server("the discover script answered with something other than two numbers") }
+            return Discovery(queued: queued, leftAtMaxPages: left)
+        }
+    }
+}

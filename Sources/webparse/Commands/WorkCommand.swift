@@ -1,0 +1,156 @@
+import FoundationEssentials
+import Glibc
+import WebParser
+import WebParserCore
+import WebParserQueue
+
+/// `webparse work QUEUE-URL [CONFIG]`: a worker of a work queue on Redis, shared by any number of workers: takes
+/// items (URLs or job objects) until the queue is empty, and pushes each one's record to `NAME:results` or
+/// `NAME:failed`.
+struct WorkCommand {
+    struct Settings: TalkativeSettings, SessionOptionSettings {
+        var queue: RedisURL?
+        var configPath: String?
+        /// What a bare URL's page is read with, when the config's defaults say nothing.
+        var script: String?
+        var extract: String?
+        var run = RunSettings()
+        /// Whether the worker keeps taking items once the queue is empty, until it is stopped.
+        var waits = false
+        var jsonLines = false
+        var lease = Duration.seconds(30)
+        var worker: String?
+        /// Whether each job's change-tracking state is kept in `NAME:state`, and records say what is new.
+        var tracksState = false
+        var emitInitial = false
+        var logConsole = false
+        var session = SessionOptions()
+        var verbosity = Verbosity.normal
+    }
+
+    static let command = TableCommand<Settings>(
+        name: "work", operands: "QUEUE-URL [CONFIG]", summary: "take jobs from a work queue on Redis, shared with other workers",
+        details: """
+            QUEUE-URL is redis://[USER:PASSWORD@]HOST[:PORT][/DB]?queue=NAME. The worker takes items from the
+            Redis list NAME until it and every worker's items in hand are done (with --wait, until stopped), each
+            item an http(s) URL or a job object with a config job's fields ({"url": …, "extract": …}). CONFIG, a
+            config without "jobs", gives the "defaults" of every item and the run's and session's settings;
+            --script or --extract say how to read a bare URL's page. Items cannot read environment variables:
+            secrets go in CONFIG.
+
+            Each item is leased: it moves into the worker's NAME:processing:ID list while its heartbeat key
+            NAME:worker:ID lives (--lease); the items of a worker whose heartbeat expired (a pod killed) go back to
+            the queue. A job's record (the object of a --jsonl line) goes to NAME:results, a failed one (after the
+            job's retries) to NAME:failed, in the same step that lets the item go. A crawl's pages become items of
+            the queue, each URL once across every worker (NAME:seen). With --state, each job's change-tracking
+            state is kept in NAME:state and its record lists what is "new". SIGTERM puts the items in hand back.
+
+            \(ExitCode.help)
+            """,
+        options: [
+            .value("script", "SCRIPT", "the JavaScript that reads a bare URL's page (when CONFIG's defaults give none)") { $0.script = $1 },
+            .value("extract", "JSON", "read a bare URL's page by selectors instead (a config's extract, as JSON)") { $0.extract = $1 },
+            .flag("wait", "keep waiting for items when the queue is empty, until stopped (SIGTERM, Ctrl-C)") { $0.waits = true },
+            .flag("jsonl", "print each record on stdout as well, one JSON line per item") { $0.jsonLines = true },
+            .value("lease", "SECONDS", "how long the items in hand stay this worker's without a heartbeat (default 30)") {
+                settings, text throws(CommandFailure) in
+                guard let seconds = JSONNode.number(writtenAs: text), (2...3600).contains(seconds) else {
+                    throw CommandFailure.usage("--lease: expected a number of seconds from 2 to 3600, got '\(text)'")
+                }
+                settings.lease = .milliseconds(Int64(seconds * 1000))
+            },
+            .value("worker", "NAME", "this worker's name among the queue's workers (default: the host name and the process ID)") {
+                settings, name throws(CommandFailure) in
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                    throw CommandFailure.usage("--worker: expected letters, digits, '-', '_' or '.', got '\(name)'")
+                }
+                settings.worker = name
+            },
+            .flag("state", "keep each job's change-tracking state in NAME:state; each record lists its \"new\" items") { $0.tracksState = true },
+            .flag("emit-initial", "with --state: a job's first record lists all its items as new") { $0.emitInitial = true },
+            .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true }
+        ] + CommandOption.fieldOptions(RunFields.all.filter { $0.key != RunFields.harContent.key }, into: \.run) + CommandOption.sessionOptions
+            + [.quiet, .verbose],
+        initial: Settings(),
+        takeOperands: { settings, operands throws(CommandFailure) in
+            guard (1...2).contains(operands.count) else {
+                throw CommandFailure.usage(operands.isEmpty ? "missing QUEUE-URL" : "expected QUEUE-URL and at most one CONFIG")
+            }
+            do throws(RedisURL.Problem) {
+                settings.queue = try RedisURL(operands[0])
+            } catch {
+                throw CommandFailure.usage("QUEUE-URL: \(error)")
+            }
+            settings.configPath = operands.count == 2 ? operands[1] : nil
+        },
+        validate: { settings throws(CommandFailure) in
+            if settings.script != nil && settings.extract != nil { throw CommandFailure.usage("give --script or --extract, not both") }
+            if settings.emitInitial && !settings.tracksState { throw CommandFailure.usage("--emit-initial goes with --state") }
+        },
+        loadsPages: true,
+        run: { await WorkCommand(settings: $0).execute() })
+
+    let settings: Settings
+
+    func execute() async -> ExitCode {
+        let warmUp = Task { try? await WebParserRunner.prepare() }
+        defer { warmUp.cancel() }
+        guard let url = settings.queue else { return .usage }
+        let config: WorkerConfig
+        do throws(ConfigError) {
+            config = try settings.configPath.map { path throws(ConfigError) in
+                try WorkerConfig.load(path: path, environment: MainCommand.launchEnvironment)
+            } ?? WorkerConfig()
+        } catch {
+            StandardStreams.tellError(error.isUnreadable ? "webparse work: \(error)" : error.description)
+            return .usage
+        }
+        let plan = RunPlan(worker: settings.run, over: config.run)
+        let name = settings.worker ?? Self.defaultName
+        let queues: [WorkQueue]
+        do throws(RedisConnection.Failure) {
+            queues = try await Self.connect(url, worker: name, slots: plan.concurrency, lease: settings.lease)
+        } catch {
+            StandardStreams.tellError("webparse work: \(url): \(error)")
+            return .queueUnavailable
+        }
+        let setup: SessionSetup
+        do throws(CommandFailure) {
+            setup = try await SessionSetup.prepare(settings.session, over: config.session, configure: plan.sessionConfiguration)
+        } catch {
+            StandardStreams.tellError("webparse work: \(error.message)")
+            for queue in queues { try? await queue.leave() }
+            return error.code
+        }
+        let worker = QueueWorker(settings: settings, config: config, session: setup.session, reporter: ProgressReporter(verbosity: settings.verbosity))
+        let worked = await worker.work(queues)
+        do throws(CommandFailure) {
+            try await setup.save(anySuccess: worked.done > 0, visited: worked.visited)
+        } catch {
+            StandardStreams.tellError("webparse work: \(error.message)")
+            return worked.code == .success ? .jobFailed : worked.code
+        }
+        return worked.code
+    }
+
+    /// The host's name and the process's ID: unique among a Kubernetes Job's pods and a machine's processes.
+    static var defaultName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "webparse"
+        return host + "-" + String(getpid())
+    }
+
+    /// One queue connection per page at once, named `worker-1`, `worker-2`…: each slot is a worker of its own to
+    /// Redis (its items in hand, its lease), so that one slot's wait for an item never holds another's record back.
+    /// - Throws: `RedisConnection.Failure` when the server cannot be used.
+    private static func connect(_ url: RedisURL, worker: String, slots: Int, lease: Duration) async throws(RedisConnection.Failure) -> [WorkQueue] {
+        let result: Result<[WorkQueue], RedisConnection.Failure> = await Task.detached {
+            Result { () throws(RedisConnection.Failure) in
+                try (1...max(slots, 1)).map { slot throws(RedisConnection.Failure) in
+                    try WorkQueue(url, worker: "\(worker)-\(slot)", lease: lease)
+                }
+            }
+        }.value
+        return try result.get()
+    }
+}

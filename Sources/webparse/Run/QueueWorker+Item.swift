@@ -1,0 +1,139 @@
+import FoundationEssentials
+import WebParser
+import WebParserCore
+import WebParserQueue
+
+extension QueueWorker {
+    /// Reads `item`, runs its job (its followed pages; a crawl's links become items) and settles it: its record to
+    /// `NAME:results` or `NAME:failed`. Nil when the loop goes on; how it ends otherwise (its item went back).
+    func handle(_ item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared) async -> LoopEnd? {
+        let read: QueueItem
+        do throws(ConfigError) {
+            read = try QueueItem(
+                item.text, named: "item", defaults: config.defaults, script: settings.script, extract: settings.extract, directory: config.directory)
+        } catch {
+            StandardStreams.tellError("webparse work: \(error.description)")
+            let record = JSONText.object([
+                ("item", .string(String(decoding: item.text.prefix(1000), as: UTF8.self))), ("status", .string("failed")),
+                ("error", .string(error.description)), ("code", .string(Self.invalidItemCode))
+            ])
+            return await settle(item, on: queue, shared, record: record, succeeded: false, at: nil)
+        }
+        var named = read.named
+        if settings.logConsole { named.job.page.capturesConsole = true }
+        reporter.know(1)
+        var outcome: JobOutcome
+        switch await shared.scheduler.runJob(named) {
+        case .success(let finished): outcome = finished
+        case .failure(let stop):
+            try? await queue.release(item)
+            switch stop {
+            case .environment(let error): return .environment(error)
+            case .interrupted: return .stopped
+            }
+        }
+        guard case .success(let result) = outcome.result else {
+            if case .failure(let failure) = outcome.result { reporter.jobFailed(named.name, failure) }
+            return await settle(item, on: queue, shared, record: outcome.jsonLine(), succeeded: false, at: nil)
+        }
+        if let crawl = named.crawl {
+            do throws(RedisConnection.Failure) {
+                try await discover(crawl, from: result, of: read, item: item, on: queue, shared)
+            } catch {
+                return .queue(error)
+            }
+        }
+        if let follow = named.follow {
+            await FollowRunner(parser: shared.parser, slots: shared.slots, reporter: reporter, name: named.name)
+                .follow(follow, into: &outcome, of: named.job.url)
+        }
+        let url = URL(string: result.finalURL)
+        guard settings.tracksState else { return await settle(item, on: queue, shared, record: outcome.jsonLine(), succeeded: true, at: url) }
+        do throws(RedisConnection.Failure) {
+            return try await settleTracked(item, outcome, of: named, on: queue, shared, at: url)
+        } catch {
+            return .queue(error)
+        }
+    }
+
+    /// The `code` of an item's record when the item is no job.
+    static let invalidItemCode = "invalid-item"
+
+    /// Pushes `record` to `NAME:results` (`succeeded`) or `NAME:failed` and lets `item` go; prints it with `--jsonl`.
+    private func settle(_ item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared, record: Data, succeeded: Bool, at url: URL?) async
+        -> LoopEnd?
+    {
+        do throws(RedisConnection.Failure) {
+            let held = succeeded ? try await queue.complete(item, record: record) : try await queue.fail(item, record: record)
+            await settled(held, record, shared, succeeded: succeeded, at: url)
+            return nil
+        } catch {
+            return .queue(error)
+        }
+    }
+
+    /// Counts a settled item and prints its record; an item whose lease had ended (another worker took it) is told.
+    private func settled(_ settled: Bool, _ record: Data, _ shared: Shared, succeeded: Bool, at url: URL?) async {
+        guard settled else {
+            StandardStreams.tell("webparse work: an item's lease ended before its job did; another worker does it again, and this record was dropped")
+            return
+        }
+        await shared.tally.count(succeeded: succeeded, at: url)
+        if settings.jsonLines { StandardStreams.writeResult(record) }
+    }
+
+    /// Settles a successful `outcome` with the job's state in `NAME:state`: reads it, adds to the record what is
+    /// `new` since, and records the state in the step that pushes the record; read again when another worker
+    /// recorded the job meanwhile.
+    /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
+    private func settleTracked(
+        _ item: WorkQueue.Item, _ outcome: JobOutcome, of named: Config.NamedJob, on queue: WorkQueue, _ shared: Shared, at url: URL?
+    ) async throws(RedisConnection.Failure) -> LoopEnd? {
+        guard case .success(let result) = outcome.result else { return nil }
+        // A crawl's pages are tracked each on its own: they share their crawl's name.
+        let key = named.crawl == nil ? named.name : named.name + " " + (CrawlURL.normalized(named.job.url) ?? named.job.url).absoluteString
+        while true {
+            let before = try await queue.state(of: key)
+            let previous = before.flatMap { try? JSONDecoder().decode(StateFile.Job.self, from: $0) }
+            let (data, tracking) = (result.data, named.tracking)
+            let tracked = await LargeStack.run { Result { () throws(JSONSyntaxError) in try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: Date()) } }
+            guard case .success(let changes) = tracked, let after = try? JSONEncoder().encode(changes.updated) else {
+                var failed = outcome
+                failed.result = .failure(.failed(WebParserError(.unsupportedResult("more than --state can track"), url: result.finalURL, attempts: result.attempts)))
+                return await settle(item, on: queue, shared, record: failed.jsonLine(), succeeded: false, at: nil)
+            }
+            let fresh = changes.isFirstRun && !settings.emitInitial ? [] : changes.fresh
+            let record = outcome.jsonLine(adding: [("new", .array(fresh.map(JSONText.Value.raw)))])
+            let change = WorkQueue.StateChange(job: key, before: before, after: after)
+            guard let held = try await queue.complete(item, record: record, recording: change) else { continue }
+            await settled(held, record, shared, succeeded: true, at: url)
+            return nil
+        }
+    }
+
+    /// Queues the pages the crawl's page `result` links to that the crawl follows and no worker has seen, as items
+    /// one link deeper than `read`'s; the page's own URL is marked seen.
+    /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
+    private func discover(
+        _ crawl: Crawl, from result: WebParserResult, of read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared
+    ) async throws(RedisConnection.Failure) {
+        let start = read.named.job.url
+        let scope = CrawlScope(crawl, start: start)
+        let page = URL(string: result.finalURL) ?? start
+        var found: [WorkQueue.FoundPage] = []
+        var listed: Set<URL> = []
+        for link in result.links ?? [] {
+            guard let url = scope.follows(link, on: page, depth: read.depth), listed.insert(url).inserted else { continue }
+            if crawl.robots, !(await shared.robots.allows(url)) { continue }
+            let item = QueueItem.crawled(from: item.text, url: url.absoluteString, name: read.named.name, depth: read.depth + 1)
+            found.append(WorkQueue.FoundPage(url: url.absoluteString, item: item))
+        }
+        let discovery = try await queue.discover(
+            found, from: (CrawlURL.normalized(start) ?? start).absoluteString, crawl: read.named.name, maxPages: crawl.maxPages)
+        if discovery.leftAtMaxPages > 0 {
+            StandardStreams.tell(
+                "webparse work: \(read.named.name): warning: the crawl reached maxPages (\(crawl.maxPages)); \(discovery.leftAtMaxPages) links it found were not queued"
+            )
+        }
+    }
+}

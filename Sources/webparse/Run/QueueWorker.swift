@@ -1,0 +1,136 @@
+import FoundationEssentials
+import WebParser
+import WebParserCore
+import WebParserQueue
+
+/// A `webparse work` run: one loop per page at once, each a worker of the queue to Redis, taking an item, running
+/// its job and settling it, until the queue and every worker's items in hand are done (with `--wait`, until
+/// stopped); a heartbeat keeps the loops' leases while they work.
+struct QueueWorker: Sendable {
+    let settings: WorkCommand.Settings
+    let config: WorkerConfig
+    let session: WebParserSession
+    let reporter: ProgressReporter
+
+    /// How a loop ended.
+    enum LoopEnd: Sendable {
+        /// The queue and every worker's items in hand are done.
+        case drained
+        /// Cancelled (a signal); its item in hand went back to the queue.
+        case stopped
+        /// WebKit cannot run here: every item would fail the same way.
+        case environment(WebParserError)
+        /// Redis could not be used for as long as a command is retried.
+        case queue(RedisConnection.Failure)
+    }
+
+    /// What the loops share: the parser, its page slots, the crawls' robots.txt rules and the counts.
+    struct Shared: Sendable {
+        let parser: WebParserRunner
+        let slots: PageSlots
+        let scheduler: JobScheduler
+        let robots: RobotsCache
+        let tally: WorkTally
+    }
+
+    /// Works the queue through `queues` (one per loop), and says how the worker ended, how many items it did, and
+    /// where their pages ended.
+    func work(_ queues: [WorkQueue]) async -> (code: ExitCode, done: Int, visited: [URL]) {
+        reporter.tellAboutLocale()
+        defer { reporter.end() }
+        let parser = WebParserRunner(session: session)
+        let slots = PageSlots(queues.count)
+        let shared = Shared(
+            parser: parser, slots: slots, scheduler: JobScheduler(parser: parser, concurrency: queues.count, reporter: reporter, slots: slots),
+            robots: RobotsCache(parser: parser, slots: slots, obeys: true), tally: WorkTally())
+        let interval = settings.lease / 3
+        let heartbeat = Task { await Self.beat(queues, every: interval) }
+        let ends = await withTaskGroup(of: LoopEnd.self) { group in
+            for queue in queues { group.addTask { await loop(queue, shared) } }
+            var ends: [LoopEnd] = []
+            for await end in group {
+                ends.append(end)
+                switch end {
+                case .environment, .queue: group.cancelAll()
+                case .drained, .stopped: break
+                }
+            }
+            return ends
+        }
+        heartbeat.cancel()
+        let counts = await shared.tally.counts
+        var code = ExitCode.success
+        for end in ends {
+            switch end {
+            case .environment(let error):
+                StandardStreams.tellError("webparse: \(error)")
+                code = .environment
+            case .queue(let failure):
+                StandardStreams.tellError("webparse work: \(failure); the items in hand go back to the queue when their lease ends")
+                code = .queueUnavailable
+            case .drained, .stopped: break
+            }
+        }
+        if code != .queueUnavailable {
+            for queue in queues { try? await queue.leave() }
+        }
+        if counts.failed > 0 {
+            StandardStreams.tellError(
+                "webparse work: \(counts.failed) of \(counts.done + counts.failed) items failed; their records are in \(queues[0].keys.failed)")
+        }
+        return (code, counts.done, counts.visited)
+    }
+
+    /// Takes and settles items on `queue` until the work is done, the loop is cancelled or cannot go on.
+    private func loop(_ queue: WorkQueue, _ shared: Shared) async -> LoopEnd {
+        while !Task.isCancelled {
+            let taken: WorkQueue.Item?
+            do throws(RedisConnection.Failure) {
+                // Short enough that a stop (SIGTERM) finds the loop between two waits within its grace period.
+                taken = try await queue.take(wait: .milliseconds(400))
+            } catch {
+                return .queue(error)
+            }
+            guard let item = taken else {
+                guard !settings.waits else { continue }
+                do throws(RedisConnection.Failure) {
+                    if try await queue.isDrained() { return .drained }
+                } catch {
+                    return .queue(error)
+                }
+                continue
+            }
+            if let end = await handle(item, on: queue, shared) { return end }
+        }
+        return .stopped
+    }
+
+    /// Renews each queue's lease every `interval` until cancelled.
+    private static func beat(_ queues: [WorkQueue], every interval: Duration) async {
+        while (try? await Task.sleep(for: interval)) != nil {
+            for queue in queues {
+                do throws(RedisConnection.Failure) {
+                    try await queue.renew()
+                } catch {
+                    StandardStreams.tellError("webparse work: the heartbeat of \(queue.worker) failed: \(error)")
+                }
+            }
+        }
+    }
+}
+
+/// What a worker's loops did, for its closing message and its session.
+actor WorkTally {
+    private(set) var done = 0
+    private(set) var failed = 0
+    /// Where the successful jobs' pages ended, whose origins' local storage `--save-storage` keeps.
+    private(set) var visited: [URL] = []
+
+    var counts: (done: Int, failed: Int, visited: [URL]) { (done, failed, visited) }
+
+    /// Counts an item done (its page at `url`) or failed.
+    func count(succeeded: Bool, at url: URL?) {
+        if succeeded { done += 1 } else { failed += 1 }
+        if succeeded, let url { visited.append(url) }
+    }
+}
