@@ -19,7 +19,7 @@ package struct QueueItem: Sendable {
     /// often. Paths are relative to `directory`. An item reads no environment variable: whoever can push to the queue
     /// could otherwise have a page typed the worker's secrets (they go in the worker's config).
     /// - Throws: `ConfigError` naming the item `name` when it is larger than `limit`, neither a URL nor a job
-    ///   object, or a job object with a problem (an unknown field, a wrong value, no script).
+    ///   object, a job object with a problem (an unknown field, a wrong value, no script), or one that loads a file.
     package init(
         _ text: Data, named name: String, defaults: ConfigReader.Defaults, script: String? = nil, extract: String? = nil, directory: URL
     ) throws(ConfigError) {
@@ -66,6 +66,10 @@ package struct QueueItem: Sendable {
         }
         guard let jobs, reader.problems.isEmpty else { throw ConfigError(file: name, problems: reader.problems) }
         guard jobs.count == 1, var job = jobs.first else { throw failure("is \(jobs.count) jobs (urls, a range); an item is one job") }
+        // Whoever can push to the queue must not make a worker read its files.
+        guard ["http", "https"].contains(job.job.url.scheme?.lowercased() ?? "") else {
+            throw failure("loads \(job.job.url.absoluteString); an item loads web pages only (http or https)")
+        }
         if job.name.isEmpty { job.name = job.job.url.absoluteString }
         named = job
     }

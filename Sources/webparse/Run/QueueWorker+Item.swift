@@ -17,7 +17,7 @@ extension QueueWorker {
                 ("item", .string(String(decoding: item.text.prefix(1000), as: UTF8.self))), ("status", .string("failed")),
                 ("error", .string(error.description)), ("code", .string(Self.invalidItemCode))
             ])
-            return await settle(item, on: queue, shared, record: record, succeeded: false, at: nil)
+            return await fail(item, on: queue, shared, record: record)
         }
         var named = read.named
         if settings.logConsole { named.job.page.capturesConsole = true }
@@ -34,7 +34,7 @@ extension QueueWorker {
         }
         guard case .success(let result) = outcome.result else {
             if case .failure(let failure) = outcome.result { reporter.jobFailed(named.name, failure) }
-            return await settle(item, on: queue, shared, record: outcome.jsonLine(), succeeded: false, at: nil)
+            return await fail(item, on: queue, shared, record: outcome.jsonLine())
         }
         if let crawl = named.crawl {
             do throws(RedisConnection.Failure) {
@@ -47,25 +47,39 @@ extension QueueWorker {
             await FollowRunner(parser: shared.parser, slots: shared.slots, reporter: reporter, name: named.name)
                 .follow(follow, into: &outcome, of: named.job.url)
         }
-        let url = URL(string: result.finalURL)
-        guard settings.tracksState else { return await settle(item, on: queue, shared, record: outcome.jsonLine(), succeeded: true, at: url) }
         do throws(RedisConnection.Failure) {
+            let url = URL(string: result.finalURL)
+            guard settings.tracksState else { return try await settle(item, on: queue, shared, record: outcome.jsonLine(), at: url) }
             return try await settleTracked(item, outcome, of: named, on: queue, shared, at: url)
+        } catch .server(let message) {
+            // Redis refused the record (larger than its proto-max-bulk-len, or its memory is full): the item fails.
+            let refusal = WebParserError(
+                .storageFailed("Redis refused the job's record of \(outcome.jsonLine().count) bytes: \(message)"), url: result.finalURL, attempts: result.attempts)
+            var refused = outcome
+            refused.result = .failure(.failed(refusal))
+            reporter.jobFailed(named.name, refusal)
+            return await fail(item, on: queue, shared, record: refused.jsonLine())
         } catch {
             return .queue(error)
         }
     }
 
+    /// Pushes `record` to `NAME:results` and lets `item` go; prints it with `--jsonl`.
+    /// - Throws: `RedisConnection.Failure`: `.server` when Redis refused the record.
+    private func settle(_ item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared, record: Data, at url: URL?) async throws(RedisConnection.Failure)
+        -> LoopEnd?
+    {
+        await settled(try await queue.complete(item, record: record), record, shared, succeeded: true, at: url)
+        return nil
+    }
+
     /// The `code` of an item's record when the item is no job.
     static let invalidItemCode = "invalid-item"
 
-    /// Pushes `record` to `NAME:results` (`succeeded`) or `NAME:failed` and lets `item` go; prints it with `--jsonl`.
-    private func settle(_ item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared, record: Data, succeeded: Bool, at url: URL?) async
-        -> LoopEnd?
-    {
+    /// Pushes `record` to `NAME:failed` and lets `item` go; prints it with `--jsonl`.
+    private func fail(_ item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared, record: Data) async -> LoopEnd? {
         do throws(RedisConnection.Failure) {
-            let held = succeeded ? try await queue.complete(item, record: record) : try await queue.fail(item, record: record)
-            await settled(held, record, shared, succeeded: succeeded, at: url)
+            await settled(try await queue.fail(item, record: record), record, shared, succeeded: false, at: nil)
             return nil
         } catch {
             return .queue(error)
@@ -100,7 +114,7 @@ extension QueueWorker {
             guard case .success(let changes) = tracked, let after = try? JSONEncoder().encode(changes.updated) else {
                 var failed = outcome
                 failed.result = .failure(.failed(WebParserError(.unsupportedResult("more than --state can track"), url: result.finalURL, attempts: result.attempts)))
-                return await settle(item, on: queue, shared, record: failed.jsonLine(), succeeded: false, at: nil)
+                return await fail(item, on: queue, shared, record: failed.jsonLine())
             }
             let fresh = changes.isFirstRun && !settings.emitInitial ? [] : changes.fresh
             let record = outcome.jsonLine(adding: [("new", .array(fresh.map(JSONText.Value.raw)))])
