@@ -153,10 +153,10 @@ contents=$(dpkg-deb -c "$deb" | awk '{print $NF}')
 for file in ./usr/bin/webparse ./usr/lib/webparse/libwebparse-extension.so ./usr/share/man/man1/webparse.1.gz ./usr/share/bash-completion/completions/webparse \
             ./usr/share/zsh/vendor-completions/_webparse ./usr/share/fish/vendor_completions.d/webparse.fish \
             ./usr/share/doc/webparse/copyright ./usr/share/doc/webparse/README.md.gz ./usr/share/doc/webparse/docs/config.md.gz ./usr/share/doc/webparse/examples/comics/config.json \
-            ./usr/share/doc/webparse/examples/kubernetes/cronjob.yaml ./usr/share/webparse/webparse.schema.json; do
+            ./usr/share/doc/webparse/examples/kubernetes/cronjob.yaml ./usr/share/doc/webparse/examples/kubernetes/work-queue.yaml ./usr/share/webparse/webparse.schema.json; do
   grep -qx -- "$file" <<<"$contents" || { echo "package.sh: $deb lacks $file" >&2; exit 1; }
 done
-for package in libwebkit2gtk-4.1-0 libgtk-3-0 libglib2.0-0 xvfb; do
+for package in libwebkit2gtk-4.1-0 libgtk-3-0 libglib2.0-0 libhiredis0.14 xvfb; do
   dpkg-deb -f "$deb" Depends | grep -q "\b$package\b" || { echo "package.sh: $deb does not depend on $package" >&2; exit 1; }
 done
 echo "dist/webparse-$version-linux-$arch.tar.gz"

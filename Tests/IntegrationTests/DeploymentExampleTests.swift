@@ -1,6 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
+import WebParserCore
+
 @testable import webparse
 
 /// The Kubernetes examples are valid objects (kubernetes-validate, strict), carry a valid config, give webparse
@@ -24,25 +26,39 @@ import Testing
 
     @Test func theKubernetesObjectsAreValid() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
-        #expect(files == ["config.yaml", "cronjob.yaml", "indexed-job.yaml", "state.yaml"])
+        #expect(files == ["config.yaml", "cronjob.yaml", "indexed-job.yaml", "state.yaml", "work-queue.yaml"])
         let validate = try python(
             "import sys, kubernetes_validate.__main__ as m; sys.argv = ['kubernetes-validate', '--strict'] + sys.argv[1:]; sys.exit(m.main())",
             files.map { Self.folder.appending(path: $0).path })
         #expect(validate.status == 0, "\(validate.output)")
-        #expect(validate.output.components(separatedBy: " passed for resource ").count == files.count + 1, "\(validate.output)")
+        // work-queue.yaml holds four objects: Redis' Deployment and Service, the filling Job and the workers' Job.
+        #expect(validate.output.components(separatedBy: " passed for resource ").count == files.count + 4, "\(validate.output)")
     }
 
     @Test func theirConfigAndArgumentsAreWebparses() async throws {
         let extract = """
             import json, sys, yaml
-            docs = {d["kind"]: d for f in sys.argv[1:] for d in yaml.safe_load_all(open(f))}
-            print(json.dumps({"config": docs["ConfigMap"]["data"]["comics.json"],
-                              "cron": docs["CronJob"]["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["args"],
-                              "indexed": docs["Job"]["spec"]["template"]["spec"]["containers"][0]["args"][0]}))
+            docs = {d["metadata"]["name"]: d for f in sys.argv[1:] for d in yaml.safe_load_all(open(f))}
+            pod = lambda name: docs[name]["spec"]["template"]["spec"]
+            print(json.dumps({"config": docs["webparse-config"]["data"]["comics.json"],
+                              "worker": docs["webparse-config"]["data"]["worker.json"],
+                              "cron": docs["webparse-comics"]["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["args"],
+                              "indexed": pod("webparse-sharded")["containers"][0]["args"][0],
+                              "work": pod("webparse-workers")["containers"][0]["args"],
+                              "parallelism": docs["webparse-workers"]["spec"]["parallelism"],
+                              "fill": pod("webparse-fill")["containers"][0]["command"]}))
             """
-        let found = try python(extract, ["config.yaml", "cronjob.yaml", "indexed-job.yaml"].map { Self.folder.appending(path: $0).path })
+        let found = try python(extract, ["config.yaml", "cronjob.yaml", "indexed-job.yaml", "work-queue.yaml"].map { Self.folder.appending(path: $0).path })
         #expect(found.status == 0, "\(found.output)")
-        struct Parts: Decodable { var config: String; var cron: [String]; var indexed: String }
+        struct Parts: Decodable {
+            var config: String
+            var worker: String
+            var cron: [String]
+            var indexed: String
+            var work: [String]
+            var parallelism: Int
+            var fill: [String]
+        }
         let parts = try JSONDecoder().decode(Parts.self, from: Data(found.output.utf8))
         let config = try write(parts.config, "comics.json", in: try folder())
         let validated = try await webparse.run(["validate", config])
@@ -51,6 +67,17 @@ import Testing
         let shard = parts.indexed.replacingOccurrences(of: "\"$((JOB_COMPLETION_INDEX + 1))/3\"", with: "2/3")
             .split(separator: " ").map(String.init).drop { $0 != "run" }.dropFirst()
         #expect(try RunCommand.command.parse(Array(shard)) != nil, "the Indexed Job's arguments")
+        // The work queue: four workers of the queue the filling Job fills, with the ConfigMap's worker config, each
+        // item of the fill an item a worker takes.
+        #expect(parts.parallelism == 4)
+        let work = try #require(try WorkCommand.command.parse(Array(parts.work.dropFirst())), "the workers' arguments")
+        #expect(work.queue?.queue == "comics" && work.configPath == "/config/worker.json")
+        let worker = try WorkerConfig.load(path: try write(parts.worker, "worker.json", in: try folder()), environment: [:])
+        #expect(Array(parts.fill.prefix(5)) == ["redis-cli", "-h", "webparse-redis", "RPUSH", "comics"])
+        for item in parts.fill.dropFirst(5) {
+            let read = try QueueItem(Data(item.utf8), named: "item", defaults: worker.defaults, directory: worker.directory)
+            #expect(read.named.job.evaluation.script != nil || read.named.crawl != nil, "\(item)")
+        }
     }
 
     /// Every pod runs as the Containerfile's user and group, with no capabilities, no privilege escalation, the
@@ -67,10 +94,25 @@ import Testing
                         pods.append(spec["template"]["spec"])
             print(json.dumps(pods))
             """
-        let found = try python(extract, ["cronjob.yaml", "indexed-job.yaml"].map { Self.folder.appending(path: $0).path })
+        let found = try python(extract, ["cronjob.yaml", "indexed-job.yaml", "work-queue.yaml"].map { Self.folder.appending(path: $0).path })
         #expect(found.status == 0, "\(found.output)")
-        let pods = try #require(try JSONSerialization.jsonObject(with: Data(found.output.utf8)) as? [[String: Any]])
-        #expect(pods.count == 2)
+        let all = try #require(try JSONSerialization.jsonObject(with: Data(found.output.utf8)) as? [[String: Any]])
+        // Redis' pods (its Deployment, the filling Job) run as the redis image's own user, restricted as well.
+        let isRedis = { (pod: [String: Any]) in
+            (pod["containers"] as? [[String: Any]])?.first?["image"] as? String == "docker.io/library/redis:7-bookworm"
+        }
+        for pod in all.filter(isRedis) {
+            let context = pod["securityContext"] as? [String: Any] ?? [:]
+            #expect(context["runAsNonRoot"] as? Bool == true && context["runAsUser"] as? Int == 999)
+            #expect((context["seccompProfile"] as? [String: String])?["type"] == "RuntimeDefault")
+            for container in pod["containers"] as? [[String: Any]] ?? [] {
+                let own = container["securityContext"] as? [String: Any] ?? [:]
+                #expect(own["allowPrivilegeEscalation"] as? Bool == false && own["readOnlyRootFilesystem"] as? Bool == true)
+                #expect((own["capabilities"] as? [String: [String]])?["drop"] == ["ALL"])
+            }
+        }
+        let pods = all.filter { !isRedis($0) }
+        #expect(all.count == 5 && pods.count == 3)
         let containerfile = try String(contentsOf: CLITests.packageRoot.appending(path: "Containerfile"), encoding: .utf8)
         #expect(containerfile.contains("groupadd --gid 10001 webparse") && containerfile.contains("useradd --no-log-init --uid 10001 --gid 10001"))
         for pod in pods {
