@@ -231,4 +231,41 @@ import Testing
         #expect(failed.count == 1 && (failed.first?["error"] as? String)?.contains("Redis refused the job's record") == true, "\(failed)")
         #expect(try records(redis, "comics:results").compactMap { $0["result"] as? String } == ["small"])
     }
+
+    /// The README's work-queue commands, as a user pastes them (the site and Redis on free ports): two workers
+    /// share the recipes' archive, 36 pages, each once.
+    @Test func theREADMEsCommandsShareTheArchive() async throws {
+        let directory = try folder()
+        let site = try RecipeTests.Site(configsIn: directory)
+        defer { site.stop() }
+        let readme = try String(contentsOf: CLITests.packageRoot.appending(path: "README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Many machines: shards or a work queue").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```").dropFirst().first)
+        let port = try TestHTTPServer.refusingURL().port!
+        let commands = block.replacingOccurrences(of: "6390", with: String(port)).replacingOccurrences(of: "8731", with: String(site.port))
+            .replacingOccurrences(of: "webparse work", with: "'\(webparse.executable.path)' work")
+        defer { _ = try? ProcessRunner(path: "/usr/bin/redis-cli").output(["-p", String(port), "shutdown", "nosave"]) }
+        // Through Python, which gives bash no descriptor but stdin, stdout and stderr: the daemonized Redis keeps every
+        // descriptor it is given, and Foundation's Process learns that its child ended when one of them closes.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        shell.currentDirectoryURL = CLITests.packageRoot
+        shell.arguments = ["-c", "import subprocess, sys; sys.exit(subprocess.call(['bash', '-c', sys.argv[1]]))", commands]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        shell.environment = environment
+        let output = Pipe()
+        shell.standardOutput = output
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        // The first line is RPUSH's answer: the queue's length.
+        let lines = text.split(separator: "\n").dropFirst()
+        let base = "http://127.0.0.1:\(site.port)"
+        #expect(lines.count == 36 && Set(lines.map { $0.split(separator: " ").first ?? "" }).count == 36, "\(text)")
+        #expect(lines.first == #"\#(base)/archive/1  ["Chapter 30","Chapter 29","Chapter 28","Chapter 27","Chapter 26"]"#)
+        #expect(lines.last == "\(base)/chapter/30  The keeper climbs the stairs for the 30th time.")
+    }
 }
