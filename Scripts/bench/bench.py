@@ -12,7 +12,8 @@ answer, on the static and SPA pages one at a time), "coop" (the static and SPA b
 django_bench.py). "complete" (pages that render the rest of their list later without a request: how many of their 8
 items each tool finds, and in what time: webparse's default, "settle": 0 and 1, Playwright's first answer and its
 networkidle), and the settle section also measures Playwright's networkidle. "crawl" (Lightpanda's crawl benchmark site, --amiibo: webparse's crawl at 1 and 4 against Playwright crawling it
-with 1 and 4 tabs; not run without the site). "har" (a page's HAR file written by webparse --har, replayed by
+with 1 and 4 tabs; not run without the site). "queue" (two `webparse work` workers at -j2 sharing a Redis queue against one run at -j4 over 200 pages, and the
+amiibo crawl by three workers against run's; Scripts/bench/queue_bench.py). "har" (a page's HAR file written by webparse --har, replayed by
 Playwright's route_from_har with the server stopped: the SPA fixture, and the Django admin's login when Django is
 installed; it prints whether the replay shows the same data). "extension" (not run unless named) runs
 the same binary with and without its web process extension: cold static and SPA pages, and 20 SPA pages at 1. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
@@ -37,6 +38,7 @@ import dash_memory
 import dash_profile
 import django_bench
 import fixtures
+import queue_bench
 
 from measure import HERE, ROOT, Tools, cold_runs
 
@@ -68,7 +70,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=5, help="runs of each cold measurement")
     parser.add_argument("--batch", type=int, default=20, help="pages in a batch")
     parser.add_argument("--spa-batch", type=int, default=100, help="pages in the SPA throughput batch")
-    parser.add_argument("--sections", default="pages,settle,complete,concurrency,dash,capture,coop,django,har",
+    parser.add_argument("--sections", default="pages,settle,complete,concurrency,dash,capture,coop,django,har,queue",
                         help="which sections to run, comma-separated")
     parser.add_argument("--dash-batch", type=int, default=20, help="Dash app pages one at a time (twice as many 4 at once)")
     parser.add_argument("--amiibo", default=os.path.join(ROOT, ".build/lightpanda-demo/public/amiibo"),
@@ -171,6 +173,13 @@ def main():
                 record("amiibo", f"crawl at {concurrency}", "playwright", crawl_runs, max(found, 1))
                 print(f"  amiibo crawl at {concurrency}, playwright: {found} pages", file=sys.stderr, flush=True)
         crawl_server.shutdown()
+    if "queue" in sections and queue_bench.available():
+        # Workers of a Redis work queue against one run (Scripts/bench/queue_bench.py).
+        queue_bench.pages(tools.webparse, base, options.repeats)
+        if os.path.isdir(options.amiibo):
+            amiibo_server, amiibo_base = fixtures.start(root=options.amiibo)
+            queue_bench.amiibo(tools.webparse, f"{amiibo_base}/index.html", "document.getElementById('name').textContent")
+            amiibo_server.shutdown()
     if "har" in sections and tools.playwright:
         # A HAR file as users replay it: webparse records a page with --har, the site is stopped, and Playwright's
         # route_from_har (nothing may reach a server) must show the same data from the file alone.
