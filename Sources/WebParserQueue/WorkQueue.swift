@@ -61,8 +61,9 @@ public final class WorkQueue: @unchecked Sendable {
         return 1
         """
 
-    /// The queue `url` names, worked by `worker` (a name of its own among the queue's workers) with leases of
-    /// `lease`; a command whose connection failed is sent again for `retryWithin`.
+    /// The queue `url` names, worked by `worker` (a name of its own among the queue's live workers) with leases of
+    /// `lease`; a command whose connection failed is sent again for `retryWithin`. Items an earlier worker of the
+    /// same name left in its processing list go back to the queue.
     /// - Throws: `RedisConnection.Failure` when the server cannot be reached, refuses the password, or holds a key
     ///   of the queue with another type than the queue's.
     public init(_ url: RedisURL, worker: String, lease: Duration = .seconds(30), retryWithin: Duration = .seconds(60)) throws(RedisConnection.Failure) {
@@ -79,6 +80,9 @@ public final class WorkQueue: @unchecked Sendable {
         }
         try beat()
         try send(["SADD", keys.workers, worker])
+        // A worker of the same name that ended (a container restarted as PID 1 again) left its items here: a new
+        // worker holds none, so they go back to the queue.
+        try recoverUnheld()
     }
 
     /// Runs `body` on the queue's thread.

@@ -148,7 +148,8 @@ import Testing
         let items = Mutex(#"["Chapter 1", "Chapter 2"]"#)
         let site = try TestHTTPServer(routes: [
             "/list": .respond(
-                body: #"<ul></ul><script>fetch("/items").then(r => r.json()).then(i => document.querySelector("ul").innerHTML = i.map(t => "<li>" + t + "</li>").join(""))</script>"#
+                body:
+                    #"<ul></ul><script>fetch("/items").then(r => r.json()).then(i => document.querySelector("ul").innerHTML = i.map(t => "<li>" + t + "</li>").join(""))</script>"#
             ),
             "/items": .handle { _ in .init(headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: items.withLock { $0 }) }
         ])
@@ -202,7 +203,8 @@ import Testing
 
         let withJobs = try write(#"{"jobs": [{"url": "https://x.test/", "script": "1"}]}"#, "jobs.json", in: directory)
         let refused = try await webparse.run(["work", redis.url(queue: "comics"), withJobs], environment: headless)
-        #expect(refused.status == 2 && refused.stderr.contains("jobs.json") && refused.stderr.contains("jobs: a worker's config has no jobs"), "\(refused.stderr)")
+        #expect(
+            refused.status == 2 && refused.stderr.contains("jobs.json") && refused.stderr.contains("jobs: a worker's config has no jobs"), "\(refused.stderr)")
         let noQueue = try await webparse.run(["work", "redis://127.0.0.1:\(redis.port)"], environment: headless)
         #expect(noQueue.status == 2 && noQueue.stderr.contains("no queue: add ?queue=NAME"), "\(noQueue.stderr)")
         try redis.cli(["SET", "taken:results", "another program's"])

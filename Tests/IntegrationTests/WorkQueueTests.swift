@@ -121,4 +121,19 @@ import WebParserQueue
         let down = try RedisURL("redis://127.0.0.1:1/0?queue=q")
         #expect(throws: RedisConnection.Failure.self) { try WorkQueue(down, worker: "w", retryWithin: .zero) }
     }
+
+    /// A worker that starts under the name of one that ended (a container restarted as PID 1 again) puts back what
+    /// the earlier one left: otherwise its own heartbeat would keep those items leased forever.
+    @Test func aWorkerOfAnEndedWorkersNamePutsItsItemsBack() async throws {
+        let server = try RedisServer()
+        let url = try RedisURL(server.url(queue: "pods"))
+        let ended = try WorkQueue(url, worker: "pod-1-1")
+        try await ended.push([Data("one".utf8), Data("two".utf8)])
+        _ = try #require(try await ended.take())
+        let again = try WorkQueue(url, worker: "pod-1-1")
+        #expect(try server.cli(["LRANGE", "pods", "0", "-1"]) == "one\ntwo")
+        let taken = try #require(try await again.take())
+        #expect(try await again.complete(taken, record: Data("{}".utf8)))
+        #expect(try await !again.isDrained())
+    }
 }

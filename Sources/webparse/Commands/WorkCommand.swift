@@ -98,9 +98,10 @@ struct WorkCommand {
         guard let url = settings.queue else { return .usage }
         let config: WorkerConfig
         do throws(ConfigError) {
-            config = try settings.configPath.map { path throws(ConfigError) in
-                try WorkerConfig.load(path: path, environment: MainCommand.launchEnvironment)
-            } ?? WorkerConfig()
+            config =
+                try settings.configPath.map { path throws(ConfigError) in
+                    try WorkerConfig.load(path: path, environment: MainCommand.launchEnvironment)
+                } ?? WorkerConfig()
         } catch {
             StandardStreams.tellError(error.isUnreadable ? "webparse work: \(error)" : error.description)
             return .usage

@@ -54,7 +54,8 @@ extension QueueWorker {
         } catch .server(let message) {
             // Redis refused the record (larger than its proto-max-bulk-len, or its memory is full): the item fails.
             let refusal = WebParserError(
-                .storageFailed("Redis refused the job's record of \(outcome.jsonLine().count) bytes: \(message)"), url: result.finalURL, attempts: result.attempts)
+                .storageFailed("Redis refused the job's record of \(outcome.jsonLine().count) bytes: \(message)"), url: result.finalURL,
+                attempts: result.attempts)
             var refused = outcome
             refused.result = .failure(.failed(refusal))
             reporter.jobFailed(named.name, refusal)
@@ -110,10 +111,13 @@ extension QueueWorker {
             let before = try await queue.state(of: key)
             let previous = before.flatMap { try? JSONDecoder().decode(StateFile.Job.self, from: $0) }
             let (data, tracking) = (result.data, named.tracking)
-            let tracked = await LargeStack.run { Result { () throws(JSONSyntaxError) in try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: Date()) } }
+            let tracked = await LargeStack.run {
+                Result { () throws(JSONSyntaxError) in try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: Date()) }
+            }
             guard case .success(let changes) = tracked, let after = try? JSONEncoder().encode(changes.updated) else {
                 var failed = outcome
-                failed.result = .failure(.failed(WebParserError(.unsupportedResult("more than --state can track"), url: result.finalURL, attempts: result.attempts)))
+                failed.result = .failure(
+                    .failed(WebParserError(.unsupportedResult("more than --state can track"), url: result.finalURL, attempts: result.attempts)))
                 return await fail(item, on: queue, shared, record: failed.jsonLine())
             }
             let fresh = changes.isFirstRun && !settings.emitInitial ? [] : changes.fresh
