@@ -86,6 +86,7 @@ public final class WorkQueue: @unchecked Sendable {
     }
 
     /// Runs `body` on the queue's thread.
+    @discardableResult
     func run<Value: Sendable>(_ body: @escaping @Sendable () throws(RedisConnection.Failure) -> Value) async throws(RedisConnection.Failure)
         -> Value
     {

@@ -137,7 +137,8 @@ struct WorkCommand {
     /// The host's name and the process's ID: unique among a Kubernetes Job's pods and a machine's processes.
     static var defaultName: String {
         var buffer = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "webparse"
+        let named = gethostname(&buffer, buffer.count) == 0
+        let host = named ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "webparse"
         return host + "-" + String(getpid())
     }
 

@@ -26,7 +26,7 @@ extension QueueWorker {
         switch await shared.scheduler.runJob(named) {
         case .success(let finished): outcome = finished
         case .failure(let stop):
-            try? await queue.release(item)
+            _ = try? await queue.release(item)
             switch stop {
             case .environment(let error): return .environment(error)
             case .interrupted: return .stopped
