@@ -142,6 +142,39 @@ import Testing
         #expect(try redis.cli(["GET", "site:pages:site"]) == String(crawled.count))
     }
 
+    /// A list's detail pages (and their own lists' pages) become items that three workers share, each URL once; a
+    /// second round of the list queues none of the pages seen.
+    @Test func followedDetailPagesBecomeItemsEachOnce() async throws {
+        let archive = try FollowCommandTests.Archive(chapters: 3)
+        let redis = try RedisServer()
+        let job = #"{"name": "archive", "url": "\#(archive.server.url("/archive"))", \#(FollowCommandTests.extract), \#(FollowCommandTests.follow)}"#
+        func round() async throws -> [[String: Any]] {
+            try redis.cli(["DEL", "comics:results"])
+            try redis.cli(["RPUSH", "comics", job.replacingOccurrences(of: "\n", with: " ")])
+            let workers = try (1...3).map { _ in try webparse.start(["work", redis.url(queue: "comics"), "-j", "2"], environment: headless) }
+            for worker in workers {
+                let outcome = await worker.finish()
+                #expect(outcome.status == 0, "\(outcome.stderr)")
+            }
+            #expect(try redis.cli(["LLEN", "comics:failed"]) == "0")
+            return try records(redis, "comics:results")
+        }
+        let first = try await round()
+        let urls = first.compactMap { $0["url"] as? String }
+        #expect(urls.count == 10 && Set(urls).count == 10, "the list, 3 chapters (one listed twice), 6 pages: \(urls.sorted())")
+        let list = try #require(first.first { $0["url"] as? String == archive.server.url("/archive").absoluteString })
+        #expect((list["result"] as? [Any])?.count == 4 && list["detailsQueued"] as? Int == 3, "\(list)")
+        let chapter = try #require(first.first { $0["url"] as? String == archive.server.url("/ch/2").absoluteString })
+        #expect((chapter["item"] as? [String: String])?["title"] == "Chapter 2" && chapter["job"] as? String == "archive", "\(chapter)")
+        #expect((chapter["result"] as? [String: Any])?["date"] as? String == "2026-12-02" && chapter["detailsQueued"] as? Int == 2)
+        let scan = try #require(first.first { $0["url"] as? String == archive.server.url("/page/2-1").absoluteString })
+        #expect((scan["result"] as? [String: String])?["image"] == archive.server.url("/scans/2-1.png").absoluteString, "\(scan)")
+        #expect(archive.loads("/ch/2") == 1 && archive.loads("/page/3-2") == 1)
+        let second = try await round()
+        #expect(second.count == 1 && second.first?["detailsQueued"] as? Int == 0, "pages seen are not queued again: \(second)")
+        #expect(archive.loads("/ch/1") == 1)
+    }
+
     /// With --state, a job done by several workers at once records its state once per result, and an item new
     /// since the last round is reported in one record only.
     @Test func stateAcrossWorkersReportsEachNewItemOnce() async throws {

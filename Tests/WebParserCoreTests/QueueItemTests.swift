@@ -66,6 +66,25 @@ struct QueueItemTests {
         #expect(String(decoding: bare, as: UTF8.self) == #"{"name":"https://comics.example/","url":"https://comics.example/b","depth":1}"#)
     }
 
+    /// A list's detail page is an item of its own: its list's item gives the follow's job, run at the detail's URL.
+    @Test func aDetailPageIsItsListsFollowAtItsURL() throws {
+        let list =
+            #"{"name": "archive", "url": "https://comics.example/", "script": "[]", "follow": {"field": "url", "script": "document.title", "follow": {"field": "href", "script": "1"}}}"#
+        let text = QueueItem.detail(of: Data(list.utf8), url: "https://comics.example/ch/1", name: "archive", item: Data(#"{"url":"ch/1"}"#.utf8))
+        let detail = try QueueItem(text, named: "item", defaults: ConfigReader.Defaults(), directory: directory)
+        #expect(detail.named.name == "archive" && detail.named.job.url.absoluteString == "https://comics.example/ch/1")
+        #expect(detail.named.job.evaluation.script == "document.title" && detail.named.follow?.field == "href" && detail.named.crawl == nil)
+        #expect(detail.listItem.map { String(decoding: $0, as: UTF8.self) } == #"{"url":"ch/1"}"#)
+        for (text, expected) in [
+            (#"{"url": "https://x.test/", "detailOf": "https://x.test/list", "item": {}}"#, "the list's item has no follow"),
+            (#"{"url": "https://x.test/", "detailOf": "https://x.test/list", "item": {}, "timeout": 5}"#, "timeout: a detail page's item has"),
+            (#"{"url": "file:///etc/passwd", "detailOf": "https://x.test/list", "item": {}}"#, "needs an http(s) \"url\"")
+        ] {
+            #expect(throws: ConfigError.self) { try job(text) }
+            do { _ = try job(text) } catch { #expect(error.description.contains(expected), "\(error.description)") }
+        }
+    }
+
     /// A worker's config gives defaults and settings, and no jobs.
     @Test func aWorkersConfigGivesDefaultsAndNoJobs() throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "webparse-worker-\(UUID().uuidString)")

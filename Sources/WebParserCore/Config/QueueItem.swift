@@ -3,16 +3,22 @@ import WebParser
 
 /// An item of a work queue (`webparse work`): an http(s) URL, or a job object with a config job's fields, read as a
 /// config's job is, over the worker's defaults (its CONFIG's `defaults`, `--script` or `--extract`). A page a
-/// crawl found is an item too: its crawl's item with the page's `url`, the crawl's `name`, and its `depth`.
+/// crawl found is an item too: its crawl's item with the page's `url`, the crawl's `name`, and its `depth`; and so is
+/// the detail page of a list's item a follow found: `{"name", "url", "detailOf": LIST'S ITEM TEXT, "item": ITEM}`,
+/// run with the follow's job.
 package struct QueueItem: Sendable {
     /// The largest item read, in bytes.
     package static let limit = 1 << 20
     /// The one key of an item that is not a job field: how many links away from its crawl's start the page is.
     package static let depthKey = "depth"
+    /// The keys of a detail page's item: the text of the list's item whose follow found it, and the list's item.
+    package static let detailKeys = (of: "detailOf", item: "item")
 
     package var named: Config.NamedJob
     /// How many links away from its crawl's start the item's page is (0: it is the start, or no crawl's page).
     package var depth: Int
+    /// For a detail page, the item of the list it is the page of (JSON).
+    package var listItem: Data?
 
     /// The item `text`, read over `defaults`; a job that gives no script (or scriptFile, or extract), and whose
     /// defaults give none, evaluates `script` or reads `extract` (a config's extract as JSON): a bare URL, most
@@ -46,6 +52,11 @@ package struct QueueItem: Sendable {
                 throw ConfigError(file: name, problems: [.init(path: "", message: "invalid JSON: \(error.message)", line: error.line, column: error.column)])
             }
             guard case .object(var members) = root.value else { throw failure("expected a job object") }
+            if members.contains(where: { $0.key == Self.detailKeys.of }) {
+                self = try Self.detail(
+                    members, bytes: Array(trimmed.utf8), named: name, defaults: defaults, script: script, extract: extract, directory: directory)
+                return
+            }
             if let index = members.firstIndex(where: { $0.key == Self.depthKey }) {
                 guard case .number(let number) = members[index].value.value, let found = Int(exactly: number), found >= 0 else {
                     throw failure("\"depth\": expected the number of links from the crawl's start, got \(members[index].value.excerpt)")
@@ -72,6 +83,43 @@ package struct QueueItem: Sendable {
         }
         if job.name.isEmpty { job.name = job.job.url.absoluteString }
         named = job
+    }
+
+    /// The detail page's item `members` (of the JSON text `bytes`): its list's item read as an item, whose follow's
+    /// job runs at the detail's `url`.
+    /// - Throws: `ConfigError` naming the item `name` when a key is missing or unknown, or the list's item has no
+    ///   follow.
+    private static func detail(
+        _ members: [(key: String, value: JSONNode)], bytes: [UInt8], named name: String, defaults: ConfigReader.Defaults, script: String?,
+        extract: String?, directory: URL
+    ) throws(ConfigError) -> QueueItem {
+        func failure(_ message: String) -> ConfigError { ConfigError(file: name, problems: [.init(path: "", message: message)]) }
+        let value = { (key: String) in members.first { $0.key == key }?.value }
+        if let unknown = members.first(where: { !["name", "url", detailKeys.of, detailKeys.item].contains($0.key) }) {
+            throw failure("\(unknown.key): a detail page's item has name, url, detailOf and item only")
+        }
+        guard let parentText = value(detailKeys.of)?.string, let address = value("url")?.string, let url = URL(string: address),
+            ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let listItem = value(detailKeys.item)
+        else { throw failure("a detail page's item needs an http(s) \"url\", \"detailOf\" (its list's item, as text) and \"item\"") }
+        var parent = try QueueItem(Data(parentText.utf8), named: name, defaults: defaults, script: script, extract: extract, directory: directory)
+        guard let follow = parent.named.follow else { throw failure("\"detailOf\": the list's item has no follow") }
+        parent.named.name = value("name")?.string ?? parent.named.name
+        parent.named.job = follow.job
+        parent.named.job.url = url
+        parent.named.follow = follow.follow
+        parent.named.crawl = nil
+        parent.depth = 0
+        parent.listItem = Data(bytes[listItem.span])
+        return parent
+    }
+
+    /// The item of the detail page `url` that the follow of the list's item `text` found for the list's `item`, named
+    /// `name` (the list's name) so that every detail's record names its list.
+    package static func detail(of text: Data, url: String, name: String, item: Data) -> Data {
+        JSONText.object([
+            ("name", .string(name)), ("url", .string(url)), (detailKeys.of, .string(String(decoding: text, as: UTF8.self))),
+            (detailKeys.item, .raw(item))
+        ])
     }
 
     /// The item of the page `url` that a crawl's page found, `depth` links from its start: the crawl's item `text`

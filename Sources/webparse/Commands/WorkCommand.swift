@@ -6,7 +6,7 @@ import WebParserQueue
 
 /// `webparse work QUEUE-URL [CONFIG]`: a worker of a work queue on Redis, shared by any number of workers: takes
 /// items (URLs or job objects) until the queue is empty, and pushes each one's record to `NAME:results` or
-/// `NAME:failed`.
+/// `NAME:failed`; a crawl's pages and a list's detail pages become items.
 struct WorkCommand {
     struct Settings: TalkativeSettings, SessionOptionSettings {
         var queue: RedisURL?
@@ -41,8 +41,8 @@ struct WorkCommand {
             Each item is leased: it moves into the worker's NAME:processing:ID list while its heartbeat key
             NAME:worker:ID lives (--lease); the items of a worker whose heartbeat expired (a pod killed) go back to
             the queue. A job's record (the object of a --jsonl line) goes to NAME:results, a failed one (after the
-            job's retries) to NAME:failed, in the same step that lets the item go. A crawl's pages become items of
-            the queue, each URL once across every worker (NAME:seen). With --state, each job's change-tracking
+            job's retries) to NAME:failed, in the same step that lets the item go. A crawl's pages and a list's
+            detail pages (follow) become items of the queue, each URL once across every worker (NAME:seen). With --state, each job's change-tracking
             state is kept in NAME:state and its record lists what is "new". SIGTERM puts the items in hand back.
 
             \(ExitCode.help)

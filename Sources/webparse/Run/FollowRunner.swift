@@ -28,7 +28,6 @@ struct FollowRunner: Sendable {
 
     /// Follows the items of `outcome`'s list, a successful result of the job whose URL is `url`, and puts each item's
     /// detail page into it (see `follow(_:in:base:chosen:)`); says on stderr how many got an error instead.
-    @discardableResult
     func follow(_ follow: Follow, into outcome: inout JobOutcome, of url: URL, chosen: Set<Data>? = nil) async -> Followed {
         guard case .success(var success) = outcome.result else { return Followed(list: Data(), items: [:], failed: 0, loaded: 0) }
         let followed = await self.follow(follow, in: success.data, base: URL(string: success.finalURL) ?? url, chosen: chosen)

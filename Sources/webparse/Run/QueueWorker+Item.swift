@@ -4,7 +4,7 @@ import WebParserCore
 import WebParserQueue
 
 extension QueueWorker {
-    /// Reads `item`, runs its job (its followed pages; a crawl's links become items) and settles it: its record to
+    /// Reads `item`, runs its job (a crawl's links and a list's detail pages become items) and settles it: its record to
     /// `NAME:results` or `NAME:failed`. Nil when the loop goes on; how it ends otherwise (its item went back).
     func handle(_ item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared) async -> LoopEnd? {
         let read: QueueItem
@@ -32,25 +32,25 @@ extension QueueWorker {
             case .interrupted: return .stopped
             }
         }
+        // A detail page's record carries the list's item it belongs to, success or failure.
+        var extra: [(key: String, value: JSONText.Value)] = read.listItem.map { [(QueueItem.detailKeys.item, .raw($0))] } ?? []
         guard case .success(let result) = outcome.result else {
             if case .failure(let failure) = outcome.result { reporter.jobFailed(named.name, failure) }
-            return await fail(item, on: queue, shared, record: outcome.jsonLine())
+            return await fail(item, on: queue, shared, record: outcome.jsonLine(adding: extra))
         }
-        if let crawl = named.crawl {
-            do throws(RedisConnection.Failure) {
-                try await discover(crawl, from: result, of: read, item: item, on: queue, shared)
-            } catch {
-                return .queue(error)
+        // A crawl's links and a list's detail pages become items of the queue.
+        do throws(RedisConnection.Failure) {
+            if let crawl = named.crawl { try await discover(crawl, from: result, of: read, item: item, on: queue, shared) }
+            if let follow = named.follow {
+                extra.append(("detailsQueued", .integer(try await queueDetails(follow, from: result, of: read, item: item, on: queue))))
             }
-        }
-        if let follow = named.follow {
-            await FollowRunner(parser: shared.parser, slots: shared.slots, reporter: reporter, name: named.name)
-                .follow(follow, into: &outcome, of: named.job.url)
+        } catch {
+            return .queue(error)
         }
         do throws(RedisConnection.Failure) {
             let url = URL(string: result.finalURL)
-            guard settings.tracksState else { return try await settle(item, on: queue, shared, record: outcome.jsonLine(), at: url) }
-            return try await settleTracked(item, outcome, of: named, on: queue, shared, at: url)
+            guard settings.tracksState else { return try await settle(item, on: queue, shared, record: outcome.jsonLine(adding: extra), at: url) }
+            return try await settleTracked(item, outcome, adding: extra, of: read, on: queue, shared, at: url)
         } catch .server(let message) {
             // Redis refused the record (larger than its proto-max-bulk-len, or its memory is full): the item fails.
             let refusal = WebParserError(
@@ -59,7 +59,7 @@ extension QueueWorker {
             var refused = outcome
             refused.result = .failure(.failed(refusal))
             reporter.jobFailed(named.name, refusal)
-            return await fail(item, on: queue, shared, record: refused.jsonLine())
+            return await fail(item, on: queue, shared, record: refused.jsonLine(adding: extra))
         } catch {
             return .queue(error)
         }
@@ -97,16 +97,19 @@ extension QueueWorker {
         if settings.jsonLines { StandardStreams.writeResult(record) }
     }
 
-    /// Settles a successful `outcome` with the job's state in `NAME:state`: reads it, adds to the record what is
-    /// `new` since, and records the state in the step that pushes the record; read again when another worker
-    /// recorded the job meanwhile.
+    /// Settles a successful `outcome` of `read` with the job's state in `NAME:state`: reads it, adds to the record
+    /// (after `extra`) what is `new` since, and records the state in the step that pushes the record; read again when
+    /// another worker recorded the job meanwhile.
     /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
     private func settleTracked(
-        _ item: WorkQueue.Item, _ outcome: JobOutcome, of named: Config.NamedJob, on queue: WorkQueue, _ shared: Shared, at url: URL?
+        _ item: WorkQueue.Item, _ outcome: JobOutcome, adding extra: [(key: String, value: JSONText.Value)], of read: QueueItem,
+        on queue: WorkQueue, _ shared: Shared, at url: URL?
     ) async throws(RedisConnection.Failure) -> LoopEnd? {
         guard case .success(let result) = outcome.result else { return nil }
-        // A crawl's pages are tracked each on its own: they share their crawl's name.
-        let key = named.crawl == nil ? named.name : named.name + " " + (CrawlURL.normalized(named.job.url) ?? named.job.url).absoluteString
+        let named = read.named
+        // A crawl's pages and a list's details are tracked each on its own: they share their crawl's or list's name.
+        let isPage = named.crawl != nil || read.listItem != nil
+        let key = isPage ? named.name + " " + (CrawlURL.normalized(named.job.url) ?? named.job.url).absoluteString : named.name
         while true {
             let before = try await queue.state(of: key)
             let previous = before.flatMap { try? JSONDecoder().decode(StateFile.Job.self, from: $0) }
@@ -121,7 +124,7 @@ extension QueueWorker {
                 return await fail(item, on: queue, shared, record: failed.jsonLine())
             }
             let fresh = changes.isFirstRun && !settings.emitInitial ? [] : changes.fresh
-            let record = outcome.jsonLine(adding: [("new", .array(fresh.map(JSONText.Value.raw)))])
+            let record = outcome.jsonLine(adding: extra + [("new", .array(fresh.map(JSONText.Value.raw)))])
             let change = WorkQueue.StateChange(job: key, before: before, after: after)
             guard let held = try await queue.complete(item, record: record, recording: change) else { continue }
             await settled(held, record, shared, succeeded: true, at: url)
@@ -153,5 +156,31 @@ extension QueueWorker {
                 "webparse work: \(read.named.name): warning: the crawl reached maxPages (\(crawl.maxPages)); \(discovery.leftAtMaxPages) links it found were not queued"
             )
         }
+    }
+
+    /// Queues the detail page of each item of the list `result` holds (or of each list its object holds), as
+    /// `follow` finds it, that no worker has seen (`NAME:seen`): an item of `read`'s follow's job, with the list's
+    /// item. Answers how many were queued.
+    /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
+    private func queueDetails(
+        _ follow: Follow, from result: WebParserResult, of read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue
+    ) async throws(RedisConnection.Failure) -> Int {
+        var items = JSONTextCheck.arrayItems(of: result.data) ?? []
+        let bytes = Array(result.data)
+        if items.isEmpty, let node = try? JSONNode.parse(bytes, rules: .lenient), case .object(let members) = node.value {
+            items = members.flatMap { JSONTextCheck.arrayItems(of: Data(bytes[$0.value.span])) ?? [] }
+        }
+        let page = URL(string: result.finalURL) ?? read.named.job.url
+        var found: [WorkQueue.FoundPage] = []
+        var listed: Set<URL> = []
+        for listItem in items {
+            guard case .success(let target) = FollowRunner.target(of: listItem, field: follow.field, base: page),
+                let url = CrawlURL.normalized(target), listed.insert(url).inserted
+            else { continue }
+            let detail = QueueItem.detail(of: item.text, url: target.absoluteString, name: read.named.name, item: listItem)
+            found.append(WorkQueue.FoundPage(url: url.absoluteString, item: detail))
+        }
+        let list = (CrawlURL.normalized(read.named.job.url) ?? read.named.job.url).absoluteString
+        return try await queue.discover(found, from: list, crawl: read.named.name, maxPages: Int.max).queued
     }
 }
