@@ -24,8 +24,8 @@ public final class WorkQueue: @unchecked Sendable {
         public var failed: String { queue + ":failed" }
         public var seen: String { queue + ":seen" }
         public var state: String { queue + ":state" }
-        /// How many pages the crawl named `crawl` has loaded or queued.
-        public func pages(of crawl: String) -> String { queue + ":pages:" + crawl }
+        /// How many pages the crawl or list named `job` has loaded or queued.
+        public func pages(of job: String) -> String { queue + ":pages:" + job }
         var workers: String { queue + ":workers" }
         func processing(_ worker: String) -> String { queue + ":processing:" + worker }
         func heartbeat(_ worker: String) -> String { queue + ":worker:" + worker }

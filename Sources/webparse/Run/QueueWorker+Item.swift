@@ -150,7 +150,7 @@ extension QueueWorker {
             found.append(WorkQueue.FoundPage(url: url.absoluteString, item: item))
         }
         let discovery = try await queue.discover(
-            found, from: (CrawlURL.normalized(start) ?? start).absoluteString, crawl: read.named.name, maxPages: crawl.maxPages)
+            found, from: (CrawlURL.normalized(start) ?? start).absoluteString, of: read.named.name, maxPages: crawl.maxPages)
         if discovery.leftAtMaxPages > 0 {
             StandardStreams.tell(
                 "webparse work: \(read.named.name): warning: the crawl reached maxPages (\(crawl.maxPages)); \(discovery.leftAtMaxPages) links it found were not queued"
@@ -181,6 +181,6 @@ extension QueueWorker {
             found.append(WorkQueue.FoundPage(url: url.absoluteString, item: detail))
         }
         let list = (CrawlURL.normalized(read.named.job.url) ?? read.named.job.url).absoluteString
-        return try await queue.discover(found, from: list, crawl: read.named.name, maxPages: Int.max).queued
+        return try await queue.discover(found, from: list, of: read.named.name, maxPages: Int.max).queued
     }
 }

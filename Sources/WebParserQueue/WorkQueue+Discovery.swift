@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 extension WorkQueue {
-    /// A page a crawl found: its URL (in the one form a crawl loads once) and its item.
+    /// A page a crawl or a follow found: its URL (in the one form a crawl loads once) and its item.
     public struct FoundPage: Sendable {
         public let url: String
         public let item: Data
@@ -13,7 +13,7 @@ extension WorkQueue {
         }
     }
 
-    /// What `discover` did with the pages a crawl's page found.
+    /// What `discover` did with the pages a crawl's page or a follow's list found.
     public struct Discovery: Equatable, Sendable {
         /// The pages queued: no worker had seen them.
         public let queued: Int
@@ -42,13 +42,13 @@ extension WorkQueue {
         return {queued, left}
         """
 
-    /// Marks the page `url` of the crawl `crawl` seen (`NAME:seen`, across every worker), and queues the `found`
-    /// pages no worker saw, while the crawl has loaded or queued fewer than `maxPages` pages (counted in
-    /// `NAME:pages:CRAWL`), in one atomic step: a page is queued once, whichever workers find it, and a reply lost and
+    /// Marks the page `url` of the crawl or list named `job` seen (`NAME:seen`, across every worker), and queues the
+    /// `found` pages no worker saw, while `job` has loaded or queued fewer than `maxPages` pages (counted in
+    /// `NAME:pages:JOB`), in one atomic step: a page is queued once, whichever workers find it, and a reply lost and
     /// sent again queues nothing twice.
-    public func discover(_ found: [FoundPage], from url: String, crawl: String, maxPages: Int) async throws(RedisConnection.Failure) -> Discovery {
+    public func discover(_ found: [FoundPage], from url: String, of job: String, maxPages: Int) async throws(RedisConnection.Failure) -> Discovery {
         try await run { () throws(RedisConnection.Failure) in
-            let keys = [self.keys.seen, self.keys.queue, self.keys.pages(of: crawl)]
+            let keys = [self.keys.seen, self.keys.queue, self.keys.pages(of: job)]
             let arguments =
                 ["EVAL", Self.discover, "3"].map { Data($0.utf8) } + keys.map { Data($0.utf8) } + [Data(String(maxPages).utf8), Data(url.utf8)]
                 + found.flatMap { [Data($0.url.utf8), $0.item] }
