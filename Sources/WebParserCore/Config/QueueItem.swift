@@ -95,15 +95,16 @@ package struct QueueItem: Sendable {
     ) throws(ConfigError) -> QueueItem {
         func failure(_ message: String) -> ConfigError { ConfigError(file: name, problems: [.init(path: "", message: message)]) }
         let value = { (key: String) in members.first { $0.key == key }?.value }
+        let text = { (key: String) -> String? in if case .string(let text) = value(key)?.value { text } else { nil } }
         if let unknown = members.first(where: { !["name", "url", detailKeys.of, detailKeys.item].contains($0.key) }) {
             throw failure("\(unknown.key): a detail page's item has name, url, detailOf and item only")
         }
-        guard let parentText = value(detailKeys.of)?.string, let address = value("url")?.string, let url = URL(string: address),
+        guard let parentText = text(detailKeys.of), let address = text("url"), let url = URL(string: address),
             ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let listItem = value(detailKeys.item)
         else { throw failure("a detail page's item needs an http(s) \"url\", \"detailOf\" (its list's item, as text) and \"item\"") }
         var parent = try QueueItem(Data(parentText.utf8), named: name, defaults: defaults, script: script, extract: extract, directory: directory)
         guard let follow = parent.named.follow else { throw failure("\"detailOf\": the list's item has no follow") }
-        parent.named.name = value("name")?.string ?? parent.named.name
+        parent.named.name = text("name") ?? parent.named.name
         parent.named.job = follow.job
         parent.named.job.url = url
         parent.named.follow = follow.follow
