@@ -21,13 +21,24 @@ public enum ConfigLoader {
     /// problem (`Config.NamedJob.unsetVariables`, see `requireVariables`) instead of making the config invalid.
     /// - Throws: `ConfigError` naming the file and every problem in it.
     package static func load(path: String, environment: [String: String], defersUnsetVariables: Bool) throws(ConfigError) -> Config {
+        try load(path: path, environment: environment, defersUnsetVariables: defersUnsetVariables) { reader, root, _ in reader.config(from: root) }
+    }
+
+    /// The file at `path` (stdin for "-") as `read` reads its JSON with a reader whose paths are relative to the
+    /// file's folder (given to `read` too) and whose variables are looked up in `environment`: a config, or a work
+    /// queue worker's config.
+    /// - Throws: `ConfigError` naming the file and every problem in it, in file order.
+    package static func load<Value>(
+        path: String, environment: [String: String], defersUnsetVariables: Bool = false,
+        reading read: (inout ConfigReader, JSONNode, URL) -> Value?
+    ) throws(ConfigError) -> Value {
         let name = name(of: path)
         let bytes = try readBytes(path, name: name)
         let directory =
             path == standardInput
             ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             : URL(fileURLWithPath: path).deletingLastPathComponent()
-        return try parse(bytes, name: name, directory: directory, environment: environment, defersUnsetVariables: defersUnsetVariables)
+        return try parse(bytes, name: name, directory: directory, environment: environment, defersUnsetVariables: defersUnsetVariables, reading: read)
     }
 
     /// The name a config (or URL list) at `path` has in messages: `<stdin>` for "-".
@@ -51,12 +62,15 @@ public enum ConfigLoader {
         _ bytes: [UInt8], name: String, directory: URL,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigError) -> Config {
-        try parse(bytes, name: name, directory: directory, environment: environment, defersUnsetVariables: false)
+        try parse(bytes, name: name, directory: directory, environment: environment, defersUnsetVariables: false) { reader, root, _ in
+            reader.config(from: root)
+        }
     }
 
-    private static func parse(_ bytes: [UInt8], name: String, directory: URL, environment: [String: String], defersUnsetVariables: Bool)
-        throws(ConfigError) -> Config
-    {
+    private static func parse<Value>(
+        _ bytes: [UInt8], name: String, directory: URL, environment: [String: String], defersUnsetVariables: Bool,
+        reading read: (inout ConfigReader, JSONNode, URL) -> Value?
+    ) throws(ConfigError) -> Value {
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         guard !content.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw ConfigError(
@@ -79,8 +93,8 @@ public enum ConfigLoader {
                 ])
         }
         var reader = ConfigReader(directory: directory, environment: environment, defersUnsetVariables: defersUnsetVariables)
-        let config = reader.config(from: root)
-        guard let config, reader.problems.isEmpty else {
+        let value = read(&reader, root, directory)
+        guard let value, reader.problems.isEmpty else {
             let inFileOrder = reader.problems.enumerated().sorted { first, second in
                 let a = (first.element.line ?? 0, first.element.column ?? 0, first.offset)
                 let b = (second.element.line ?? 0, second.element.column ?? 0, second.offset)
@@ -88,7 +102,7 @@ public enum ConfigLoader {
             }.map(\.element)
             throw ConfigError(file: name, problems: inFileOrder)
         }
-        return config
+        return value
     }
 
     /// The jobs of the URL list at `path` (stdin for "-"), each evaluating `script` (or reading `extract`, a
@@ -132,7 +146,7 @@ public enum ConfigLoader {
         return Config(jobs: reader.uniquelyNamed(jobs, base: \.absoluteString), isSingleJob: false)
     }
 
-    static func readBytes(_ path: String, name: String) throws(ConfigError) -> [UInt8] {
+    private static func readBytes(_ path: String, name: String) throws(ConfigError) -> [UInt8] {
         func failure(_ message: String) -> ConfigError {
             ConfigError(file: name, problems: [.init(path: "", message: message)], isUnreadable: true)
         }

@@ -20,21 +20,7 @@ package struct WorkerConfig: Sendable {
     /// - Throws: `ConfigError` naming the file and every problem: not JSON, an unknown key, a `jobs` list (the
     ///   queue's items are the jobs), a default or setting with a wrong value.
     package static func load(path: String, environment: [String: String]) throws(ConfigError) -> WorkerConfig {
-        let name = ConfigLoader.name(of: path)
-        let bytes = try ConfigLoader.readBytes(path, name: name)
-        let directory =
-            path == ConfigLoader.standardInput
-            ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath) : URL(fileURLWithPath: path).deletingLastPathComponent()
-        let root: JSONNode
-        do {
-            root = try JSONNode.parse(bytes)
-        } catch {
-            throw ConfigError(file: name, problems: [.init(path: "", message: "invalid JSON: \(error.message)", line: error.line, column: error.column)])
-        }
-        var reader = ConfigReader(directory: directory, environment: environment)
-        let found = reader.workerConfig(from: root, directory: directory)
-        guard let found, reader.problems.isEmpty else { throw ConfigError(file: name, problems: reader.problems) }
-        return found
+        try ConfigLoader.load(path: path, environment: environment) { reader, root, directory in reader.workerConfig(from: root, directory: directory) }
     }
 }
 
