@@ -26,22 +26,6 @@ struct FollowRunner: Sendable {
         var loaded: Int
     }
 
-    /// Follows the items of `outcome`'s list, a successful result of the job whose URL is `url`, and puts each item's
-    /// detail page into it (see `follow(_:in:base:chosen:)`); says on stderr how many got an error instead.
-    func follow(_ follow: Follow, into outcome: inout JobOutcome, of url: URL, chosen: Set<Data>? = nil) async -> Followed {
-        guard case .success(var success) = outcome.result else { return Followed(list: Data(), items: [:], failed: 0, loaded: 0) }
-        let followed = await self.follow(follow, in: success.data, base: URL(string: success.finalURL) ?? url, chosen: chosen)
-        success.data = followed.list
-        outcome.result = .success(success)
-        outcome.detailsFailed = followed.failed
-        if followed.failed > 0 {
-            StandardStreams.tellError(
-                "webparse: \(name): \(followed.failed) of \(followed.items.count) followed items got an error instead of their page (in their \"\(follow.into)\")"
-            )
-        }
-        return followed
-    }
-
     /// Follows `follow` in `list`, a JSON array read from the page at `base`, for the items `chosen` holds (all when
     /// nil); the list unchanged when it is no array.
     func follow(_ follow: Follow, in list: Data, base: URL, chosen: Set<Data>? = nil) async -> Followed {

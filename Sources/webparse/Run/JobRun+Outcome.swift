@@ -49,13 +49,21 @@ extension JobRun {
                 )
             }
         }
-        if let follow = named.follow, case .success(let success) = outcome.result {
+        if let follow = named.follow, case .success(var success) = outcome.result {
             let chosen = await memory?.reportedItems(
                 in: success, of: named, emitInitial: settings.tracking.emitInitial, changed: (settings.tracking.report ?? .added) != .added)
             let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: named.name, har: har)
-                .follow(follow, into: &outcome, of: named.job.url, chosen: chosen)
+                .follow(follow, in: success.data, base: URL(string: success.finalURL) ?? named.job.url, chosen: chosen)
+            success.data = followed.list
             shown = followed.items
-            if followed.failed > 0 { tally.reportedFailure = true }
+            outcome.result = .success(success)
+            outcome.detailsFailed = followed.failed
+            if followed.failed > 0 {
+                StandardStreams.tellError(
+                    "webparse: \(named.name): \(followed.failed) of \(followed.items.count) followed items got an error instead of their page (in their \"\(follow.into)\")"
+                )
+                tally.reportedFailure = true
+            }
         }
         if case .success(let success) = page, let memory {
             do throws(WebParserError) {
