@@ -67,7 +67,7 @@ package struct QueueItem: Sendable {
             jobs = reader.jobs(
                 from: withEvaluation(members.map { ConfigReader.Member(key: $0.key, input: .node($0.value), path: $0.key) }),
                 defaults: defaults, at: .node(root), path: "")
-        } else if let url = URL(string: trimmed), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+        } else if let url = URL(string: trimmed), Self.isWebPage(url) {
             jobs = reader.jobs(
                 from: withEvaluation([ConfigReader.Member(key: "url", input: .arguments([trimmed]), path: "url")]), defaults: defaults,
                 at: .arguments([]), path: "")
@@ -78,11 +78,19 @@ package struct QueueItem: Sendable {
         guard let jobs, reader.problems.isEmpty else { throw ConfigError(file: name, problems: reader.problems) }
         guard jobs.count == 1, var job = jobs.first else { throw failure("is \(jobs.count) jobs (urls, a range); an item is one job") }
         // Whoever can push to the queue must not make a worker read its files.
-        guard ["http", "https"].contains(job.job.url.scheme?.lowercased() ?? "") else {
+        guard Self.isWebPage(job.job.url) else {
             throw failure("loads \(job.job.url.absoluteString); an item loads web pages only (http or https)")
         }
         if job.name.isEmpty { job.name = job.job.url.absoluteString }
         named = job
+    }
+
+    /// The item's page in the one form a crawl loads once: what marks it seen across workers, and names its state.
+    package var page: String { (CrawlURL.normalized(named.job.url) ?? named.job.url).absoluteString }
+
+    /// Whether `url` is a web page (http or https): all an item may load.
+    private static func isWebPage(_ url: URL) -> Bool {
+        ["http", "https"].contains(url.scheme?.lowercased() ?? "")
     }
 
     /// The detail page's item `members` (of the JSON text `bytes`): its list's item read as an item, whose follow's
@@ -99,8 +107,8 @@ package struct QueueItem: Sendable {
         if let unknown = members.first(where: { !["name", "url", detailKeys.of, detailKeys.item].contains($0.key) }) {
             throw failure("\(unknown.key): a detail page's item has name, url, detailOf and item only")
         }
-        guard let parentText = text(detailKeys.of), let address = text("url"), let url = URL(string: address),
-            ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let listItem = value(detailKeys.item)
+        guard let parentText = text(detailKeys.of), let address = text("url"), let url = URL(string: address), isWebPage(url),
+            let listItem = value(detailKeys.item)
         else { throw failure("a detail page's item needs an http(s) \"url\", \"detailOf\" (its list's item, as text) and \"item\"") }
         var parent = try QueueItem(Data(parentText.utf8), named: name, defaults: defaults, script: script, extract: extract, directory: directory)
         guard let follow = parent.named.follow else { throw failure("\"detailOf\": the list's item has no follow") }

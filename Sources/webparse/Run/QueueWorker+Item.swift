@@ -109,7 +109,7 @@ extension QueueWorker {
         let named = read.named
         // A crawl's pages and a list's details are tracked each on its own: they share their crawl's or list's name.
         let isPage = named.crawl != nil || read.listItem != nil
-        let key = isPage ? named.name + " " + (CrawlURL.normalized(named.job.url) ?? named.job.url).absoluteString : named.name
+        let key = isPage ? named.name + " " + read.page : named.name
         while true {
             let before = try await queue.state(of: key)
             let previous = before.flatMap { try? JSONDecoder().decode(StateFile.Job.self, from: $0) }
@@ -150,7 +150,7 @@ extension QueueWorker {
             found.append(WorkQueue.FoundPage(url: url.absoluteString, item: item))
         }
         let discovery = try await queue.discover(
-            found, from: (CrawlURL.normalized(start) ?? start).absoluteString, of: read.named.name, maxPages: crawl.maxPages)
+            found, from: read.page, of: read.named.name, maxPages: crawl.maxPages)
         if discovery.leftAtMaxPages > 0 {
             StandardStreams.tell(
                 "webparse work: \(read.named.name): warning: the crawl reached maxPages (\(crawl.maxPages)); \(discovery.leftAtMaxPages) links it found were not queued"
@@ -180,7 +180,6 @@ extension QueueWorker {
             let detail = QueueItem.detail(of: item.text, url: target.absoluteString, name: read.named.name, item: listItem)
             found.append(WorkQueue.FoundPage(url: url.absoluteString, item: detail))
         }
-        let list = (CrawlURL.normalized(read.named.job.url) ?? read.named.job.url).absoluteString
-        return try await queue.discover(found, from: list, of: read.named.name, maxPages: Int.max).queued
+        return try await queue.discover(found, from: read.page, of: read.named.name, maxPages: Int.max).queued
     }
 }

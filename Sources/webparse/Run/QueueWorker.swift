@@ -121,10 +121,10 @@ struct QueueWorker: Sendable {
 
 /// What a worker's loops did, for its closing message and its session.
 actor WorkTally {
-    private(set) var done = 0
-    private(set) var failed = 0
+    private var done = 0
+    private var failed = 0
     /// Where the successful jobs' pages ended, whose origins' local storage `--save-storage` keeps.
-    private(set) var visited: [URL] = []
+    private var visited: [URL] = []
 
     var counts: (done: Int, failed: Int, visited: [URL]) { (done, failed, visited) }
 
