@@ -48,7 +48,7 @@ public final class RedisConnection {
     ///   password or the database.
     public init(_ url: RedisURL, timeout: Duration = .seconds(5)) throws(Failure) {
         self.url = url
-        self.timeout = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        self.timeout = timeout.seconds
         try connect()
     }
 
@@ -113,7 +113,7 @@ public final class RedisConnection {
             } catch {
                 guard case .connection = error, ContinuousClock.now + pause < end else { throw error }
                 onRetry(error)
-                usleep(useconds_t(pause.components.seconds * 1_000_000 + pause.components.attoseconds / 1_000_000_000_000))
+                usleep(useconds_t(pause.seconds * 1_000_000))
                 pause = min(pause * 2, .seconds(5))
             }
         }

@@ -108,8 +108,7 @@ public final class WorkQueue: @unchecked Sendable {
     }
 
     private func beat() throws(RedisConnection.Failure) {
-        let milliseconds = lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
-        try send(["SET", keys.heartbeat(worker), "1", "PX", String(max(milliseconds, 1))])
+        try send(["SET", keys.heartbeat(worker), "1", "PX", String(max(Int(lease.seconds * 1000), 1))])
     }
 
     /// The next item, leased to this worker: waits for one `wait` at most (nil: none came). First puts back the
@@ -118,8 +117,8 @@ public final class WorkQueue: @unchecked Sendable {
         try await run { () throws(RedisConnection.Failure) in
             try self.reclaim()
             if self.lostReplies { try self.recoverUnheld() }
-            let seconds = String(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
-            guard case .string(let text) = try self.send(["BLMOVE", self.keys.queue, self.keys.processing(self.worker), "LEFT", "RIGHT", seconds])
+            let timeout = String(wait.seconds)
+            guard case .string(let text) = try self.send(["BLMOVE", self.keys.queue, self.keys.processing(self.worker), "LEFT", "RIGHT", timeout])
             else { return nil }
             self.inHand[text, default: 0] += 1
             return Item(text: text)
