@@ -121,7 +121,7 @@ extension QueueWorker {
                 var failed = outcome
                 failed.result = .failure(
                     .failed(WebParserError(.unsupportedResult("more than --state can track"), url: result.finalURL, attempts: result.attempts)))
-                return await fail(item, on: queue, shared, record: failed.jsonLine())
+                return await fail(item, on: queue, shared, record: failed.jsonLine(adding: extra))
             }
             let fresh = changes.isFirstRun && !settings.emitInitial ? [] : changes.fresh
             let record = outcome.jsonLine(adding: extra + [("new", .array(fresh.map(JSONText.Value.raw)))])
