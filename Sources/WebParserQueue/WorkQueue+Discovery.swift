@@ -21,13 +21,15 @@ extension WorkQueue {
         public let leftAtMaxPages: Int
     }
 
-    /// Marks `KEYS[1]` (seen) with the page `ARGV[2]` (counting it in `KEYS[3]` when it is new), then, for each pair
-    /// of a URL and an item after it, queues the item at the tail of `KEYS[2]` if the URL was not seen and the
-    /// count is below `ARGV[1]`. Answers the number queued and the number left at the most pages.
+    /// Marks `KEYS[1]` (seen) with the page `ARGV[2]` (counting it in `KEYS[3]` when it is new) and with `ARGV[3]`, where
+    /// the page's load ended, then, for each pair of a URL and an item after it, queues the item at the tail of
+    /// `KEYS[2]` if the URL was not seen and the count is below `ARGV[1]`. Answers the number queued and the number left
+    /// at the most pages.
     private static let discover = """
         if redis.call('SADD', KEYS[1], ARGV[2]) == 1 then redis.call('INCR', KEYS[3]) end
+        redis.call('SADD', KEYS[1], ARGV[3])
         local queued, left = 0, 0
-        for i = 3, #ARGV, 2 do
+        for i = 4, #ARGV, 2 do
           if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 0 then
             if tonumber(redis.call('GET', KEYS[3]) or '0') < tonumber(ARGV[1]) then
               redis.call('SADD', KEYS[1], ARGV[i])
@@ -42,15 +44,19 @@ extension WorkQueue {
         return {queued, left}
         """
 
-    /// Marks the page `url` of the crawl or list named `job` seen (`NAME:seen`, across every worker), and queues the
-    /// `found` pages no worker saw, while `job` has loaded or queued fewer than `maxPages` pages (counted in
-    /// `NAME:pages:JOB`), in one atomic step: a page is queued once, whichever workers find it, and a reply lost and
-    /// sent again queues nothing twice.
-    public func discover(_ found: [FoundPage], from url: String, of job: String, maxPages: Int) async throws(RedisConnection.Failure) -> Discovery {
+    /// Marks the page `url` of the crawl or list named `job` seen (`NAME:seen`, across every worker), and `ended`, where
+    /// its load ended after its redirects (so that no worker loads it again), and queues the `found` pages no worker
+    /// saw, while `job` has loaded or queued fewer than `maxPages` pages (counted in `NAME:pages:JOB`), in one atomic
+    /// step: a page is queued once, whichever workers find it, and a reply lost and sent again queues nothing twice.
+    public func discover(
+        _ found: [FoundPage], from url: String, endedAt ended: String? = nil, of job: String, maxPages: Int
+    ) async throws(RedisConnection.Failure) -> Discovery {
         try await run { () throws(RedisConnection.Failure) in
             let keys = [self.keys.seen, self.keys.queue, self.keys.pages(of: job)]
             let arguments =
-                ["EVAL", Self.discover, "3"].map { Data($0.utf8) } + keys.map { Data($0.utf8) } + [Data(String(maxPages).utf8), Data(url.utf8)]
+                ["EVAL", Self.discover, "3"].map { Data($0.utf8) } + keys.map { Data($0.utf8) } + [
+                    Data(String(maxPages).utf8), Data(url.utf8), Data((ended ?? url).utf8)
+                ]
                 + found.flatMap { [Data($0.url.utf8), $0.item] }
             guard case .array(let counts) = try self.connection.retrying(arguments, within: self.retryWithin, onRetry: { _ in self.lostReplies = true }),
                 counts.count == 2, case .integer(let queued) = counts[0], case .integer(let left) = counts[1]

@@ -121,7 +121,7 @@ import Testing
         }
         let few = try await crawl(#"{"maxPages": 3}"#)
         #expect(few.pages.count == 3, "\(few.pages.keys.sorted())")
-        #expect(few.stderr.contains("the crawl stopped at maxPages (3)"), "\(few.stderr)")
+        #expect(few.stderr.contains("the crawl reached maxPages (3)"), "\(few.stderr)")
         let near = try await crawl(#"{"maxDepth": 1, "exclude": "loop|gone"}"#)
         #expect(Set(near.pages.keys.map { URL(string: $0)!.path }) == ["/", "/a", "/b", "/c"], "\(near.pages.keys.sorted())")
         let part = try await crawl(#"{"match": "/(a|b)", "exclude": "loop|gone"}"#)
@@ -145,7 +145,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let pages = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: String])
         #expect(pages.count == 25)
-        #expect(run.stderr.contains("stopped at maxPages (25)"), "\(run.stderr)")
+        #expect(run.stderr.contains("the crawl reached maxPages (25); 1 link it found was not loaded"), "\(run.stderr)")
     }
 
     /// `--jsonl` streams a record per page as it is done, then the job's record with how many pages; with `--state`

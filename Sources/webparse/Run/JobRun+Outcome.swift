@@ -19,8 +19,9 @@ extension JobRun {
 
     /// Takes the outcome of `named`, the job at `index`: its crawl or its followed pages, its state, its output.
     func account(
-        _ outcome: JobOutcome, of named: Config.NamedJob, at index: Int, parser: WebParserRunner, slots: PageSlots, into tally: inout Tally
+        _ outcome: JobOutcome, of named: Config.NamedJob, at index: Int, pages: WebParserPages, into tally: inout Tally
     ) async {
+        let watch = PageWatch(reporter: reporter, har: har)
         var outcome = outcome
         var fresh: RunMemory.Fresh?
         // The detail pages of the items the run reports (all of them without --state), each item shown with its
@@ -29,10 +30,8 @@ extension JobRun {
         var page = outcome.result
         if let crawl = named.crawl, case .success(var success) = outcome.result {
             let (streams, output) = (output.streamsPages, output)
-            let crawled = await CrawlRunner(
-                parser: parser, slots: slots, reporter: reporter, name: named.name, har: har,
-                onPage: { url, result in if streams { output.page(url, result, of: named.name) } }
-            ).crawl(crawl, job: named.job, start: success)
+            let events = watch.crawlEvents(of: named.name) { page in if streams { output.page(page, of: named.name) } }
+            let crawled = await watch.crawler(pages).crawl(crawl, job: named.job, start: success, name: named.name, onEvent: events)
             // The state tracks the pages as records with their URL; the output is keyed by URL.
             success.data = CrawlRecord.list(crawled.pages)
             page = .success(success)
@@ -44,16 +43,15 @@ extension JobRun {
                 tally.reportedFailure = true
             }
             if crawled.leftAtMaxPages > 0 {
-                StandardStreams.tell(
-                    "webparse: \(named.name): warning: the crawl stopped at maxPages (\(crawl.maxPages)); \(crawled.leftAtMaxPages) links it found were not loaded"
-                )
+                StandardStreams.tell("webparse: \(named.name): \(CrawlDiscovery.maxPagesWarning(crawl, left: crawled.leftAtMaxPages))")
             }
         }
         if let follow = named.follow, case .success(var success) = outcome.result {
             let chosen = await memory?.reportedItems(
                 in: success, of: named, emitInitial: settings.tracking.emitInitial, changed: (settings.tracking.report ?? .added) != .added)
-            let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: named.name, har: har)
-                .follow(follow, in: success.data, base: URL(string: success.finalURL) ?? named.job.url, chosen: chosen)
+            let followed = await Follower(pages: pages.watched(by: watch.listeners)).follow(
+                follow, in: success.data, base: URL(string: success.finalURL) ?? named.job.url, chosen: chosen, name: named.name,
+                onFound: reporter.know)
             success.data = followed.list
             shown = followed.items
             outcome.result = .success(success)

@@ -71,9 +71,8 @@ struct JobRun {
     /// - Throws: `JobScheduler.Stop` when WebKit cannot run or the run is interrupted.
     private func runJobs(_ jobs: [Config.NamedJob], concurrency: Int) async throws(JobScheduler.Stop) -> Tally {
         var jobs = jobs
-        let parser = WebParserRunner(session: setup.session)
-        let slots = PageSlots(concurrency)
-        var scheduler = JobScheduler(parser: parser, concurrency: concurrency, reporter: reporter, slots: slots)
+        let pages = WebParserPages(parser: WebParserRunner(session: setup.session), concurrency: concurrency)
+        var scheduler = JobScheduler(pages: pages, concurrency: concurrency, reporter: reporter)
         // With --har, each job records its requests; the handlers keep them, by job name.
         var keepers: [String: @Sendable (WebParserMessage) -> Void] = [:]
         if let har {
@@ -94,7 +93,7 @@ struct JobRun {
         var tally = Tally()
         let prepared = jobs
         try await scheduler.run(prepared) { index, outcome in
-            await account(outcome, of: prepared[index], at: index, parser: parser, slots: slots, into: &tally)
+            await account(outcome, of: prepared[index], at: index, pages: pages, into: &tally)
         }
         return tally
     }

@@ -2,15 +2,14 @@ import FoundationEssentials
 import WebParserCore
 import WebParser
 
-/// Runs a run's jobs up to `concurrency` at a time on one parser, and hands each outcome over as it comes.
+/// Runs a run's jobs up to `concurrency` at a time on the run's pages, and hands each outcome over as it comes.
 /// A job starts once the jobs it runs `after` have succeeded, and is not run when one of them failed.
 /// (Jobs with different languages never overlap: the library's session sees to that.)
 struct JobScheduler {
-    let parser: WebParserRunner
+    /// The pages the run may have at once, which the pages its jobs' crawls and follows find share.
+    let pages: WebParserPages
     let concurrency: Int
     let reporter: ProgressReporter
-    /// The pages the run may have at once, which the detail pages its jobs follow share.
-    let slots: PageSlots
     /// Where each job's page messages go, besides the reporter: a stream of its emitted values, say.
     var onMessage: @Sendable (Config.NamedJob) -> (@Sendable (WebParserMessage) -> Void)? = { _ in nil }
 
@@ -74,20 +73,22 @@ struct JobScheduler {
             result: .failure(.notRun(reason)), elapsed: .zero)
     }
 
-    /// Runs `named` in one of the slots, and says how it ended.
+    /// Runs `named` on one of the run's pages, and says how it ended.
     func runJob(_ named: Config.NamedJob) async -> Result<JobOutcome, Stop> {
         let start = ContinuousClock.now
         let result: Result<WebParserResult, JobFailure>
         do {
             let report = reporter.messageHandler(for: named.name)
             let other = onMessage(named)
-            result = .success(
-                try await slots.run { [parser, reporter] in
-                    try await parser.run(named.job, onStateChange: reporter.observer(for: named.name)) { message in
+            let heard = pages.watched { [reporter] _, label in
+                PageListeners(
+                    onStateChange: reporter.observer(for: label),
+                    onMessage: { message in
                         report(message)
                         other?(message)
-                    }
-                })
+                    })
+            }
+            result = .success(try await heard.run(named.job, label: named.name))
         } catch let error as WebParserError {
             if case .environmentUnavailable = error.kind { return .failure(.environment(error)) }
             result = .failure(.failed(error))

@@ -132,52 +132,39 @@ extension QueueWorker {
         }
     }
 
-    /// Queues the pages the crawl's page `result` links to that the crawl follows and no worker has seen, as items
-    /// one link deeper than `read`'s; the page's own URL is marked seen.
+    /// Queues the pages the crawl's page `result` links to that the crawl follows (`CrawlDiscovery`) and no worker
+    /// has seen, as items one link deeper than `read`'s; the page's own URL is marked seen.
     /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
     private func discover(
         _ crawl: Crawl, from result: WebParserResult, of read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared
     ) async throws(RedisConnection.Failure) {
-        let start = read.named.job.url
-        let scope = CrawlScope(crawl, start: start)
-        let page = URL(string: result.finalURL) ?? start
-        var found: [WorkQueue.FoundPage] = []
-        var listed: Set<URL> = []
-        for link in result.links ?? [] {
-            guard let url = scope.follows(link, on: page, depth: read.depth), listed.insert(url).inserted else { continue }
-            if crawl.robots, !(await shared.robots.allows(url)) { continue }
-            let item = QueueItem.crawled(from: item.text, url: url.absoluteString, name: read.named.name, depth: read.depth + 1)
-            found.append(WorkQueue.FoundPage(url: url.absoluteString, item: item))
+        let name = read.named.name
+        let (ended, pages, warnings) = await CrawlDiscovery.pages(
+            of: result, askedAt: read.named.job.url, depth: read.depth, by: crawl, robots: shared.robots)
+        for warning in warnings { StandardStreams.tell("webparse work: \(name): \(warning)") }
+        let found = pages.map { target in
+            WorkQueue.FoundPage(
+                url: target.url.absoluteString,
+                item: QueueItem.crawled(from: item.text, url: target.url.absoluteString, name: name, depth: target.depth))
         }
-        let discovery = try await queue.discover(
-            found, from: read.page, of: read.named.name, maxPages: crawl.maxPages)
-        if discovery.leftAtMaxPages > 0 {
-            StandardStreams.tell(
-                "webparse work: \(read.named.name): warning: the crawl reached maxPages (\(crawl.maxPages)); \(discovery.leftAtMaxPages) links it found were not queued"
-            )
+        let queued = try await queue.discover(found, from: read.page, endedAt: ended.absoluteString, of: name, maxPages: crawl.maxPages)
+        if queued.leftAtMaxPages > 0 {
+            StandardStreams.tell("webparse work: \(name): \(CrawlDiscovery.maxPagesWarning(crawl, left: queued.leftAtMaxPages))")
         }
     }
 
-    /// Queues the detail page of each item of the list `result` holds (or of each list its object holds), as
-    /// `follow` finds it, that no worker has seen (`NAME:seen`): an item of `read`'s follow's job, with the list's
-    /// item. Answers how many were queued.
+    /// Queues the detail page of each item of the lists `result` holds (`FollowTargets`) that no worker has seen
+    /// (`NAME:seen`): an item of `read`'s follow's job, with the list's item. Answers how many were queued.
     /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
     private func queueDetails(
         _ follow: Follow, from result: WebParserResult, of read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue
     ) async throws(RedisConnection.Failure) -> Int {
-        var items = JSONTextCheck.arrayItems(of: result.data) ?? []
-        let bytes = Array(result.data)
-        if items.isEmpty, let node = try? JSONNode.parse(bytes, rules: .lenient), case .object(let members) = node.value {
-            items = members.flatMap { JSONTextCheck.arrayItems(of: Data(bytes[$0.value.span])) ?? [] }
-        }
         let page = URL(string: result.finalURL) ?? read.named.job.url
         var found: [WorkQueue.FoundPage] = []
         var listed: Set<URL> = []
-        for listItem in items {
-            guard case .success(let target) = FollowRunner.target(of: listItem, field: follow.field, base: page),
-                let url = CrawlURL.normalized(target), listed.insert(url).inserted
-            else { continue }
-            let detail = QueueItem.detail(of: item.text, url: target.absoluteString, name: read.named.name, item: listItem)
+        for listItem in FollowTargets.items(of: result.data) {
+            guard case .success(let url) = FollowTargets.target(of: listItem, field: follow.field, base: page), listed.insert(url).inserted else { continue }
+            let detail = QueueItem.detail(of: item.text, url: url.absoluteString, name: read.named.name, item: listItem)
             found.append(WorkQueue.FoundPage(url: url.absoluteString, item: detail))
         }
         return try await queue.discover(found, from: read.page, of: read.named.name, maxPages: Int.max).queued

@@ -24,12 +24,10 @@ struct QueueWorker: Sendable {
         case queue(RedisConnection.Failure)
     }
 
-    /// What the loops share: the parser, its page slots, the crawls' robots.txt rules and the counts.
+    /// What the loops share: the worker's pages, the crawls' robots.txt files and the counts.
     struct Shared: Sendable {
-        let parser: WebParserRunner
-        let slots: PageSlots
         let scheduler: JobScheduler
-        let robots: RobotsCache
+        let robots: RobotsFiles
         let tally: WorkTally
     }
 
@@ -38,11 +36,10 @@ struct QueueWorker: Sendable {
     func work(_ queues: [WorkQueue]) async -> (code: ExitCode, done: Int, visited: [URL]) {
         reporter.tellAboutLocale()
         defer { reporter.end() }
-        let parser = WebParserRunner(session: session)
-        let slots = PageSlots(queues.count)
+        let pages = WebParserPages(parser: WebParserRunner(session: session), concurrency: queues.count)
         let shared = Shared(
-            parser: parser, slots: slots, scheduler: JobScheduler(parser: parser, concurrency: queues.count, reporter: reporter, slots: slots),
-            robots: RobotsCache(parser: parser, slots: slots, obeys: true), tally: WorkTally())
+            scheduler: JobScheduler(pages: pages, concurrency: queues.count, reporter: reporter),
+            robots: PageWatch(reporter: reporter, har: nil).crawler(pages).robots, tally: WorkTally())
         let interval = settings.lease / 3
         let heartbeat = Task { await Self.beat(queues, every: interval) }
         let ends = await withTaskGroup(of: LoopEnd.self) { group in

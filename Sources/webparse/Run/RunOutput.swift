@@ -49,13 +49,13 @@ final class RunOutput: Sendable {
     /// Whether a crawl's pages are written one by one as they are done (`--jsonl` without `--new-only`).
     var streamsPages: Bool { output.jsonLines && !newOnly && !output.merge }
 
-    /// Writes page `url` of job `name`'s crawl as the line `{"job", "url", "status": "ok", "result"}`, or for a page that
+    /// Writes `page` of job `name`'s crawl as the line `{"job", "url", "status": "ok", "result"}`, or for a page that
     /// failed `{"job", "url", "status": "failed", "error", "code"}`.
-    func page(_ url: String, _ result: Result<Data, WebParserError>, of name: String) {
-        var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(URLRedaction.redact(url)))]
-        switch result {
+    func page(_ page: CrawledPage, of name: String) {
+        var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(URLRedaction.redact(page.url)))]
+        switch page.result {
         case .success(let data): members += [("status", .string("ok")), ("result", .raw(data))]
-        case .failure(let error): members += [("status", .string("failed")), ("error", .string(error.description)), ("code", .string(error.code.rawValue))]
+        case .failure(let failure): members += [("status", .string("failed"))] + failure.members
         }
         state.withLock { emit(JSONText.object(members), into: &$0) }
     }

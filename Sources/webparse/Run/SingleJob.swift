@@ -25,7 +25,7 @@ enum SingleJob {
             StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
             return error.code
         }
-        var job = named.job
+        let job = named.job
         let (follow, crawl) = (named.follow, named.crawl)
         let setup: SessionSetup
         do throws(CommandFailure) {
@@ -42,34 +42,34 @@ enum SingleJob {
         reporter.tellAboutLocale()
         reporter.know(1)
         defer { reporter.end() }
-        let report = reporter.messageHandler(for: command)
-        let keep = har?.record(&job, as: command, secrets: named.secrets)
         var result: WebParserResult
         var detailsFailed = 0
         do {
             defer { writeHAR(har, command) }
-            let parser = WebParserRunner(session: setup.session)
-            result = try await parser.run(
-                job, onStateChange: reporter.observer(for: command),
-                onMessage: { message in
-                    report(message)
-                    keep?(message)
-                })
-            let slots = PageSlots(RunSettings.defaultConcurrency(.current))
+            let pages = WebParserPages(parser: WebParserRunner(session: setup.session), concurrency: RunSettings.defaultConcurrency(.current))
+            let (secrets, har) = (named.secrets, har)
+            result = try await pages.watched { [reporter] job, label in
+                let report = reporter.messageHandler(for: label)
+                let keep = har?.record(&job, as: label, secrets: secrets)
+                return PageListeners(
+                    onStateChange: reporter.observer(for: label),
+                    onMessage: { message in
+                        report(message)
+                        keep?(message)
+                    })
+            }.run(job, label: command)
+            let watch = PageWatch(reporter: reporter, har: har)
             if let crawl {
-                let crawled = await CrawlRunner(parser: parser, slots: slots, reporter: reporter, name: command, har: har, onPage: { _, _ in })
-                    .crawl(crawl, job: job, start: result)
+                let crawled = await watch.crawler(pages).crawl(crawl, job: job, start: result, name: command, onEvent: watch.crawlEvents(of: command))
                 result.data = CrawlRecord.object(crawled.pages)
                 detailsFailed = crawled.failed
                 if crawled.leftAtMaxPages > 0 {
-                    StandardStreams.tell(
-                        "webparse \(command): warning: the crawl stopped at maxPages (\(crawl.maxPages)); \(crawled.leftAtMaxPages) links it found were not loaded"
-                    )
+                    StandardStreams.tell("webparse \(command): \(CrawlDiscovery.maxPagesWarning(crawl, left: crawled.leftAtMaxPages))")
                 }
             }
             if let follow {
-                let followed = await FollowRunner(parser: parser, slots: slots, reporter: reporter, name: command, har: har)
-                    .follow(follow, in: result.data, base: URL(string: result.finalURL) ?? job.url)
+                let followed = await Follower(pages: pages.watched(by: watch.listeners)).follow(
+                    follow, in: result.data, base: URL(string: result.finalURL) ?? job.url, name: command, onFound: reporter.know)
                 result.data = followed.list
                 detailsFailed = followed.failed
             }

@@ -3,7 +3,7 @@ import FoundationEssentials
 /// What a host's `robots.txt` allows a robot, as Google and RFC 9309 read it: the group of the most specific
 /// `User-agent` that names the robot (else the `*` group), and in it the longest `Allow` or `Disallow` rule that
 /// matches a URL's path and query (`*` any characters, `$` the end), `Allow` winning a tie. No file, or no group for
-/// the robot, allows everything.
+/// the robot, allows everything. The group's `Crawl-delay` (not in RFC 9309, but widely read) is kept too.
 public struct RobotsRules: Sendable, Equatable {
     private struct Rule: Sendable, Equatable {
         var allows: Bool
@@ -11,10 +11,12 @@ public struct RobotsRules: Sendable, Equatable {
     }
 
     private let rules: [Rule]
+    /// The least time the robot's group asks between two loads (`Crawl-delay`); nil when it asks for none.
+    public let crawlDelay: Duration?
 
     /// The rules of `text`, a `robots.txt`, for the robot named `agent`.
     public init(_ text: String, agent: String = "webparse") {
-        var groups: [(agents: [String], rules: [Rule])] = []
+        var groups: [(agents: [String], rules: [Rule], delay: Duration?)] = []
         var collectingAgents = false
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -24,7 +26,7 @@ public struct RobotsRules: Sendable, Equatable {
             let value = parts[1].trimmingWhitespace()
             switch field {
             case "user-agent":
-                if !collectingAgents { groups.append(([], [])) }
+                if !collectingAgents { groups.append(([], [], nil)) }
                 groups[groups.count - 1].agents.append(value.lowercased())
                 collectingAgents = true
             case "allow", "disallow":
@@ -33,6 +35,10 @@ public struct RobotsRules: Sendable, Equatable {
                 // An empty Disallow allows everything; an empty Allow says nothing.
                 guard !value.isEmpty else { continue }
                 groups[groups.count - 1].rules.append(Rule(allows: field == "allow", pattern: value))
+            case "crawl-delay":
+                collectingAgents = false
+                guard !groups.isEmpty, let seconds = Double(value), seconds.isFinite, seconds > 0 else { continue }
+                groups[groups.count - 1].delay = .milliseconds(Int(min(seconds, 86_400) * 1000))
             default:
                 collectingAgents = false
             }
@@ -41,10 +47,13 @@ public struct RobotsRules: Sendable, Equatable {
         let named = groups.filter { $0.agents.contains { $0 != "*" && name.contains($0) } }
         let chosen = named.isEmpty ? groups.filter { $0.agents.contains("*") } : named
         rules = chosen.flatMap(\.rules)
+        crawlDelay = chosen.compactMap(\.delay).max()
     }
 
     /// No rules: everything allowed.
     public static let allowAll = RobotsRules("")
+    /// Nothing allowed: what a site whose `robots.txt` cannot be reached gets (RFC 9309, 2.3.1.4).
+    public static let disallowAll = RobotsRules("User-agent: *\nDisallow: /\n")
 
     /// Whether `url`'s path and query may be loaded.
     public func allows(_ url: URL) -> Bool {

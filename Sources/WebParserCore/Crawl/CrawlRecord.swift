@@ -1,0 +1,40 @@
+import FoundationEssentials
+import WebParser
+
+/// A page a crawl read: where it is (after its redirects) and its result, or why it has none.
+public struct CrawledPage: Sendable {
+    /// The page's URL, in the one form a crawl loads once (`CrawlURL`).
+    public let url: String
+    public let result: Result<Data, PageFailure>
+
+    /// The page at `url` with `result`.
+    public init(url: String, result: Result<Data, PageFailure>) {
+        self.url = url
+        self.result = result
+    }
+
+    /// What the output shows of the page: its result, or `{"error", "code"}`.
+    public var record: Data {
+        switch result {
+        case .success(let data): data
+        case .failure(let failure): failure.record
+        }
+    }
+}
+
+/// A crawl's pages as output: an object keyed by page URL (the result), or a list of `{"url", "result"}` records
+/// (what `--state` tracks, by `key`); a page that failed has `{"error", "code"}` as its result.
+public enum CrawlRecord {
+    /// The field `--state` tells a crawl's pages apart by.
+    public static let key = "url"
+
+    /// `pages`, in the order they were read, as an object keyed by URL.
+    public static func object(_ pages: [CrawledPage]) -> Data {
+        JSONText.object(pages.map { ($0.url, JSONText.Value.raw($0.record)) })
+    }
+
+    /// `pages`, in the order they were read, as `{"url", "result"}` records.
+    public static func list(_ pages: [CrawledPage]) -> Data {
+        JSONText.array(pages.map { JSONText.object([("url", .string($0.url)), ("result", .raw($0.record))]) })
+    }
+}

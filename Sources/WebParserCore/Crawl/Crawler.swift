@@ -1,0 +1,128 @@
+import FoundationEssentials
+import WebParser
+
+/// What a crawl tells as it goes, for progress and messages.
+public enum CrawlEvent: Sendable {
+    /// `count` more pages are known to come (found, within `maxPages`).
+    case found(Int)
+    /// `count` pages known to come will not (the crawl is stopping).
+    case dropped(Int)
+    /// A page was read (or failed).
+    case page(CrawledPage)
+    /// Something a person should know, always (a site's `robots.txt` that could not be read).
+    case warning(String)
+    /// Something said with details (`-v`): a page that was the same as one read, or left the crawl's site.
+    case note(String)
+}
+
+/// What a crawl read.
+public struct Crawled: Sendable {
+    /// Every page read, the start first, in the order they were read, each once.
+    public var pages: [CrawledPage]
+    /// How many of them failed.
+    public var failed: Int
+    /// Links found and not loaded because `maxPages` pages were.
+    public var leftAtMaxPages: Int
+}
+
+/// Reads every page reachable from a job's start page by the links its rendered pages have (`Crawl`), each with
+/// the job's script: breadth first, each page once (`CrawlFrontier`), from tab to tab of one tab group as a person
+/// browsing does, `perHost` pages of a host at once and `delay` (or its `Crawl-delay`) apart, as each site's
+/// `robots.txt` allows (`CrawlDiscovery`), `maxPages` at most.
+///
+/// ```swift
+/// let pages = WebParserPages(parser: WebParserRunner(), concurrency: 4)
+/// let start = try await pages.run(job, label: "docs")
+/// let crawled = await Crawler(pages: pages).crawl(Crawl(maxPages: 100), job: job, start: start, name: "docs")
+/// ```
+public struct Crawler: Sendable {
+    public let pages: any PageRunner
+    /// Each site's `robots.txt`: the crawl's own, or shared by crawls (a worker's).
+    public let robots: RobotsFiles
+    /// The most pages waiting for a slot at once: enough to keep every slot busy, few enough that a crawl of
+    /// thousands of links holds its frontier, not thousands of tasks.
+    static let inFlight = 16
+
+    /// A crawler whose pages `pages` load, reading `robots` (by default, files of its own, loaded by `pages`).
+    public init(pages: any PageRunner, robots: RobotsFiles? = nil) {
+        self.pages = pages
+        self.robots = robots ?? RobotsFiles(pages: pages)
+    }
+
+    /// Crawls by `crawl` from `start`, the result of `job` on its start page: each page found is `job` at its URL,
+    /// labelled `name` and its URL. `onEvent` hears what happens as it happens.
+    public func crawl(
+        _ crawl: Crawl, job: WebParserJob, start: WebParserResult, name: String, onEvent: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
+    ) async -> Crawled {
+        let asked = CrawlURL.normalized(job.url) ?? job.url
+        let final = URL(string: start.finalURL).flatMap(CrawlURL.normalized) ?? asked
+        let discovery = CrawlDiscovery(crawl, start: final, robots: robots)
+        let scope = discovery.scope
+        var frontier = CrawlFrontier(maxPages: crawl.maxPages, start: asked, final: final)
+        let first = CrawledPage(url: final.absoluteString, result: .success(start.data))
+        var pages = [first]
+        var failed = 0
+        onEvent(.page(first))
+        let hosts = HostGates(perHost: crawl.perHost)
+        // The crawl goes from page to page in the same tabs, as a person browsing the site does.
+        let tabGroup = UUID().uuidString
+
+        /// Adds the pages `links` of the page at `page`, `depth` links deep, lead to.
+        func discover(_ links: [String], on page: URL, depth: Int) async {
+            let (found, warnings) = await discovery.pages(linkedFrom: links, on: page, depth: depth)
+            for warning in warnings { onEvent(.warning(warning)) }
+            let known = frontier.add(found)
+            if known > 0 { onEvent(.found(known)) }
+        }
+        await discover(start.links ?? [], on: final, depth: 0)
+
+        await withTaskGroup(of: (CrawlTarget, Result<WebParserResult, WebParserError>?).self) { group in
+            var loading = 0
+            while true {
+                while loading < Self.inFlight, let target = frontier.next() {
+                    loading += 1
+                    var page = job
+                    page.url = target.url
+                    page.tabGroup = tabGroup
+                    let label = "\(name) \(URLRedaction.redact(target.url.absoluteString))"
+                    group.addTask { [self, page] in
+                        do {
+                            let delay = await discovery.delay(for: target.url)
+                            let result = try await hosts.run(target.url, delay: delay) { try await self.pages.run(page, label: label) }
+                            return (target, .success(result))
+                        } catch let error as WebParserError {
+                            return (target, .failure(error))
+                        } catch {
+                            // Cancelled: the run is stopping.
+                            return (target, nil)
+                        }
+                    }
+                }
+                guard let (target, outcome) = await group.next() else { break }
+                loading -= 1
+                guard let outcome else {
+                    onEvent(.dropped(1))
+                    continue
+                }
+                let result = try? outcome.get()
+                let ended = result.flatMap { URL(string: $0.finalURL) }.flatMap(CrawlURL.normalized)
+                switch frontier.arrived(target, at: ended, inScope: ended.map(scope.contains) ?? true) {
+                case .duplicate(let url):
+                    onEvent(.note("\(URLRedaction.redact(target.url.absoluteString)) is \(URLRedaction.redact(url.absoluteString)), read already"))
+                case .outOfScope(let url):
+                    onEvent(.note("\(URLRedaction.redact(target.url.absoluteString)) went to \(URLRedaction.redact(url.absoluteString)), out of the crawl"))
+                case .page(let url):
+                    let read = CrawledPage(url: url.absoluteString, result: outcome.map(\.data).mapError(PageFailure.init))
+                    pages.append(read)
+                    onEvent(.page(read))
+                    if let result {
+                        await discover(result.links ?? [], on: url, depth: target.depth)
+                    } else {
+                        failed += 1
+                    }
+                }
+            }
+        }
+        return Crawled(pages: pages, failed: failed, leftAtMaxPages: frontier.leftAtMaxPages)
+    }
+}

@@ -1,0 +1,64 @@
+import FoundationEssentials
+import WebParser
+
+/// What loads the pages of a crawl or a follow (and of a run's jobs), each a job of its own: `WebParserPages` with
+/// WebKit, a fake one in tests.
+public protocol PageRunner: Sendable {
+    /// Runs `job`, named `label` in what is said about it (its crawl's or list's name and its URL), and gives its
+    /// result.
+    /// - Throws: `WebParserError` when the page failed after its retries; `CancellationError` when the task is
+    ///   cancelled.
+    func run(_ job: WebParserJob, label: String) async throws -> WebParserResult
+}
+
+/// What hears a page's job: its states and its messages (`WebParserRunner.run`'s two handlers).
+public struct PageListeners: Sendable {
+    public var onStateChange: @Sendable (WebParserState) -> Void
+    public var onMessage: @Sendable (WebParserMessage) -> Void
+
+    /// Listeners that call `onStateChange` and `onMessage`.
+    public init(
+        onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in }, onMessage: @escaping @Sendable (WebParserMessage) -> Void = { _ in }
+    ) {
+        self.onStateChange = onStateChange
+        self.onMessage = onMessage
+    }
+}
+
+/// The pages a `WebParserRunner` loads, `concurrency` at once, whoever asks for them (a run's jobs, the pages their
+/// crawls and follows find), in the order they were asked for. `watch` is told of each page before it runs: it gives
+/// the page's listeners, and may change its job (to record its requests, say).
+public struct WebParserPages: PageRunner {
+    public let parser: WebParserRunner
+    private let slots: PageSlots
+    private let watch: @Sendable (inout WebParserJob, String) -> PageListeners
+
+    /// The pages of `parser`, `concurrency` (at least one) at once, heard as `watch` says.
+    public init(
+        parser: WebParserRunner, concurrency: Int,
+        watch: @escaping @Sendable (inout WebParserJob, _ label: String) -> PageListeners = { _, _ in PageListeners() }
+    ) {
+        self.parser = parser
+        self.slots = PageSlots(concurrency)
+        self.watch = watch
+    }
+
+    private init(parser: WebParserRunner, slots: PageSlots, watch: @escaping @Sendable (inout WebParserJob, String) -> PageListeners) {
+        self.parser = parser
+        self.slots = slots
+        self.watch = watch
+    }
+
+    /// The same pages (the same parser and the same `concurrency` at once), heard as `watch` says.
+    public func watched(by watch: @escaping @Sendable (inout WebParserJob, _ label: String) -> PageListeners) -> WebParserPages {
+        WebParserPages(parser: parser, slots: slots, watch: watch)
+    }
+
+    public func run(_ job: WebParserJob, label: String) async throws -> WebParserResult {
+        var job = job
+        let listeners = watch(&job, label)
+        return try await slots.run { [parser, job] in
+            try await parser.run(job, onStateChange: listeners.onStateChange, onMessage: listeners.onMessage)
+        }
+    }
+}

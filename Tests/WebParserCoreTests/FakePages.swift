@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+import WebParser
+import WebParserCore
+
+/// A `PageRunner` without WebKit: a site of pages by path, each answering with its data and links, a redirect, or
+/// a failure, that counts every load and the most loads of a host at once.
+final class FakePages: PageRunner {
+    /// What a page of the site does when it is loaded.
+    enum Page: Sendable {
+        /// Answers `data`, with these links (as written on the page).
+        case page(data: String, links: [String])
+        /// Its load ends at `location` (a path, or an absolute URL), which is loaded in its place.
+        case redirect(to: String)
+        /// Fails with `kind`.
+        case fails(WebParserError.Kind)
+        /// Answers `data` after `delay`.
+        case slow(data: String, delay: Duration)
+    }
+
+    let site: String
+    private let pages: [String: Page]
+    private let state = Mutex(State())
+
+    private struct State {
+        var loads: [String] = []
+        var labels: [String] = []
+        var loading = 0
+        var mostAtOnce = 0
+    }
+
+    /// The site at `site` (its scheme and host), with `pages` by path (or, for pages of other sites, by URL); a page
+    /// it does not have fails with 404.
+    init(site: String = "https://comics.example", _ pages: [String: Page]) {
+        self.site = site
+        self.pages = pages
+    }
+
+    /// Every URL loaded, in order.
+    var loads: [String] { state.withLock { $0.loads } }
+    /// The label of every load, in order.
+    var labels: [String] { state.withLock { $0.labels } }
+    /// The most pages loading at once.
+    var mostAtOnce: Int { state.withLock { $0.mostAtOnce } }
+
+    /// How many times the page at `path` was loaded.
+    func loads(of path: String) -> Int { loads.filter { $0 == site + path }.count }
+
+    func run(_ job: WebParserJob, label: String) async throws -> WebParserResult {
+        state.withLock {
+            $0.loads.append(job.url.absoluteString)
+            $0.labels.append(label)
+            $0.loading += 1
+            $0.mostAtOnce = max($0.mostAtOnce, $0.loading)
+        }
+        defer { state.withLock { $0.loading -= 1 } }
+        await Task.yield()
+        var url = job.url
+        for _ in 0..<10 {
+            let path = url.path() + (url.query().map { "?" + $0 } ?? "")
+            guard let page = pages[url.absoluteString] ?? (url.absoluteString.hasPrefix(site) ? pages[path] : nil) else {
+                throw WebParserError(.httpStatus(404), url: url.absoluteString)
+            }
+            switch page {
+            case .page(let data, let links):
+                var result = WebParserResult(data: Data(data.utf8), finalURL: url.absoluteString, httpStatus: 200, attempts: 1)
+                result.links = job.evaluation.links == nil ? nil : links.compactMap { URL(string: $0, relativeTo: url)?.absoluteString }
+                return result
+            case .slow(let data, let delay):
+                try await Task.sleep(for: delay)
+                var result = WebParserResult(data: Data(data.utf8), finalURL: url.absoluteString, httpStatus: 200, attempts: 1)
+                result.links = []
+                return result
+            case .redirect(let location):
+                url = URL(string: location, relativeTo: url)!.absoluteURL
+            case .fails(let kind):
+                throw WebParserError(kind, url: url.absoluteString)
+            }
+        }
+        throw WebParserError(.loadFailed("too many redirects"), url: url.absoluteString)
+    }
+
+    /// A text page of the site.
+    static func text(_ body: String) -> Page { .page(data: #"{"type": "text/plain", "text": \#(String(reflecting: body))}"#, links: []) }
+}
