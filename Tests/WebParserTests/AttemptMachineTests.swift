@@ -74,7 +74,7 @@ import Testing
             words(attempt.handle(.stepReply(json(#"{"kind": "clickAt", "x": 10, "y": 20}"#), document: 1)))
                 == ["click 10.0,20.0", "step call direct in 1"])
         // The click navigates: WebKit is asked before the page's answer, and the next step waits for the new document.
-        _ = attempt.handle(.page(.navigationAsked))
+        _ = attempt.handle(.page(.navigationAsked(url: "http://example.test/next")))
         #expect(words(attempt.handle(.stepReply(json(#"{"kind": "clickCheck", "holds": true}"#), document: 1))) == ["step timer 1 after 1.0 seconds"])
         _ = attempt.handle(.page(.started(url: page + "next")))
         #expect(words(attempt.handle(.stepDue(timer: 1))) == [])
@@ -86,12 +86,12 @@ import Testing
         #expect(words(attempt.handle(.stepReply(json(#"{"kind": "done"}"#), document: 2))) == [], "a stale reply")
         #expect(words(attempt.handle(.stepReply(json(#"{"kind": "done"}"#), document: 3))) == ["step call direct in 3"])
         // A frame's navigation (WebKit does not say whose): given a second to start in the page, then taken for a frame's.
-        _ = attempt.handle(.page(.navigationAsked))
+        _ = attempt.handle(.page(.navigationAsked(url: "http://example.test/next")))
         #expect(words(attempt.handle(.stepReply(json(#"{"kind": "clickCheck", "holds": true}"#), document: 3))) == ["step timer 2 after 1.0 seconds"])
         #expect(words(attempt.handle(.stepDue(timer: 2))) == ["step call waiting in 3"], "a key waits for the page to settle")
         #expect(words(attempt.handle(.stepReply(json(#"{"kind": "focused"}"#), document: 3))) == ["press Return", "step call direct in 3"])
         // A fragment: WebKit is asked, and the URL changes in place.
-        _ = attempt.handle(.page(.navigationAsked))
+        _ = attempt.handle(.page(.navigationAsked(url: "http://example.test/next")))
         #expect(words(attempt.handle(.stepReply(json(#"{"kind": "clickCheck", "holds": true}"#), document: 3))) == ["step timer 3 after 1.0 seconds"])
         #expect(words(attempt.handle(.page(.urlChanged(page + "#top")))) == ["report executingJavaScript", "evaluate whole in 3"])
         #expect(words(attempt.handle(.stepDue(timer: 3))) == [], "a stale timer")
@@ -394,6 +394,59 @@ import Testing
             words(attempt.handle(.reply(.failed(PageError(domain: "WebKitJavascriptError", code: 1, message: "gone")), document: 2)))
                 == ["evaluate after 0.05 seconds"])
         #expect(words(attempt.handle(.evaluationDue)) == ["evaluate whole in 2"])
+    }
+
+    /// A page whose script sends it elsewhere as it loads (`location.replace`): WebKit is asked to navigate before the
+    /// old document's answer arrives, and that answer is not taken; once the page's load starts, none of the old
+    /// document's is. A navigation that proves a frame's (its document starts loading, the page's does not) or stays
+    /// in the document holds nothing; one nothing follows holds a few answers only.
+    @Test func anAnswerOfAPageOnItsWayElsewhereIsNotTaken() {
+        let first = "http://example.test/moving"
+        var moving = machine()
+        _ = moving.handle(.start(now: .now))
+        _ = moving.handle(.page(.committed(url: first, httpStatus: 200)))
+        _ = moving.handle(.page(.navigationAsked(url: "http://example.test/new-home")))
+        #expect(words(moving.handle(.reply(string("\"Moving\""), document: 1))) == ["evaluate after 0.05 seconds"])
+        _ = moving.handle(.page(.started(url: first)))
+        #expect(words(moving.handle(.evaluationDue)) == ["evaluate repeat in 1"])
+        #expect(words(moving.handle(.reply(string("\"Moving\""), document: 1))) == ["evaluate after 0.05 seconds"], "still the old document")
+        _ = moving.handle(.page(.committed(url: "http://example.test/new-home", httpStatus: 200)))
+        #expect(words(moving.handle(.reply(string("\"New home\""), document: 2))) == ["succeed \"New home\" at http://example.test/new-home"])
+
+        var framed = machine()
+        _ = framed.handle(.start(now: .now))
+        _ = framed.handle(.page(.committed(url: first, httpStatus: 200)))
+        _ = framed.handle(.page(.navigationAsked(url: "http://ads.example/frame")))
+        _ = framed.handle(.page(.resource(id: 7, .started(accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"))))
+        #expect(words(framed.handle(.reply(string("\"Title\""), document: 1))) == ["succeed \"Title\" at \(first)"], "a frame's navigation")
+
+        var fragment = machine()
+        _ = fragment.handle(.start(now: .now))
+        _ = fragment.handle(.page(.committed(url: first, httpStatus: 200)))
+        _ = fragment.handle(.page(.navigationAsked(url: first + "#top")))
+        _ = fragment.handle(.page(.urlChanged(first + "#top")))
+        #expect(words(fragment.handle(.reply(string("\"Title\""), document: 1))) == ["succeed \"Title\" at \(first)#top"])
+
+        // A load that starts and ends without a document (a form posted to a 204): the page stays where it was.
+        var stays = machine()
+        _ = stays.handle(.start(now: .now))
+        _ = stays.handle(.page(.committed(url: first, httpStatus: 200)))
+        _ = stays.handle(.page(.started(url: first)))
+        #expect(words(stays.handle(.reply(string("\"Title\""), document: 1))) == ["evaluate after 0.05 seconds"])
+        let cancelled = PageLoadFailure(url: first, error: PageError(domain: "WebKitNetworkError", code: 302, message: "cancelled"))
+        _ = stays.handle(.page(.failed(cancelled)))
+        _ = stays.handle(.page(.finished(url: first)))
+        for _ in 0..<AttemptLoad.leavingReads { _ = stays.handle(.reply(string("\"Title\""), document: 1)) }
+        #expect(words(stays.handle(.reply(string("\"Title\""), document: 1))) == ["succeed \"Title\" at \(first)"])
+
+        var nothing = machine()
+        _ = nothing.handle(.start(now: .now))
+        _ = nothing.handle(.page(.committed(url: first, httpStatus: 200)))
+        _ = nothing.handle(.page(.navigationAsked(url: "http://example.test/cancelled")))
+        for _ in 0..<AttemptLoad.leavingReads {
+            #expect(words(nothing.handle(.reply(string("\"Title\""), document: 1))) == ["evaluate after 0.05 seconds"])
+        }
+        #expect(words(nothing.handle(.reply(string("\"Title\""), document: 1))) == ["succeed \"Title\" at \(first)"])
     }
 
     /// A 403, 429 or 503 document is read once it has loaded: a page of bot protection fails as blocked, an ordinary

@@ -269,7 +269,8 @@ import Testing
             url: "http://example.test/old.js", method: "GET", status: 200, mimeType: "text/javascript", kind: .script, started: Date(), ended: Date(),
             requestHeaders: [], responseHeaders: [], bodyIsExact: true)
         let earlier: [PageEvent] = [
-            message, .urlChanged("http://example.test/old#x"), .readEnded(id: 3), .bodyWanted(mainDocument: false), .navigationAsked,
+            message, .urlChanged("http://example.test/old#x"), .readEnded(id: 3), .bodyWanted(mainDocument: false),
+            .navigationAsked(url: "http://example.test/x"),
             .recorded(load, bodyWanted: false, mainDocument: false)
         ]
         for event in earlier { #expect(page.receive(event).isEmpty, "\(event)") }

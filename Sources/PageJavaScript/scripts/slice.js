@@ -5,10 +5,10 @@
 //
 // script, waitFor: the job's two parts, functions of no argument whose value may be a function of the responses.
 // settings: { key, sourceName, sliceMs, pollMs, busyMs, lookAheadMs, emptyHoldMs, waitForSelector, final,
-// emptyIsAnswer, emptyText, links }. quiet: what page_quiet.js returns. resolved: resolved.js.
+// emptyIsAnswer, emptyText, links, linksHoldMs }. quiet: what page_quiet.js returns. resolved: resolved.js.
 (script, waitFor, settings, quiet, resolved) => {
   const { key, sourceName, sliceMs, pollMs, busyMs, lookAheadMs, emptyHoldMs } = settings;
-  const { waitForSelector, final, emptyIsAnswer, emptyText, links } = settings;
+  const { waitForSelector, final, emptyIsAnswer, emptyText, links, linksHoldMs } = settings;
   const { pageQuiet, isStill, pendingWork, nextChange } = quiet;
   let responses = [];
 
@@ -44,19 +44,20 @@
   const pending = (text) => ({ __proto__: null, kind: "pending", text });
   const unsupported = (text) => ({ __proto__: null, kind: "unsupported", text });
 
-  // With links to read, the answer is {"result": …, "links": […]}: each matching element's absolute href, once.
-  const withLinks = (json) => {
-    if (links === null) return json;
+  // The links to read, as JSON text: each matching element's absolute href, once.
+  const linksNow = () => {
     const found = new Set();
     for (const element of document.querySelectorAll(links)) {
       const href = element.href ?? element.getAttribute?.("href");
       const value = typeof href === "string" ? href : href?.baseVal;
       if (typeof value === "string" && value !== "") found.add(value);
     }
-    return '{"result":' + json + ',"links":' + JSON.stringify(Array.from(found)) + "}";
+    return JSON.stringify(Array.from(found));
   };
+  // With links to read, the answer is {"result": …, "links": […]}.
+  const withLinks = (json, found) => '{"result":' + json + ',"links":' + found + "}";
   // Once the wait holds, an empty answer is the result (undefined is JSON's null); before, it means "not yet".
-  const empty = (text) => final || emptyIsAnswer ? withLinks(text === "undefined" ? "null" : text)
+  const empty = (text) => final || emptyIsAnswer ? (text === "undefined" ? "null" : text)
     : pending(emptyText ?? `the script returned ${text} (empty; an empty answer is the result only once waitFor or waitForSelector holds)`);
 
   // The answer now: its JSON text, or an object saying why there is none (pending, error, unsupported).
@@ -97,7 +98,7 @@
       return unsupported(`a ${value.constructor?.name ?? "special"} object, which JSON can only show as {}`);
     if (json === undefined) return empty("undefined");
     if (json === "null" || json === '""' || json === "[]" || json === "{}") return empty(json);
-    return withLinks(json);
+    return json;
   };
 
   // The answer last seen and since when (performance.now()); an empty answer forgets it. And when the document last
@@ -111,14 +112,25 @@
   const settled = (value, by) => ({ __proto__: null, kind: "settled", value, text: by, title: String(document.title) });
 
   const judged = (reply, settling = 0) => ({ __proto__: null, reply, settling });
-  // `reply`, an answer's JSON text, judged: settled, or pending with why and in how many ms to look again.
-  const judge = (reply, settleMs, quietState, now) => {
+  // `answer`, an answer's JSON text, judged: settled, or pending with why and in how many ms to look again. With links
+  // to read (a crawl's), they are read once the page is complete, whatever made the answer final: an answer final at
+  // once (waitFor held, settle 0) is kept, and given with the links once they have settled as an answer does.
+  const judge = (answer, settleMs, quietState, now) => {
     // An empty answer that counts (an extraction's empty list) holds longer: a page often renders its list a moment
     // after it loaded, from a timer.
-    const hold = emptyIsAnswer && (["[]", "{}", "null", '""'].includes(reply) || /^\[null(,null)*\]$/.test(reply))
+    const hold = emptyIsAnswer && (["[]", "{}", "null", '""'].includes(answer) || /^\[null(,null)*\]$/.test(answer))
       ? Math.max(settleMs, emptyHoldMs) : settleMs;
-    if (final) return judged(settled(reply, "waitFor held"));
-    if (hold <= 0) return judged(settled(reply, "settle 0: the first answer"));
+    const first = final ? "waitFor held" : hold <= 0 ? "settle 0: the first answer" : null;
+    if (links === null) return first === null ? still(answer, hold, quietState, now) : judged(settled(answer, first));
+    if (first === null) return still(withLinks(answer, linksNow()), hold, quietState, now);
+    seen.kept ??= answer;
+    const found = linksNow();
+    const { reply, settling } = still(found, Math.max(hold, linksHoldMs), quietState, now, "the page's links");
+    if (reply.kind !== "settled") return judged(reply, settling);
+    return judged(settled(withLinks(seen.kept, found), `${first}; its links once ${reply.text}`));
+  };
+  // `reply` (what the script returned, or `what`) judged by how still the page and it are, to be final after `hold` ms.
+  const still = (reply, hold, quietState, now, what = "the script") => {
     if (reply !== seen.answer) { seen.answer = reply; seen.since = now; }
     // What the page still has pending (null: webparse cannot tell); what it waits for is waited for, as long as
     // lookAhead at most.
@@ -135,19 +147,20 @@
     if (!quietState.busy && isStill()) return judged(settled(reply, "the document cannot change" + waited));
     if (work !== null && work.busy === null && work.never === null) return judged(settled(reply, "nothing pending" + waited));
     const waiting = work !== null && work.busy !== null && now - seen.workSince < lookAheadMs;
-    const still = Math.min(now - quietState.since, Math.max(now - seen.since, now - dom.since));
+    const quietFor = Math.min(now - quietState.since, Math.max(now - seen.since, now - dom.since));
     const keeps = work === null ? "" : ` (${work.never ?? work.busy})`;
-    if (!quietState.busy && !waiting && still >= hold) return judged(settled(reply, `the answer stayed the same for ${hold} ms` + keeps));
+    if (!quietState.busy && !waiting && quietFor >= hold) return judged(settled(reply, `the answer stayed the same for ${hold} ms` + keeps));
     // A page that never stays quiet (it polls its server several times a second) has settled once the answer stayed
     // the same as long as a request may count as in flight.
     const longest = Math.max(hold, busyMs);
     if (now - seen.since >= longest) return judged(settled(reply, `the answer stayed the same for ${longest} ms while the page was never quiet`));
     const shown = reply.length > 80 ? reply.slice(0, 77) + "..." : reply;
+    const said = what === "the script" ? `the script returned ${shown}` : `${what} were ${shown}`;
     return judged(
-      pending(quietState.busy ? `the script returned ${shown}, but the page was still loading data`
-        : waiting ? `the script returned ${shown}, but the page was waiting for ${work.busy}`
-        : `the script returned ${shown}, which had not stayed the same for ${hold} ms${keeps} (a page that never settles, such as a clock: "settle": 0 takes the first answer)`),
-      quietState.busy ? pollMs : waiting ? Math.max(1, Math.min(work.dueIn, pollMs)) : hold - still);
+      pending(quietState.busy ? `${said}, but the page was still loading data`
+        : waiting ? `${said}, but the page was waiting for ${work.busy}`
+        : `${said}, which had not stayed the same for ${hold} ms${keeps} (a page that never settles, such as a clock: "settle": 0 takes the first answer)`),
+      quietState.busy ? pollMs : waiting ? Math.max(1, Math.min(work.dueIn, pollMs)) : hold - quietFor);
   };
 
   const slice = async (settleMs, busy, stillness, refreshMs) => {
@@ -163,6 +176,11 @@
         seen.answer = undefined;
       }
       const remaining = sliceEnd - now;
+      // A navigation the page scheduled (a location.replace as it loaded) starts from a timer of WebKit's that is
+      // due now: one turn of the page's timers lets it start, and WebKit asks to navigate before this answer is back.
+      if (reply.kind === "settled" && typeof setTimeout === "function") {
+        await new Promise((resume) => { try { setTimeout(resume, 0); } catch { resume(); } });
+      }
       if (reply.kind !== "pending" || remaining <= 0) return reply;
       // Only an answer waiting to settle wakes when the page's requests start or stop: a script that acts on the
       // page (submits a form) must not run again at every request that its own action starts.

@@ -16,8 +16,8 @@ enum PageEvent: Sendable, Equatable {
     case progress(Double)
     /// The page's web process ended without the page asking for it.
     case processTerminated(ProcessTermination)
-    /// WebKit was asked to navigate the page or one of its frames (WebKit does not say which), and may.
-    case navigationAsked
+    /// WebKit was asked to navigate the page or one of its frames to `url` (WebKit does not say which), and may.
+    case navigationAsked(url: String)
     /// The page tried to navigate to a URL a scraper does not follow (`mailto:`, `tel:`…); it stays where it is.
     case navigationRefused(url: String)
     /// The main document is not a page WebKit can show (a download); its load fails next.

@@ -28,7 +28,25 @@ struct AttemptLoad {
         case loaded
     }
 
+    /// Whether the document shown may be on its way out, so that what is read of it now may not be what the page ends
+    /// up showing (a page whose script sends it elsewhere as it loads).
+    enum Leaving: Equatable {
+        /// It stays.
+        case no
+        /// A navigation to another document was asked for since it came, of the page or of one of its frames (WebKit
+        /// does not say which): an answer read now is read again, `leavingReads` times at most, unless the page's next
+        /// load starts (it leaves), or a frame's document starts loading or the URL changes within the document (it
+        /// stays). `reads`: the answers held so far.
+        case maybe(reads: Int)
+        /// The page's next load has started: an answer of the document shown is stale until that load's document comes.
+        case yes
+    }
+
+    /// How many answers a possible navigation holds back at most (each read again after the poll interval).
+    static let leavingReads = 5
+
     private(set) var url: String
+    private(set) var leaving = Leaving.no
     private(set) var httpStatus = 0
     private(set) var phase = LoadPhase.waitingForServer
     private(set) var committed = false
@@ -48,8 +66,9 @@ struct AttemptLoad {
         self.url = url
     }
 
-    /// A load of `url` started (the job's, a step's navigation, the next page).
+    /// A load of `url` started (the job's, a step's navigation, the next page, the page's own).
     mutating func started(_ url: String) {
+        leaving = document > 0 ? .yes : .no
         self.url = url
         phase = .waitingForServer
         committed = false
@@ -63,6 +82,32 @@ struct AttemptLoad {
     /// The document's URL changed without a load (history.pushState, a fragment).
     mutating func urlChanged(_ url: String) {
         if committed { self.url = url }
+        if case .maybe = leaving { leaving = .no }
+    }
+
+    /// A navigation to `url` was asked for, of the page or one of its frames: the document shown may be leaving.
+    mutating func navigationAsked(to url: String) {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard committed, leaving == .no, ["http", "https", "file"].contains(scheme) else { return }
+        leaving = .maybe(reads: 0)
+    }
+
+    /// A document's load started without a load of the page's: the navigation asked for was a frame's.
+    mutating func documentLoadStarted() {
+        if case .maybe = leaving { leaving = .no }
+    }
+
+    /// Whether an answer read now is held back and read again, as the document shown may be leaving; counts it.
+    mutating func holdsAnswer() -> Bool {
+        switch leaving {
+        case .no:
+            return false
+        case .yes:
+            return true
+        case .maybe(let reads):
+            leaving = reads < Self.leavingReads ? .maybe(reads: reads + 1) : .no
+            return reads < Self.leavingReads
+        }
     }
 
     /// The main document of `url` arrived with `httpStatus`, shown with `page`'s settings.
@@ -70,6 +115,7 @@ struct AttemptLoad {
         self.url = url
         self.httpStatus = httpStatus
         committed = true
+        leaving = .no
         shown = PageQuiet.Document(page: page, refreshHeader: refresh)
         // A page of bot protection or an ordinary error page: told once it has loaded. A document that replaced such a
         // page (a challenge that passed) is judged on its own.
@@ -111,6 +157,9 @@ struct AttemptLoad {
         }
         if LoadFailureTriage.isSuperseded(failure) || LoadFailureTriage.isPolicyInterruption(failure) {
             superseded()
+            // The load ended without a document (a form posted to a 204, a stopped load): the document shown stays,
+            // unless a newer load replaced this one, whose start may have come first.
+            if !committed, leaving == .yes { leaving = .maybe(reads: 0) }
             return .superseded
         }
         if let target = LoadFailureTriage.redirectTarget(of: failure) {

@@ -99,6 +99,12 @@ struct RequestTracker {
         }
     }
 
+    /// Whether a request whose Accept header is `accept` is a document's (a page's, or a frame's): WebKit asks for
+    /// HTML first.
+    static func isDocument(accepting accept: String) -> Bool {
+        accept.lowercased().hasPrefix("text/html")
+    }
+
     /// Whether a request whose Accept header is `accept` may deliver data (an empty one may).
     static func deliversData(accepting accept: String) -> Bool {
         let first = accept.split(separator: ",").first.map { $0.trimmingSpaces().lowercased() } ?? ""

@@ -62,6 +62,8 @@ extension RunningAttempt {
     mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch reading.read(reply) {
         case .answer(let answer, let by, let title):
+            // The page may be on its way to another document (its script sent it there as it loaded): read it again.
+            if load.holdsAnswer() { return [.evaluateLater(job.evaluation.pollInterval)] }
             switch collection.answered(answer, settledBy: by, title: title) {
             case .succeed(let result): return succeed(with: result)
             case .readResponses: return responsesRead()

@@ -40,8 +40,9 @@ extension RunningAttempt {
             }
         case .navigationRefused(let url):
             return [.tell(.navigationRefused(url: url))]
-        case .navigationAsked:
+        case .navigationAsked(let url):
             steps.navigationAsked()
+            load.navigationAsked(to: url)
             return []
         case .urlChanged(let url):
             load.urlChanged(url)
@@ -53,12 +54,11 @@ extension RunningAttempt {
         case .responseRefused(let mimeType):
             load.refused(mimeType: mimeType)
             return []
+        case .resource(_, .started(let accept)) where RequestTracker.isDocument(accepting: accept):
+            load.documentLoadStarted()
+            return handleTraffic(event)
         case .resource, .captured, .readStarted, .readEnded, .bodyWanted, .recorded, .requestSent:
-            switch traffic.take(event, concluded: conclusion != nil) {
-            case .ignored: return []
-            case .recorded: return giveResponses()
-            case .tracked(let commands, let busyChanged): return tracked(commands, busyChanged: busyChanged)
-            }
+            return handleTraffic(event)
         case .certificateTrusted:
             load.superseded()
             return []
@@ -66,6 +66,15 @@ extension RunningAttempt {
             return [.report(.loading(progress: progress))]
         case .processTerminated(let termination):
             return fail(load.failure(of: termination, loadsFile: job.url.isFileURL))
+        }
+    }
+
+    /// Takes an event of the page's traffic: its loads, the capture's reads, the requests recorded.
+    private mutating func handleTraffic(_ event: PageEvent) -> [Action] {
+        switch traffic.take(event, concluded: conclusion != nil) {
+        case .ignored: return []
+        case .recorded: return giveResponses()
+        case .tracked(let commands, let busyChanged): return tracked(commands, busyChanged: busyChanged)
         }
     }
 

@@ -62,7 +62,7 @@ struct PageScript: Sendable {
             ("lookAheadMs", .integer(Int(lookAhead.milliseconds))), ("emptyHoldMs", .integer(Int(Self.emptyHold.milliseconds))),
             ("waitForSelector", waitForSelector.map(JSONText.Value.string) ?? .null), ("final", .bool(isFinalOnceWaitHolds)),
             ("emptyIsAnswer", .bool(emptyIsAnswer)), ("emptyText", emptyText.map(JSONText.Value.string) ?? .null),
-            ("links", links.map(JSONText.Value.string) ?? .null)
+            ("links", links.map(JSONText.Value.string) ?? .null), ("linksHoldMs", .integer(Int(Evaluation.defaultSettle.milliseconds)))
         ])
         // The job's code sees only its own two names: webparse's code is in a function of its own, so that none
         // of its names hides a global of the page's that the job's code reads.

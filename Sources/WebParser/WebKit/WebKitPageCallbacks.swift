@@ -70,7 +70,7 @@ final class CallbackTarget {
                     CallbackTarget.deliver(.navigationRefused(url: url), to: context)
                     return false
                 }
-                CallbackTarget.deliver(.navigationAsked, to: context)
+                CallbackTarget.deliver(.navigationAsked(url: url), to: context)
                 return true
             },
             allow_response: { context, mimeType, displayable in
