@@ -74,7 +74,7 @@ import WebParserCore
         #expect(work.queue?.queue == "comics" && work.configPath == "/config/worker.json")
         let worker = try WorkerConfig.load(path: try write(parts.worker, "worker.json", in: try folder()), environment: [:])
         #expect(Array(parts.fill.prefix(5)) == ["redis-cli", "-h", "webparse-redis", "RPUSH", "comics"])
-        let items = try parts.fill.dropFirst(5).map { try QueueItem(Data($0.utf8), named: "item", defaults: worker.defaults, directory: worker.directory) }
+        let items = try parts.fill.dropFirst(5).map { try QueueItem(Data($0.utf8), named: "item", defaults: worker.defaults, itemFiles: worker.itemFiles) }
         #expect(items.count == 3 && items.filter { $0.named.crawl != nil }.count == 1)
         for item in items { #expect(item.named.job.evaluation.script.contains(".chapter a"), "the worker config's script reads every page") }
     }

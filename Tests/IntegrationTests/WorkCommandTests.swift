@@ -43,6 +43,41 @@ import Testing
         }
     }
 
+    /// Whoever can push to the queue is not the worker's owner: an item that names a file of the worker's to write
+    /// goes to `NAME:failed` and writes nothing; with a folder for items' files in the worker's config, an item's
+    /// screenshot is written there by name, private to the worker's user.
+    @Test func anItemWritesNoFileOfTheWorkers() async throws {
+        let site = try Self.comics(1)
+        let redis = try RedisServer()
+        let directory = try folder()
+        let state = try write("the worker's state", "comics.state", in: directory)
+        let shots = directory.appending(path: "shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let page = site.url("/series/1").absoluteString
+        let items = [
+            #"{"url": "\#(page)", "screenshot": "\#(state)"}"#, #"{"url": "\#(page)", "screenshot": {"file": "\#(state)"}}"#,
+            #"{"url": "\#(page)", "screenshot": "shot.png"}"#
+        ]
+        try redis.cli(["RPUSH", "comics"] + items)
+        let refused = try await webparse.run(["work", redis.url(queue: "comics"), "--script", Self.title], environment: headless)
+        #expect(refused.status == 0, "\(refused.stderr)")
+        let failed = try records(redis, "comics:failed")
+        #expect(failed.count == 3 && failed.allSatisfy { $0["code"] as? String == "invalid-item" }, "\(failed)")
+        #expect(failed.allSatisfy { ($0["error"] as? String)?.contains("an item writes no file of the worker's") == true }, "\(failed)")
+        #expect(try String(contentsOfFile: state, encoding: .utf8) == "the worker's state")
+        try redis.cli(["DEL", "comics:failed"])
+        let config = try write(#"{"itemFiles": "shots"}"#, "worker.json", in: directory)
+        try redis.cli(["RPUSH", "comics"] + items)
+        let worker = try await webparse.run(["work", redis.url(queue: "comics"), config, "--script", Self.title], environment: headless)
+        #expect(worker.status == 0, "\(worker.stderr)")
+        #expect(try records(redis, "comics:failed").count == 2)
+        #expect(try records(redis, "comics:results").count == 1)
+        let written = try FileManager.default.attributesOfItem(atPath: shots.appending(path: "shot.png").path)
+        #expect((written[.posixPermissions] as? Int) == 0o600)
+        #expect(try Data(contentsOf: shots.appending(path: "shot.png")).starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+        #expect(try String(contentsOfFile: state, encoding: .utf8) == "the worker's state")
+    }
+
     @Test func twoHundredPagesByThreeWorkersAreEachDoneOnce() async throws {
         let site = try Self.comics(200)
         let redis = try RedisServer()

@@ -1,14 +1,13 @@
 import Foundation
 import Testing
 
+import WebParser
 @testable import WebParserCore
 
 /// What a work queue's item is: a URL or a job object, read as a config's job; anything else says why.
 struct QueueItemTests {
-    let directory = URL(fileURLWithPath: "/tmp")
-
     func job(_ text: String, script: String? = "document.title", extract: String? = nil) throws(ConfigError) -> Config.NamedJob {
-        try QueueItem(Data(text.utf8), named: "item", defaults: ConfigReader.Defaults(), script: script, extract: extract, directory: directory).named
+        try QueueItem(Data(text.utf8), named: "item", defaults: ConfigReader.Defaults(), script: script, extract: extract).named
     }
 
     @Test func aURLEvaluatesTheWorkersScript() throws {
@@ -59,7 +58,7 @@ struct QueueItemTests {
     @Test func aCrawledPageIsItsCrawlsItemOneLinkDeeper() throws {
         let crawl = #"{"url": "https://comics.example/", "script": "document.title", "crawl": {"maxDepth": 3}}"#
         let found = QueueItem.crawled(from: Data(crawl.utf8), url: "https://comics.example/a", name: "site", depth: 2)
-        let item = try QueueItem(found, named: "item", defaults: ConfigReader.Defaults(), directory: directory)
+        let item = try QueueItem(found, named: "item", defaults: ConfigReader.Defaults())
         #expect(item.depth == 2 && item.named.name == "site" && item.named.job.url.absoluteString == "https://comics.example/a")
         #expect(item.named.crawl?.maxDepth == 3 && item.named.job.evaluation.script == "document.title")
         let bare = QueueItem.crawled(from: Data("https://comics.example/".utf8), url: "https://comics.example/b", name: "https://comics.example/", depth: 1)
@@ -71,7 +70,7 @@ struct QueueItemTests {
         let list =
             #"{"name": "archive", "url": "https://comics.example/", "script": "[]", "follow": {"field": "url", "script": "document.title", "follow": {"field": "href", "script": "1"}}}"#
         let text = QueueItem.detail(of: Data(list.utf8), url: "https://comics.example/ch/1", name: "archive", item: Data(#"{"url":"ch/1"}"#.utf8))
-        let detail = try QueueItem(text, named: "item", defaults: ConfigReader.Defaults(), directory: directory)
+        let detail = try QueueItem(text, named: "item", defaults: ConfigReader.Defaults())
         #expect(detail.named.name == "archive" && detail.named.job.url.absoluteString == "https://comics.example/ch/1")
         #expect(detail.named.job.evaluation.script == "document.title" && detail.named.follow?.field == "href" && detail.named.crawl == nil)
         #expect(detail.listItem.map { String(decoding: $0, as: UTF8.self) } == #"{"url":"ch/1"}"#)
@@ -94,7 +93,7 @@ struct QueueItemTests {
         try #"{"defaults": {"script": "document.title", "timeout": 7}, "concurrency": 3}"#.write(to: good, atomically: true, encoding: .utf8)
         let config = try WorkerConfig.load(path: good.path, environment: [:])
         #expect(config.run.concurrency == 3 && config.defaults.gives("script") && config.directory.path == folder.path)
-        let item = try QueueItem(Data("https://x.test/".utf8), named: "item", defaults: config.defaults, directory: config.directory)
+        let item = try QueueItem(Data("https://x.test/".utf8), named: "item", defaults: config.defaults, itemFiles: config.itemFiles)
         #expect(item.named.job.timeout == .seconds(7) && item.named.job.evaluation.script == "document.title")
         for (text, expected) in [
             (#"{"jobs": []}"#, "jobs: a worker's config has no jobs"), (#"{"url": "https://x.test/"}"#, "url: a worker's config has no jobs"),
@@ -105,6 +104,53 @@ struct QueueItemTests {
             #expect(throws: ConfigError.self) { try WorkerConfig.load(path: bad.path, environment: [:]) }
             do { _ = try WorkerConfig.load(path: bad.path, environment: [:]) } catch {
                 #expect(error.description.contains("bad.json") && error.description.contains(expected), "\(error.description)")
+            }
+        }
+    }
+
+    /// Whoever can push to the queue is not the worker's owner: an item reads none of the worker's files, and writes
+    /// none unless the worker's config names a folder for items' files, where an item gives a file name only.
+    @Test func anItemReadsAndWritesNoFileOfTheWorkers() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "webparse-items-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let refused = [
+            (#"{"url": "https://x.test/", "screenshot": "/data/comics.state"}"#, "an item writes no file of the worker's unless"),
+            (#"{"url": "https://x.test/", "screenshot": {"file": "shot.png", "fullPage": true}}"#, "\"itemFiles\""),
+            (#"{"url": "https://x.test/", "scriptFile": "/etc/hostname"}"#, "an item reads no file of the worker's, and a file is one"),
+            (#"{"url": "https://x.test/", "script": "1", "userScripts": ["/etc/hostname"]}"#, "an item reads no file of the worker's"),
+            (#"{"url": "./page.html", "script": "1"}"#, "an item loads web pages only (http or https)"),
+            (#"{"url": "https://x.test/", "script": "1", "follow": {"field": "u", "script": "1", "screenshot": "x.png"}}"#, "follow.screenshot")
+        ]
+        for (text, expected) in refused {
+            do {
+                _ = try QueueItem(Data(text.utf8), named: "item", defaults: ConfigReader.Defaults(), script: "1")
+                Issue.record("\(text) was taken")
+            } catch {
+                #expect(error.description.contains(expected), "\(error.description)")
+            }
+        }
+        func item(_ screenshot: String) throws(ConfigError) -> QueueItem {
+            try QueueItem(
+                Data(#"{"url": "https://x.test/", "script": "1", "screenshot": \#(screenshot)}"#.utf8), named: "item", defaults: ConfigReader.Defaults(),
+                itemFiles: folder)
+        }
+        let shot = try item(#"{"file": "page 1.png", "fullPage": true}"#).named.job.evaluation.screenshot
+        #expect(shot == WebParserJob.Screenshot(file: folder.appending(path: "page 1.png"), fullPage: true, confined: true))
+        // A file an item wrote before (private, the worker's) is replaced; anything else there is not.
+        _ = FileManager.default.createFile(atPath: folder.appending(path: "mine.png").path, contents: Data(), attributes: [.posixPermissions: 0o600])
+        #expect(try item(#""mine.png""#).named.job.evaluation.screenshot?.file.lastPathComponent == "mine.png")
+        _ = FileManager.default.createFile(atPath: folder.appending(path: "state").path, contents: Data(), attributes: [.posixPermissions: 0o644])
+        try FileManager.default.createSymbolicLink(atPath: folder.appending(path: "link.png").path, withDestinationPath: "/tmp/elsewhere.png")
+        for (name, expected) in [
+            ("../x.png", "a file name only"), ("sub/x.png", "a file name only"), (".hidden", "a file name only"),
+            ("state", "is not an item's file (it is a file webparse did not write for an item"), ("link.png", "(it is a symbolic link)")
+        ] {
+            do {
+                _ = try item(String(reflecting: name))
+                Issue.record("\(name) was taken")
+            } catch {
+                #expect(error.description.contains(expected), "\(error.description)")
             }
         }
     }

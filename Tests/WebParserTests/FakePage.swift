@@ -107,7 +107,7 @@ final class FakePage: WebPage {
     }
 
     /// Reports success and writes nothing: screenshots are tested on real pages.
-    func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void) {
+    func snapshot(_ screenshot: WebParserJob.Screenshot, completion: @escaping @WebKitActor (String?) -> Void) {
         Task { completion(nil) }
     }
 

@@ -26,9 +26,10 @@ protocol WebPage: AnyObject {
     /// on the focused element; false when no key has that name.
     func press(key: String) -> Bool
 
-    /// Writes a PNG of what the page shows (the viewport, or the whole document with `fullPage`) to `file`;
-    /// `completion` gets nil once it is written, or what went wrong. Called once, unless the page is closed first.
-    func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void)
+    /// Writes a PNG of what the page shows (the viewport, or the whole document with `fullPage`) to its file, as
+    /// `screenshot` says; `completion` gets nil once it is written, or what went wrong. Called once, unless the page is
+    /// closed first.
+    func snapshot(_ screenshot: WebParserJob.Screenshot, completion: @escaping @WebKitActor (String?) -> Void)
 
     /// Whether another job's page is in use in this page's web process: it shares the process's one thread for
     /// scripts, so a time-out or the process's end may be that page's doing.

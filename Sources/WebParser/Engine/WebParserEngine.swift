@@ -141,7 +141,7 @@ final class WebParserEngine {
                 self?.send(.explained(explained))
             }
         case .snapshot(let screenshot):
-            page.snapshot(fullPage: screenshot.fullPage, to: screenshot.file) { [weak self] error in
+            page.snapshot(screenshot) { [weak self] error in
                 self?.send(.snapshotWritten(error: error))
             }
         case .end(let result):

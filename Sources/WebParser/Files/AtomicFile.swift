@@ -45,6 +45,45 @@ package enum AtomicFile {
         }
     }
 
+    /// Writes `data` as the file `path` in its folder, private (0600), as a file an untrusted party named is written:
+    /// never through a symbolic link or into a device, and replacing only a file written so before (a regular file of
+    /// this user's, 0600).
+    /// - Throws: `AtomicFile.Failure` when something else is there (`confinedProblem`) or a step failed; nothing
+    ///   there is then changed.
+    package static func writeConfined(_ data: Data, to path: String) throws(Failure) {
+        if let problem = confinedProblem(path) { throw Failure(path: path, step: "replace", reason: problem) }
+        let target = URL(fileURLWithPath: path)
+        let directory = target.deletingLastPathComponent().path
+        var template = Array((directory + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw Failure(path: path, step: "create a temporary file in \(directory)") }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var renamed = false
+        defer {
+            close(descriptor)
+            if !renamed { unlink(temporary) }
+        }
+        guard DescriptorWriter.write(data, to: descriptor) == nil, fchmod(descriptor, 0o600) == 0, fsync(descriptor) == 0 else {
+            throw Failure(path: path, step: "write")
+        }
+        guard rename(temporary, path) == 0 else { throw Failure(path: path, step: "replace") }
+        renamed = true
+    }
+
+    /// Why `path` may not be written by `writeConfined`: something is there that it did not write (a link, a
+    /// folder, a device, another user's file, a file of other permissions); nil when nothing is there, or a file it
+    /// wrote.
+    package static func confinedProblem(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG else { return kind == S_IFLNK ? "it is a symbolic link" : kind == S_IFDIR ? "it is a folder" : "it is not a regular file" }
+        guard status.st_uid == geteuid(), status.st_mode & 0o7777 == 0o600 else {
+            return "it is a file webparse did not write for an item (not a private file of its own)"
+        }
+        return nil
+    }
+
     /// The file `path` finally names: symbolic links followed, a dangling one to the file it would create, in
     /// a folder named without links, so that every name of one file gives one path (to lock it, say).
     /// - Throws: `AtomicFile.Failure` for a loop of links.

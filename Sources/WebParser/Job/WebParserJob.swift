@@ -102,11 +102,16 @@ public struct WebParserJob: Sendable, Equatable {
         public var file: URL
         /// Whether the whole document is taken rather than the viewport only.
         public var fullPage: Bool
+        /// Whether `file` was named by someone other than the program's user (a work queue's item): it is then written
+        /// as a private file (0600) of its own in its folder, never through a link or into a device, and replaces only
+        /// a file written so before.
+        public var confined: Bool
 
-        /// A screenshot written to `file`, of the viewport only unless `fullPage`.
-        public init(file: URL, fullPage: Bool = false) {
+        /// A screenshot written to `file`, of the viewport only unless `fullPage`; `confined` as above.
+        public init(file: URL, fullPage: Bool = false, confined: Bool = false) {
             self.file = file
             self.fullPage = fullPage
+            self.confined = confined
         }
     }
 

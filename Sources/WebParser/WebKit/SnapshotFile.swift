@@ -3,17 +3,20 @@ import FoundationEssentials
 /// Where a page's screenshot goes: WebKit writes the PNG to a temporary file, in a folder of its own that only
 /// webparse's user can read (a logged-in page's screenshot is no one else's business); it then goes to the job's
 /// file as every output does: atomically over a regular file (a reader never sees half a PNG), into a device or
-/// FIFO, through links.
+/// FIFO, through links; or, `confined` (a work queue's item named it), as a private file of its own in its folder
+/// (`AtomicFile.writeConfined`).
 struct SnapshotFile {
     /// The job's file.
     let file: URL
+    private let confined: Bool
     private let folder: URL
     /// The temporary file WebKit writes.
     let partial: URL
 
     /// The way to `file`, its temporary folder made.
-    init(to file: URL) {
+    init(to file: URL, confined: Bool) {
         self.file = file
+        self.confined = confined
         folder = FileManager.default.temporaryDirectory.appending(path: "webparse-snapshot-\(UUID().uuidString)")
         partial = folder.appending(path: "page.png")
         _ = try? PrivateFiles.makeFolder(folder)
@@ -25,7 +28,12 @@ struct SnapshotFile {
         defer { try? FileManager.default.removeItem(at: folder) }
         if let error { return "cannot write \(file.path): \(error)" }
         do {
-            try AtomicFile.write(try InputFile.read(partial.path, limit: .max), to: file.path)
+            let png = try InputFile.read(partial.path, limit: .max)
+            if confined {
+                try AtomicFile.writeConfined(png, to: file.path)
+            } else {
+                try AtomicFile.write(png, to: file.path)
+            }
             return nil
         } catch let failure as AtomicFile.Failure {
             return failure.description

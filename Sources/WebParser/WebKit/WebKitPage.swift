@@ -117,10 +117,10 @@ final class WebKitPage: WebPage {
         view?.press(key: key) ?? false
     }
 
-    func snapshot(fullPage: Bool, to file: URL, completion: @escaping @WebKitActor (String?) -> Void) {
+    func snapshot(_ screenshot: WebParserJob.Screenshot, completion: @escaping @WebKitActor (String?) -> Void) {
         guard let view else { return }
-        let destination = SnapshotFile(to: file)
-        view.snapshot(fullPage: fullPage, to: destination.partial.path) { error in completion(destination.finish(webKitError: error)) }
+        let destination = SnapshotFile(to: screenshot.file, confined: screenshot.confined)
+        view.snapshot(fullPage: screenshot.fullPage, to: destination.partial.path) { error in completion(destination.finish(webKitError: error)) }
     }
 
     func close() {

@@ -20,6 +20,18 @@ package struct FieldReader {
     package private(set) var variablesRead: [(name: String, value: String)] = []
     /// The problems already reported, so that one is said once, in constant time.
     private var reported: Set<ConfigError.Problem> = []
+    /// What the fields may do with files.
+    package var fileAccess = FileAccess.config
+
+    /// What a config's fields may do with the files of the user who runs webparse.
+    package enum FileAccess: Sendable {
+        /// A config's (or the command line's): its fields read and write the files they name.
+        case config
+        /// A work queue's item's, pushed by whoever can push to the queue, who is not the worker's owner: its fields
+        /// read no file, and write only a file name of theirs in `folder`, the one the worker's config names for
+        /// items' files (none: they write nothing).
+        case item(folder: URL?)
+    }
 
     package init(directory: URL, environment: [String: String] = ProcessInfo.processInfo.environment, defersUnsetVariables: Bool = false) {
         self.directory = directory

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import WebParser
 
 /// How a config's fields that name pages and files are read: URLs, paths relative to the config's folder, the
@@ -9,6 +10,15 @@ extension FieldReader {
     /// `localhost` or an IP address over `http`.
     mutating func url(_ path: String, _ input: FieldInput) -> URL? {
         guard let text = string(path, input)?.trimmingSpaces() else { return nil }
+        let host = text.prefix { $0 != "/" && $0 != ":" }
+        if case .item = fileAccess {
+            // Nothing of the worker's files is looked at, not even whether one is there.
+            let scheme = Self.scheme(of: text)?.lowercased()
+            guard scheme.map({ ["http", "https"].contains($0) }) ?? !Self.looksLikeFile(text, host: host) else {
+                problem(path, at: input, "an item loads web pages only (http or https): \(input.excerpt)")
+                return nil
+            }
+        }
         if let scheme = Self.scheme(of: text)?.lowercased() {
             guard WebParserJob.supportedSchemes.contains(scheme) else {
                 problem(path, at: input, "unsupported scheme \"\(scheme):\"; use http, https or file")
@@ -20,8 +30,8 @@ extension FieldReader {
             }
             return scheme == "file" ? existingFile(url.path(percentEncoded: false), path, input, what: "a page") : url
         }
-        let host = text.prefix { $0 != "/" && $0 != ":" }
-        if Self.looksLikeFile(text, host: host) || FileManager.default.fileExists(atPath: directory.appending(path: text).path) {
+        let isConfig = if case .config = fileAccess { true } else { false }
+        if Self.looksLikeFile(text, host: host) || isConfig && FileManager.default.fileExists(atPath: directory.appending(path: text).path) {
             return existingFile(text, path, input, what: "a page")
         }
         let isLocal = host == "localhost" || host.split(separator: ".").count == 4 && host.allSatisfy { $0.isNumber || $0 == "." }
@@ -102,6 +112,7 @@ extension FieldReader {
             return nil
         }
         guard let name = string(path, fileInput) else { return nil }
+        if case .item(let folder) = fileAccess { return itemScreenshot(name, in: folder, fullPage: fullPage, path, fileInput) }
         let file = (name.hasPrefix("/") ? URL(fileURLWithPath: name) : directory.appending(path: name)).standardizedFileURL
         guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path) else {
             problem(path, at: fileInput, "no such folder for the screenshot: \(file.deletingLastPathComponent().path)")
@@ -114,6 +125,33 @@ extension FieldReader {
         return WebParserJob.Screenshot(file: file, fullPage: fullPage)
     }
 
+    /// A work queue's item's screenshot, the file `name` in `folder`, the worker's folder for items' files: a file name
+    /// only, written as a private file of its own there (`WebParserJob.Screenshot.confined`), never over a file that is
+    /// not an item's; with no folder, none.
+    private mutating func itemScreenshot(_ name: String, in folder: URL?, fullPage: Bool, _ path: String, _ input: FieldInput)
+        -> WebParserJob.Screenshot?
+    {
+        guard let folder else {
+            problem(
+                path, at: input,
+                "an item writes no file of the worker's unless the worker's config names a folder for items' files (\"itemFiles\"), where an item gives a file name"
+            )
+            return nil
+        }
+        guard !name.contains("/"), !name.contains("\0"), name != ".", name != "..", !name.hasPrefix(".") else {
+            problem(
+                path, at: input,
+                "an item gives a file name only (no \"/\", not starting with \".\"), which goes in the worker's folder for items' files: \(input.excerpt)")
+            return nil
+        }
+        let file = folder.appending(path: name)
+        if let reason = AtomicFile.confinedProblem(file.path) {
+            problem(path, at: input, "\(file.path) is there already and is not an item's file (\(reason)): an item never replaces it")
+            return nil
+        }
+        return WebParserJob.Screenshot(file: file, fullPage: fullPage, confined: true)
+    }
+
     /// True for paths (`/…`, `./…`, `../…`) and for names of web files (`updates.html`), which are not host
     /// names.
     fileprivate static func looksLikeFile(_ text: String, host: Substring) -> Bool {
@@ -122,8 +160,13 @@ extension FieldReader {
             || host.split(separator: ".").last.map { fileExtensions.contains($0.lowercased()) } == true
     }
 
-    /// The file at `filePath`, relative to the config's folder, if it exists and is not a folder.
+    /// The file at `filePath`, relative to the config's folder, if it exists and is not a folder, and the config may
+    /// read it (a work queue's item reads no file).
     mutating func existingFile(_ filePath: String, _ path: String, _ input: FieldInput, what: String) -> URL? {
+        if case .item = fileAccess {
+            problem(path, at: input, "an item reads no file of the worker's, and \(what) is one: \(input.excerpt)")
+            return nil
+        }
         let file = (filePath.hasPrefix("/") ? URL(fileURLWithPath: filePath) : directory.appending(path: filePath))
             .standardizedFileURL
         var isDirectory = false
@@ -136,6 +179,22 @@ extension FieldReader {
             return nil
         }
         return file
+    }
+
+    /// The folder `input` names, relative to the config's folder, if it exists and webparse may write in it.
+    mutating func writableFolder(_ path: String, _ input: FieldInput) -> URL? {
+        guard let name = string(path, input) else { return nil }
+        let folder = (name.hasPrefix("/") ? URL(fileURLWithPath: name) : directory.appending(path: name)).standardizedFileURL
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory else {
+            problem(path, at: input, "no such folder: \(folder.path)")
+            return nil
+        }
+        guard access(folder.path, W_OK) == 0 else {
+            problem(path, at: input, "cannot write in \(folder.path): \(String(cString: strerror(errno)))")
+            return nil
+        }
+        return folder
     }
 
     /// The scheme of `text` if it starts with one (`https:`, `javascript:`), not counting a host's port

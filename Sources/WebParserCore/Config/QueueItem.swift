@@ -22,18 +22,21 @@ package struct QueueItem: Sendable {
 
     /// The item `text`, read over `defaults`; a job that gives no script (or scriptFile, or extract), and whose
     /// defaults give none, evaluates `script` or reads `extract` (a config's extract as JSON): a bare URL, most
-    /// often. Paths are relative to `directory`. An item reads no environment variable: whoever can push to the queue
-    /// could otherwise have a page typed the worker's secrets (they go in the worker's config).
+    /// often. Whoever can push to the queue is not the worker's owner: an item reads no environment variable (a page
+    /// could otherwise be typed the worker's secrets; they go in the worker's config) and no file, and writes files
+    /// only by name in `itemFiles`, the folder the worker's config names for them (`FieldReader.FileAccess.item`).
     /// - Throws: `ConfigError` naming the item `name` when it is larger than `limit`, neither a URL nor a job
-    ///   object, a job object with a problem (an unknown field, a wrong value, no script), or one that loads a file.
+    ///   object, a job object with a problem (an unknown field, a wrong value, no script), or one that loads, reads or
+    ///   writes a file it may not.
     package init(
-        _ text: Data, named name: String, defaults: ConfigReader.Defaults, script: String? = nil, extract: String? = nil, directory: URL
+        _ text: Data, named name: String, defaults: ConfigReader.Defaults, script: String? = nil, extract: String? = nil, itemFiles: URL? = nil
     ) throws(ConfigError) {
         func failure(_ message: String) -> ConfigError { ConfigError(file: name, problems: [.init(path: "", message: message)]) }
         guard text.count <= Self.limit else { throw failure("is larger than \(Self.limit) bytes (1 MiB), the largest item read") }
         guard let string = String(data: text, encoding: .utf8) else { throw failure("is not UTF-8 text") }
         let trimmed = string.trimmingWhitespace()
-        var reader = ConfigReader(directory: directory, environment: [:])
+        var reader = ConfigReader(directory: itemFiles ?? URL(fileURLWithPath: "/"), environment: [:])
+        reader.fields.fileAccess = .item(folder: itemFiles)
         let jobs: [Config.NamedJob]?
         let evaluates = ["script", "scriptFile", "extract"]
         func withEvaluation(_ members: [ConfigReader.Member]) -> [ConfigReader.Member] {
@@ -54,7 +57,7 @@ package struct QueueItem: Sendable {
             guard case .object(var members) = root.value else { throw failure("expected a job object") }
             if members.contains(where: { $0.key == Self.detailKeys.of }) {
                 self = try Self.detail(
-                    members, bytes: Array(trimmed.utf8), named: name, defaults: defaults, script: script, extract: extract, directory: directory)
+                    members, bytes: Array(trimmed.utf8), named: name, defaults: defaults, script: script, extract: extract, itemFiles: itemFiles)
                 return
             }
             if let index = members.firstIndex(where: { $0.key == Self.depthKey }) {
@@ -99,7 +102,7 @@ package struct QueueItem: Sendable {
     ///   follow.
     private static func detail(
         _ members: [(key: String, value: JSONNode)], bytes: [UInt8], named name: String, defaults: ConfigReader.Defaults, script: String?,
-        extract: String?, directory: URL
+        extract: String?, itemFiles: URL?
     ) throws(ConfigError) -> QueueItem {
         func failure(_ message: String) -> ConfigError { ConfigError(file: name, problems: [.init(path: "", message: message)]) }
         let value = { (key: String) in members.first { $0.key == key }?.value }
@@ -110,7 +113,7 @@ package struct QueueItem: Sendable {
         guard let parentText = text(detailKeys.of), let address = text("url"), let url = URL(string: address), isWebPage(url),
             let listItem = value(detailKeys.item)
         else { throw failure("a detail page's item needs an http(s) \"url\", \"detailOf\" (its list's item, as text) and \"item\"") }
-        var parent = try QueueItem(Data(parentText.utf8), named: name, defaults: defaults, script: script, extract: extract, directory: directory)
+        var parent = try QueueItem(Data(parentText.utf8), named: name, defaults: defaults, script: script, extract: extract, itemFiles: itemFiles)
         guard let follow = parent.named.follow else { throw failure("\"detailOf\": the list's item has no follow") }
         parent.named.name = text("name") ?? parent.named.name
         parent.named.job = follow.job

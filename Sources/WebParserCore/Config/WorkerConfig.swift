@@ -8,8 +8,14 @@ package struct WorkerConfig: Sendable {
     package var defaults = ConfigReader.Defaults()
     package var run = RunSettings()
     package var session = SessionSettings()
-    /// The folder the config's relative paths (and its items') are read from.
+    /// The folder the config's relative paths are read from.
     package var directory: URL
+    /// The folder in which the queue's items may write the files they name (a screenshot), by name only; nil: items
+    /// write no file.
+    package var itemFiles: URL?
+
+    /// The key of `itemFiles`.
+    static let itemFilesKey = "itemFiles"
 
     /// A worker without a config: no defaults, paths relative to the working directory.
     package init(directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
@@ -32,7 +38,7 @@ extension ConfigReader {
             return nil
         }
         var config = WorkerConfig(directory: directory)
-        let keys = ["defaults", "$schema"] + RunFields.all.map(\.key) + SessionFields.all.map(\.key)
+        let keys = ["defaults", "$schema", WorkerConfig.itemFilesKey] + RunFields.all.map(\.key) + SessionFields.all.map(\.key)
         for (key, node) in members {
             RunFields.all.first { $0.key == key }?.read(&fields, key, .node(node), &config.run)
             SessionFields.all.first { $0.key == key }?.read(&fields, key, .node(node), &config.session)
@@ -45,6 +51,9 @@ extension ConfigReader {
             }
         }
         config.defaults = defaults(members.first { $0.key == "defaults" }?.value)
+        if let node = members.first(where: { $0.key == WorkerConfig.itemFilesKey })?.value {
+            config.itemFiles = fields.writableFolder(WorkerConfig.itemFilesKey, .node(node))
+        }
         return config
     }
 }

@@ -10,7 +10,7 @@ extension QueueWorker {
         let read: QueueItem
         do throws(ConfigError) {
             read = try QueueItem(
-                item.text, named: "item", defaults: config.defaults, script: settings.script, extract: settings.extract, directory: config.directory)
+                item.text, named: "item", defaults: config.defaults, script: settings.script, extract: settings.extract, itemFiles: config.itemFiles)
         } catch {
             StandardStreams.tellError("webparse work: \(error.description)")
             let record = JSONText.object([
