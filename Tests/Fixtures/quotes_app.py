@@ -11,8 +11,8 @@ Werkzeug's own server.
 Usage: quotes_app.py PORT [--close] (0 picks a free port); prints the port on its first line once it listens.
 With --close, the server closes each connection after its response (HTTP/1.0, as some servers and proxies do).
 """
-import json
 import secrets
+import signal
 import sys
 import time
 
@@ -212,6 +212,8 @@ class ClosingHandler(WSGIRequestHandler):
 
 
 if __name__ == "__main__":
+    # A parent that blocks signals passes its mask on; the tests' kill must still stop the app.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     closing = "--close" in sys.argv[2:]
     server = make_server("127.0.0.1", int(sys.argv[1]), app, threaded=True, request_handler=ClosingHandler if closing else None)
     print(server.port, flush=True)

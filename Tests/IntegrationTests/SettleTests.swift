@@ -223,11 +223,12 @@ final class PythonServer: @unchecked Sendable {
     let port: Int
     private let process = Process()
 
-    /// Starts `Tests/Fixtures/SCRIPT`, which prints its port on its first line once it listens.
-    init(script: String) throws {
+    /// Starts `Tests/Fixtures/SCRIPT` with `arguments` after its port, which prints its port on its first line once it
+    /// listens.
+    init(script: String, arguments: [String] = []) throws {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appending(path: "Fixtures")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [fixtures.appending(path: script).path, "0"]
+        process.arguments = [fixtures.appending(path: script).path, "0"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
