@@ -3,7 +3,8 @@
 and a session cookie, a list paged by a jQuery "Next" button, a feed that loads more on scroll, an ASP.NET-style
 search that posts the page back to itself, and an archive of numbered pages whose chapters have pages of their own.
 
-Usage: python3 Examples/recipes/serve.py [PORT]   (default 8731; serves on 127.0.0.1 only)
+Usage: python3 Examples/recipes/serve.py [PORT]   (default 8731, 0 for a free one; serves on 127.0.0.1 only, and says
+where on its first line)
 """
 import html
 import json
@@ -143,5 +144,5 @@ if __name__ == "__main__":
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 8731
     server = ThreadingHTTPServer(("127.0.0.1", port), Site)
-    print(f"recipes site on http://127.0.0.1:{port}/", flush=True)
+    print(f"recipes site on http://127.0.0.1:{server.server_address[1]}/", flush=True)
     server.serve_forever()

@@ -8,10 +8,15 @@ import Glibc
 public final class RedisConnection {
     /// A reply, as Redis gave it.
     public enum Reply: Equatable, Sendable {
+        /// A bulk string.
         case string(Data)
+        /// An integer.
         case integer(Int)
+        /// An array of replies.
         case array([Reply])
+        /// A status line, such as `OK`.
         case status(String)
+        /// No value.
         case nil_
 
         /// The text of a string or status reply.
@@ -27,9 +32,12 @@ public final class RedisConnection {
     /// Why a command failed: the connection (which `retrying` makes again) or the server's answer (an error reply,
     /// such as WRONGTYPE or NOAUTH, which a retry cannot help).
     public enum Failure: Error, CustomStringConvertible, Sendable {
+        /// The connection failed, for this reason.
         case connection(String)
+        /// The server answered with this error.
         case server(String)
 
+        /// The failure, in words.
         public var description: String {
             switch self {
             case .connection(let reason): "the connection to Redis failed: \(reason)"

@@ -3,11 +3,15 @@ import FoundationEssentials
 /// Where a work queue is: `redis://[:PASSWORD@]HOST[:PORT][/DB]?queue=NAME`, as redis-cli and most clients write
 /// it (a user name is Redis 6's ACL user; the password is percent-decoded).
 public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
+    /// The server's host name or address.
     public let host: String
+    /// The server's port, 6379 by default.
     public let port: Int
     /// The database number (`SELECT`), 0 by default.
     public let database: Int
+    /// The ACL user to authenticate as, if any.
     public let user: String?
+    /// The password to authenticate with, if any.
     public let password: String?
     /// The name of the queue's list; its other keys start with it (`NAME:results`, `NAME:failed`…).
     public let queue: String
@@ -52,6 +56,7 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
 
     /// What is wrong with a queue's URL.
     public struct Problem: Error, CustomStringConvertible, Sendable {
+        /// What is wrong, in words.
         public let description: String
 
         init(_ description: String) {

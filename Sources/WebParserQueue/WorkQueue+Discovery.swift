@@ -3,7 +3,9 @@ import FoundationEssentials
 extension WorkQueue {
     /// A page a crawl or a follow found: its URL (in the one form a crawl loads once) and its item.
     public struct FoundPage: Sendable {
+        /// The page's URL, in the one form a crawl loads once.
         public let url: String
+        /// The item that loads it.
         public let item: Data
 
         /// The page at `url`, queued as `item`.

@@ -14,15 +14,21 @@ import FoundationEssentials
 public final class WorkQueue: @unchecked Sendable {
     /// An item in hand: its text as the queue holds it.
     public struct Item: Equatable, Sendable {
+        /// The item, as it was pushed.
         public let text: Data
     }
 
     /// The queue's keys.
     public struct Keys: Sendable {
+        /// The list of items waiting (`NAME`).
         public let queue: String
+        /// The list of the records of items done.
         public var results: String { queue + ":results" }
+        /// The list of the records of items that failed.
         public var failed: String { queue + ":failed" }
+        /// The set of the pages a crawl or a follow found, across workers.
         public var seen: String { queue + ":seen" }
+        /// The hash of each job's change-tracking state.
         public var state: String { queue + ":state" }
         /// How many pages the crawl or list named `job` has loaded or queued.
         public func pages(of job: String) -> String { queue + ":pages:" + job }
@@ -31,6 +37,7 @@ public final class WorkQueue: @unchecked Sendable {
         func heartbeat(_ worker: String) -> String { queue + ":worker:" + worker }
     }
 
+    /// The queue's keys.
     public let keys: Keys
     /// This worker's name among the queue's workers.
     public let worker: String
@@ -134,9 +141,11 @@ public final class WorkQueue: @unchecked Sendable {
 
     /// A job's change-tracking state (`NAME:state`, a field per job) as a worker read it, and as its result leaves it.
     public struct StateChange: Sendable {
+        /// The job's name: its field in `NAME:state`.
         public let job: String
         /// The state read before the job ran (nil: none).
         public let before: Data?
+        /// The state the job's result leaves.
         public let after: Data
 
         /// The change of `job`'s state from `before` to `after`.

@@ -44,8 +44,9 @@ public struct ConfigError: Error, CustomStringConvertible {
         public var path: String
         /// What is wrong and what was expected, such as `expected a number of seconds from 0.1 to 86400, got "abc"`.
         public var message: String
-        /// Where the field is in the file, from 1, when known.
+        /// Where the field is in the file, from 1, when known: its line and its column.
         public var line: Int?
+        /// The field's column in its line, from 1, when known.
         public var column: Int?
     }
 

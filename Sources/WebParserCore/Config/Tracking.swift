@@ -18,10 +18,15 @@ public struct Tracking: Sendable, Equatable {
     /// names (`title`/`name`, `url`/`link`/`href`, `summary`/`description`, `updated`/`date`). `name` is the feed's
     /// own title, a text (nil: the title of the job's page).
     public struct FeedFields: Sendable, Equatable {
+        /// The field of an entry's title.
         public var title: String?
+        /// The field of an entry's link.
         public var link: String?
+        /// The field of an entry's summary.
         public var summary: String?
+        /// The field of an entry's date.
         public var updated: String?
+        /// The feed's own title.
         public var name: String?
 
         /// Fields by name; nil parts take the usual names.

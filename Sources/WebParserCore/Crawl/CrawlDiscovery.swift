@@ -4,7 +4,9 @@ import WebParser
 /// A page a crawl reads: its URL, in the one form a crawl loads once (`CrawlURL`), and how many links away from the
 /// start it was found (the start is 0).
 public struct CrawlTarget: Sendable, Hashable {
+    /// The page's URL.
     public let url: URL
+    /// How many links away from the crawl's start it was found.
     public let depth: Int
 
     /// The page at `url`, `depth` links from the start.
@@ -19,6 +21,7 @@ public struct CrawlTarget: Sendable, Hashable {
 /// site's file gives the first time it is read. The same for a crawl in one run (`Crawler`) and for the workers of a
 /// queue, whatever keeps the pages seen.
 public struct CrawlDiscovery: Sendable {
+    /// The crawl whose rules it keeps.
     public let crawl: Crawl
     /// Where the crawl's start page ended, after its redirects: the site the crawl stays on.
     public let start: URL

@@ -5,6 +5,7 @@ import WebParser
 public struct CrawledPage: Sendable {
     /// The page's URL, in the one form a crawl loads once (`CrawlURL`).
     public let url: String
+    /// The page's result (the job's JSON text), or why it has none.
     public let result: Result<Data, PageFailure>
 
     /// The page at `url` with `result`.

@@ -32,10 +32,10 @@ public struct Crawled: Sendable {
 ///
 /// ```swift
 /// let pages = WebParserPages(parser: WebParserRunner(), concurrency: 4)
-/// let start = try await pages.run(job, label: "docs")
-/// let crawled = await Crawler(pages: pages).crawl(Crawl(maxPages: 100), job: job, start: start, name: "docs")
+/// let crawled = try await Crawler(pages: pages).crawl(Crawl(maxPages: 100), job: job, name: "docs")
 /// ```
 public struct Crawler: Sendable {
+    /// What loads the crawl's pages.
     public let pages: any PageRunner
     /// Each site's `robots.txt`: the crawl's own, or shared by crawls (a worker's).
     public let robots: RobotsFiles
@@ -49,8 +49,21 @@ public struct Crawler: Sendable {
         self.robots = robots ?? RobotsFiles(pages: pages)
     }
 
-    /// Crawls by `crawl` from `start`, the result of `job` on its start page: each page found is `job` at its URL,
-    /// labelled `name` and its URL. `onEvent` hears what happens as it happens.
+    /// Crawls by `crawl` from `job`'s page: it is read first (with the links the crawl follows), then each page found
+    /// is `job` at its URL, labelled `name` and its URL. `onEvent` hears what happens as it happens.
+    /// - Throws: `WebParserError` when the start page fails; `CancellationError` when the task is cancelled first.
+    public func crawl(
+        _ crawl: Crawl, job: WebParserJob, name: String, onEvent: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
+    ) async throws -> Crawled {
+        var job = job
+        job.evaluation.links = crawl.links
+        let start = try await pages.run(job, label: name)
+        return await self.crawl(crawl, job: job, start: start, name: name, onEvent: onEvent)
+    }
+
+    /// Crawls by `crawl` from `start`, the result of `job` on its start page (read with `crawl.links` as its
+    /// `Evaluation.links`): each page found is `job` at its URL, labelled `name` and its URL. `onEvent` hears what
+    /// happens as it happens.
     public func crawl(
         _ crawl: Crawl, job: WebParserJob, start: WebParserResult, name: String, onEvent: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
     ) async -> Crawled {

@@ -24,6 +24,7 @@ public struct Followed: Sendable {
 /// let followed = await Follower(pages: pages).follow(follow, in: list.data, base: URL(string: list.finalURL)!, name: "archive")
 /// ```
 public struct Follower: Sendable {
+    /// What loads the detail pages.
     public let pages: any PageRunner
 
     /// A follower whose detail pages `pages` load.

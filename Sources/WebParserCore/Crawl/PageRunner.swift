@@ -13,7 +13,9 @@ public protocol PageRunner: Sendable {
 
 /// What hears a page's job: its states and its messages (`WebParserRunner.run`'s two handlers).
 public struct PageListeners: Sendable {
+    /// Hears each state of the page's job, in order.
     public var onStateChange: @Sendable (WebParserState) -> Void
+    /// Hears what the page says besides its result.
     public var onMessage: @Sendable (WebParserMessage) -> Void
 
     /// Listeners that call `onStateChange` and `onMessage`.
@@ -29,6 +31,7 @@ public struct PageListeners: Sendable {
 /// crawls and follows find), in the order they were asked for. `watch` is told of each page before it runs: it gives
 /// the page's listeners, and may change its job (to record its requests, say).
 public struct WebParserPages: PageRunner {
+    /// The runner of the pages' jobs, in its session.
     public let parser: WebParserRunner
     private let slots: PageSlots
     private let watch: @Sendable (inout WebParserJob, String) -> PageListeners
@@ -54,6 +57,9 @@ public struct WebParserPages: PageRunner {
         WebParserPages(parser: parser, slots: slots, watch: watch)
     }
 
+    /// Runs `job` once one of the pages is free, heard as `watch` says of `label`.
+    /// - Throws: `WebParserError` when the job failed after its retries; `CancellationError` when the task is
+    ///   cancelled.
     public func run(_ job: WebParserJob, label: String) async throws -> WebParserResult {
         var job = job
         let listeners = watch(&job, label)

@@ -8,6 +8,7 @@ import WebParser
 public struct RobotsFile: Sendable {
     /// The site the file is of: its scheme, host and port (`CrawlURL.site`).
     public let site: String
+    /// What the file allows webparse: its rules, or none (everything allowed), or nothing (the site unreachable).
     public let rules: RobotsRules
     /// What a crawl says once about the file, when it is not an ordinary one (it could not be reached, it is no text).
     public let warning: String?

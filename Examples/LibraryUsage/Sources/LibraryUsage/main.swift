@@ -1,7 +1,8 @@
 // Uses WebParser the way a Swift program embeds it: scrape the bundled comic site (Examples/comics/site)
 // into a Decodable model, map a result with a closure, show progress from the job's states, collect values
 // a user script emits, cancel a parse that would wait for a long time, and (with WebParserCore) load a
-// webparse config and tell what is new in its results as `webparse run --state` does.
+// webparse config and tell what is new in its results as `webparse run --state` does, crawl a site's archive by its
+// links and follow each chapter of a list to its own page (on the recipes' site, Examples/recipes/serve.py).
 //
 // stdout gets one line per step, for people and for Scripts/test.sh; progress goes to stderr.
 import Foundation
@@ -42,7 +43,24 @@ func progress(_ label: String) -> @Sendable (WebParserState) -> Void {
     }
 }
 
+/// The recipes' comic site (Examples/recipes/serve.py) on a free port, for as long as the program runs.
+func startRecipesSite() throws -> (site: Process, base: String) {
+    let site = Process()
+    site.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    site.arguments = [examples.appending(path: "recipes/serve.py").path, "0"]
+    let output = Pipe()
+    site.standardOutput = output
+    try site.run()
+    // "recipes site on http://127.0.0.1:PORT/"
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")), case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty { line += chunk }
+    let base = String(decoding: line, as: UTF8.self).split(separator: " ").last.map { String($0.dropLast(2)) } ?? ""
+    return (site, base)
+}
+
 let parser = WebParserRunner()
+let recipes = try startRecipesSite()
+defer { recipes.site.terminate() }
 do {
     // 1. Decode the comics into a Decodable model.
     let job = WebParserJob(url: site, script: comicsScript, timeout: .seconds(15))
@@ -88,6 +106,23 @@ do {
             print("\(named.name), run \(run): \(changes.isFirstRun ? "first run" : "\(changes.fresh.count) new"), \(changes.updated.seen.count) items remembered")
         }
     }
+
+    // 6. Crawl the archive: every page its "Older" links reach, each read for its chapters, two pages at once.
+    let pages = WebParserPages(parser: parser, concurrency: 2)
+    let archive = WebParserJob(url: URL(string: recipes.base + "/archive/1")!, script: "Array.from(document.querySelectorAll('li a'), a => a.textContent)")
+    let crawled = try await Crawler(pages: pages).crawl(Crawl(match: "/archive/"), job: archive, name: "archive")
+    let chapterCount = try crawled.pages.reduce(0) { count, page in count + (try JSONSerialization.jsonObject(with: page.result.get()) as! [Any]).count }
+    print("crawled \(crawled.pages.count) archive pages: \(chapterCount) chapters, \(crawled.failed) failed")
+
+    // 7. Follow each chapter of the archive's first page to its own page, whose script writes its summary.
+    var list = archive
+    list.evaluation = Evaluation(script: "Array.from(document.querySelectorAll('li a'), a => ({title: a.textContent, url: a.href}))")
+    let first = try await pages.run(list, label: "list")
+    let summary = WebParserJob(url: list.url, script: "({date: document.querySelector('time').dateTime, summary: document.querySelector('.summary').textContent || null})")
+    let followed = await Follower(pages: pages).follow(Follow(field: "url", job: summary), in: first.data, base: URL(string: first.finalURL)!, name: "chapters")
+    let chapters = try JSONSerialization.jsonObject(with: followed.list) as! [[String: Any]]
+    let newest = chapters[0]["detail"] as! [String: String]
+    print("followed \(chapters.count) chapters; \(chapters[0]["title"]!), \(newest["date"]!): \(newest["summary"]!)")
 } catch {
     FileHandle.standardError.write(Data("LibraryUsage: \(error)\n".utf8))
     WebParserRunner.shutdown()
