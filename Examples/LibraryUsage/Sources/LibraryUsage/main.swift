@@ -120,9 +120,9 @@ do {
     let first = try await pages.run(list, label: "list")
     let summary = WebParserJob(url: list.url, script: "({date: document.querySelector('time').dateTime, summary: document.querySelector('.summary').textContent || null})")
     let followed = await Follower(pages: pages).follow(Follow(field: "url", job: summary), in: first.data, base: URL(string: first.finalURL)!, name: "chapters")
-    let chapters = try JSONSerialization.jsonObject(with: followed.list) as! [[String: Any]]
-    let newest = chapters[0]["detail"] as! [String: String]
-    print("followed \(chapters.count) chapters; \(chapters[0]["title"]!), \(newest["date"]!): \(newest["summary"]!)")
+    let items = try JSONSerialization.jsonObject(with: followed.list) as! [[String: Any]]
+    let detail = items[0]["detail"] as! [String: String]
+    print("followed \(items.count) chapters; \(items[0]["title"]!), \(detail["date"]!): \(detail["summary"]!)")
 } catch {
     FileHandle.standardError.write(Data("LibraryUsage: \(error)\n".utf8))
     WebParserRunner.shutdown()
