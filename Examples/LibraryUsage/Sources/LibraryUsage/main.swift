@@ -60,7 +60,6 @@ func startRecipesSite() throws -> (site: Process, base: String) {
 
 let parser = WebParserRunner()
 let recipes = try startRecipesSite()
-defer { recipes.site.terminate() }
 do {
     // 1. Decode the comics into a Decodable model.
     let job = WebParserJob(url: site, script: comicsScript, timeout: .seconds(15))
@@ -126,6 +125,8 @@ do {
 } catch {
     FileHandle.standardError.write(Data("LibraryUsage: \(error)\n".utf8))
     WebParserRunner.shutdown()
+    recipes.site.terminate()
     exit(1)
 }
 WebParserRunner.shutdown()
+recipes.site.terminate()
