@@ -110,6 +110,22 @@ import Testing
         #expect(pages[server.url("/loop").absoluteString] is [String: String], "the redirect loop is one failure")
     }
 
+    /// The links each page's script writes 100 ms after it loaded are read whatever makes the answer final: with
+    /// `"settle": 0` (the first answer is the result) and with `waitFor`, the crawl still reads every page.
+    @Test func linksAreReadOnceThePageIsCompleteWhateverTheSettle() async throws {
+        let server = try Self.site()
+        for extra in [#""settle": 0"#, #""waitFor": "document.title""#] {
+            let config = try write(
+                #"{"url": "\#(server.url("/"))", "script": "document.title", "timeout": 10, "retries": 0, \#(extra), "crawl": {"exclude": "loop|gone"}}"#,
+                "crawl.json", in: try folder())
+            let run = try await webparse.run(["run", config, "-v"], environment: headless)
+            #expect(run.status == 0, "\(extra): \(run.stderr)")
+            let pages = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: String], "\(run.stdoutText)")
+            #expect(Set(pages.values) == ["home", "a", "b", "c", "deep", "d", "e"], "\(extra): \(pages.keys.sorted())")
+            #expect(run.stderr.contains("; its links once "), "-v says when the links were read: \(run.stderr)")
+        }
+    }
+
     /// maxPages ends a crawl with a warning; maxDepth keeps it near the start; match keeps it in a part of the site;
     /// `"robots": false` loads what robots.txt disallows.
     @Test func limitsAndFiltersKeepTheCrawlWhereItIsMeantToBe() async throws {

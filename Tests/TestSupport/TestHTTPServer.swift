@@ -42,6 +42,8 @@ public final class TestHTTPServer: Sendable {
         /// Header names in lower case.
         public var headers: [String: String]
         public var body: String
+        /// When the server had read it.
+        public var received = ContinuousClock.now
 
         /// The value of the cookie `name` the request carries.
         public func cookie(_ name: String) -> String? {

@@ -22,6 +22,13 @@ package enum AtomicFile {
             exactPermissions
             ? permissions
             : stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : permissions & ~currentUmask()
+        try replace(path, with: data, mode: mode)
+    }
+
+    /// Writes `data` to a temporary file in `path`'s folder with `mode`, flushed to disk, and renames it over `path`
+    /// (the name itself: a link there is replaced, not followed).
+    /// - Throws: `AtomicFile.Failure` saying which step failed; `path` is then untouched.
+    private static func replace(_ path: String, with data: Data, mode: mode_t) throws(Failure) {
         let target = URL(fileURLWithPath: path)
         let directory = target.deletingLastPathComponent().path
         var template = Array((directory + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
@@ -52,22 +59,7 @@ package enum AtomicFile {
     ///   there is then changed.
     package static func writeConfined(_ data: Data, to path: String) throws(Failure) {
         if let problem = confinedProblem(path) { throw Failure(path: path, step: "replace", reason: problem) }
-        let target = URL(fileURLWithPath: path)
-        let directory = target.deletingLastPathComponent().path
-        var template = Array((directory + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw Failure(path: path, step: "create a temporary file in \(directory)") }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var renamed = false
-        defer {
-            close(descriptor)
-            if !renamed { unlink(temporary) }
-        }
-        guard DescriptorWriter.write(data, to: descriptor) == nil, fchmod(descriptor, 0o600) == 0, fsync(descriptor) == 0 else {
-            throw Failure(path: path, step: "write")
-        }
-        guard rename(temporary, path) == 0 else { throw Failure(path: path, step: "replace") }
-        renamed = true
+        try replace(path, with: data, mode: 0o600)
     }
 
     /// Why `path` may not be written by `writeConfined`: something is there that it did not write (a link, a
