@@ -35,10 +35,8 @@ import Testing
             (.resetMidBody(body: "User-agent: *\nAllow: /\n"), false, "could not be read (connection failed"),
             (.respond(status: 404, body: "not found"), true, nil),
             (.respond(status: 200, body: "<html><body>Welcome to our shop</body></html>"), true, "robots.txt is not text (text/html): no rules read from it"),
-            (
-                .bytes(contentType: "image/png", headers: [:], body: [0x89, 0x50, 0x4E, 0x47]), true,
-                "robots.txt is not text (the server sent a download (image/png)"
-            ),
+            (.bytes(contentType: "image/png", headers: [:], body: [0x89, 0x50, 0x4E, 0x47]), true, "robots.txt is not text (image/png)"),
+            (.bytes(contentType: "application/octet-stream", headers: [:], body: [0, 1, 2]), true, "robots.txt is not text (the server sent a download"),
             (.respond(status: 302, headers: ["Location": "/loop-robots"], body: ""), true, "robots.txt redirects too many times: no rules read from it")
         ] as [(TestHTTPServer.Route, Bool, String?)])
     func aFileThatIsNoOrdinaryOneIsReadAsRFC9309Says(robots: TestHTTPServer.Route, allowed: Bool, warning: String?) async throws {
