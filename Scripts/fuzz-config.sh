@@ -17,9 +17,10 @@ release="$(swift build -c release --show-bin-path)"
 # under the name SwiftPM gave the package (its folder's name).
 package_name="$(grep -A1 '"-package-name"' "$release/description.json" | sed -n 2p | tr -d ' ",')"
 # The loader's sources: the core library's config folder, the JSON parser it reads with (instrumented here too:
-# it is most of what the fuzzer reaches; the loader's own copy shadows the library's), and the container limits
-# its run settings are sized by.
-sources=(Sources/WebParserCore/Config/*.swift Sources/WebParser/JSON/JSONNode.swift Sources/WebParserCore/Run/ContainerLimits.swift)
+# it is most of what the fuzzer reaches; the loader's own copy shadows the library's), the container limits
+# its run settings are sized by, and the crawl's URL form and records a crawl's fields and a queue's items use.
+sources=(Sources/WebParserCore/Config/*.swift Sources/WebParser/JSON/JSONNode.swift Sources/WebParserCore/Run/ContainerLimits.swift
+  Sources/WebParserCore/Crawl/{CrawlRecord,CrawlURL,PageFailure}.swift)
 # The library's objects: one per source file that exists now (a build folder may keep objects of removed files).
 objects=()
 for module in CWebKitGTK PageJavaScript; do

@@ -74,5 +74,10 @@ import WebParserCore
         let target = FollowTargets.target(
             of: Data(#"{"link":{"href":"../ch/1?p=2#x"}}"#.utf8), field: "link.href", base: URL(string: "https://Comics.Example:443/a/b")!)
         #expect((try? target.get())?.absoluteString == "https://comics.example/ch/1?p=2")
+        let pages = FollowTargets.pages(
+            of: Data(#"{"new":[{"u":"/ch/2"},{"u":"/ch/1#top"},{"x":1}],"old":[{"u":"https://comics.example/ch/1"}]}"#.utf8), field: "u",
+            base: URL(string: "https://comics.example/")!)
+        #expect(pages.map(\.url.absoluteString) == ["https://comics.example/ch/2", "https://comics.example/ch/1"], "each page once, in order")
+        #expect(pages.map { String(decoding: $0.item, as: UTF8.self) } == [#"{"u":"/ch/2"}"#, #"{"u":"/ch/1#top"}"#], "with the first item naming it")
     }
 }

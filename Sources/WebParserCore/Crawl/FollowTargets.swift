@@ -46,6 +46,16 @@ public enum FollowTargets {
         return .success(url)
     }
 
+    /// The pages the items of `result`'s lists name by `field` (read against `base`), each once, with the first item
+    /// that names it; items that name none are left out. What a work queue's worker queues.
+    public static func pages(of result: Data, field: String, base: URL) -> [(url: URL, item: Data)] {
+        var listed: Set<URL> = []
+        return items(of: result).compactMap { item in
+            guard case .success(let url) = target(of: item, field: field, base: base), listed.insert(url).inserted else { return nil }
+            return (url, item)
+        }
+    }
+
     /// `item` with `into` set to its detail page's result, or to `{"error", "code"}`; an item that is no object
     /// becomes `{"item": …, into: …}`.
     public static func item(_ item: Data, with detail: Result<Data, PageFailure>, into: String) -> Data {

@@ -160,12 +160,9 @@ extension QueueWorker {
         _ follow: Follow, from result: WebParserResult, of read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue
     ) async throws(RedisConnection.Failure) -> Int {
         let page = URL(string: result.finalURL) ?? read.named.job.url
-        var found: [WorkQueue.FoundPage] = []
-        var listed: Set<URL> = []
-        for listItem in FollowTargets.items(of: result.data) {
-            guard case .success(let url) = FollowTargets.target(of: listItem, field: follow.field, base: page), listed.insert(url).inserted else { continue }
-            let detail = QueueItem.detail(of: item.text, url: url.absoluteString, name: read.named.name, item: listItem)
-            found.append(WorkQueue.FoundPage(url: url.absoluteString, item: detail))
+        let found = FollowTargets.pages(of: result.data, field: follow.field, base: page).map { url, listItem in
+            WorkQueue.FoundPage(
+                url: url.absoluteString, item: QueueItem.detail(of: item.text, url: url.absoluteString, name: read.named.name, item: listItem))
         }
         return try await queue.discover(found, from: read.page, of: read.named.name, maxPages: Int.max).queued
     }
