@@ -18,12 +18,15 @@ enum WebKitRuntime {
         try await startup.value
     }
 
-    /// Stops the WebKit thread, then the private Xvfb if webparse started one, and removes the files of its settings
-    /// (its theme, its EGL vendor), so that GTK never sees its display vanish and nothing runs while the process
-    /// tears down. Runs at exit by itself. Safe to call from any thread except the WebKit thread, more than once, and
-    /// when nothing was started.
+    /// Stops the WebKit thread, then WebKit's web processes (a grace, then SIGKILL: one stuck in a page's endless
+    /// loop never notices that webparse went away), then the private Xvfb if webparse started one, and removes the
+    /// files of its settings (its theme, its EGL vendor), so that GTK never sees its display vanish and nothing runs
+    /// while the process tears down. The network process ends by itself once webparse has (it may still be writing
+    /// a session's cookies). Runs at exit by itself. Safe to call from any thread except the WebKit thread, more than
+    /// once, and when nothing was started.
     static func shutdown() {
         WebKitThread.stop()
+        ChildProcesses.end(ChildProcesses.running(named: webProcessNames), grace: webProcessGrace)
         let server = privateDisplay.withLock { display in
             display.shuttingDown = true
             return display.server.take()
@@ -31,6 +34,12 @@ enum WebKitRuntime {
         server?.stop()
         WebKitEnvironment.removeFiles()
     }
+
+    /// The names (as the kernel shortens them) of the processes WebKit starts per page: web processes, and the GPU
+    /// process of a WebKit that has one.
+    private static let webProcessNames = ["WebKitWebProces", "WebKitGPUProces"]
+    /// How long web processes get to end on SIGTERM before they are killed.
+    private static let webProcessGrace: Duration = .milliseconds(500)
 
     /// The private display, and whether the process is past the point where one may be started. Launching and
     /// recording a server happen under this lock, so a shutdown racing a start still stops what it started.
