@@ -263,4 +263,25 @@ import WebParser
         let later = try await WebParserRunner().run(patient)
         #expect(String(decoding: later.data, as: UTF8.self) == "8", "\(later.settledBy ?? "")")
     }
+
+    /// A page of frames nested as deep as each frame makes another (WebKit stops making them past its limit, so the
+    /// deepest never load): a load pending longer than the look-ahead does not hold the answer, which comes every
+    /// run once it has stayed the same.
+    @Test func aFrameThatNeverLoadsDoesNotHoldTheAnswer() async throws {
+        let nest =
+            "<script>const f = document.createElement('iframe'); f.srcdoc = frameElement.getAttribute('srcdoc'); document.documentElement.appendChild(f);</script>"
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <!doctype html><ul id="list"></ul><script>\(Self.add) setTimeout(() => add(1, 3), 300);</script>
+                    <iframe srcdoc="\(nest)"></iframe>
+                    """)
+        ])
+        let load = CPULoad()
+        defer { load.stop() }
+        for round in 1...4 {
+            let result = try await WebParserRunner().run(job(server.url("/"), timeout: .seconds(25)))
+            #expect(String(decoding: result.data, as: UTF8.self) == "3", "round \(round): \(result.settledBy ?? "")")
+        }
+    }
 }
