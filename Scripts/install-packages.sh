@@ -19,6 +19,8 @@ packages=(
   x11-utils              # the tests check with xdpyinfo that no one else can use webparse's private display
   libjs-jquery           # the tests of steps use a real jQuery, as the sites they act on do
   python3-flask          # the tests of crawl and follow read a real Flask app (Werkzeug's server)
+  node-react-dom         # the tests of steps hydrate a server-rendered page with a real React (its UMD build)
+  libjs-vue              # and mount a real Vue app imported on demand
   groff-base             # the tests check that the manual page renders without warnings
   dpkg-dev               # Scripts/package.sh finds the .deb's Depends with dpkg-shlibdeps
   lintian                # and checks the .deb with lintian

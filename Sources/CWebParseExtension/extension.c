@@ -4,7 +4,9 @@
  * - pending_hook.js keeps track of what can still change the document (timers, frames, messages, workers, sockets,
  *   requests, animations…) in every frame; the page's accessor (made for the page's main frame, under the name the
  *   UI process gave, in the world the job's script runs in) asks every frame of the page what is pending, so that
- *   an answer is final the moment nothing can change it (WEBPARSE_PAGE_SETTINGS says the name);
+ *   an answer is final the moment nothing can change it (WEBPARSE_PAGE_SETTINGS says the name); the scripts a page
+ *   requests without an element to follow (a dynamic `import()`, a module's imports) are kept from their request
+ *   (`send-request`) until a frame has seen them loaded, the look-ahead at most;
  * - capture_hook.js, in pages that capture, wraps fetch and XMLHttpRequest in the page's world and hands each body to
  *   a native function that no page script can reach (it is never put on window), which sends it to the UI process
  *   (WEBPARSE_CAPTURE_RESPONSE), with the start and the end of every read. The initialization data says what pages
@@ -114,6 +116,91 @@ static void keep_frame_work(WebKitWebPage *page, WebKitFrame *frame, JSCValue *s
     g_ptr_array_add(frames, work);
 }
 
+/* A script the page requested: its URL, and when (g_get_monotonic_time). Kept on the WebKitWebPage, the most recent
+ * `most_scripts`, until a frame's hook has seen it loaded or the look-ahead has gone by; a new document of the main
+ * frame starts afresh. */
+typedef struct {
+    char *uri;
+    gint64 requested;
+} ScriptRequest;
+
+static const char *scripts_key = "webparse-scripts";
+static const guint most_scripts = 64;
+
+static void script_request_free(ScriptRequest *script) {
+    g_free(script->uri);
+    g_free(script);
+}
+
+static GPtrArray *page_scripts(WebKitWebPage *page) {
+    GPtrArray *scripts = g_object_get_data(G_OBJECT(page), scripts_key);
+    if (!scripts) {
+        scripts = g_ptr_array_new_with_free_func((GDestroyNotify)script_request_free);
+        g_object_set_data_full(G_OBJECT(page), scripts_key, scripts, (GDestroyNotify)g_ptr_array_unref);
+    }
+    return scripts;
+}
+
+/* Keeps a script the page requests (not a redirect of one): WebKit tells the UI process of a request only a moment
+ * later, and an import has no element whose load event says it has run. */
+static gboolean on_send_request(WebKitWebPage *page, WebKitURIRequest *request, WebKitURIResponse *redirected,
+                                gpointer data) {
+    SoupMessageHeaders *headers = webkit_uri_request_get_http_headers(request);
+    const char *destination = headers ? soup_message_headers_get_one(headers, "Sec-Fetch-Dest") : NULL;
+    if (redirected || g_strcmp0(destination, "script") != 0)
+        return FALSE;
+    GPtrArray *scripts = page_scripts(page);
+    if (scripts->len >= most_scripts)
+        g_ptr_array_remove_index(scripts, 0);
+    ScriptRequest *script = g_new0(ScriptRequest, 1);
+    script->uri = g_strdup(webkit_uri_request_get_uri(request));
+    script->requested = g_get_monotonic_time();
+    g_ptr_array_add(scripts, script);
+    return FALSE;
+}
+
+/* The scripts requested within horizon ms and not seen loaded yet, as the hooks' state functions take them: a line
+ * "AGE URL" each, AGE in ms; older ones are forgotten (the UI process follows their requests by then). */
+static char *scripts_in_flight(GPtrArray *scripts, double horizon) {
+    GString *lines = g_string_new(NULL);
+    gint64 now = g_get_monotonic_time();
+    for (guint index = 0; scripts && index < scripts->len;) {
+        ScriptRequest *script = g_ptr_array_index(scripts, index);
+        double age = (double)(now - script->requested) / 1000;
+        if (age > horizon) {
+            g_ptr_array_remove_index(scripts, index);
+            continue;
+        }
+        g_string_append_printf(lines, "%.0f %s\n", age, script->uri);
+        index++;
+    }
+    return g_string_free(lines, FALSE);
+}
+
+/* Forgets the scripts a frame's state says it has seen loaded (`loaded`: their lines' numbers, from 0, comma
+ * separated), given the list it was asked with, `asked` of them. */
+static void forget_loaded(GPtrArray *scripts, JSCValue *state, guint asked) {
+    JSCValue *loaded = jsc_value_object_get_property(state, "loaded");
+    char *numbers = jsc_value_is_string(loaded) ? jsc_value_to_string(loaded) : NULL;
+    g_object_unref(loaded);
+    if (!numbers || !*numbers) {
+        g_free(numbers);
+        return;
+    }
+    char **parts = g_strsplit(numbers, ",", -1);
+    g_autofree gboolean *gone = g_new0(gboolean, asked);
+    for (char **part = parts; *part; part++) {
+        guint64 number = g_ascii_strtoull(*part, NULL, 10);
+        if (number < asked)
+            gone[number] = TRUE;
+    }
+    for (guint index = asked; index > 0; index--)
+        if (gone[index - 1] && index - 1 < scripts->len)
+            g_ptr_array_remove_index(scripts, index - 1);
+    g_strfreev(parts);
+    g_free(numbers);
+}
+
 /* A text property of a frame's state, or NULL. */
 static char *text_property(JSCValue *object, const char *name) {
     JSCValue *value = jsc_value_object_get_property(object, name);
@@ -122,8 +209,9 @@ static char *text_property(JSCValue *object, const char *name) {
     return text;
 }
 
-/* The accessor: work(horizon) asks every frame of the page what is pending within horizon ms and answers, in the
- * caller's world, {busy, dueIn, never, frames}: the first frame's that has something, the latest dueIn. */
+/* The accessor: work(horizon) asks every frame of the page what is pending within horizon ms (telling each the scripts
+ * requested and not seen loaded yet) and answers, in the caller's world, {busy, dueIn, never, frames}: the first
+ * frame's that has something, else a script being loaded; the latest dueIn. */
 static JSCValue *on_work(GPtrArray *arguments, gpointer data) {
     guint64 page_id = GPOINTER_TO_SIZE(data);
     JSCContext *caller = jsc_context_get_current();
@@ -133,11 +221,14 @@ static JSCValue *on_work(GPtrArray *arguments, gpointer data) {
     guint counted = 0;
     WebKitWebPage *page = webkit_web_extension_get_page(the_extension, page_id);
     GPtrArray *frames = page ? g_object_get_data(G_OBJECT(page), work_key) : NULL;
+    GPtrArray *scripts = page ? g_object_get_data(G_OBJECT(page), scripts_key) : NULL;
     for (guint index = 0; frames && index < frames->len; index++) {
         FrameWork *work = g_ptr_array_index(frames, index);
         if (!work->frame)
             continue;
-        JSCValue *state = jsc_value_function_call(work->state, G_TYPE_DOUBLE, horizon, G_TYPE_NONE);
+        g_autofree char *requested = scripts_in_flight(scripts, horizon);
+        guint asked = scripts ? scripts->len : 0;
+        JSCValue *state = jsc_value_function_call(work->state, G_TYPE_DOUBLE, horizon, G_TYPE_STRING, requested, G_TYPE_NONE);
         JSCContext *context = jsc_value_get_context(work->state);
         if (jsc_context_get_exception(context)) {
             jsc_context_clear_exception(context);
@@ -153,12 +244,16 @@ static JSCValue *on_work(GPtrArray *arguments, gpointer data) {
                 never = g_strdup(frame_never);
             if (frame_busy && jsc_value_is_number(frame_due))
                 due_in = MAX(due_in, jsc_value_to_double(frame_due));
+            if (asked > 0)
+                forget_loaded(scripts, state, asked);
             g_object_unref(frame_due);
             g_free(frame_busy);
             g_free(frame_never);
         }
         g_object_unref(state);
     }
+    if (!busy && scripts && scripts->len > 0)
+        busy = g_strdup("a script being imported");
     JSCValue *answer = jsc_value_new_object(caller, NULL, NULL);
     JSCValue *busy_value = busy ? jsc_value_new_string(caller, busy) : jsc_value_new_null(caller);
     JSCValue *never_value = never ? jsc_value_new_string(caller, never) : jsc_value_new_null(caller);
@@ -287,6 +382,8 @@ static void hook_pending_work(WebKitScriptWorld *world, WebKitWebPage *page, Web
 
 static void on_window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame,
                                      gpointer data) {
+    if (webkit_frame_is_main_frame(frame))
+        g_ptr_array_set_size(page_scripts(page), 0);
     hook_pending_work(world, page, frame);
     define_work_accessor(page, frame, world);
     const Settings *settings = page_settings(page);
@@ -321,6 +418,7 @@ static gboolean on_message(WebKitWebPage *page, WebKitUserMessage *message, gpoi
 
 static void on_page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpointer data) {
     g_signal_connect(page, "user-message-received", G_CALLBACK(on_message), NULL);
+    g_signal_connect(page, "send-request", G_CALLBACK(on_send_request), NULL);
 }
 
 G_MODULE_EXPORT void webkit_web_extension_initialize_with_user_data(WebKitWebExtension *extension,

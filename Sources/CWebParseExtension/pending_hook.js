@@ -2,13 +2,15 @@
 // can still change the document without the user, with the built-ins of that moment, so that a page that replaces
 // them later hides nothing from it. It returns the function that says what is pending now, which the extension
 // keeps (it is never on window) and calls when webparse asks:
-// `state(horizon)` is `{busy, dueIn, never}`: `busy`, the first of what is expected within `horizon` ms (a timer due,
+// `state(horizon, requested)` is `{busy, dueIn, never, loaded}`: `busy`, the first of what is expected within `horizon` ms (a timer due,
 // an animation frame or idle callback requested, a message on its way, a fetch, an XHR or a body being read, a
 // worker's answer awaited, an observer's first callback, an animation with listeners that ends), in words, or null;
 // `dueIn`, in how many ms the last of those is expected (0: at once); `never`, what keeps the page from ever being
 // provably still (an interval, a timer or animation frame that re-arms itself, a worker that stays, an open
 // websocket, event stream or broadcast channel, media playing, an endless animation with listeners, more records
-// than the hook keeps), in words, or null. Microtasks (`queueMicrotask`, promise reactions, mutation observers) have
+// than the hook keeps), in words, or null; `loaded`, which of the scripts `requested` (lines "AGE URL", AGE in ms ago:
+// what the page requested without an element, a dynamic import) this frame has seen loaded, by their lines' numbers
+// from 0, comma separated. Microtasks (`queueMicrotask`, promise reactions, mutation observers) have
 // all run before webparse's own code can ask.
 (function () {
     "use strict";
@@ -375,6 +377,45 @@
         try { apply(MutationObserver.prototype.observe, observer, [document, { childList: true, subtree: true }]); } catch { }
     }
 
+    // When each resource the frame loaded began, by URL, as the browser's resource timing tells once it has loaded:
+    // the scripts the extension saw requested (an import) are loaded once one of theirs is here.
+    const loadedSince = create(null);
+    let loadedCount = 0;
+    if (typeof PerformanceObserver === "function") {
+        try {
+            const entries = PerformanceObserverEntryList.prototype.getEntries;
+            const entryName = descriptor(PerformanceEntry.prototype, "name").get, entryStart = descriptor(PerformanceEntry.prototype, "startTime").get;
+            const observer = new PerformanceObserver((list) => {
+                try {
+                    const found = apply(entries, list, []);
+                    for (let index = 0; index < found.length; index++) {
+                        const name = apply(entryName, found[index], []);
+                        if (!(name in loadedSince)) {
+                            if (loadedCount >= most) continue;
+                            loadedCount += 1;
+                        }
+                        loadedSince[name] = MathType.max(loadedSince[name] ?? -1, apply(entryStart, found[index], []));
+                    }
+                } catch { }
+            });
+            apply(PerformanceObserver.prototype.observe, observer, [{ type: "resource" }]);
+        } catch { }
+    }
+    const split = String.prototype.split, indexOf = String.prototype.indexOf, slice = String.prototype.slice;
+    // The numbers of the lines of `requested` whose script this frame has seen loaded since it was requested.
+    const seenLoaded = (requested, at) => {
+        const lines = apply(split, StringType(requested), ["\n"]);
+        let numbers = "";
+        for (let index = 0; index < lines.length; index++) {
+            const space = apply(indexOf, lines[index], [" "]);
+            if (space < 0) continue;
+            const url = apply(slice, lines[index], [space + 1]);
+            const since = at - NumberType(apply(slice, lines[index], [0, space])) - 50;
+            if (url in loadedSince && loadedSince[url] >= since) numbers += (numbers === "" ? "" : ",") + index;
+        }
+        return numbers;
+    };
+
     // Asynchronous calls that answer later and may render what they bring: promises of the page's storage and of
     // reading data (until they settle), and IndexedDB's requests (until their success or error).
     let calls = 0;
@@ -503,9 +544,10 @@
     }
 
     // What is pending now, `horizon` ms ahead.
-    return function state(horizon) {
+    return function state(horizon, requested) {
         const at = now();
         let busy = null, dueIn = 0, never = null;
+        const loaded = requested ? seenLoaded(requested, at) : "";
         const expect = (what, within) => {
             if (busy === null) busy = what;
             dueIn = MathType.max(dueIn, MathType.max(0, MathType.round(within)));
@@ -513,7 +555,7 @@
         const stays = (what) => { if (never === null) never = what; };
         // A frame taken out of its page runs nothing any more.
         const own = currentDocument();
-        if (apply(defaultView, own, []) === null) return { busy, dueIn, never };
+        if (apply(defaultView, own, []) === null) return { busy, dueIn, never, loaded };
         if (overflow) stays("more timers, frames or workers than webparse keeps track of");
         const documentState = apply(readyState, own, []);
         if (documentState === "loading" || (documentState === "interactive" && parsed !== own)) expect("the document's own scripts", 0);
@@ -576,6 +618,6 @@
         } catch {
             stays("a document webparse could not read");
         }
-        return { busy, dueIn, never };
+        return { busy, dueIn, never, loaded };
     };
 })

@@ -50,6 +50,24 @@ import Testing
         #expect(fromFile.stdoutText == #"["a","a=b"]"# + "\n")
     }
 
+    /// With `-v`, a step that waited for what the page scheduled says so, on stderr; stdout holds the result alone.
+    @Test func aStepSaysWhatItWaitedFor() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <button id="more">more</button><ul><li>a</li></ul>
+                    <script>
+                    setTimeout(() => document.getElementById("more").addEventListener("click", () => document.querySelector("ul").insertAdjacentHTML("beforeend", "<li>b</li>")), 400);
+                    </script>
+                    """)
+        ])
+        let run = try await webparse.run(["eval", server.url("/").absoluteString, Self.script, "--step", "click=#more", "-v"], environment: headless)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdoutText == #"["a","b"]"# + "\n")
+        #expect(run.stderr.contains(##"step 1 (click "#more"): waited "##), "\(run.stderr)")
+        #expect(run.stderr.contains("a timer due in"), "\(run.stderr)")
+    }
+
     @Test func wrongStepsAreExplained() async throws {
         let server = try site()
         let directory = try folder()

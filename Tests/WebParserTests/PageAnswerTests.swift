@@ -16,6 +16,9 @@ import Testing
         #expect(read(#"{"kind":"clickAt","x":1.5,"y":2,"before":"[1]"}"#)?.answer == .clickAt(x: 1.5, y: 2, before: "[1]"))
         #expect(read(#"{"kind":"done","acted":false}"#)?.answer == .done(acted: false, before: nil))
         #expect(read(#"{"kind":"done"}"#)?.answer == .done(acted: true, before: nil))
+        #expect(
+            read(#"{"kind":"focused","waited":312,"waitedFor":"a timer due in 300 ms"}"#)?.answer
+                == .focused(before: nil, waited: StepWait(duration: .milliseconds(312), what: "a timer due in 300 ms")))
         #expect(read(#"{"kind":"decided","holds":true}"#)?.answer == .decided(true))
         #expect(read(#"{"kind":"nextPage","url":"http://a.test/2"}"#)?.answer == .nextPage("http://a.test/2"))
         let console = read(#"{"kind":"console","token":"t","level":"warn","text":"x","source":{"url":"u","line":1,"column":2}}"#)

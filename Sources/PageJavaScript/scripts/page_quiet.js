@@ -13,7 +13,8 @@
 //   once no request is in flight), or, for a page that is never quiet, the document is as old as a long request;
 // - quietIn(ms): in how many ms quietFor(ms) holds if nothing changes;
 // - nextChange(ms, byQuiet): a Promise that resolves at the document's next change, after ms, or (with byQuiet)
-//   when requests start or stop being in flight or the loading state changes, whichever comes first.
+//   when requests start or stop being in flight or the loading state changes, whichever comes first;
+// - lookAheadMs: how far ahead pending work counts.
 (settings) => {
   const { key, workKey, lookAheadMs, longLivedMs } = settings;
   // True when the document holds what can change it once loaded: a frame or plugin (its document is another's), a
@@ -116,5 +117,5 @@
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });
 
-  return { __proto__: null, pageQuiet, isStill, pendingWork, workDone, quietFor, quietIn, nextChange };
+  return { __proto__: null, pageQuiet, isStill, pendingWork, workDone, quietFor, quietIn, nextChange, lookAheadMs };
 }

@@ -1,8 +1,10 @@
 // One call of a job's step in the page. A step on an element waits inside the page for what it acts on (an element
-// that exists, is visible and is enabled, on a page whose data requests have been quiet for the settle time;
-// re-checked on every DOM change and every 100 ms), then acts itself (fill, select, submit, scroll, evaluate) or
-// answers where the view must click, or that the element has the focus for a key. A call that waited a whole slice
-// without acting answers why it waits ({kind: "waiting", text}), and is made again.
+// that exists, is visible and is enabled, on a page whose data requests have been quiet for the settle time and
+// which has run what it scheduled within lookAhead, lookAhead at most; re-checked on every DOM change and every
+// 100 ms), then acts itself (fill, select, submit, scroll, evaluate) or answers where the view must click, or that the
+// element has the focus for a key; an answer that acts after its element was there says how long the step waited
+// for the page's requests and scheduled work, and for what first ({waited, waitedFor}). A call that waited a whole slice without acting answers why it waits
+// ({kind: "waiting", text}), and is made again.
 //
 // step: { kind, sliceMs, settle, selector, value, option, checked, condition }, what the kind needs (settle in ms:
 // the quiet time an element waits for, an `if`'s decision time, or how long a scroll must not grow the page).
@@ -13,7 +15,7 @@
 // own: { code, probe, resolved }: the job's own code for the step (evaluate, waitFor, an `if` or next script; null
 // for the others), a function whose value is a Promise of the job's answer now (null: none is read), resolved.js.
 (step, quiet, own) => {
-  const { pageQuiet, quietFor, quietIn, isStill, workDone, nextChange } = quiet ?? {};
+  const { pageQuiet, quietFor, quietIn, isStill, workDone, pendingWork, nextChange, lookAheadMs } = quiet ?? {};
   const { kind, selector, settle, sliceMs } = step;
   const reply = (fields) => ({ __proto__: null, ...fields });
   const error = (message) => reply({ kind: "error", message });
@@ -32,10 +34,22 @@
     }
   };
 
+  // A Promise of a timer of webparse's own, and the timer's end, which a finished wait calls: a timer left behind
+  // would be work the page has pending for the next step.
+  const timeout = (ms) => {
+    let timer = null, resume = null;
+    const elapsed = new Promise((resolve) => { resume = resolve; timer = setTimeout(resolve, ms); });
+    return { elapsed, end: () => { clearTimeout(timer); resume(); } };
+  };
+  // The first of `promise` and a timeout of `ms`, the timer ended either way.
+  const within = async (promise, ms) => {
+    const limit = timeout(ms);
+    try { return await Promise.race([promise, limit.elapsed.then(() => null)]); } finally { limit.end(); }
+  };
+
   // The job's answer just before the step acts, read for at most 250 ms: a script still waiting for what only the
   // steps bring must not hold the step up.
-  const readBefore = async () => own.probe === null ? null
-    : Promise.race([own.probe(), new Promise((resolve) => setTimeout(() => resolve(null), 250))]);
+  const readBefore = async () => own.probe === null ? null : within(own.probe(), 250);
 
   // `check` is tried again at every DOM change, whenever requests start or stop being in flight, 100 ms after the
   // last try, or sooner when a check says by `settledIn` when the page will have been quiet long enough.
@@ -49,13 +63,13 @@
     const stop = () => { finished = true; if (observer) observer.disconnect(); clearTimeout(timer); state.wakers.delete(test); };
     const test = () => {
       if (finished) return true;
+      clearTimeout(timer);
       let value = null;
       wakeIn = 100;
       try { value = check(); } catch (thrown) { value = null; why = String(thrown && thrown.message || thrown); }
       if (value) { stop(); resolve({ __proto__: null, value }); return true; }
       const now = performance.now();
       if (now >= sliceEnd) { stop(); reject(stillWaiting); return true; }
-      clearTimeout(timer);
       timer = setTimeout(test, Math.max(1, Math.min(wakeIn, sliceEnd - now)));
       return false;
     };
@@ -91,11 +105,33 @@
     else why = matched ? "the element it matched was removed from the page (detached), and none matches now" : "no element matches " + JSON.stringify(selector);
     return el;
   };
+  // What the step waited for once its element was there: since when, whether for the page's requests, the first of
+  // its scheduled work and since when; kept in the document, for the calls after a slice.
+  const stepWait = () => pageQuiet().stepWait ??= { __proto__: null, since: performance.now(), requests: false, work: null, workSince: null };
+  // What the page has scheduled that could change how the element behaves (a handler a timer attaches, an app
+  // hydrated once its bundle has loaded) runs before the step acts: while anything is pending within lookAhead,
+  // lookAhead at most.
+  const scheduled = () => {
+    const work = pendingWork();
+    if (work === null || work.busy === null) return false;
+    const now = performance.now();
+    const wait = stepWait();
+    wait.work ??= work.busy;
+    wait.workSince ??= now;
+    if (now - wait.workSince >= lookAheadMs) return false;
+    wakeIn = Math.min(wakeIn, Math.max(20, work.dueIn));
+    why = "the element is ready, but the page was waiting for " + work.busy;
+    return true;
+  };
   const settled = () => {
-    if (settle === 0 || quietFor(settle)) return true;
-    settledIn(settle);
-    why = "the element is ready, but the page was still loading data";
-    return false;
+    if (settle === 0) return true;
+    if (!quietFor(settle)) {
+      if (pageQuiet().busy) stepWait().requests = true;
+      settledIn(settle);
+      why = "the element is ready, but the page was still loading data";
+      return false;
+    }
+    return !scheduled();
   };
   const ready = () => {
     const el = found();
@@ -203,7 +239,7 @@
     }),
     press: () => selector === null
       ? sliced(async () => {
-        if (settle !== 0) await until(() => quietFor(settle) || (settledIn(settle), (why = "the page was still loading data"), null));
+        await until(settled);
         return reply({ kind: "focused", before: await readBefore() });
       })
       : onElement(async () => {
@@ -294,12 +330,7 @@
       pageQuiet().click = null;
       const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
       let released = false;
-      if (aim && aim.landed === null) {
-        await Promise.race([
-          aim.arrived, aim.released.then(() => { released = true; return turn(); }),
-          new Promise((resolve) => setTimeout(resolve, 1000)),
-        ]);
-      }
+      if (aim && aim.landed === null) await within(Promise.race([aim.arrived, aim.released.then(() => { released = true; return turn(); })]), 1000);
       await turn();
       await turn();
       const missed = aim && (aim.landed === false || aim.landed === null && released);
@@ -313,13 +344,23 @@
   const documentReady = async () => {
     if (pageQuiet().ready) return;
     if (document.readyState === "loading") await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
-    if (document.readyState !== "complete") await new Promise((resolve) => { window.addEventListener("load", resolve, { once: true }); setTimeout(resolve, 3000); });
+    if (document.readyState !== "complete") await within(new Promise((resolve) => window.addEventListener("load", resolve, { once: true })), 3000);
     pageQuiet().ready = true;
   };
 
+  // A reply that is not "waiting" ends the step's wait, and says what it was.
+  const told = (answer) => {
+    const wait = pageQuiet().stepWait;
+    if (answer.kind === "waiting" || !wait) return answer;
+    pageQuiet().stepWait = null;
+    const what = [wait.requests ? "the page's requests" : null, wait.work].filter((part) => part !== null).join(" and ");
+    return reply({ ...answer, waited: Math.round(performance.now() - wait.since), waitedFor: what });
+  };
+
   return (async () => {
-    if (kind !== "nextPage" && kind !== "clickCheck") await documentReady();
+    if (kind === "nextPage" || kind === "clickCheck") return actions[kind]();
+    await documentReady();
     sliceEnd = performance.now() + sliceMs;
-    return actions[kind]();
+    return told(await actions[kind]());
   })();
 }

@@ -17,6 +17,9 @@ public enum WebParserMessage: Sendable, Equatable {
     case navigationRefused(url: String)
     /// The `if` step at `step` (`2`, `3.then.1`) found its condition `holds` or not, and runs that branch.
     case stepDecided(step: String, Step, holds: Bool)
+    /// The step at `step` waited for the page's requests or scheduled work (a timer due, a script loading) before it
+    /// acted, so that what the page wires up first is there when it acts.
+    case stepWaited(step: String, Step, StepWait)
     /// An attempt of a job that records requests (`WebParserJob.recordsRequests`) ended: its page's requests, in
     /// the order they ended.
     case requests([WebParserRequest])

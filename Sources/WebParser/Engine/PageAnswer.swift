@@ -18,12 +18,15 @@ enum PageAnswer: Equatable {
     case waiting(String)
     /// An `if` step's condition, decided on the settled page.
     case decided(Bool)
-    /// The view must click this point of the viewport, in CSS pixels; `before` is the job's answer before.
-    case clickAt(x: Double, y: Double, before: String?)
-    /// The element has the focus for a key; `before` is the job's answer before.
-    case focused(before: String?)
-    /// The step is done: it acted (false when there was nothing to do), and `before` is the job's answer before.
-    case done(acted: Bool, before: String?)
+    /// The view must click this point of the viewport, in CSS pixels; `before` is the job's answer before, and
+    /// `waited` what the step waited for.
+    case clickAt(x: Double, y: Double, before: String?, waited: StepWait? = nil)
+    /// The element has the focus for a key; `before` is the job's answer before, and `waited` what the step waited
+    /// for.
+    case focused(before: String?, waited: StepWait? = nil)
+    /// The step is done: it acted (false when there was nothing to do), `before` is the job's answer before, and
+    /// `waited` what the step waited for.
+    case done(acted: Bool, before: String?, waited: StepWait? = nil)
     /// Whether the last click of a step landed on its element (true when it cannot be told).
     case clickChecked(Bool)
     /// There is no next page.
@@ -80,6 +83,14 @@ enum PageAnswer: Equatable {
         var source: Location?
         var script: String?
         var title: String?
+        var waited: Int?
+        var waitedFor: String?
+
+        /// What a step waited for, when it says.
+        var wait: StepWait? {
+            guard let waited, let waitedFor else { return nil }
+            return StepWait(duration: .milliseconds(waited), what: waitedFor)
+        }
 
         var answer: PageAnswer? {
             switch kind {
@@ -90,9 +101,9 @@ enum PageAnswer: Equatable {
             case "error": message.map { .error(Failure(message: $0, line: line, column: column, part: part)) }
             case "waiting": text.map(PageAnswer.waiting)
             case "decided": holds.map(PageAnswer.decided)
-            case "clickAt": x.flatMap { x in y.map { .clickAt(x: x, y: $0, before: before) } }
-            case "focused": .focused(before: before)
-            case "done": .done(acted: acted ?? true, before: before)
+            case "clickAt": x.flatMap { x in y.map { .clickAt(x: x, y: $0, before: before, waited: wait) } }
+            case "focused": .focused(before: before, waited: wait)
+            case "done": .done(acted: acted ?? true, before: before, waited: wait)
             case "clickCheck": holds.map(PageAnswer.clickChecked)
             case "lastPage": .lastPage
             case "nextPage": url.map(PageAnswer.nextPage)

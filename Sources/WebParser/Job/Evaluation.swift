@@ -31,7 +31,8 @@ public struct Evaluation: Sendable, Equatable {
     /// answer is final the moment nothing is pending: no request, no timer due within `lookAhead`, no animation
     /// frame, idle callback or message queued, no worker's answer awaited, no observer's first callback, no
     /// animation with listeners ending within it. A timer due later (a poll every 30 s) does not hold the answer;
-    /// a page that schedules its rendering later than this needs a longer one.
+    /// a page that schedules its rendering later than this needs a longer one. A step's action on an element also
+    /// waits for what is pending within it, as long as it at most.
     public var lookAhead: Duration = defaultLookAhead
     /// How far ahead pending work holds an answer unless an evaluation says otherwise.
     public static let defaultLookAhead: Duration = .seconds(3)

@@ -43,6 +43,7 @@ extension RunningAttempt {
             case .later(let delay, let timer): return [.stepLater(delay, timer: timer)]
             case .fail(let place, let step, let reason): return fail(.stepFailed(step: place, step, reason: reason))
             case .decided(let place, let step, let holds): return [.tell(.stepDecided(step: place, step, holds: holds))]
+            case .waited(let place, let step, let waited): return [.tell(.stepWaited(step: place, step, waited))]
             case .finished: return startEvaluating()
             }
         }

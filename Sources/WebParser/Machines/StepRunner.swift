@@ -27,6 +27,8 @@ struct StepRunner {
         case fail(place: String, Step, reason: String)
         /// An `if` step chose a branch: say so.
         case decided(place: String, Step, branch: Bool)
+        /// The step `place` waited for the page's requests or scheduled work before it acted: say so.
+        case waited(place: String, Step, StepWait)
         /// Every step is done: the job's script may run.
         case finished
     }
@@ -312,6 +314,8 @@ struct StepRunner {
     /// action set off; after one that only waited or scrolled, the next step runs.
     private mutating func acted(_ reply: JavaScriptReply) -> [Command] {
         let effect = StepScript.effect(of: reply)
+        var told: [Command] = []
+        if let waited = effect.waited, let current { told.append(.waited(place: current.place, current.step, waited)) }
         let acts = current?.step.actsOnPage == true
         if acts, effect.acted {
             if !hasActed { answerBefore = effect.answerBefore }
@@ -320,8 +324,8 @@ struct StepRunner {
         waitingFor = nil
         documentsAtLastAct = documents
         index += 1
-        guard acts else { return begin() }
+        guard acts else { return told + begin() }
         phase = .checkingAction
-        return [.checkAction(document: documents)]
+        return told + [.checkAction(document: documents)]
     }
 }

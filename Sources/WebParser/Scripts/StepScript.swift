@@ -140,7 +140,7 @@ enum StepScript {
             case .error(let failure)?: return .failed(failure.message)
             case .waiting(let why)?: return .waiting(why)
             case .decided(let holds)?: return .decided(holds)
-            case .clickAt(let x, let y, _)?: return .clickAt(x: x, y: y)
+            case .clickAt(let x, let y, _, _)?: return .clickAt(x: x, y: y)
             case .focused?: return .focused
             case .lastPage?: return .lastPage
             case .nextPage(let url)?: return URL(string: url).map(Reply.load) ?? .failed("the next page's URL is not valid: \(url)")
@@ -167,14 +167,15 @@ enum StepScript {
     }
 
     /// What a step's reply says of its effect: whether it acted (false when it found nothing to do, such as a box
-    /// already checked), and the job's answer just before it acted, as JSON text, when the call was made with a
-    /// probe and the answer was not empty.
-    static func effect(of reply: JavaScriptReply) -> (acted: Bool, answerBefore: Data?) {
-        guard case .json(let data) = reply else { return (true, nil) }
+    /// already checked), the job's answer just before it acted, as JSON text, when the call was made with a
+    /// probe and the answer was not empty, and what the step waited for before it acted, when the page had work
+    /// scheduled.
+    static func effect(of reply: JavaScriptReply) -> (acted: Bool, answerBefore: Data?, waited: StepWait?) {
+        guard case .json(let data) = reply else { return (true, nil, nil) }
         switch PageAnswer.read(data)?.answer {
-        case .done(let acted, let before)?: return (acted, before.map { Data($0.utf8) })
-        case .clickAt(_, _, let before)?, .focused(let before)?: return (true, before.map { Data($0.utf8) })
-        default: return (true, nil)
+        case .done(let acted, let before, let waited)?: return (acted, before.map { Data($0.utf8) }, waited)
+        case .clickAt(_, _, let before, let waited)?, .focused(let before, let waited)?: return (true, before.map { Data($0.utf8) }, waited)
+        default: return (true, nil, nil)
         }
     }
 }

@@ -71,8 +71,8 @@ struct ProgressReporter: Sendable {
     }
 
     /// The handler for what job `name`'s page says: console lines (captured only when the job asks) and user
-    /// scripts' exceptions always; windows opened and navigations refused with progress. Emitted values are
-    /// data, not news: they go to stdout or nowhere.
+    /// scripts' exceptions always; windows opened, navigations refused, and steps' decisions and waits with progress.
+    /// Emitted values are data, not news: they go to stdout or nowhere.
     func messageHandler(for name: String) -> @Sendable (WebParserMessage) -> Void {
         let showsProgress = self.showsProgress
         return { message in
@@ -86,6 +86,8 @@ struct ProgressReporter: Sendable {
                 StandardStreams.tell("webparse: \(name): not following \(URLRedaction.redact(url)) (not a web page)")
             case .stepDecided(let place, let step, let holds) where showsProgress:
                 StandardStreams.tell("webparse: \(name): step \(place) (\(step)): \(holds ? "true, running its then steps" : "false, running its else steps")")
+            case .stepWaited(let place, let step, let waited) where showsProgress:
+                StandardStreams.tell("webparse: \(name): step \(place) (\(step)): \(waited) before it acted")
             default: break
             }
         }

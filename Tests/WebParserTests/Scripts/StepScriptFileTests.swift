@@ -67,6 +67,45 @@ struct StepScriptFileTests {
         #expect(try run(.fill(selector: "#q", value: "x"), in: page, settle: .milliseconds(300), busy: false) == .done)
     }
 
+    /// A page whose extension says a timer is due until `until` ms (never, with nil: something always pending).
+    func scheduling(until: Int?) throws -> ScriptPage {
+        try ScriptPage(
+            """
+            page.show(page.element("button", { id: "more" }, ["More"]));
+            window[\(JavaScriptSyntax.literal(quiet.workKey))] = () => \(until.map { "page.now >= \($0)" } ?? "false")
+              ? { busy: null, dueIn: 0, never: null } : { busy: "a timer due soon", dueIn: 50, never: null };
+            """)
+    }
+
+    @Test func anActionWaitsForWhatThePageScheduledAndSaysWhat() throws {
+        let page = try scheduling(until: 500)
+        let body = try #require(
+            StepScript.body(of: .click(selector: "#more"), settle: .milliseconds(200), preamble: quiet.preamble(busy: false, document: .unknown)))
+        let reply = JavaScriptReply.json(Data(try page.call(body).utf8))
+        #expect(StepScript.meaning(of: reply) == .clickAt(x: 60, y: 20))
+        #expect(try Int(page.evaluate("page.now"))! >= 500)
+        let waited = try #require(StepScript.effect(of: reply).waited)
+        // From when the element was ready on a page quiet for the settle time, 200 ms after the page began.
+        #expect(waited.what == "a timer due soon" && waited.duration == .milliseconds(300))
+        // Nothing pending any more: the next step acts at once, and says nothing.
+        let next = JavaScriptReply.json(Data(try page.call(body).utf8))
+        #expect(StepScript.meaning(of: next) == .clickAt(x: 60, y: 20) && StepScript.effect(of: next).waited == nil)
+    }
+
+    @Test func workThatNeverEndsHoldsAnActionForTheLookAheadAtMostAndSettleZeroNotAtAll() throws {
+        let forever = try scheduling(until: nil)
+        var reply = try run(.click(selector: "#more"), in: forever, settle: .milliseconds(200))
+        for _ in 0..<10 where reply == .waiting("the element is ready, but the page was waiting for a timer due soon") {
+            reply = try run(.click(selector: "#more"), in: forever, settle: .milliseconds(200))
+        }
+        #expect(reply == .clickAt(x: 60, y: 20))
+        let now = try Int(forever.evaluate("page.now"))!
+        #expect(now >= 3200 && now < 3500, "acted after \(now) ms: the settle time, then the look-ahead")
+        let atOnce = try scheduling(until: nil)
+        #expect(try run(.click(selector: "#more"), in: atOnce) == .clickAt(x: 60, y: 20))
+        #expect(try atOnce.evaluate("page.now") == "0")
+    }
+
     @Test func checkAndSelectActOnlyWhenTheyChangeSomething() throws {
         let page = try ScriptPage(
             """
