@@ -2,16 +2,17 @@
 // can still change the document without the user, with the built-ins of that moment, so that a page that replaces
 // them later hides nothing from it. It returns the function that says what is pending now, which the extension
 // keeps (it is never on window) and calls when webparse asks:
-// `state(horizon, requested)` is `{busy, dueIn, never, loaded}`: `busy`, the first of what is expected within `horizon` ms (a timer due,
-// an animation frame or idle callback requested, a message on its way, a fetch, an XHR or a body being read, a
-// worker's answer awaited, an observer's first callback, an animation with listeners that ends), in words, or null;
-// `dueIn`, in how many ms the last of those is expected (0: at once); `never`, what keeps the page from ever being
-// provably still (an interval, a timer or animation frame that re-arms itself, a worker that stays, an open
-// websocket, event stream or broadcast channel, media playing, an endless animation with listeners, more records
-// than the hook keeps), in words, or null; `loaded`, which of the scripts `requested` (lines "AGE URL", AGE in ms ago:
+// `state(horizon, requested)` is `{busy, dueIn, never, loaded}`: `busy`, the first of what is expected within
+// `horizon` ms (a timer due, an animation frame or idle callback requested, a message on its way, a fetch, an XHR or
+// a body being read, a worker's answer awaited, an observer's first callback, an animation with listeners that ends),
+// in words, or null; `dueIn`, in how many ms the last of those is expected (0: at once); `never`, what keeps the
+// page from ever being provably still (an interval, a timer or animation frame that re-arms itself, a worker that
+// stays, an open websocket, event stream or broadcast channel, media playing, an endless animation with listeners,
+// more records than the hook keeps, and what was expected for longer than `horizon`: a frame that never loads, a
+// long poll's fetch), in words, or null; `loaded`, which of the scripts `requested` (lines "AGE URL", AGE in ms ago:
 // what the page requested without an element, a dynamic import) this frame has seen loaded, by their lines' numbers
-// from 0, comma separated. Microtasks (`queueMicrotask`, promise reactions, mutation observers) have
-// all run before webparse's own code can ask.
+// from 0, comma separated. Microtasks (`queueMicrotask`, promise reactions, mutation observers) have all run before
+// webparse's own code can ask.
 (function () {
     "use strict";
     const apply = Reflect.apply, construct = Reflect.construct, define = Object.defineProperty;
@@ -131,6 +132,15 @@
     });
     canceller("cancelIdleCallback", idles);
 
+    // Since when each kind of work that may never end (a long poll's fetch, a message to a port no one listens to)
+    // has been pending without a break, by its words: `moved(what, count)` after each change of its count.
+    const pendingSince = create(null);
+    const moved = (what, count) => {
+        if (count <= 0) delete pendingSince[what];
+        else pendingSince[what] ??= now();
+    };
+    const message = "a message on its way", asynchronous = "an asynchronous call (storage, IndexedDB, a file or a blob being read)";
+
     // Messages posted to a port or a window: a scheduler's next slice of work (React's) runs when one arrives. A
     // message to a port of a channel made here, or to this window, counts until it is delivered (the hook's own
     // listeners, registered first, hear it before the page's); one to another frame's window for 50 ms.
@@ -142,6 +152,7 @@
         if (count === 0) return;
         apply(weakSet, undelivered, [port, count - 1]);
         messages -= 1;
+        moved(message, messages + selfMessages);
     };
     if (typeof MessageChannel === "function") {
         const port1 = descriptor(MessageChannel.prototype, "port1").get, port2 = descriptor(MessageChannel.prototype, "port2").get;
@@ -158,6 +169,7 @@
             if (partner && messages < most) {
                 apply(weakSet, undelivered, [partner, (apply(weakGet, undelivered, [partner]) || 0) + 1]);
                 messages += 1;
+                moved(message, messages + selfMessages);
             } else {
                 soon();
             }
@@ -165,11 +177,15 @@
         };
     }
     let selfMessages = 0;
-    apply(listen, window, ["message", (event) => { if (selfMessages > 0 && event.source === window) selfMessages -= 1; }, true]);
+    apply(listen, window, ["message", (event) => {
+        if (selfMessages > 0 && event.source === window) selfMessages -= 1;
+        moved(message, messages + selfMessages);
+    }, true]);
     const windowPost = window.postMessage;
     window.postMessage = function postMessage() {
         if ((this === undefined || this === window) && selfMessages < most) selfMessages += 1;
         else soon();
+        moved(message, messages + selfMessages);
         return apply(windowPost, this, arguments);
     };
 
@@ -189,14 +205,14 @@
     const originalFetch = window.fetch;
     if (typeof originalFetch === "function") {
         window.fetch = function fetch() {
-            return settled(apply(originalFetch, this, arguments), (change) => { fetches += change; });
+            return settled(apply(originalFetch, this, arguments), (change) => { fetches += change; moved("a fetch", fetches); });
         };
         for (const name of ["json", "text", "arrayBuffer", "blob", "formData", "bytes"]) {
             const read = Response.prototype[name];
             if (typeof read !== "function") continue;
             Response.prototype[name] = {
                 [name]: function () {
-                    return settled(apply(read, this, arguments), (change) => { bodies += change; });
+                    return settled(apply(read, this, arguments), (change) => { bodies += change; moved("a response body being read", bodies); });
                 }
             }[name];
         }
@@ -206,10 +222,12 @@
         XMLHttpRequest.prototype.send = function send() {
             let done = false;
             xhrs += 1;
+            moved("an XHR", xhrs);
             const end = () => {
                 if (done) return;
                 done = true;
                 xhrs -= 1;
+                moved("an XHR", xhrs);
             };
             try { apply(listen, this, ["loadend", end]); } catch { end(); }
             try {
@@ -293,7 +311,7 @@
                 const callback = values[0];
                 if (typeof callback === "function") {
                     values[0] = function () {
-                        if (entry.waiting) { entry.waiting = false; observing -= 1; }
+                        if (entry.waiting) { entry.waiting = false; observing -= 1; moved("an observer's first callback", observing); }
                         return apply(callback, this, arguments);
                     };
                 }
@@ -305,12 +323,12 @@
         const originalObserve = original.prototype.observe, originalDisconnect = original.prototype.disconnect;
         original.prototype.observe = function observe() {
             const entry = apply(weakGet, entries, [this]);
-            if (entry && !entry.waiting) { entry.waiting = true; observing += 1; }
+            if (entry && !entry.waiting) { entry.waiting = true; observing += 1; moved("an observer's first callback", observing); }
             return apply(originalObserve, this, arguments);
         };
         original.prototype.disconnect = function disconnect() {
             const entry = apply(weakGet, entries, [this]);
-            if (entry && entry.waiting) { entry.waiting = false; observing -= 1; }
+            if (entry && entry.waiting) { entry.waiting = false; observing -= 1; moved("an observer's first callback", observing); }
             return apply(originalDisconnect, this, arguments);
         };
     }
@@ -426,7 +444,7 @@
             if (typeof original !== "function") continue;
             object[name] = {
                 [name]: function () {
-                    return settled(apply(original, this, arguments), (change) => { calls += change; });
+                    return settled(apply(original, this, arguments), (change) => { calls += change; moved(asynchronous, calls); });
                 }
             }[name];
         }
@@ -445,10 +463,12 @@
                     const request = apply(original, this, arguments);
                     let done = false;
                     calls += 1;
+                    moved(asynchronous, calls);
                     const end = () => {
                         if (done) return;
                         done = true;
                         calls -= 1;
+                        moved(asynchronous, calls);
                     };
                     try {
                         apply(listen, request, ["success", end]);
@@ -473,7 +493,8 @@
                 [name]: function () {
                     let done = false;
                     calls += 1;
-                    apply(listen, this, ["loadend", () => { if (!done) { done = true; calls -= 1; } }]);
+                    moved(asynchronous, calls);
+                    apply(listen, this, ["loadend", () => { if (!done) { done = true; calls -= 1; moved(asynchronous, calls); } }]);
                     return apply(original, this, arguments);
                 }
             }[name];
@@ -485,7 +506,7 @@
         const originalRegister = ServiceWorkerContainer.prototype.register;
         ServiceWorkerContainer.prototype.register = function register() {
             serviceWorkers += 1;
-            return settled(apply(originalRegister, this, arguments), (change) => { calls += change; });
+            return settled(apply(originalRegister, this, arguments), (change) => { calls += change; moved(asynchronous, calls); });
         };
     }
     // Schedulers webparse does not follow: a page that uses one is never taken as still.
@@ -553,6 +574,13 @@
             dueIn = MathType.max(dueIn, MathType.max(0, MathType.round(within)));
         };
         const stays = (what) => { if (never === null) never = what; };
+        // `count` things of a kind that may never end (a long poll's fetch, a message to a port no one listens to):
+        // expected while they have been pending no longer than the horizon, then they stay.
+        const counted = (what, count) => {
+            if (count <= 0) return;
+            if (at - (pendingSince[what] ?? at) <= horizon) expect(what, 0);
+            else stays(`${what} pending for over ${horizon} ms`);
+        };
         // A frame taken out of its page runs nothing any more.
         const own = currentDocument();
         if (apply(defaultView, own, []) === null) return { busy, dueIn, never, loaded };
@@ -563,7 +591,7 @@
             if (at - loadsSince[id] <= horizon) expect("a frame or script being loaded", 0);
             else stays(`a frame or script loading for over ${horizon} ms`);
         }
-        if (calls > 0) expect("an asynchronous call (storage, IndexedDB, a file or a blob being read)", 0);
+        counted(asynchronous, calls);
         if (serviceWorkers > 0) stays("a service worker");
         if (untracked !== null) stays(untracked);
         for (const id in timers) {
@@ -582,12 +610,12 @@
             else expect("an animation frame", 16);
         }
         for (const id in idles) expect("an idle callback", MathType.max(0, idles[id].due - at));
-        if (messages > 0 || selfMessages > 0) expect("a message on its way", 0);
-        else if (messagesUntil > at) expect("a message on its way", messagesUntil - at);
-        if (fetches > 0) expect("a fetch", 0);
-        if (bodies > 0) expect("a response body being read", 0);
-        if (xhrs > 0) expect("an XHR", 0);
-        if (observing > 0) expect("an observer's first callback", 0);
+        counted(message, messages + selfMessages);
+        if (messages + selfMessages === 0 && messagesUntil > at) expect(message, messagesUntil - at);
+        counted("a fetch", fetches);
+        counted("a response body being read", bodies);
+        counted("an XHR", xhrs);
+        counted("an observer's first callback", observing);
         for (let index = 0; index < workers.length; index++) {
             const entry = workers[index];
             if (!entry.alive) continue;

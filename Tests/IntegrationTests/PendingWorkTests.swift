@@ -282,6 +282,25 @@ import WebParser
         for round in 1...4 {
             let result = try await WebParserRunner().run(job(server.url("/"), timeout: .seconds(25)))
             #expect(String(decoding: result.data, as: UTF8.self) == "3", "round \(round): \(result.settledBy ?? "")")
+            #expect(result.settledBy?.contains("a frame or script loading for over 3000 ms") == true, "round \(round): \(result.settledBy ?? "")")
         }
+    }
+
+    /// A message posted to a port no one listens to is never delivered: pending longer than the look-ahead, it is
+    /// work that stays, and the answer comes by the settle rule.
+    @Test func aMessageNeverDeliveredDoesNotHoldTheAnswer() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <!doctype html><ul id="list"></ul><script>\(Self.add)
+                    const channel = new MessageChannel();
+                    channel.port2.postMessage("hello");
+                    setTimeout(() => add(1, 3), 300);
+                    </script>
+                    """)
+        ])
+        let result = try await WebParserRunner().run(job(server.url("/")))
+        #expect(String(decoding: result.data, as: UTF8.self) == "3")
+        #expect(result.settledBy == "the answer stayed the same for 200 ms (a message on its way pending for over 3000 ms)")
     }
 }
