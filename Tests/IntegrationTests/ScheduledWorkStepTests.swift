@@ -137,7 +137,7 @@ import WebParser
         let load = CPULoad(threads: 2)
         defer { load.stop() }
         for run in 1...5 {
-            let waits = StepWaitLog()
+            let waits = MessageLog.waits()
             let result = try await WebParserRunner().run(job(server.url(path), steps: steps), onMessage: waits.add)
             #expect(String(decoding: result.data, as: UTF8.self) == expected, "\(path), run \(run)")
             #expect(waits.told.contains { $0.contains(waitedFor) }, "\(path), run \(run): \(waits.told)")
@@ -164,17 +164,4 @@ import WebParser
         try await eachRun(
             "/enabled.html", steps: [.click(selector: "#more")], gives: #"["item 1","item 2","item 3"]"#, waitedFor: "a fetch")
     }
-}
-
-/// What a job's steps said they waited for.
-final class StepWaitLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func add(_ message: WebParserMessage) {
-        guard case .stepWaited(let place, _, let waited) = message else { return }
-        lock.withLock { lines.append("\(place) \(waited)") }
-    }
-
-    var told: [String] { lock.withLock { lines } }
 }

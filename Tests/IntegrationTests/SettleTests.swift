@@ -195,27 +195,14 @@ import TestSupport
                 .selector("#q"), then: [.evaluate(script: "document.querySelector('.title').textContent = 'then ran'")],
                 otherwise: [.evaluate(script: "document.querySelector('.title').textContent = 'else ran'")])
         ]
-        let messages = MessageLog()
+        let messages = MessageLog.decisions()
         let parser = WebParserRunner()
         let rendered = try await parser.run(job(server.url("/"), steps: steps), onMessage: messages.add)
         #expect(text(rendered) == #"["then ran"]"#, "the form an app renders once it knows no one is logged in is there")
         let plain = try await parser.run(job(server.url("/plain"), steps: steps), onMessage: messages.add)
         #expect(text(plain) == #"["else ran"]"#)
-        #expect(messages.decisions == ["1 true", "1 false"])
+        #expect(messages.told == ["1 true", "1 false"])
     }
-}
-
-/// The `if` steps' decisions a job's messages told, as "PLACE true|false".
-final class MessageLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var told: [String] = []
-
-    func add(_ message: WebParserMessage) {
-        guard case .stepDecided(let place, _, let holds) = message else { return }
-        lock.withLock { told.append("\(place) \(holds)") }
-    }
-
-    var decisions: [String] { lock.withLock { told } }
 }
 
 /// A Python app from `Tests/Fixtures`, on a free port, stopped by `stop()`.

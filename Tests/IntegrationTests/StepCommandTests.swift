@@ -78,6 +78,7 @@ import Testing
         #expect(bad.status == 2)
         #expect(bad.stderr.contains(##"steps[0].clik: unknown action "clik"; did you mean "click"?"##), "\(bad.stderr)")
         #expect(bad.stderr.contains("steps[1]: expected an object with one action"), "\(bad.stderr)")
+        #expect(bad.stderr.contains(#"it has 2 keys ("click", "fill"): write each action as a step of its own"#), "\(bad.stderr)")
 
         let options = try await webparse.run(["eval", server.url("/").absoluteString, "1", "--step", "fill=nothing"], environment: headless)
         #expect(options.status == 2)

@@ -27,8 +27,9 @@ extension FieldReader {
                 }
                 guard let members = FieldInput.node(element).members, members.count == 1, let (action, value) = members.first else {
                     problem(
-                        place, at: .node(element), "expected an object with one action, such as {\"click\": \"#next\"}, got \(FieldInput.node(element).excerpt)"
-                    )
+                        place, at: .node(element),
+                        "expected an object with one action, such as {\"click\": \"#next\"}, got \(FieldInput.node(element).excerpt)"
+                            + Self.stepShapeHint(FieldInput.node(element).members ?? []))
                     continue
                 }
                 steps += step(action, .node(value), path: place + "." + action) ?? []
@@ -42,6 +43,19 @@ extension FieldReader {
             }
         }
         return problems.count == problemsBefore ? steps : nil
+    }
+
+    /// What a step object with several keys should have been: each action a step of its own, and an action's
+    /// argument inside it (`{"fill": "#q", "value": "cat"}` is `{"fill": {"#q": "cat"}}`); "" for no keys.
+    static func stepShapeHint(_ members: [(key: String, value: JSONNode)]) -> String {
+        guard members.count > 1 else { return "" }
+        let keys = members.map { "\"\($0.key)\"" }.joined(separator: ", ")
+        let actions = members.map(\.key).filter(stepActions.contains)
+        let forms = ["fill": "{\"fill\": {\"#q\": \"text\"}}", "select": "{\"select\": {\"#kind\": \"option\"}}", "press": "{\"press\": {\"key\": \"Enter\", \"selector\": \"#q\"}}"]
+        if actions.count == 1, let form = forms[actions[0]] {
+            return "; it has \(members.count) keys (\(keys)): \(actions[0])'s argument goes inside it, as in \(form)"
+        }
+        return "; it has \(members.count) keys (\(keys)): write each action as a step of its own"
     }
 
     /// An `if` step: `{"if": SELECTOR or {"script": JS} or {"selector": SELECTOR}, "then": [steps], "else": [steps]}`.
