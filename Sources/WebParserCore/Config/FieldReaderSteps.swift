@@ -46,12 +46,15 @@ extension FieldReader {
     }
 
     /// What a step object with several keys should have been: each action a step of its own, and an action's
-    /// argument inside it (`{"fill": "#q", "value": "cat"}` is `{"fill": {"#q": "cat"}}`); "" for no keys.
+    /// argument inside it (`{"fill": "#q", "value": "cat"}` is `{"fill": {"#q": "cat"}}`); "" for fewer than two keys.
     static func stepShapeHint(_ members: [(key: String, value: JSONNode)]) -> String {
         guard members.count > 1 else { return "" }
         let keys = members.map { "\"\($0.key)\"" }.joined(separator: ", ")
         let actions = members.map(\.key).filter(stepActions.contains)
-        let forms = ["fill": "{\"fill\": {\"#q\": \"text\"}}", "select": "{\"select\": {\"#kind\": \"option\"}}", "press": "{\"press\": {\"key\": \"Enter\", \"selector\": \"#q\"}}"]
+        let forms = [
+            "fill": "{\"fill\": {\"#q\": \"text\"}}", "select": "{\"select\": {\"#kind\": \"option\"}}",
+            "press": "{\"press\": {\"key\": \"Enter\", \"selector\": \"#q\"}}"
+        ]
         if actions.count == 1, let form = forms[actions[0]] {
             return "; it has \(members.count) keys (\(keys)): \(actions[0])'s argument goes inside it, as in \(form)"
         }
