@@ -116,6 +116,14 @@ static void keep_frame_work(WebKitWebPage *page, WebKitFrame *frame, JSCValue *s
     g_ptr_array_add(frames, work);
 }
 
+/* A text property of a frame's state, or NULL. */
+static char *text_property(JSCValue *object, const char *name) {
+    JSCValue *value = jsc_value_object_get_property(object, name);
+    char *text = jsc_value_is_string(value) ? jsc_value_to_string(value) : NULL;
+    g_object_unref(value);
+    return text;
+}
+
 /* A script the page requested: its URL, and when (g_get_monotonic_time). Kept on the WebKitWebPage, the most recent
  * `most_scripts`, until a frame's hook has seen it loaded or the look-ahead has gone by; a new document of the main
  * frame starts afresh. */
@@ -177,36 +185,26 @@ static char *scripts_in_flight(GPtrArray *scripts, double horizon) {
     return g_string_free(lines, FALSE);
 }
 
-/* Forgets the scripts a frame's state says it has seen loaded (`loaded`: their lines' numbers, from 0, comma
- * separated), given the list it was asked with, `asked` of them. */
-static void forget_loaded(GPtrArray *scripts, JSCValue *state, guint asked) {
-    JSCValue *loaded = jsc_value_object_get_property(state, "loaded");
-    char *numbers = jsc_value_is_string(loaded) ? jsc_value_to_string(loaded) : NULL;
-    g_object_unref(loaded);
-    if (!numbers || !*numbers) {
-        g_free(numbers);
+/* Marks in `loaded` (one flag for each of the `asked` scripts) those a frame's state says it has seen loaded (its
+ * `loaded`: their lines' numbers, from 0, comma separated). */
+static void mark_loaded(JSCValue *state, gboolean *loaded, guint asked) {
+    g_autofree char *numbers = text_property(state, "loaded");
+    if (!numbers)
         return;
-    }
     char **parts = g_strsplit(numbers, ",", -1);
-    g_autofree gboolean *gone = g_new0(gboolean, asked);
     for (char **part = parts; *part; part++) {
         guint64 number = g_ascii_strtoull(*part, NULL, 10);
-        if (number < asked)
-            gone[number] = TRUE;
+        if (**part && number < asked)
+            loaded[number] = TRUE;
     }
-    for (guint index = asked; index > 0; index--)
-        if (gone[index - 1] && index - 1 < scripts->len)
-            g_ptr_array_remove_index(scripts, index - 1);
     g_strfreev(parts);
-    g_free(numbers);
 }
 
-/* A text property of a frame's state, or NULL. */
-static char *text_property(JSCValue *object, const char *name) {
-    JSCValue *value = jsc_value_object_get_property(object, name);
-    char *text = jsc_value_is_string(value) ? jsc_value_to_string(value) : NULL;
-    g_object_unref(value);
-    return text;
+/* Forgets the scripts marked in `loaded`. */
+static void forget_loaded(GPtrArray *scripts, const gboolean *loaded) {
+    for (guint index = scripts->len; index > 0; index--)
+        if (loaded[index - 1])
+            g_ptr_array_remove_index(scripts, index - 1);
 }
 
 /* The accessor: work(horizon) asks every frame of the page what is pending within horizon ms (telling each the scripts
@@ -222,12 +220,13 @@ static JSCValue *on_work(GPtrArray *arguments, gpointer data) {
     WebKitWebPage *page = webkit_web_extension_get_page(the_extension, page_id);
     GPtrArray *frames = page ? g_object_get_data(G_OBJECT(page), work_key) : NULL;
     GPtrArray *scripts = page ? g_object_get_data(G_OBJECT(page), scripts_key) : NULL;
+    g_autofree char *requested = scripts_in_flight(scripts, horizon);
+    guint asked = scripts ? scripts->len : 0;
+    g_autofree gboolean *loaded = g_new0(gboolean, asked);
     for (guint index = 0; frames && index < frames->len; index++) {
         FrameWork *work = g_ptr_array_index(frames, index);
         if (!work->frame)
             continue;
-        g_autofree char *requested = scripts_in_flight(scripts, horizon);
-        guint asked = scripts ? scripts->len : 0;
         JSCValue *state = jsc_value_function_call(work->state, G_TYPE_DOUBLE, horizon, G_TYPE_STRING, requested, G_TYPE_NONE);
         JSCContext *context = jsc_value_get_context(work->state);
         if (jsc_context_get_exception(context)) {
@@ -244,14 +243,15 @@ static JSCValue *on_work(GPtrArray *arguments, gpointer data) {
                 never = g_strdup(frame_never);
             if (frame_busy && jsc_value_is_number(frame_due))
                 due_in = MAX(due_in, jsc_value_to_double(frame_due));
-            if (asked > 0)
-                forget_loaded(scripts, state, asked);
+            mark_loaded(state, loaded, asked);
             g_object_unref(frame_due);
             g_free(frame_busy);
             g_free(frame_never);
         }
         g_object_unref(state);
     }
+    if (scripts)
+        forget_loaded(scripts, loaded);
     if (!busy && scripts && scripts->len > 0)
         busy = g_strdup("a script being imported");
     JSCValue *answer = jsc_value_new_object(caller, NULL, NULL);

@@ -132,27 +132,30 @@
     });
     canceller("cancelIdleCallback", idles);
 
-    // Since when each kind of work that may never end (a long poll's fetch, a message to a port no one listens to)
-    // has been pending without a break, by its words: `moved(what, count)` after each change of its count.
-    const pendingSince = create(null);
-    const moved = (what, count) => {
-        if (count <= 0) delete pendingSince[what];
+    // Work of the kinds that may never end (a long poll's fetch, a message to a port no one listens to), counted by
+    // kind, with since when each kind has been pending without a break: `count(what, change)` at each start and end.
+    const kind = {
+        __proto__: null, message: "a message on its way", fetch: "a fetch", body: "a response body being read", xhr: "an XHR",
+        observer: "an observer's first callback", call: "an asynchronous call (storage, IndexedDB, a file or a blob being read)"
+    };
+    const counts = create(null), pendingSince = create(null);
+    const count = (what, change) => {
+        counts[what] = (counts[what] ?? 0) + change;
+        if (counts[what] <= 0) delete pendingSince[what];
         else pendingSince[what] ??= now();
     };
-    const message = "a message on its way", asynchronous = "an asynchronous call (storage, IndexedDB, a file or a blob being read)";
 
     // Messages posted to a port or a window: a scheduler's next slice of work (React's) runs when one arrives. A
     // message to a port of a channel made here, or to this window, counts until it is delivered (the hook's own
     // listeners, registered first, hear it before the page's); one to another frame's window for 50 ms.
-    let messages = 0, messagesUntil = 0;
+    let messagesUntil = 0;
     const soon = () => { messagesUntil = MathType.max(messagesUntil, now() + 50); };
     const partners = new WeakMapType(), undelivered = new WeakMapType();
     const delivered = (port) => () => {
-        const count = apply(weakGet, undelivered, [port]) || 0;
-        if (count === 0) return;
-        apply(weakSet, undelivered, [port, count - 1]);
-        messages -= 1;
-        moved(message, messages + selfMessages);
+        const waiting = apply(weakGet, undelivered, [port]) || 0;
+        if (waiting === 0) return;
+        apply(weakSet, undelivered, [port, waiting - 1]);
+        count(kind.message, -1);
     };
     if (typeof MessageChannel === "function") {
         const port1 = descriptor(MessageChannel.prototype, "port1").get, port2 = descriptor(MessageChannel.prototype, "port2").get;
@@ -166,10 +169,9 @@
         const portPost = MessagePort.prototype.postMessage;
         MessagePort.prototype.postMessage = function postMessage() {
             const partner = apply(weakGet, partners, [this]);
-            if (partner && messages < most) {
+            if (partner && (counts[kind.message] ?? 0) < most) {
                 apply(weakSet, undelivered, [partner, (apply(weakGet, undelivered, [partner]) || 0) + 1]);
-                messages += 1;
-                moved(message, messages + selfMessages);
+                count(kind.message, 1);
             } else {
                 soon();
             }
@@ -178,41 +180,44 @@
     }
     let selfMessages = 0;
     apply(listen, window, ["message", (event) => {
-        if (selfMessages > 0 && event.source === window) selfMessages -= 1;
-        moved(message, messages + selfMessages);
+        if (selfMessages === 0 || event.source !== window) return;
+        selfMessages -= 1;
+        count(kind.message, -1);
     }, true]);
     const windowPost = window.postMessage;
     window.postMessage = function postMessage() {
-        if ((this === undefined || this === window) && selfMessages < most) selfMessages += 1;
-        else soon();
-        moved(message, messages + selfMessages);
+        if ((this === undefined || this === window) && selfMessages < most) {
+            selfMessages += 1;
+            count(kind.message, 1);
+        } else {
+            soon();
+        }
         return apply(windowPost, this, arguments);
     };
 
     // Requests the page's scripts make, and the bodies they read, until their promises settle.
-    let fetches = 0, bodies = 0, xhrs = 0;
-    const settled = (promise, count) => {
+    const settled = (promise, what) => {
         let done = false;
         const end = () => {
             if (done) return;
             done = true;
-            count(-1);
+            count(what, -1);
         };
-        count(1);
+        count(what, 1);
         try { apply(then, promise, [end, end]); } catch { end(); }
         return promise;
     };
     const originalFetch = window.fetch;
     if (typeof originalFetch === "function") {
         window.fetch = function fetch() {
-            return settled(apply(originalFetch, this, arguments), (change) => { fetches += change; moved("a fetch", fetches); });
+            return settled(apply(originalFetch, this, arguments), kind.fetch);
         };
         for (const name of ["json", "text", "arrayBuffer", "blob", "formData", "bytes"]) {
             const read = Response.prototype[name];
             if (typeof read !== "function") continue;
             Response.prototype[name] = {
                 [name]: function () {
-                    return settled(apply(read, this, arguments), (change) => { bodies += change; moved("a response body being read", bodies); });
+                    return settled(apply(read, this, arguments), kind.body);
                 }
             }[name];
         }
@@ -221,13 +226,11 @@
         const originalSend = XMLHttpRequest.prototype.send;
         XMLHttpRequest.prototype.send = function send() {
             let done = false;
-            xhrs += 1;
-            moved("an XHR", xhrs);
+            count(kind.xhr, 1);
             const end = () => {
                 if (done) return;
                 done = true;
-                xhrs -= 1;
-                moved("an XHR", xhrs);
+                count(kind.xhr, -1);
             };
             try { apply(listen, this, ["loadend", end]); } catch { end(); }
             try {
@@ -300,7 +303,6 @@
     }
 
     // Observers: the first callback after `observe` comes once layout has run.
-    let observing = 0;
     for (const name of ["IntersectionObserver", "ResizeObserver"]) {
         const original = window[name];
         if (typeof original !== "function") continue;
@@ -311,7 +313,7 @@
                 const callback = values[0];
                 if (typeof callback === "function") {
                     values[0] = function () {
-                        if (entry.waiting) { entry.waiting = false; observing -= 1; moved("an observer's first callback", observing); }
+                        if (entry.waiting) { entry.waiting = false; count(kind.observer, -1); }
                         return apply(callback, this, arguments);
                     };
                 }
@@ -323,12 +325,12 @@
         const originalObserve = original.prototype.observe, originalDisconnect = original.prototype.disconnect;
         original.prototype.observe = function observe() {
             const entry = apply(weakGet, entries, [this]);
-            if (entry && !entry.waiting) { entry.waiting = true; observing += 1; moved("an observer's first callback", observing); }
+            if (entry && !entry.waiting) { entry.waiting = true; count(kind.observer, 1); }
             return apply(originalObserve, this, arguments);
         };
         original.prototype.disconnect = function disconnect() {
             const entry = apply(weakGet, entries, [this]);
-            if (entry && entry.waiting) { entry.waiting = false; observing -= 1; moved("an observer's first callback", observing); }
+            if (entry && entry.waiting) { entry.waiting = false; count(kind.observer, -1); }
             return apply(originalDisconnect, this, arguments);
         };
     }
@@ -436,7 +438,6 @@
 
     // Asynchronous calls that answer later and may render what they bring: promises of the page's storage and of
     // reading data (until they settle), and IndexedDB's requests (until their success or error).
-    let calls = 0;
     const promising = (object, names) => {
         if (!object) return;
         for (const name of names) {
@@ -444,7 +445,7 @@
             if (typeof original !== "function") continue;
             object[name] = {
                 [name]: function () {
-                    return settled(apply(original, this, arguments), (change) => { calls += change; moved(asynchronous, calls); });
+                    return settled(apply(original, this, arguments), kind.call);
                 }
             }[name];
         }
@@ -462,13 +463,11 @@
                 [name]: function () {
                     const request = apply(original, this, arguments);
                     let done = false;
-                    calls += 1;
-                    moved(asynchronous, calls);
+                    count(kind.call, 1);
                     const end = () => {
                         if (done) return;
                         done = true;
-                        calls -= 1;
-                        moved(asynchronous, calls);
+                        count(kind.call, -1);
                     };
                     try {
                         apply(listen, request, ["success", end]);
@@ -492,9 +491,8 @@
             FileReader.prototype[name] = {
                 [name]: function () {
                     let done = false;
-                    calls += 1;
-                    moved(asynchronous, calls);
-                    apply(listen, this, ["loadend", () => { if (!done) { done = true; calls -= 1; moved(asynchronous, calls); } }]);
+                    count(kind.call, 1);
+                    apply(listen, this, ["loadend", () => { if (!done) { done = true; count(kind.call, -1); } }]);
                     return apply(original, this, arguments);
                 }
             }[name];
@@ -506,7 +504,7 @@
         const originalRegister = ServiceWorkerContainer.prototype.register;
         ServiceWorkerContainer.prototype.register = function register() {
             serviceWorkers += 1;
-            return settled(apply(originalRegister, this, arguments), (change) => { calls += change; moved(asynchronous, calls); });
+            return settled(apply(originalRegister, this, arguments), kind.call);
         };
     }
     // Schedulers webparse does not follow: a page that uses one is never taken as still.
@@ -574,11 +572,11 @@
             dueIn = MathType.max(dueIn, MathType.max(0, MathType.round(within)));
         };
         const stays = (what) => { if (never === null) never = what; };
-        // `count` things of a kind that may never end (a long poll's fetch, a message to a port no one listens to):
-        // expected while they have been pending no longer than the horizon, then they stay.
-        const counted = (what, count) => {
-            if (count <= 0) return;
-            if (at - (pendingSince[what] ?? at) <= horizon) expect(what, 0);
+        // Counted work of a kind (`count`): expected while it has been pending no longer than the horizon, then it
+        // stays.
+        const counted = (what) => {
+            if (!((counts[what] ?? 0) > 0)) return;
+            if (at - pendingSince[what] <= horizon) expect(what, 0);
             else stays(`${what} pending for over ${horizon} ms`);
         };
         // A frame taken out of its page runs nothing any more.
@@ -591,7 +589,7 @@
             if (at - loadsSince[id] <= horizon) expect("a frame or script being loaded", 0);
             else stays(`a frame or script loading for over ${horizon} ms`);
         }
-        counted(asynchronous, calls);
+        counted(kind.call);
         if (serviceWorkers > 0) stays("a service worker");
         if (untracked !== null) stays(untracked);
         for (const id in timers) {
@@ -610,12 +608,12 @@
             else expect("an animation frame", 16);
         }
         for (const id in idles) expect("an idle callback", MathType.max(0, idles[id].due - at));
-        counted(message, messages + selfMessages);
-        if (messages + selfMessages === 0 && messagesUntil > at) expect(message, messagesUntil - at);
-        counted("a fetch", fetches);
-        counted("a response body being read", bodies);
-        counted("an XHR", xhrs);
-        counted("an observer's first callback", observing);
+        counted(kind.message);
+        if (!((counts[kind.message] ?? 0) > 0) && messagesUntil > at) expect(kind.message, messagesUntil - at);
+        counted(kind.fetch);
+        counted(kind.body);
+        counted(kind.xhr);
+        counted(kind.observer);
         for (let index = 0; index < workers.length; index++) {
             const entry = workers[index];
             if (!entry.alive) continue;

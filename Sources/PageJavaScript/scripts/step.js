@@ -3,8 +3,8 @@
 // which has run what it scheduled within lookAhead, lookAhead at most; re-checked on every DOM change and every
 // 100 ms), then acts itself (fill, select, submit, scroll, evaluate) or answers where the view must click, or that the
 // element has the focus for a key; an answer that acts after its element was there says how long the step waited
-// for the page's requests and scheduled work, and for what first ({waited, waitedFor}). A call that waited a whole slice without acting answers why it waits
-// ({kind: "waiting", text}), and is made again.
+// for the page's requests and scheduled work, and for what ({waited, waitedFor}). A call that waited a whole slice
+// without acting answers why it waits ({kind: "waiting", text}), and is made again.
 //
 // step: { kind, sliceMs, settle, selector, value, option, checked, condition }, what the kind needs (settle in ms:
 // the quiet time an element waits for, an `if`'s decision time, or how long a scroll must not grow the page).
@@ -34,17 +34,15 @@
     }
   };
 
-  // A Promise of a timer of webparse's own, and the timer's end, which a finished wait calls: a timer left behind
-  // would be work the page has pending for the next step.
-  const timeout = (ms) => {
-    let timer = null, resume = null;
-    const elapsed = new Promise((resolve) => { resume = resolve; timer = setTimeout(resolve, ms); });
-    return { elapsed, end: () => { clearTimeout(timer); resume(); } };
-  };
-  // The first of `promise` and a timeout of `ms`, the timer ended either way.
+  // The value of `promise`, or null once `ms` have gone by, whichever comes first; the timer is cleared either way:
+  // one left behind would be work the page has pending for the next step.
   const within = async (promise, ms) => {
-    const limit = timeout(ms);
-    try { return await Promise.race([promise, limit.elapsed.then(() => null)]); } finally { limit.end(); }
+    let timer = null;
+    try {
+      return await Promise.race([promise, new Promise((resolve) => { timer = setTimeout(() => resolve(null), ms); })]);
+    } finally {
+      clearTimeout(timer);
+    }
   };
 
   // The job's answer just before the step acts, read for at most 250 ms: a script still waiting for what only the

@@ -21,15 +21,16 @@ extension FieldReader {
             }
             for (index, element) in elements.enumerated() {
                 let place = "\(path)[\(index)]"
-                if let members = FieldInput.node(element).members, members.contains(where: { $0.key == "if" }) {
-                    steps += conditional(members, at: .node(element), path: place).map { [$0] } ?? []
+                let object = FieldInput.node(element)
+                if let members = object.members, members.contains(where: { $0.key == "if" }) {
+                    steps += conditional(members, at: object, path: place).map { [$0] } ?? []
                     continue
                 }
-                guard let members = FieldInput.node(element).members, members.count == 1, let (action, value) = members.first else {
+                guard let members = object.members, members.count == 1, let (action, value) = members.first else {
                     problem(
-                        place, at: .node(element),
-                        "expected an object with one action, such as {\"click\": \"#next\"}, got \(FieldInput.node(element).excerpt)"
-                            + Self.stepShapeHint(FieldInput.node(element).members ?? []))
+                        place, at: object,
+                        "expected an object with one action, such as {\"click\": \"#next\"}, got \(object.excerpt)"
+                            + Self.stepShapeHint(object.members ?? []))
                     continue
                 }
                 steps += step(action, .node(value), path: place + "." + action) ?? []
