@@ -7,7 +7,9 @@ import FoundationEssentials
 /// the items of a worker whose heartbeat expired (a pod killed mid-job loses nothing; its item is done again). An
 /// item leaves its processing list in the same atomic step that pushes its record to `NAME:results` or
 /// `NAME:failed`, and only if it is still there: a record is never pushed twice, even when the reply of that step
-/// was lost and the step is sent again. `NAME:seen` is the set of URLs done or queued, across every worker.
+/// was lost and the step is sent again. `NAME:seen` is the set of URLs done or queued, across every worker. Each
+/// host's limits, shared by the workers, are `NAME:host:HOST` and its places `NAME:host:HOST:places`
+/// (`WorkQueue+Hosts`).
 ///
 /// Redis' calls block (hiredis): they run one at a time on a thread of the queue's own, never on Swift's
 /// cooperative threads, and each method is async.
@@ -52,6 +54,8 @@ public final class WorkQueue: @unchecked Sendable {
     /// Whether a connection failed since the processing list was last checked: a lease whose reply was lost may have
     /// moved an item there that this worker does not hold.
     var lostReplies = false
+    /// The places at hosts this worker holds: the sorted set of each, by its holder's token.
+    var places: [String: String] = [:]
 
     /// Atomically removes one `ARGV[1]` from the list `KEYS[1]` and, if it was there, pushes `ARGV[2]` to `KEYS[2]`
     /// (an empty `ARGV[2]`: `ARGV[1]` to the head of the queue `KEYS[3]` instead); with a job `ARGV[3]`, also sets its
@@ -109,9 +113,12 @@ public final class WorkQueue: @unchecked Sendable {
         return try result.get()
     }
 
-    /// Renews this worker's lease: its heartbeat lives `lease` from now.
+    /// Renews this worker's lease: its heartbeat, and the host places it holds (`enterHost`), live `lease` from now.
     public func renew() async throws(RedisConnection.Failure) {
-        try await run { () throws(RedisConnection.Failure) in try self.beat() }
+        try await run { () throws(RedisConnection.Failure) in
+            try self.beat()
+            try self.renewPlaces()
+        }
     }
 
     private func beat() throws(RedisConnection.Failure) {

@@ -16,6 +16,8 @@ final class FakePages: PageRunner {
         case fails(WebParserError.Kind)
         /// Answers `data` after `delay`.
         case slow(data: String, delay: Duration)
+        /// Fails with the HTTP `status`, its Retry-After asking for `retryAfter`.
+        case refuses(status: Int, retryAfter: Duration?)
     }
 
     let site: String
@@ -24,6 +26,8 @@ final class FakePages: PageRunner {
 
     private struct State {
         var loads: [String] = []
+        var starts: [ContinuousClock.Instant] = []
+        var refusals: [ContinuousClock.Instant] = []
         var labels: [String] = []
         var loading = 0
         var mostAtOnce = 0
@@ -38,6 +42,10 @@ final class FakePages: PageRunner {
 
     /// Every URL loaded, in order.
     var loads: [String] { state.withLock { $0.loads } }
+    /// When each load started, in order.
+    var starts: [ContinuousClock.Instant] { state.withLock { $0.starts } }
+    /// When each refusal (`Page.refuses`) was answered, in order.
+    var refusals: [ContinuousClock.Instant] { state.withLock { $0.refusals } }
     /// The label of every load, in order.
     var labels: [String] { state.withLock { $0.labels } }
     /// The most pages loading at once.
@@ -46,9 +54,11 @@ final class FakePages: PageRunner {
     /// How many times the page at `path` was loaded.
     func loads(of path: String) -> Int { loads.filter { $0 == site + path }.count }
 
-    func run(_ job: WebParserJob, label: String) async throws -> WebParserResult {
+    func run(_ job: WebParserJob, label: String, pass: HostPass) async throws -> WebParserResult {
+        try await pass.waitForTurn()
         state.withLock {
             $0.loads.append(job.url.absoluteString)
+            $0.starts.append(.now)
             $0.labels.append(label)
             $0.loading += 1
             $0.mostAtOnce = max($0.mostAtOnce, $0.loading)
@@ -74,7 +84,15 @@ final class FakePages: PageRunner {
             case .redirect(let location):
                 url = URL(string: location, relativeTo: url)!.absoluteURL
             case .fails(let kind):
-                throw WebParserError(kind, url: url.absoluteString)
+                let error = WebParserError(kind, url: url.absoluteString)
+                pass.hear(.failed(error))
+                throw error
+            case .refuses(let status, let retryAfter):
+                state.withLock { $0.refusals.append(.now) }
+                var error = WebParserError(.httpStatus(status), url: url.absoluteString)
+                error.retryAfter = retryAfter
+                pass.hear(.failed(error))
+                throw error
             }
         }
         throw WebParserError(.loadFailed("too many redirects"), url: url.absoluteString)

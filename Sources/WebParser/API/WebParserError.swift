@@ -8,6 +8,9 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     public var attempts: Int
     /// How long the server asked to wait before trying again (its Retry-After header), if it said.
     public var retryAfter: Duration?
+    /// The server's Retry-After header when it was neither a number of seconds nor an HTTP date (a negative number,
+    /// a word): it asked for no wait that webparse could read.
+    public var unreadRetryAfter: String?
     /// For a time-out while waiting for the script's result: what the script or its wait last answered, in
     /// words ("the script returned [] (empty; …)", "waitFor returned false").
     public var lastAnswer: String?

@@ -77,12 +77,16 @@ public struct WebParserRunner: Sendable {
     ///   - onMessage: called on the WebKit thread with what the page says besides its result, in order: each
     ///     emitted value as it arrives (values of an attempt that fails are not taken back), console lines,
     ///     user scripts' exceptions, windows opened and navigations refused. Keep it short.
+    ///   - beforeAttempt: awaited before each attempt starts, with its number (1 for the first), outside the
+    ///     attempt's time: a crawl waits there for its host's turn. What it throws ends the job.
     /// - Throws: `WebParserError` when the job fails (after its retries, for transient failures), including
-    ///   `.environmentUnavailable` when WebKit cannot start; `CancellationError` when the task is cancelled.
+    ///   `.environmentUnavailable` when WebKit cannot start; `CancellationError` when the task is cancelled; what
+    ///   `beforeAttempt` throws.
     public func run(
         _ job: WebParserJob,
         onStateChange: @escaping @Sendable (WebParserState) -> Void = { _ in },
-        onMessage: @escaping @Sendable (WebParserMessage) -> Void = { _ in }
+        onMessage: @escaping @Sendable (WebParserMessage) -> Void = { _ in },
+        beforeAttempt: @escaping @Sendable (_ attempt: Int) async throws -> Void = { _ in }
     ) async throws -> WebParserResult {
         do {
             if job.capture != nil && !session.configuration.capturesResponses {
@@ -91,6 +95,7 @@ public struct WebParserRunner: Sendable {
             try await startRuntime()
             onStateChange(.started)
             var machine = JobMachine(timeout: job.timeout, retry: job.retry)
+            try await beforeAttempt(1)
             var actions = machine.handle(.start(now: .now))
             // Made once, off the WebKit thread (a large script takes a while), within the first attempt's time.
             let script = PageScript(for: job.evaluation)
@@ -104,6 +109,7 @@ public struct WebParserRunner: Sendable {
                         throw error
                     case .wait(let delay):
                         try await Task.sleep(for: delay)
+                        if case .waitingToRetry(let number) = machine.state { try await beforeAttempt(number) }
                         next = .retryDue(now: .now)
                     case .run(let number, let alone, let deadline):
                         do {

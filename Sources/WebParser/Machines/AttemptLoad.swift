@@ -176,6 +176,7 @@ struct AttemptLoad {
     func httpStatusError(_ status: Int, retryAfter: String?) -> WebParserError {
         var error = WebParserError(.httpStatus(status), url: url)
         error.retryAfter = retryAfter.flatMap { RetryAfter.parse($0) }
+        if error.retryAfter == nil { error.unreadRetryAfter = retryAfter }
         return error
     }
 

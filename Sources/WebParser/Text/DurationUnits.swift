@@ -5,7 +5,7 @@ extension Duration {
     }
 
     /// "1.5 s", "30 s", "250 ms".
-    var secondsText: String {
+    package var secondsText: String {
         if milliseconds < 1000 { return "\(milliseconds) ms" }
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
         return "\(Double(milliseconds) / 1000) s"

@@ -73,7 +73,13 @@ public struct CrawlDiscovery: Sendable {
     /// The least time between two loads of `url`'s host: the crawl's `delay`, or its site's `Crawl-delay` when that
     /// is longer (and the crawl obeys `robots.txt`).
     public func delay(for url: URL) async -> Duration {
-        guard let robots, let asked = await robots.file(for: url).file.rules.crawlDelay else { return crawl.delay }
+        await Self.delay(of: crawl, for: url, robots: robots)
+    }
+
+    /// The least time between two loads of `url`'s host by `crawl`: its `delay`, or the site's `Crawl-delay` in
+    /// `robots` when that is longer (and the crawl obeys `robots.txt`).
+    public static func delay(of crawl: Crawl, for url: URL, robots: RobotsFiles?) async -> Duration {
+        guard crawl.robots, let robots, let asked = await robots.file(for: url).file.rules.crawlDelay else { return crawl.delay }
         return max(crawl.delay, asked)
     }
 

@@ -27,8 +27,8 @@ public struct Crawled: Sendable {
 
 /// Reads every page reachable from a job's start page by the links its rendered pages have (`Crawl`), each with
 /// the job's script: breadth first, each page once (`CrawlFrontier`), from tab to tab of one tab group as a person
-/// browsing does, `perHost` pages of a host at once and `delay` (or its `Crawl-delay`) apart, as each site's
-/// `robots.txt` allows (`CrawlDiscovery`), `maxPages` at most.
+/// browsing does, `perHost` pages of a host at once and `delay` (or its `Crawl-delay`) apart, a host that refuses
+/// with a 429 paused (`HostGates`), as each site's `robots.txt` allows (`CrawlDiscovery`), `maxPages` at most.
 ///
 /// ```swift
 /// let pages = WebParserPages(parser: WebParserRunner(), concurrency: 4)
@@ -39,14 +39,18 @@ public struct Crawler: Sendable {
     public let pages: any PageRunner
     /// Each site's `robots.txt`: the crawl's own, or shared by crawls (a worker's).
     public let robots: RobotsFiles
+    /// Where each host's limits are kept: the crawl's own, or shared by a run's crawls.
+    public let hostBook: any HostBook
     /// The most pages waiting for a slot at once: enough to keep every slot busy, few enough that a crawl of
     /// thousands of links holds its frontier, not thousands of tasks.
     static let inFlight = 16
 
-    /// A crawler whose pages `pages` load, reading `robots` (by default, files of its own, loaded by `pages`).
-    public init(pages: any PageRunner, robots: RobotsFiles? = nil) {
+    /// A crawler whose pages `pages` load, reading `robots` (by default, files of its own, loaded by `pages`), each
+    /// host's limits kept in `hostBook` (by default, the crawl's own).
+    public init(pages: any PageRunner, robots: RobotsFiles? = nil, hostBook: (any HostBook)? = nil) {
         self.pages = pages
         self.robots = robots ?? RobotsFiles(pages: pages)
+        self.hostBook = hostBook ?? LocalHostBook()
     }
 
     /// Crawls by `crawl` from `job`'s page: it is read first (with the links the crawl follows), then each page found
@@ -76,7 +80,10 @@ public struct Crawler: Sendable {
         var pages = [first]
         var failed = 0
         onEvent(.page(first))
-        let hosts = HostGates(perHost: crawl.perHost)
+        let hosts = HostGates(book: hostBook) { news in
+            if let warning = news.pause.warning { onEvent(.warning(warning)) }
+            onEvent(.note(news.description))
+        }
         // The crawl goes from page to page in the same tabs, as a person browsing the site does.
         let tabGroup = UUID().uuidString
 
@@ -101,7 +108,9 @@ public struct Crawler: Sendable {
                     group.addTask { [self, page] in
                         do {
                             let delay = await discovery.delay(for: target.url)
-                            let result = try await hosts.run(target.url, delay: delay) { try await self.pages.run(page, label: label) }
+                            let result = try await hosts.run(target.url, perHost: crawl.perHost, delay: delay) { pass in
+                                try await self.pages.run(page, label: label, pass: pass)
+                            }
                             return (target, .success(result))
                         } catch let error as WebParserError {
                             return (target, .failure(error))

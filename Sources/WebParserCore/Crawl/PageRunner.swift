@@ -4,11 +4,20 @@ import WebParser
 /// What loads the pages of a crawl or a follow (and of a run's jobs), each a job of its own: `WebParserPages` with
 /// WebKit, a fake one in tests.
 public protocol PageRunner: Sendable {
-    /// Runs `job`, named `label` in what is said about it (its crawl's or list's name and its URL), and gives its
-    /// result.
+    /// Runs `job`, named `label` in what is said about it (its crawl's or list's name and its URL), each attempt once
+    /// `pass` gives its host's turn, telling `pass` how each attempt ended, and gives its result.
+    /// - Throws: `WebParserError` when the page failed after its retries; `CancellationError` when the task is
+    ///   cancelled; what `pass` throws.
+    func run(_ job: WebParserJob, label: String, pass: HostPass) async throws -> WebParserResult
+}
+
+extension PageRunner {
+    /// Runs `job`, named `label`, as no host's limits hold it.
     /// - Throws: `WebParserError` when the page failed after its retries; `CancellationError` when the task is
     ///   cancelled.
-    func run(_ job: WebParserJob, label: String) async throws -> WebParserResult
+    public func run(_ job: WebParserJob, label: String) async throws -> WebParserResult {
+        try await run(job, label: label, pass: .open)
+    }
 }
 
 /// What hears a page's job: its states and its messages (`WebParserRunner.run`'s two handlers).
@@ -57,14 +66,20 @@ public struct WebParserPages: PageRunner {
         WebParserPages(parser: parser, slots: slots, watch: watch)
     }
 
-    /// Runs `job` once one of the pages is free, heard as `watch` says of `label`.
+    /// Runs `job` once one of the pages is free, each attempt in its host's turn as `pass` gives it, heard as `watch`
+    /// says of `label`.
     /// - Throws: `WebParserError` when the job failed after its retries; `CancellationError` when the task is
-    ///   cancelled.
-    public func run(_ job: WebParserJob, label: String) async throws -> WebParserResult {
+    ///   cancelled; what `pass` throws.
+    public func run(_ job: WebParserJob, label: String, pass: HostPass) async throws -> WebParserResult {
         var job = job
         let listeners = watch(&job, label)
         return try await slots.run { [parser, job] in
-            try await parser.run(job, onStateChange: listeners.onStateChange, onMessage: listeners.onMessage)
+            try await parser.run(
+                job,
+                onStateChange: { state in
+                    pass.hear(state)
+                    listeners.onStateChange(state)
+                }, onMessage: listeners.onMessage, beforeAttempt: { _ in try await pass.waitForTurn() })
         }
     }
 }

@@ -39,7 +39,8 @@ struct JobRun {
             case .environment(let failure):
                 StandardStreams.tellError("webparse: \(failure)")
                 return .environment
-            case .interrupted:
+            case .interrupted, .hostBook:
+                // A run's hosts' limits are its own, in memory: only a queue's can fail.
                 return .interrupted
             }
         }

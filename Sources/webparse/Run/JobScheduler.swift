@@ -18,6 +18,8 @@ struct JobScheduler {
         /// WebKit cannot run here; every job would fail the same way.
         case environment(WebParserError)
         case interrupted
+        /// Where the hosts' limits are kept could not be used (the queue's Redis).
+        case hostBook(any Error)
     }
 
     /// Runs `jobs`; `handle` gets each job's index and outcome in the order they finish.
@@ -73,8 +75,9 @@ struct JobScheduler {
             result: .failure(.notRun(reason)), elapsed: .zero)
     }
 
-    /// Runs `named` on one of the run's pages, and says how it ended.
-    func runJob(_ named: Config.NamedJob) async -> Result<JobOutcome, Stop> {
+    /// Runs `named` on one of the run's pages, each attempt in its host's turn as `pass` gives it, and says how it
+    /// ended.
+    func runJob(_ named: Config.NamedJob, pass: HostPass = .open) async -> Result<JobOutcome, Stop> {
         let start = ContinuousClock.now
         let result: Result<WebParserResult, JobFailure>
         do {
@@ -88,12 +91,14 @@ struct JobScheduler {
                         other?(message)
                     })
             }
-            result = .success(try await heard.run(named.job, label: named.name))
+            result = .success(try await heard.run(named.job, label: named.name, pass: pass))
         } catch let error as WebParserError {
             if case .environmentUnavailable = error.kind { return .failure(.environment(error)) }
             result = .failure(.failed(error))
-        } catch {
+        } catch is CancellationError {
             return .failure(.interrupted)
+        } catch {
+            return .failure(Task.isCancelled ? .interrupted : .hostBook(error))
         }
         if case .success(let success) = result { reporter.warnIfCutShort(named.name, success) }
         return .success(

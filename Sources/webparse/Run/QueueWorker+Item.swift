@@ -23,13 +23,26 @@ extension QueueWorker {
         if settings.logConsole { named.job.page.capturesConsole = true }
         reporter.know(1)
         var outcome: JobOutcome
-        switch await shared.scheduler.runJob(named) {
+        let ran: Result<JobOutcome, JobScheduler.Stop>
+        do {
+            // A crawl's pages keep its perHost and delay across every worker; a paused host holds every item's page.
+            var delay = Duration.zero
+            if let crawl = named.crawl { delay = await CrawlDiscovery.delay(of: crawl, for: named.job.url, robots: shared.robots) }
+            ran = try await hostGates(queue, for: named.name).run(named.job.url, perHost: named.crawl?.perHost, delay: delay) { pass in
+                await shared.scheduler.runJob(named, pass: pass)
+            }
+        } catch {
+            ran = .failure(Task.isCancelled ? .interrupted : .hostBook(error))
+        }
+        switch ran {
         case .success(let finished): outcome = finished
         case .failure(let stop):
             _ = try? await queue.release(item)
             switch stop {
             case .environment(let error): return .environment(error)
             case .interrupted: return .stopped
+            case .hostBook(let failure as RedisConnection.Failure): return .queue(failure)
+            case .hostBook: return .stopped
             }
         }
         // A detail page's record carries the list's item it belongs to, success or failure.
@@ -62,6 +75,14 @@ extension QueueWorker {
             return await fail(item, on: queue, shared, record: refused.jsonLine(adding: extra))
         } catch {
             return .queue(error)
+        }
+    }
+
+    /// The limits of each host, kept in `queue`'s Redis for every worker; what they do is said of job `name`.
+    private func hostGates(_ queue: WorkQueue, for name: String) -> HostGates {
+        HostGates(book: QueueHostBook(queue: queue)) { [reporter] news in
+            if let warning = news.pause.warning { StandardStreams.tell("webparse work: \(name): \(warning)") }
+            if reporter.isVerbose { StandardStreams.tell("webparse work: \(name): \(news.description)") }
         }
     }
 
