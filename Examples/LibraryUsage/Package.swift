@@ -6,9 +6,11 @@ let package = Package(
     name: "LibraryUsage",
     dependencies: [.package(name: "webparse", path: "../..")],
     targets: [
-        .executableTarget(name: "LibraryUsage", dependencies: [
-            .product(name: "WebParser", package: "webparse"),
-            .product(name: "WebParserCore", package: "webparse"),
-        ]),
+        .executableTarget(
+            name: "LibraryUsage",
+            dependencies: [
+                .product(name: "WebParser", package: "webparse"),
+                .product(name: "WebParserCore", package: "webparse")
+            ])
     ]
 )

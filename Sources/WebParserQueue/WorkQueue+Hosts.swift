@@ -5,14 +5,16 @@ extension WorkQueue {
     private static let clock = """
         local time = redis.call('TIME')
         local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
         """
 
-    /// Keeps the hash `KEYS[1]` of a host at least until `until` (milliseconds by Redis' clock) and ten minutes more.
+    /// Keeps the hash `KEYS[1]` of a host at least until `moment` (milliseconds by Redis' clock) and ten minutes more.
     private static let keep = """
-        local function keep(until)
-          local left = math.max(redis.call('PTTL', KEYS[1]), until - now + 600000)
+        local function keep(moment)
+          local left = math.max(redis.call('PTTL', KEYS[1]), moment - now + 600000)
           redis.call('PEXPIRE', KEYS[1], left)
         end
+
         """
 
     /// Takes a place among the host's places `KEYS[1]` (a sorted set of holders by the end of their lease) for
@@ -35,26 +37,39 @@ extension WorkQueue {
             return 1
             """
 
-    /// Takes the turn of the host whose hash is `KEYS[1]` when it is not paused and its next start has come, the next
-    /// start then `ARGV[1]` ms away: answers 0, or the milliseconds to wait before asking again.
+    /// Takes the turn of the host whose hash is `KEYS[1]` when it is not paused, its next start has come and no load
+    /// is starting, the next start then `ARGV[1]` ms away and, with a delay, a load starting for `ARGV[2]` ms at
+    /// most: answers 0, or the milliseconds to wait before asking again (`ARGV[3]` at most while a load starts).
     private static let turn =
         clock + keep + """
             local start = math.max(tonumber(redis.call('HGET', KEYS[1], 'paused') or '0'), tonumber(redis.call('HGET', KEYS[1], 'next') or '0'))
             if start > now then return start - now end
+            local starting = tonumber(redis.call('HGET', KEYS[1], 'starting') or '0')
+            if starting > now then return math.min(starting - now, tonumber(ARGV[3])) end
             if tonumber(ARGV[1]) > 0 then
-              redis.call('HSET', KEYS[1], 'next', now + tonumber(ARGV[1]))
+              redis.call('HSET', KEYS[1], 'next', now + tonumber(ARGV[1]), 'starting', now + tonumber(ARGV[2]))
               keep(now + tonumber(ARGV[1]))
             end
+            return 0
+            """
+
+    /// The load whose turn came at the host whose hash is `KEYS[1]` started: its next start is `ARGV[1]` ms away at
+    /// the earliest, and no load is starting.
+    private static let started =
+        clock + keep + """
+            local next = math.max(tonumber(redis.call('HGET', KEYS[1], 'next') or '0'), now + tonumber(ARGV[1]))
+            redis.call('HSET', KEYS[1], 'next', next, 'starting', 0)
+            keep(next)
             return 0
             """
 
     /// Pauses the host whose hash is `KEYS[1]` for `ARGV[1]` ms from now, unless it already is for longer.
     private static let pause =
         clock + keep + """
-            local until = math.max(tonumber(redis.call('HGET', KEYS[1], 'paused') or '0'), now + tonumber(ARGV[1]))
-            redis.call('HSET', KEYS[1], 'paused', until)
-            keep(until)
-            return until - now
+            local moment = math.max(tonumber(redis.call('HGET', KEYS[1], 'paused') or '0'), now + tonumber(ARGV[1]))
+            redis.call('HSET', KEYS[1], 'paused', moment)
+            keep(moment)
+            return moment - now
             """
 
     /// The hash of `host`'s limits: when its next load may start, until when it is paused, its refusals in a row.
@@ -88,14 +103,26 @@ extension WorkQueue {
         }
     }
 
-    /// Takes `host`'s turn to start a load, across every worker, when it is not paused and `delay` has passed since
-    /// its last start, and answers nil; otherwise answers how long to wait before asking again.
+    /// Takes `host`'s turn to start a load, across every worker, when it is not paused, `delay` has passed since its
+    /// last start and no load whose turn came is still starting (`startingLimit` at most), and answers nil; otherwise
+    /// answers how long to wait before asking again (`startingPoll` at most while a load starts).
     /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
-    public func hostTurn(_ host: String, delay: Duration) async throws(RedisConnection.Failure) -> Duration? {
+    public func hostTurn(
+        _ host: String, delay: Duration, startingLimit: Duration = .seconds(5), startingPoll: Duration = .milliseconds(20)
+    ) async throws(RedisConnection.Failure) -> Duration? {
         let wait = try await run { () throws(RedisConnection.Failure) in
-            try self.eval(Self.turn, keys: [self.hostKey(host)], arguments: [String(Int(delay.seconds * 1000))])
+            try self.eval(
+                Self.turn, keys: [self.hostKey(host)], arguments: [delay, startingLimit, startingPoll].map { String(Int($0.seconds * 1000)) })
         }
         return wait > 0 ? .milliseconds(wait) : nil
+    }
+
+    /// The load whose turn came at `host` started, or will not: the next turn comes `delay` from now at the earliest.
+    /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
+    public func hostStarted(_ host: String, delay: Duration) async throws(RedisConnection.Failure) {
+        try await run { () throws(RedisConnection.Failure) in
+            try self.eval(Self.started, keys: [self.hostKey(host)], arguments: [String(Int(delay.seconds * 1000))])
+        }
     }
 
     /// Starts no load at `host`, in any worker, for `pause` from now (a pause already longer stands).

@@ -56,6 +56,7 @@ final class FakePages: PageRunner {
 
     func run(_ job: WebParserJob, label: String, pass: HostPass) async throws -> WebParserResult {
         try await pass.waitForTurn()
+        pass.hear(.requested)
         state.withLock {
             $0.loads.append(job.url.absoluteString)
             $0.starts.append(.now)

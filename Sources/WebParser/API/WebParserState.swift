@@ -1,9 +1,12 @@
 /// Where a job is. A job is `started` once, then for each attempt `loading` (repeatedly, with a progress that
-/// only grows) and `executingJavaScript` (once, after which no `loading` comes); between attempts `retrying`
+/// only grows; `requested` once among them, as the page's request leaves) and `executingJavaScript` (once, after which no `loading` comes); between attempts `retrying`
 /// or `rerunningAlone`; at the end `completed`, `failed` or `cancelled`.
 public enum WebParserState: Sendable, Equatable {
     /// The job began (once per job, not per attempt).
     case started
+    /// The attempt's page asked for its document: its request is on its way (once an attempt, among its `loading`
+    /// states).
+    case requested
     /// The page is loading; `progress` goes from 0 to 1.
     case loading(progress: Double)
     /// The page is there and the job's script is being evaluated until it yields data.

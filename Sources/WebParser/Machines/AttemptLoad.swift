@@ -52,6 +52,8 @@ struct AttemptLoad {
     private(set) var committed = false
     /// The number of the document shown: a reply from an earlier one is stale.
     private(set) var document = 0
+    /// Whether a document of the attempt was requested yet.
+    private var anyDocumentRequested = false
     /// What can change the document shown, besides webparse's calls.
     private(set) var shown = PageQuiet.Document.unknown
     /// The error status of the main document, held until the loaded document is checked for bot protection, with the
@@ -90,6 +92,12 @@ struct AttemptLoad {
         let scheme = url.prefix { $0 != ":" }.lowercased()
         guard committed, leaving == .no, ["http", "https", "file"].contains(scheme) else { return }
         leaving = .maybe(reads: 0)
+    }
+
+    /// A document's request is on its way; true for the attempt's first.
+    mutating func documentRequested() -> Bool {
+        defer { anyDocumentRequested = true }
+        return !anyDocumentRequested
     }
 
     /// A document's load started without a load of the page's: the navigation asked for was a frame's.

@@ -56,7 +56,9 @@ extension RunningAttempt {
             return []
         case .resource(_, .started(let accept)) where RequestTracker.isDocument(accepting: accept):
             load.documentLoadStarted()
-            return handleTraffic(event)
+            // The attempt's first request is on its way: a crawl's host counts its delay from here.
+            let first = load.documentRequested() ? [Action.report(.requested)] : []
+            return first + handleTraffic(event)
         case .resource, .captured, .readStarted, .readEnded, .bodyWanted, .recorded, .requestSent:
             return handleTraffic(event)
         case .certificateTrusted:

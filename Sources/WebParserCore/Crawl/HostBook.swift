@@ -9,10 +9,15 @@ public protocol HostBook: Sendable {
     func enter(_ host: String, perHost: Int, as holder: String) async throws
     /// Gives back `holder`'s place at `host`.
     func leave(_ host: String, as holder: String) async
-    /// Takes `host`'s turn to start a load when it is not paused and `delay` has passed since its last start, and
-    /// answers nil; otherwise answers how long to wait before asking again.
+    /// Takes `host`'s turn to start a load when it is not paused, `delay` has passed since its last start, and no load
+    /// whose turn came is still starting (with a `delay`, its turn holds until `started`, `HostBook.startingLimit` at
+    /// most), and answers nil; otherwise answers how long to wait before asking again.
     /// - Throws: what the book's store throws.
     func turn(_ host: String, delay: Duration) async throws -> Duration?
+    /// The load whose turn came at `host` has started (its request is on its way), or will not: the next turn comes
+    /// `delay` from now at the earliest.
+    /// - Throws: what the book's store throws.
+    func started(_ host: String, delay: Duration) async throws
     /// Starts no load at `host` for `pause` from now (a pause already longer stands).
     /// - Throws: what the book's store throws.
     func pause(_ host: String, for pause: Duration) async throws
@@ -24,12 +29,20 @@ public protocol HostBook: Sendable {
     func forgive(_ host: String) async throws
 }
 
+extension HostBook {
+    /// The longest a turn waits for the load before it to start (a page that never says so).
+    public static var startingLimit: Duration { .seconds(5) }
+    /// How often a turn asks again while the load before it is starting.
+    public static var startingPoll: Duration { .milliseconds(20) }
+}
+
 /// The limits of each host for one process: its places handed out in the order they were asked for.
 public actor LocalHostBook: HostBook {
     private struct Host {
         var holders: Set<String> = []
         var waiting: [(holder: String, perHost: Int, go: CheckedContinuation<Void, Never>)] = []
         var nextStart = ContinuousClock.now
+        var startingUntil = ContinuousClock.now
         var pausedUntil = ContinuousClock.now
         var strikes = 0
     }
@@ -62,9 +75,17 @@ public actor LocalHostBook: HostBook {
         var entry = hosts[host, default: Host()]
         let start = max(entry.nextStart, entry.pausedUntil)
         guard start <= now else { return start - now }
+        guard entry.startingUntil <= now else { return min(entry.startingUntil - now, Self.startingPoll) }
         entry.nextStart = now + delay
+        if delay > .zero { entry.startingUntil = now + Self.startingLimit }
         hosts[host] = entry
         return nil
+    }
+
+    public func started(_ host: String, delay: Duration) {
+        let now = ContinuousClock.now
+        hosts[host, default: Host()].nextStart = max(hosts[host, default: Host()].nextStart, now + delay)
+        hosts[host, default: Host()].startingUntil = now
     }
 
     public func pause(_ host: String, for pause: Duration) {

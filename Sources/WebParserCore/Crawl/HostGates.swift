@@ -33,8 +33,14 @@ public struct HostGates: Sendable {
             turn: { [self] in
                 try await pauseIfAsked(host, refusals)
                 try await waitForTurn(host, delay: delay)
+                if delay > .zero { refusals.starting = true }
             },
-            heard: refusals.hear)
+            heard: { [self] state in
+                // The delay counts from the request, however long the tab took to send it.
+                if refusals.hearStart(state) { Task { try? await book.started(host, delay: delay) } }
+                // Every page of the host holds from now, not from this page's next attempt.
+                if refusals.hear(state) { Task { try? await pauseIfAsked(host, refusals) } }
+            })
         do {
             let value = try await work(pass)
             try await pauseIfAsked(host, refusals)
@@ -71,7 +77,7 @@ public struct HostGates: Sendable {
 /// The failure of a page's attempt that ended last, until its host's gates read it, and whether a refusal of the
 /// page counted against its host.
 private final class PageRefusals: Sendable {
-    private let state = Mutex<(heard: WebParserError?, struck: Bool)>((nil, false))
+    private let state = Mutex<(heard: WebParserError?, struck: Bool, starting: Bool)>((nil, false, false))
 
     /// Whether a refusal of the page counted against its host (`HostBook.strike`).
     var struck: Bool {
@@ -79,11 +85,32 @@ private final class PageRefusals: Sendable {
         set { state.withLock { $0.struck = newValue } }
     }
 
-    /// Hears a state of the page's job: a failed attempt is kept.
-    @Sendable func hear(_ state: WebParserState) {
+    /// Whether the attempt whose turn came has not yet said that its load started.
+    var starting: Bool {
+        get { state.withLock { $0.starting } }
+        set { state.withLock { $0.starting = newValue } }
+    }
+
+    /// Hears a state of the page's job: true, once an attempt, when its load started or it ended without one.
+    func hearStart(_ state: WebParserState) -> Bool {
         switch state {
-        case .retrying(_, let error), .failed(let error): self.state.withLock { $0.heard = error }
-        default: break
+        case .started, .loading, .executingJavaScript: false
+        case .requested, .retrying, .rerunningAlone, .completed, .failed, .cancelled:
+            self.state.withLock { state in
+                defer { state.starting = false }
+                return state.starting
+            }
+        }
+    }
+
+    /// Hears a state of the page's job: a failed attempt is kept (true).
+    func hear(_ state: WebParserState) -> Bool {
+        switch state {
+        case .retrying(_, let error), .failed(let error):
+            self.state.withLock { $0.heard = error }
+            return true
+        default:
+            return false
         }
     }
 

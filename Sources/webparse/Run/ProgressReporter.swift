@@ -57,7 +57,7 @@ struct ProgressReporter: Sendable {
         return { state in
             switch state {
             case .started: StandardStreams.tell("webparse: \(name): started")
-            case .loading: break
+            case .requested, .loading: break
             case .executingJavaScript: StandardStreams.tell("webparse: \(name): page loaded, waiting for the script's result")
             case .rerunningAlone(let error):
                 StandardStreams.tell(

@@ -15,7 +15,11 @@ struct QueueHostBook: HostBook {
     }
 
     func turn(_ host: String, delay: Duration) async throws -> Duration? {
-        try await queue.hostTurn(host, delay: delay)
+        try await queue.hostTurn(host, delay: delay, startingLimit: Self.startingLimit, startingPoll: Self.startingPoll)
+    }
+
+    func started(_ host: String, delay: Duration) async throws {
+        try await queue.hostStarted(host, delay: delay)
     }
 
     func pause(_ host: String, for pause: Duration) async throws {

@@ -34,6 +34,7 @@ func progress(_ label: String) -> @Sendable (WebParserState) -> Void {
     { state in
         switch state {
         case .started: FileHandle.standardError.write(Data("\(label): started\n".utf8))
+        case .requested: break
         case .loading(let progress): FileHandle.standardError.write(Data("\(label): loading \(Int(progress * 100))%\n".utf8))
         case .executingJavaScript: FileHandle.standardError.write(Data("\(label): waiting for the data\n".utf8))
         case .retrying(let attempt, let error): FileHandle.standardError.write(Data("\(label): \(error), attempt \(attempt)\n".utf8))
@@ -68,16 +69,19 @@ do {
     print("decoded \(comics.count) comics; newest: \(newest.title), chapter \(newest.chapter)")
 
     // 2. Map a result with a closure: the chapter numbers only, summed.
-    let chapters = try await parser.parse(job, mapper: ClosureMapper { data in
-        let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
-        return list.compactMap { $0["chapter"] as? Int }.reduce(0, +)
-    })
+    let chapters = try await parser.parse(
+        job,
+        mapper: ClosureMapper { data in
+            let list = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+            return list.compactMap { $0["chapter"] as? Int }.reduce(0, +)
+        })
     print("chapters in total: \(chapters)")
 
     // 3. Collect the values a user script emits as the page decodes its data.
     let capture = try UserScript(contentsOf: examples.appending(path: "comics/capture.user.js"))
-    let emitted = WebParserJob(url: site, evaluation: Evaluation(script: "", collect: .emitted), timeout: .seconds(15),
-                               page: PageSettings(userScripts: [capture]))
+    let emitted = WebParserJob(
+        url: site, evaluation: Evaluation(script: "", collect: .emitted), timeout: .seconds(15),
+        page: PageSettings(userScripts: [capture]))
     let captured = try await parser.parse(emitted, mapper: JSONMapper([Comic].self))
     print("captured \(captured.count) comics from the page's own decoding")
 
@@ -102,7 +106,8 @@ do {
             let result = try await parser.run(named.job)
             let changes = try ChangeTracker.changes(in: result.data, since: state.jobs[named.name], tracking: named.tracking, at: Date())
             state.jobs[named.name] = changes.updated
-            print("\(named.name), run \(run): \(changes.isFirstRun ? "first run" : "\(changes.fresh.count) new"), \(changes.updated.seen.count) items remembered")
+            print(
+                "\(named.name), run \(run): \(changes.isFirstRun ? "first run" : "\(changes.fresh.count) new"), \(changes.updated.seen.count) items remembered")
         }
     }
 
@@ -117,7 +122,8 @@ do {
     var list = archive
     list.evaluation = Evaluation(script: "Array.from(document.querySelectorAll('li a'), a => ({title: a.textContent, url: a.href}))")
     let first = try await pages.run(list, label: "list")
-    let summary = WebParserJob(url: list.url, script: "({date: document.querySelector('time').dateTime, summary: document.querySelector('.summary').textContent || null})")
+    let summary = WebParserJob(
+        url: list.url, script: "({date: document.querySelector('time').dateTime, summary: document.querySelector('.summary').textContent || null})")
     let followed = await Follower(pages: pages).follow(Follow(field: "url", job: summary), in: first.data, base: URL(string: first.finalURL)!, name: "chapters")
     let items = try JSONSerialization.jsonObject(with: followed.list) as! [[String: Any]]
     let detail = items[0]["detail"] as! [String: String]

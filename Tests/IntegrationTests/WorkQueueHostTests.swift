@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import WebParserQueue
+
+/// The hosts' limits a queue's workers share on a real Redis: places leased as items are, turns and pauses by Redis'
+/// clock, refusals counted in a row.
+@Suite(.serialized) struct WorkQueueHostTests {
+    @Test func aHostsPlacesAreSharedByWorkersAndADeadWorkersEndWithItsLease() async throws {
+        let server = try RedisServer()
+        let url = try RedisURL(server.url(queue: "pages"))
+        let first = try WorkQueue(url, worker: "first", lease: .seconds(30))
+        let second = try WorkQueue(url, worker: "second", lease: .seconds(30))
+        try await first.enterHost("comics.example", perHost: 1, as: "page 1")
+        let entered = Mutex(false)
+        let waiting = Task {
+            try await second.enterHost("comics.example", perHost: 1, as: "page 2")
+            entered.withLock { $0 = true }
+        }
+        try await second.enterHost("other.example", perHost: 1, as: "page 3")
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(!entered.withLock { $0 }, "a second page of a host whose one place is taken waits")
+        await first.leaveHost("comics.example", as: "page 1")
+        try await waiting.value
+        // A worker that dies holding a place holds it until its lease ends, not longer.
+        let dying = try WorkQueue(url, worker: "dying", lease: .seconds(1))
+        try await dying.enterHost("dead.example", perHost: 1, as: "page 4")
+        let started = ContinuousClock.now
+        try await first.enterHost("dead.example", perHost: 1, as: "page 5")
+        #expect(ContinuousClock.now - started >= .milliseconds(800))
+    }
+
+    @Test func aHeartbeatKeepsAPlaceBeyondItsLease() async throws {
+        let server = try RedisServer()
+        let url = try RedisURL(server.url(queue: "pages"))
+        let holder = try WorkQueue(url, worker: "holder", lease: .seconds(1))
+        let other = try WorkQueue(url, worker: "other", lease: .seconds(30))
+        try await holder.enterHost("comics.example", perHost: 1, as: "page 1")
+        let entered = Mutex(false)
+        let waiting = Task {
+            try await other.enterHost("comics.example", perHost: 1, as: "page 2")
+            entered.withLock { $0 = true }
+        }
+        for _ in 0..<6 {
+            try await Task.sleep(for: .milliseconds(300))
+            try await holder.renew()
+        }
+        #expect(!entered.withLock { $0 }, "a place renewed by its worker's heartbeat is still held after 1.8 s")
+        await holder.leaveHost("comics.example", as: "page 1")
+        try await waiting.value
+    }
+
+    @Test func turnsAndPausesHoldForEveryWorker() async throws {
+        let server = try RedisServer()
+        let url = try RedisURL(server.url(queue: "pages"))
+        let first = try WorkQueue(url, worker: "first")
+        let second = try WorkQueue(url, worker: "second")
+        #expect(try await first.hostTurn("comics.example", delay: .milliseconds(800)) == nil)
+        let wait = try #require(try await second.hostTurn("comics.example", delay: .milliseconds(800)))
+        #expect(wait > .milliseconds(500) && wait <= .milliseconds(800), "\(wait)")
+        #expect(try await second.hostTurn("other.example", delay: .milliseconds(800)) == nil)
+        // A turn holds until its load says it started, and the delay counts from then.
+        try await Task.sleep(for: .milliseconds(900))
+        let starting = try #require(try await first.hostTurn("other.example", delay: .milliseconds(800)))
+        #expect(starting <= .milliseconds(20), "\(starting)")
+        try await second.hostStarted("other.example", delay: .milliseconds(800))
+        let after = try #require(try await first.hostTurn("other.example", delay: .milliseconds(800)))
+        #expect(after > .milliseconds(500), "\(after)")
+        try await first.pauseHost("other.example", for: .seconds(3))
+        try await first.pauseHost("other.example", for: .seconds(1))
+        let paused = try #require(try await second.hostTurn("other.example", delay: .zero))
+        #expect(paused > .milliseconds(2500) && paused <= .seconds(3), "a shorter pause leaves a longer one standing: \(paused)")
+        #expect(try await first.strikeHost("comics.example") == 1)
+        #expect(try await second.strikeHost("comics.example") == 2)
+        try await first.forgiveHost("comics.example")
+        #expect(try await second.strikeHost("comics.example") == 1)
+        let ttl = Int(try server.cli(["PTTL", "pages:host:other.example"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(ttl > 600_000 && ttl <= 603_000, "a host's limits are forgotten ten minutes after they last matter: \(ttl) ms")
+    }
+}
