@@ -52,6 +52,7 @@ public actor LocalHostBook: HostBook {
     /// A book with no host in it.
     public init() {}
 
+    /// Takes one of `host`'s `perHost` places for `holder` once one is free; places go in the order asked for.
     public func enter(_ host: String, perHost: Int, as holder: String) async {
         if hosts[host, default: Host()].holders.count < max(perHost, 1) {
             hosts[host, default: Host()].holders.insert(holder)
@@ -60,6 +61,7 @@ public actor LocalHostBook: HostBook {
         await withCheckedContinuation { hosts[host]?.waiting.append((holder, perHost, $0)) }
     }
 
+    /// Gives back `holder`'s place at `host`, to the page that asked for one first.
     public func leave(_ host: String, as holder: String) {
         guard var entry = hosts[host], entry.holders.remove(holder) != nil else { return }
         if !entry.waiting.isEmpty, entry.holders.count < max(entry.waiting[0].perHost, 1) {
@@ -70,6 +72,7 @@ public actor LocalHostBook: HostBook {
         hosts[host] = entry
     }
 
+    /// Takes `host`'s turn (see `HostBook.turn`): nil, or how long to wait before asking again.
     public func turn(_ host: String, delay: Duration) -> Duration? {
         let now = ContinuousClock.now
         var entry = hosts[host, default: Host()]
@@ -82,21 +85,25 @@ public actor LocalHostBook: HostBook {
         return nil
     }
 
+    /// The load whose turn came at `host` started: its next turn is `delay` from now at the earliest.
     public func started(_ host: String, delay: Duration) {
         let now = ContinuousClock.now
         hosts[host, default: Host()].nextStart = max(hosts[host, default: Host()].nextStart, now + delay)
         hosts[host, default: Host()].startingUntil = now
     }
 
+    /// Starts no load at `host` for `pause` from now (a pause already longer stands).
     public func pause(_ host: String, for pause: Duration) {
         hosts[host, default: Host()].pausedUntil = max(hosts[host, default: Host()].pausedUntil, .now + pause)
     }
 
+    /// Counts a refusal of `host` and answers how many came in a row.
     public func strike(_ host: String) -> Int {
         hosts[host, default: Host()].strikes += 1
         return hosts[host, default: Host()].strikes
     }
 
+    /// Forgets `host`'s refusals.
     public func forgive(_ host: String) {
         hosts[host]?.strikes = 0
     }
