@@ -7,23 +7,33 @@ import WebParserQueue
 /// The hosts' limits a queue's workers share on a real Redis: places leased as items are, turns and pauses by Redis'
 /// clock, refusals counted in a row.
 @Suite(.serialized) struct WorkQueueHostTests {
-    @Test func aHostsPlacesAreSharedByWorkersAndADeadWorkersEndWithItsLease() async throws {
+    /// Two workers of a new queue on a new Redis: `holder`, whose lease is `lease`, holds the one place at
+    /// comics.example; `other` asks for one. Gives them, the task that enters, and whether it entered yet.
+    func twoWorkers(lease: Duration) async throws -> (
+        holder: WorkQueue, other: WorkQueue, entering: Task<Void, any Error>, entered: @Sendable () -> Bool, server: RedisServer
+    ) {
         let server = try RedisServer()
         let url = try RedisURL(server.url(queue: "pages"))
-        let first = try WorkQueue(url, worker: "first", lease: .seconds(30))
-        let second = try WorkQueue(url, worker: "second", lease: .seconds(30))
-        try await first.enterHost("comics.example", perHost: 1, as: "page 1")
+        let holder = try WorkQueue(url, worker: "holder", lease: lease)
+        let other = try WorkQueue(url, worker: "other", lease: .seconds(30))
+        try await holder.enterHost("comics.example", perHost: 1, as: "page 1")
         let entered = Mutex(false)
-        let waiting = Task {
-            try await second.enterHost("comics.example", perHost: 1, as: "page 2")
+        let entering = Task {
+            try await other.enterHost("comics.example", perHost: 1, as: "page 2")
             entered.withLock { $0 = true }
         }
+        return (holder, other, entering, { entered.withLock { $0 } }, server)
+    }
+
+    @Test func aHostsPlacesAreSharedByWorkersAndADeadWorkersEndWithItsLease() async throws {
+        let (first, second, waiting, entered, server) = try await twoWorkers(lease: .seconds(30))
         try await second.enterHost("other.example", perHost: 1, as: "page 3")
         try await Task.sleep(for: .milliseconds(400))
-        #expect(!entered.withLock { $0 }, "a second page of a host whose one place is taken waits")
+        #expect(!entered(), "a second page of a host whose one place is taken waits")
         await first.leaveHost("comics.example", as: "page 1")
         try await waiting.value
         // A worker that dies holding a place holds it until its lease ends, not longer.
+        let url = try RedisURL(server.url(queue: "pages"))
         let dying = try WorkQueue(url, worker: "dying", lease: .seconds(1))
         try await dying.enterHost("dead.example", perHost: 1, as: "page 4")
         let started = ContinuousClock.now
@@ -32,21 +42,13 @@ import WebParserQueue
     }
 
     @Test func aHeartbeatKeepsAPlaceBeyondItsLease() async throws {
-        let server = try RedisServer()
-        let url = try RedisURL(server.url(queue: "pages"))
-        let holder = try WorkQueue(url, worker: "holder", lease: .seconds(1))
-        let other = try WorkQueue(url, worker: "other", lease: .seconds(30))
-        try await holder.enterHost("comics.example", perHost: 1, as: "page 1")
-        let entered = Mutex(false)
-        let waiting = Task {
-            try await other.enterHost("comics.example", perHost: 1, as: "page 2")
-            entered.withLock { $0 = true }
-        }
+        let (holder, _, waiting, entered, server) = try await twoWorkers(lease: .seconds(1))
+        defer { withExtendedLifetime(server) {} }
         for _ in 0..<6 {
             try await Task.sleep(for: .milliseconds(300))
             try await holder.renew()
         }
-        #expect(!entered.withLock { $0 }, "a place renewed by its worker's heartbeat is still held after 1.8 s")
+        #expect(!entered(), "a place renewed by its worker's heartbeat is still held after 1.8 s")
         await holder.leaveHost("comics.example", as: "page 1")
         try await waiting.value
     }
