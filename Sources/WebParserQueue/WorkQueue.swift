@@ -209,6 +209,14 @@ public final class WorkQueue: @unchecked Sendable {
         try await run { () throws(RedisConnection.Failure) in try self.send(["SADD", self.keys.seen, url]) == .integer(1) }
     }
 
+    /// How many items wait in the queue.
+    public func length() async throws(RedisConnection.Failure) -> Int {
+        try await run { () throws(RedisConnection.Failure) in
+            guard case .integer(let length) = try self.send(["LLEN", self.keys.queue]) else { return 0 }
+            return length
+        }
+    }
+
     /// Whether the queue and every worker's processing list are empty: the work is done.
     public func isDrained() async throws(RedisConnection.Failure) -> Bool {
         try await run { () throws(RedisConnection.Failure) in

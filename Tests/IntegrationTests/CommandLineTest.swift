@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// What the tests of the built binary share: the binary, an environment without a display (so webparse
 /// starts its own Xvfb, as under cron or CI), and files in a folder of their own.
@@ -23,5 +24,14 @@ extension CommandLineTest {
         let file = directory.appending(path: name)
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
+    }
+
+    /// Waits (`seconds` at most) until `condition` holds.
+    func waitUntil(_ what: String, within seconds: Int = 20, _ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+        while try !condition() {
+            try #require(Date() < deadline, "\(what) did not happen within \(seconds) s")
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 }

@@ -45,6 +45,8 @@ import WebParserCore
                               "cron": docs["webparse-comics"]["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["args"],
                               "indexed": pod("webparse-sharded")["containers"][0]["args"][0],
                               "work": pod("webparse-workers")["containers"][0]["args"],
+                              "probes": [pod("webparse-workers")["containers"][0][p]["httpGet"]["path"] for p in ["readinessProbe", "livenessProbe"]],
+                              "scrape": docs["webparse-workers"]["spec"]["template"]["metadata"]["annotations"],
                               "parallelism": docs["webparse-workers"]["spec"]["parallelism"],
                               "fill": pod("webparse-fill")["containers"][0]["command"]}))
             """
@@ -56,6 +58,8 @@ import WebParserCore
             var cron: [String]
             var indexed: String
             var work: [String]
+            var probes: [String]
+            var scrape: [String: String]
             var parallelism: Int
             var fill: [String]
         }
@@ -72,6 +76,9 @@ import WebParserCore
         #expect(parts.parallelism == 4)
         let work = try #require(try WorkCommand.command.parse(Array(parts.work.dropFirst())), "the workers' arguments")
         #expect(work.queue?.queue == "comics" && work.configPath == "/config/worker.json")
+        // Probed and scraped on the port the workers serve their metrics on.
+        #expect(work.metrics == ":9464" && parts.probes == ["/healthz", "/healthz"])
+        #expect(parts.scrape == ["prometheus.io/scrape": "true", "prometheus.io/port": "9464", "prometheus.io/path": "/metrics"])
         let worker = try WorkerConfig.load(path: try write(parts.worker, "worker.json", in: try folder()), environment: [:])
         #expect(Array(parts.fill.prefix(5)) == ["redis-cli", "-h", "webparse-redis", "RPUSH", "comics"])
         let items = try parts.fill.dropFirst(5).map { try QueueItem(Data($0.utf8), named: "item", defaults: worker.defaults, itemFiles: worker.itemFiles) }

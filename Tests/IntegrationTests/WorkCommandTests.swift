@@ -34,15 +34,6 @@ import Testing
         }
     }
 
-    /// Waits (20 s at most) until `condition` holds.
-    func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(20)
-        while try !condition() {
-            try #require(Date() < deadline, "\(what) did not happen within 20 s")
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
     /// Whoever can push to the queue is not the worker's owner: an item that names a file of the worker's to write
     /// goes to `NAME:failed` and writes nothing; with a folder for items' files in the worker's config, an item's
     /// screenshot is written there by name, private to the worker's user.

@@ -16,7 +16,7 @@ public final class RedisServer: @unchecked Sendable {
     /// - Throws: when redis-server cannot start or does not answer within 10 s.
     public init(password: String? = nil) throws {
         self.password = password
-        port = try Self.freePort()
+        port = try LocalPort.free()
         folder = FileManager.default.temporaryDirectory.appending(path: "webparse-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try start()
@@ -95,18 +95,5 @@ public final class RedisServer: @unchecked Sendable {
         let arguments = ["-p", String(port), "--no-auth-warning"] + (password.map { ["-a", $0] } ?? []) + arguments
         let data = try ProcessRunner(path: "/usr/bin/redis-cli").output(arguments).stdout
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// A port nothing listens on now.
-    private static func freePort() throws -> Int {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

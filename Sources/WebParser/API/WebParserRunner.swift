@@ -69,6 +69,13 @@ public struct WebParserRunner: Sendable {
         WebKitRuntime.shutdown()
     }
 
+    /// The web and GPU processes WebKit runs for this process now, and their memory: the sum of their proportional
+    /// set sizes (each one's own memory and its share of what they share), in bytes.
+    public static func webProcessUsage() -> (processes: Int, memory: Int) {
+        let processes = WebKitRuntime.webProcesses()
+        return (processes.count, processes.compactMap { ChildProcesses.proportionalSetSize(of: $0.pid) }.reduce(0, +))
+    }
+
     /// Runs `job` and returns its result: the JSON text, exactly as the page's script produced it, and where
     /// it came from.
     /// - Parameters:

@@ -43,6 +43,16 @@ package enum ChildProcesses {
         }
     }
 
+    /// The proportional set size of `pid` in bytes (its own memory and its share of what it shares), from
+    /// `/proc/PID/smaps_rollup`; nil when it is gone or the kernel does not say.
+    package static func proportionalSetSize(of pid: pid_t) -> Int? {
+        guard let rollup = InputFile.kernelText("/proc/\(pid)/smaps_rollup") else { return nil }
+        for line in rollup.split(separator: "\n") where line.hasPrefix("Pss:") {
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+        }
+        return nil
+    }
+
     /// Whether `pid` has ended, reaping it if it is a zombie of ours (another waiter may have reaped it first).
     private static func hasEnded(_ pid: pid_t) -> Bool {
         let reaped = waitpid(pid, nil, WNOHANG)

@@ -38,6 +38,11 @@ enum WebKitRuntime {
     /// The names (as the kernel shortens them) of the processes WebKit starts per page: web processes, and the GPU
     /// process of a WebKit that has one.
     private static let webProcessNames = ["WebKitWebProces", "WebKitGPUProces"]
+
+    /// The web and GPU processes WebKit runs for this process now.
+    static func webProcesses() -> [ChildProcesses.Child] {
+        ChildProcesses.running(named: webProcessNames)
+    }
     /// How long web processes get to end on SIGTERM before they are killed.
     private static let webProcessGrace: Duration = .milliseconds(500)
 

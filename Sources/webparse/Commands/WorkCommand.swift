@@ -24,6 +24,8 @@ struct WorkCommand {
         var tracksState = false
         var emitInitial = false
         var logConsole = false
+        /// Where `/metrics` and `/healthz` are served (`HOST:PORT`), if anywhere.
+        var metrics: String?
         var session = SessionOptions()
         var verbosity = Verbosity.normal
     }
@@ -44,6 +46,10 @@ struct WorkCommand {
             job's retries) to NAME:failed, in the same step that lets the item go. A crawl's pages and a list's
             detail pages (follow) become items of the queue, each URL once across every worker (NAME:seen). With --state, each job's change-tracking
             state is kept in NAME:state and its record lists what is "new". SIGTERM puts the items in hand back.
+            A crawl's perHost and delay hold across every worker (NAME:host:HOST), and a host answering 429 with
+            Retry-After gets no page from any worker until then. --metrics HOST:PORT serves Prometheus' text format
+            at /metrics (pages by job and outcome, seconds a page, items in hand, queue length, web processes and
+            their memory, hosts paused) and /healthz (200 while the loops run and Redis answers, else 503).
 
             \(ExitCode.help)
             """,
@@ -68,7 +74,10 @@ struct WorkCommand {
             },
             .flag("state", "keep each job's change-tracking state in NAME:state; each record lists its \"new\" items") { $0.tracksState = true },
             .flag("emit-initial", "with --state: a job's first record lists all its items as new") { $0.emitInitial = true },
-            .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true }
+            .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true },
+            .value("metrics", "HOST:PORT", "serve Prometheus metrics at /metrics and a health check at /healthz (:PORT: every interface)") {
+                $0.metrics = $1
+            }
         ] + CommandOption.fieldOptions(RunFields.all.filter { $0.key != RunFields.harContent.key }, into: \.run) + CommandOption.sessionOptions
             + [.quiet, .verbose],
         initial: Settings(),
@@ -108,6 +117,18 @@ struct WorkCommand {
         }
         let plan = RunPlan(worker: settings.run, over: config.run)
         let name = settings.worker ?? Self.defaultName
+        let metrics = PageMetrics()
+        let vitals = WorkerVitals(lease: settings.lease)
+        let endpoint: MetricsEndpoint?
+        do throws(CommandFailure) {
+            endpoint = try settings.metrics.map { address throws(CommandFailure) in
+                try MetricsEndpoint(address: address, content: .init(metrics: { metrics.text(gauges: vitals.gauges()) }, healthy: vitals.isHealthy))
+            }
+        } catch {
+            StandardStreams.tellError("webparse work: \(error.message)")
+            return error.code
+        }
+        defer { endpoint?.stop() }
         let queues: [WorkQueue]
         do throws(RedisConnection.Failure) {
             queues = try await Self.connect(url, worker: name, slots: plan.concurrency, lease: settings.lease)
@@ -115,6 +136,7 @@ struct WorkCommand {
             StandardStreams.tellError("webparse work: \(url): \(error)")
             return .queueUnavailable
         }
+        vitals.beat()
         let setup: SessionSetup
         do throws(CommandFailure) {
             setup = try await SessionSetup.prepare(settings.session, over: config.session, configure: plan.sessionConfiguration)
@@ -123,7 +145,9 @@ struct WorkCommand {
             for queue in queues { try? await queue.leave() }
             return error.code
         }
-        let worker = QueueWorker(settings: settings, config: config, session: setup.session, reporter: ProgressReporter(verbosity: settings.verbosity))
+        let worker = QueueWorker(
+            settings: settings, config: config, session: setup.session, reporter: ProgressReporter(verbosity: settings.verbosity), metrics: metrics,
+            vitals: vitals)
         let worked = await worker.work(queues)
         do throws(CommandFailure) {
             try await setup.save(anySuccess: worked.done > 0, visited: worked.visited)

@@ -13,6 +13,7 @@ extension QueueWorker {
                 item.text, named: "item", defaults: config.defaults, script: settings.script, extract: settings.extract, itemFiles: config.itemFiles)
         } catch {
             StandardStreams.tellError("webparse work: \(error.description)")
+            metrics.record(job: "-", url: URL(fileURLWithPath: "/"), .failed(code: Self.invalidItemCode), elapsed: .zero)
             let record = JSONText.object([
                 ("item", .string(String(decoding: item.text.prefix(1000), as: UTF8.self))), ("status", .string("failed")),
                 ("error", .string(error.description)), ("code", .string(Self.invalidItemCode))
@@ -35,7 +36,9 @@ extension QueueWorker {
             ran = .failure(Task.isCancelled ? .interrupted : .hostBook(error))
         }
         switch ran {
-        case .success(let finished): outcome = finished
+        case .success(let finished):
+            outcome = finished
+            metrics.record(job: named.name, url: named.job.url, PageMetrics.Outcome(finished.result), elapsed: finished.elapsed)
         case .failure(let stop):
             _ = try? await queue.release(item)
             switch stop {
@@ -80,7 +83,8 @@ extension QueueWorker {
 
     /// The limits of each host, kept in `queue`'s Redis for every worker; what they do is said of job `name`.
     private func hostGates(_ queue: WorkQueue, for name: String) -> HostGates {
-        HostGates(book: QueueHostBook(queue: queue)) { [reporter] news in
+        HostGates(book: QueueHostBook(queue: queue)) { [reporter, vitals] news in
+            vitals.paused(news.host, for: news.pause.duration)
             if let warning = news.pause.warning { StandardStreams.tell("webparse work: \(name): \(warning)") }
             if reporter.isVerbose { StandardStreams.tell("webparse work: \(name): \(news.description)") }
         }

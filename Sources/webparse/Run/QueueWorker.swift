@@ -11,6 +11,10 @@ struct QueueWorker: Sendable {
     let config: WorkerConfig
     let session: WebParserSession
     let reporter: ProgressReporter
+    /// What the worker counts of its pages, for `--metrics`.
+    let metrics: PageMetrics
+    /// How the worker is doing now, for `--metrics`.
+    let vitals: WorkerVitals
 
     /// How a loop ended.
     enum LoopEnd: Sendable {
@@ -41,7 +45,8 @@ struct QueueWorker: Sendable {
             scheduler: JobScheduler(pages: pages, concurrency: queues.count, reporter: reporter),
             robots: PageWatch(reporter: reporter, har: nil).crawler(pages).robots, tally: WorkTally())
         let interval = settings.lease / 3
-        let heartbeat = Task { await Self.beat(queues, every: interval) }
+        let heartbeat = Task { await Self.beat(queues, every: interval, vitals: vitals) }
+        vitals.looping(true)
         let ends = await withTaskGroup(of: LoopEnd.self) { group in
             for queue in queues { group.addTask { await loop(queue, shared) } }
             var ends: [LoopEnd] = []
@@ -55,6 +60,7 @@ struct QueueWorker: Sendable {
             return ends
         }
         heartbeat.cancel()
+        vitals.looping(false)
         let counts = await shared.tally.counts
         var code = ExitCode.success
         for end in ends {
@@ -97,21 +103,28 @@ struct QueueWorker: Sendable {
                 }
                 continue
             }
-            if let end = await handle(item, on: queue, shared) { return end }
+            vitals.inHand(1)
+            let end = await handle(item, on: queue, shared)
+            vitals.inHand(-1)
+            if let end { return end }
         }
         return .stopped
     }
 
-    /// Renews each queue's lease every `interval` until cancelled.
-    private static func beat(_ queues: [WorkQueue], every interval: Duration) async {
+    /// Renews each queue's lease every `interval` until cancelled; `vitals` hear when all were renewed, with the
+    /// queue's length.
+    private static func beat(_ queues: [WorkQueue], every interval: Duration, vitals: WorkerVitals) async {
         while (try? await Task.sleep(for: interval)) != nil {
+            var renewed = true
             for queue in queues {
                 do throws(RedisConnection.Failure) {
                     try await queue.renew()
                 } catch {
+                    renewed = false
                     StandardStreams.tellError("webparse work: the heartbeat of \(queue.worker) failed: \(error)")
                 }
             }
+            if renewed { vitals.beat(queueLength: try? await queues[0].length()) }
         }
     }
 }
