@@ -83,6 +83,24 @@ package final class PageMetrics: Sendable {
         }
     }
 
+    /// A listener of the states of a page of job `job` (at `url`) that counts it when it ends: from `started` to
+    /// `completed` or `failed`.
+    package func observer(job: String, url: URL) -> @Sendable (WebParserState) -> Void {
+        let started = Mutex<ContinuousClock.Instant?>(nil)
+        return { [self] state in
+            switch state {
+            case .started:
+                started.withLock { $0 = .now }
+            case .completed, .failed:
+                let start = started.withLock { $0 } ?? .now
+                let outcome: Outcome = if case .failed(let error) = state { Outcome(.failure(.failed(error))) } else { .ok }
+                record(job: job, url: url, outcome, elapsed: .now - start)
+            default:
+                break
+            }
+        }
+    }
+
     /// The metrics in Prometheus' text format, with `gauges` after the counts.
     package func text(gauges: [Gauge] = []) -> String {
         var text = PrometheusText()

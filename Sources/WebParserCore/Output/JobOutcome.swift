@@ -7,7 +7,7 @@ package struct JobOutcome {
     /// The URL the config asked for.
     let url: URL
     package var result: Result<WebParserResult, JobFailure>
-    package let elapsed: Duration
+    let elapsed: Duration
     /// Whether the job returns the values its user scripts emit.
     var collectsEmitted = false
     /// How many of the items it followed got an error instead of their detail page's result.

@@ -20,6 +20,8 @@ struct RunCommand {
         var logConsole = false
         var session = SessionOptions()
         var harFile: String?
+        /// Where the run's counts are written at its end, in Prometheus' text format.
+        var metricsFile: String?
         /// `--har-content`, a field of the run's settings.
         var harContent: HARContent? {
             get { run.harContent }
@@ -67,6 +69,11 @@ struct RunCommand {
             .flag("jsonl", "one JSON line per job as it finishes (per new item with --new-only)") { $0.output.format = .jsonLines },
             .value("output", short: "o", "FILE", "write the output to FILE, atomically, instead of stdout (\"-\": stdout)") {
                 $0.output.file = $1 == "-" ? nil : $1
+            },
+            .value(
+                "metrics-file", "FILE", "write the run's counts to FILE at its end in Prometheus' text format, atomically (node_exporter's textfile collector)"
+            ) {
+                $0.metricsFile = $1
             },
             .value("state", "FILE", "remember each job's items, last result and failures in FILE between runs") { $0.tracking.statePath = $1 },
             .flag("new-only", "print only items not seen before (needs --state); nothing when nothing is new") { $0.tracking.newOnly = true },
@@ -198,7 +205,7 @@ struct RunCommand {
         let run = JobRun(
             settings: settings, setup: prepared.setup, memory: prepared.memory, notifier: prepared.notifier, har: prepared.har,
             feeds: prepared.feeds, output: RunOutput(output: settings.output, reporting: settings.tracking.reporting, isSingleJob: config.isSingleJob),
-            reporter: ProgressReporter(verbosity: settings.verbosity))
+            reporter: ProgressReporter(verbosity: settings.verbosity), metrics: settings.metricsFile.map { _ in PageMetrics() })
         return await run.run(jobs, concurrency: plan.concurrency)
     }
 
@@ -219,6 +226,9 @@ struct RunCommand {
         }
         if let output = settings.output.file, let problem = AtomicFile.checkWritable(output) {
             throw CommandFailure.usage("--output: \(problem)")
+        }
+        if let metrics = settings.metricsFile, let problem = AtomicFile.checkWritable(metrics) {
+            throw CommandFailure.usage("--metrics-file: \(problem)")
         }
         let har = try settings.harFile.map { path throws(CommandFailure) in
             try HARRecorder(path: path, content: settings.run.harContent ?? config.run.harContent)

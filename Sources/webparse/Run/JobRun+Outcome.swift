@@ -21,7 +21,7 @@ extension JobRun {
     func account(
         _ outcome: JobOutcome, of named: Config.NamedJob, at index: Int, pages: WebParserPages, into tally: inout Tally
     ) async {
-        let watch = PageWatch(reporter: reporter, har: har)
+        let watch = PageWatch(reporter: reporter, har: har, metrics: metrics.map { ($0, named.name) })
         var outcome = outcome
         var fresh: RunMemory.Fresh?
         // The detail pages of the items the run reports (all of them without --state), each item shown with its

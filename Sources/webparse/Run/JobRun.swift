@@ -16,6 +16,8 @@ struct JobRun {
     let feeds: FeedFiles?
     let output: RunOutput
     let reporter: ProgressReporter
+    /// What counts the run's pages, written to `--metrics-file` at the end.
+    let metrics: PageMetrics?
 
     /// How a stage after the jobs ended.
     enum Stage {
@@ -26,8 +28,26 @@ struct JobRun {
         case undelivered(String)
     }
 
-    /// Runs `jobs`, `concurrency` pages at once, and says how the run ended.
+    /// Runs `jobs`, `concurrency` pages at once, and says how the run ended; with `--metrics-file`, writes the run's
+    /// counts there at the end (a run that cannot write them exits 1).
     func run(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
+        let code = await runStages(jobs, concurrency: concurrency)
+        guard let metrics, let path = settings.metricsFile, code != .interrupted else { return code }
+        let gauges: [PageMetrics.Gauge] = [
+            .init("webparse_last_run_timestamp_seconds", "When the run ended, in seconds since the epoch.", Date().timeIntervalSince1970.rounded()),
+            .init("webparse_last_run_exit_code", "The run's exit code (0: every job succeeded).", Double(code.rawValue))
+        ]
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(Data(metrics.text(gauges: gauges).utf8), to: path, permissions: 0o644)
+        } catch {
+            StandardStreams.tellError("webparse run: --metrics-file: \(error)")
+            return code == .success ? .jobFailed : code
+        }
+        return code
+    }
+
+    /// Runs `jobs` and the stages after them, and says how the run ended.
+    private func runStages(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
         reporter.tellAboutLocale()
         reporter.know(jobs.count)
         defer { reporter.end() }
@@ -74,6 +94,7 @@ struct JobRun {
         var jobs = jobs
         let pages = WebParserPages(parser: WebParserRunner(session: setup.session), concurrency: concurrency)
         var scheduler = JobScheduler(pages: pages, concurrency: concurrency, reporter: reporter)
+        scheduler.metrics = metrics
         // With --har, each job records its requests; the handlers keep them, by job name.
         var keepers: [String: @Sendable (WebParserMessage) -> Void] = [:]
         if let har {

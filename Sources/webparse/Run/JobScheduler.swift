@@ -10,6 +10,8 @@ struct JobScheduler {
     let pages: WebParserPages
     let concurrency: Int
     let reporter: ProgressReporter
+    /// What counts the jobs' pages, for `--metrics` and `--metrics-file`.
+    var metrics: PageMetrics?
     /// Where each job's page messages go, besides the reporter: a stream of its emitted values, say.
     var onMessage: @Sendable (Config.NamedJob) -> (@Sendable (WebParserMessage) -> Void)? = { _ in nil }
 
@@ -83,9 +85,14 @@ struct JobScheduler {
         do {
             let report = reporter.messageHandler(for: named.name)
             let other = onMessage(named)
+            let counts = metrics?.observer(job: named.name, url: named.job.url)
             let heard = pages.watched { [reporter] _, label in
-                PageListeners(
-                    onStateChange: reporter.observer(for: label),
+                let observe = reporter.observer(for: label)
+                return PageListeners(
+                    onStateChange: { state in
+                        observe(state)
+                        counts?(state)
+                    },
                     onMessage: { message in
                         report(message)
                         other?(message)

@@ -7,12 +7,19 @@ import WebParserCore
 struct PageWatch: Sendable {
     let reporter: ProgressReporter
     let har: HARRecorder?
+    /// What counts the pages, and the name of the job whose pages they are (`--metrics-file`).
+    var metrics: (counts: PageMetrics, job: String)? = nil
 
     /// The listeners of the page `label` of `job`, which records its requests with `--har`.
     func listeners(_ job: inout WebParserJob, _ label: String) -> PageListeners {
         let report = reporter.messageHandler(for: label)
+        let observe = reporter.observer(for: label)
+        let counts = metrics.map { $0.counts.observer(job: $0.job, url: job.url) }
         return PageListeners(
-            onStateChange: reporter.observer(for: label), onMessage: har.map { $0.recording(&job, as: label, besides: report) } ?? report)
+            onStateChange: { state in
+                observe(state)
+                counts?(state)
+            }, onMessage: har.map { $0.recording(&job, as: label, besides: report) } ?? report)
     }
 
     /// The pages of `pages` heard so; the `robots.txt` files they load are heard with `-v` only, and not counted as

@@ -36,9 +36,7 @@ extension QueueWorker {
             ran = .failure(Task.isCancelled ? .interrupted : .hostBook(error))
         }
         switch ran {
-        case .success(let finished):
-            outcome = finished
-            metrics.record(job: named.name, url: named.job.url, PageMetrics.Outcome(finished.result), elapsed: finished.elapsed)
+        case .success(let finished): outcome = finished
         case .failure(let stop):
             _ = try? await queue.release(item)
             switch stop {

@@ -41,8 +41,10 @@ struct QueueWorker: Sendable {
         reporter.tellAboutLocale()
         defer { reporter.end() }
         let pages = WebParserPages(parser: WebParserRunner(session: session), concurrency: queues.count)
+        var scheduler = JobScheduler(pages: pages, concurrency: queues.count, reporter: reporter)
+        scheduler.metrics = metrics
         let shared = Shared(
-            scheduler: JobScheduler(pages: pages, concurrency: queues.count, reporter: reporter),
+            scheduler: scheduler,
             robots: PageWatch(reporter: reporter, har: nil).crawler(pages).robots, tally: WorkTally())
         let interval = settings.lease / 3
         let heartbeat = Task { await Self.beat(queues, every: interval, vitals: vitals) }

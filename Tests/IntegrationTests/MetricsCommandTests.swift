@@ -3,9 +3,10 @@ import Glibc
 import Testing
 import TestSupport
 
-/// `webparse work --metrics HOST:PORT`: Prometheus' text at /metrics and a health check at /healthz, served by a
-/// worker (a separate process) of a queue on a real Redis, pages from a local server.
-@Suite(.serialized) struct WorkerMetricsTests: CommandLineTest {
+/// Prometheus' metrics: `webparse work --metrics HOST:PORT` serves them at /metrics with a health check at /healthz
+/// (a worker, a separate process, of a queue on a real Redis), `webparse run --metrics-file FILE` writes them at the
+/// end of a run; pages from a local server.
+@Suite(.serialized) struct MetricsCommandTests: CommandLineTest {
     /// The status and body of `GET path` on 127.0.0.1:`port` (status 0: nothing answered).
     func get(_ port: Int, _ path: String) throws -> (status: Int, body: String) {
         let script = """
@@ -63,5 +64,30 @@ import TestSupport
         #expect(outcome.stderr == "webparse work: --metrics: cannot listen on 127.0.0.1:\(port): Address already in use\n", "\(outcome.stderr)")
         let malformed = try await webparse.run(["work", "redis://127.0.0.1:1?queue=q", "--script", "1", "--metrics", "9464"])
         #expect(malformed.status == 2 && malformed.stderr.contains("--metrics: expected HOST:PORT (or :PORT for every interface), got '9464'"))
+    }
+
+    @Test func aRunWritesItsCountsForTheTextfileCollector() async throws {
+        let site = try TestHTTPServer(routes: [
+            "/": .respond(body: #"<title>home</title><a href="/a">a</a><a href="/b">b</a>"#), "/a": .respond(body: "<title>a</title>"),
+            "/b": .respond(status: 500, body: "down"), "/gone": .respond(status: 404, body: "gone")
+        ])
+        let directory = try folder()
+        let config = try write(
+            #"{"jobs": [{"name": "site", "url": "\#(site.url("/"))", "crawl": {"robots": false}, "retries": 0}, {"name": "gone", "url": "\#(site.url("/gone"))"}], "defaults": {"script": "document.title"}}"#,
+            "config.json", in: directory)
+        let file = directory.appending(path: "webparse.prom").path
+        let outcome = try await webparse.run(["run", config, "--metrics-file", file], environment: headless)
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let lines = Set(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init))
+        for expected in [
+            #"webparse_pages_total{job="site",outcome="ok",code=""} 2"#, #"webparse_pages_total{job="site",outcome="failed",code="http-status"} 1"#,
+            #"webparse_pages_total{job="gone",outcome="failed",code="http-status"} 1"#, "webparse_page_seconds_count 4",
+            "webparse_last_run_exit_code 1", "# TYPE webparse_last_run_timestamp_seconds gauge"
+        ] {
+            #expect(lines.contains(expected), "\(lines.sorted())")
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o644)
+        let unwritable = try await webparse.run(["run", config, "--metrics-file", "/nonexistent/webparse.prom"], environment: headless)
+        #expect(unwritable.status == 2 && unwritable.stderr.contains("--metrics-file:"), "\(unwritable.stderr)")
     }
 }
