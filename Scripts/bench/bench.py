@@ -17,7 +17,9 @@ amiibo crawl by three workers against run's; Scripts/bench/queue_bench.py). "har
 Playwright's route_from_har with the server stopped: the SPA fixture, and the Django admin's login when Django is
 installed; it prints whether the replay shows the same data). "extension" (not run unless named) runs
 the same binary with and without its web process extension: cold static and SPA pages, and 20 SPA pages at 1. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
-and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py).
+and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py). "soak" (not run unless named) runs
+one `webparse work -j4` worker over --soak-pages SPA pages (20,000) of a Redis queue and compares its tree's PSS and
+pages a second in the last tenth of the run with the first.
 
 Measures wall time (median, min, max over the repeats), CPU time (user + system of the process and the
 children it reaped), and the peak memory of the whole process tree (sum of PSS of every process, sampled
@@ -72,6 +74,7 @@ def main():
     parser.add_argument("--spa-batch", type=int, default=100, help="pages in the SPA throughput batch")
     parser.add_argument("--sections", default="pages,settle,complete,concurrency,dash,capture,coop,django,har,queue",
                         help="which sections to run, comma-separated")
+    parser.add_argument("--soak-pages", type=int, default=20000, help="pages of the soak section (not run by default: --sections soak)")
     parser.add_argument("--dash-batch", type=int, default=20, help="Dash app pages one at a time (twice as many 4 at once)")
     parser.add_argument("--amiibo", default=os.path.join(ROOT, ".build/lightpanda-demo/public/amiibo"),
                         help="Lightpanda's demo site (public/amiibo of github.com/lightpanda-io/demo) for the crawl section")
@@ -180,6 +183,9 @@ def main():
             amiibo_server, amiibo_base = fixtures.start(root=options.amiibo)
             queue_bench.amiibo(tools.webparse, f"{amiibo_base}/index.html", "document.getElementById('name').textContent")
             amiibo_server.shutdown()
+    if "soak" in sections and queue_bench.available():
+        # One long-lived worker: does its memory stay flat and its pace hold (Scripts/bench/queue_bench.py)?
+        queue_bench.soak(tools.webparse, base, options.soak_pages)
     if "har" in sections and tools.playwright:
         # A HAR file as users replay it: webparse records a page with --har, the site is stopped, and Playwright's
         # route_from_har (nothing may reach a server) must show the same data from the file alone.

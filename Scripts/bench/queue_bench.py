@@ -1,4 +1,5 @@
-"""The "queue" section of bench.py: workers of `webparse work` sharing a Redis queue, against one `webparse run`.
+"""The "queue" and "soak" sections of bench.py: workers of `webparse work` sharing a Redis queue, against one
+`webparse run`; one worker over many pages, its memory and pace from its first tenth to its last.
 
 Two workers at -j2 against one run at -j4 over the same 200 SPA pages (distinct URLs, the same fixture): the wall
 time of each, from the start of the first process to the end of the last, and whether both give the same results.
@@ -16,7 +17,7 @@ import tempfile
 import time
 
 import fixtures
-from measure import headless_env
+from measure import headless_env, pss_kb, tree
 
 
 def free_port():
@@ -121,6 +122,55 @@ def amiibo(webparse, start, name_script):
           f" of {len(set(urls))} pages in {wall:.1f} s; {'each page once, the same pages' if same else 'WRONG'}",
           file=sys.stderr, flush=True)
     return {"run_pages": len(output), "work_records": len(urls), "work_pages": len(set(urls)), "same": same}
+
+
+def soak(webparse, base, count):
+    """One worker at -j4 over `count` SPA pages of a Redis queue, as a long-lived worker runs: the PSS of its whole
+    process tree (webparse, Xvfb, WebKit's processes) and the pages done, sampled every second. Compares the last
+    tenth of the run with the first: the PSS over the last tenth (its median) at most 1.15 times the PSS over the
+    tenth after the first, and the pages a second not falling (within 10%)."""
+    urls = [f"{base}/spa?soak={n}" for n in range(1, count + 1)]
+    redis = Redis()
+    try:
+        for start in range(0, count, 1000):
+            redis.cli("RPUSH", "soak", *urls[start:start + 1000])
+        begun = time.monotonic()
+        worker = subprocess.Popen([webparse, "work", redis.url("soak"), "-j", "4", "-q", "--script", fixtures.SCRIPT],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=headless_env())
+        samples = []
+        while worker.poll() is None:
+            done = int(redis.cli("LLEN", "soak:results") or 0) + int(redis.cli("LLEN", "soak:failed") or 0)
+            samples.append((time.monotonic() - begun, done, sum(pss_kb(pid) for pid in tree(worker.pid)) / 1024))
+            time.sleep(1)
+        wall = time.monotonic() - begun
+        failed = int(redis.cli("LLEN", "soak:failed") or 0)
+        worker.stderr.close()
+    finally:
+        redis.stop()
+    tenth = count / 10
+    first = [s for s in samples if s[1] <= tenth]
+    last = [s for s in samples if s[1] >= count - tenth]
+    # Web processes grow with each load until they are recycled: a saw-tooth. Medians over a tenth of the run compare
+    # like with like: the second tenth (after the first, the warm-up) against the last.
+    second = [mb for _, done, mb in samples if tenth <= done < 2 * tenth]
+    after_first = statistics.median(second) if second else samples[-1][2]
+    last_pss = statistics.median(mb for *_, mb in last) if last else samples[-1][2]
+
+    def rate(part):
+        return (part[-1][1] - part[0][1]) / max(part[-1][0] - part[0][0], 1e-9) if len(part) >= 2 else 0.0
+
+    growth = last_pss / after_first
+    first_rate, last_rate = rate(first), rate(last)
+    holds = growth <= 1.15 and last_rate >= 0.9 * first_rate and failed == 0
+    print(f"  soak    {count} pages       one worker -j4: {wall:.0f} s, {count / wall:.1f} pages/s, {failed} failed;"
+          f" tree PSS {after_first:.0f} MB over the second tenth, {last_pss:.0f} MB over the last (x{growth:.2f});"
+          f" {first_rate:.1f} pages/s in the first tenth, {last_rate:.1f} in the last; {'holds' if holds else 'DOES NOT HOLD'}",
+          file=sys.stderr, flush=True)
+    step = max(1, len(samples) // 20)
+    for seconds, done, mb in samples[::step] + samples[-1:]:
+        print(f"    {seconds:7.0f} s  {done:6} pages  {mb:6.0f} MB", file=sys.stderr, flush=True)
+    return {"pages": count, "wall": wall, "first_pss": after_first, "last_pss": last_pss, "growth": growth,
+            "first_rate": first_rate, "last_rate": last_rate, "holds": holds}
 
 
 def available():
