@@ -48,8 +48,9 @@ import WebParserCore
         _ = try await crawl(asked, Crawl(robots: false, perHost: 4))
         #expect(try startsAfterRefusal(in: asked).allSatisfy { $0 >= .seconds(1) })
         let down = Self.site(first: .refuses(status: 503, retryAfter: nil))
-        _ = try await crawl(down, Crawl(robots: false, perHost: 1))
-        #expect(try startsAfterRefusal(in: down).allSatisfy { $0 < .seconds(1) })
+        let events = try await crawl(down, Crawl(robots: false, perHost: 1))
+        let pauses = events.compactMap { if case .note(let note) = $0, note.contains("no page of it loads") { note } else { nil } }
+        #expect(pauses.isEmpty && down.loads.count == 10, "a 503 without Retry-After pauses nothing: \(pauses)")
     }
 
     @Test func aRefusalWithoutRetryAfterBacksOff() async throws {
