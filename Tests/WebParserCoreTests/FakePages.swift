@@ -99,6 +99,19 @@ final class FakePages: PageRunner {
         throw WebParserError(.loadFailed("too many redirects"), url: url.absoluteString)
     }
 
+    /// Writes the data of the page at `url` (a `.page`, as a file) to `path`, counted as a load; a page the site does
+    /// not have answers 404.
+    func download(_ url: URL, to path: String, maxBytes: Int, timeout: Duration) async throws -> WebParserDownload {
+        state.withLock { $0.loads.append(url.absoluteString) }
+        let place = url.path() + (url.query().map { "?" + $0 } ?? "")
+        guard case .page(let data, _) = pages[url.absoluteString] ?? (url.absoluteString.hasPrefix(site) ? pages[place] : nil) else {
+            return .written(status: 404)
+        }
+        guard data.utf8.count <= maxBytes else { return .tooLarge }
+        try Data(data.utf8).write(to: URL(filePath: path))
+        return .written(status: 200)
+    }
+
     /// A text page of the site.
     static func text(_ body: String) -> Page { .page(data: #"{"type": "text/plain", "text": \#(String(reflecting: body))}"#, links: []) }
 }

@@ -22,5 +22,7 @@
 #include "wk_http_date.h"
 #include "wk_input.h"
 #include "wk_loader.h"
+#include "wk_download.h"
+#include "wk_xml_reader.h"
 
 #endif

@@ -150,6 +150,28 @@ public struct WebParserRunner: Sendable {
         }
     }
 
+    /// Loads `url` into the file at `path` (replacing it) through the session's network process, as a browser's
+    /// download is (its proxy and cookies), `maxBytes` at most, within `timeout`: a file a page does not show (a
+    /// gzip'd sitemap, an archive). The file is whole only when `.written` comes back.
+    /// - Throws: `WebParserError` with kind `.timedOut` when it took longer, `.loadFailed` when WebKit could not load
+    ///   it, `.environmentUnavailable` when WebKit cannot start; `CancellationError` when the task is cancelled.
+    public func download(_ url: URL, to path: String, maxBytes: Int, timeout: Duration) async throws -> WebParserDownload {
+        try await startRuntime()
+        return try await withThrowingTaskGroup(of: WebParserDownload.self) { group in
+            group.addTask { [session] in
+                try await FileDownload.load(url, to: path, maxBytes: maxBytes, in: session.browsingContext)
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw WebParserError(.timedOut(phase: .loading, after: timeout), url: url.absoluteString)
+            }
+            defer { group.cancelAll() }
+            guard let outcome = try await group.next() else { throw CancellationError() }
+            try Task.checkCancellation()
+            return outcome
+        }
+    }
+
     /// Runs `job` and maps its result with `mapper`.
     /// - Throws: what `run(_:onStateChange:)` throws, and what `mapper` throws.
     public func parse<Mapper: WebParserMapper>(

@@ -202,7 +202,7 @@ final class BrowsingContext {
     }
 
     /// The WebKit context, made on first use with the session's storage and proxy.
-    private var webContext: OpaquePointer {
+    var webContext: OpaquePointer {
         if let context { return context }
         let memoryLimit = UInt32(configuration.memoryLimit ?? 0)
         let context =

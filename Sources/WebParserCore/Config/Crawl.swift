@@ -23,6 +23,8 @@ public struct Crawl: Sendable, Equatable {
     public var perHost: Int
     /// The least time between two page loads of one host starting.
     public var delay: Duration
+    /// The sitemaps whose pages are loaded too (within the crawl's rules); nil reads none.
+    public var sitemap: CrawlSitemap?
 
     /// The links a crawl follows unless it says otherwise.
     public static let defaultLinks = "a[href]"
@@ -33,10 +35,11 @@ public struct Crawl: Sendable, Equatable {
 
     /// A crawl by `links` of the pages `match` takes and `exclude` does not, `maxPages` at most, `maxDepth` links deep
     /// at most, on the start's site (`sameSite`), as `robots.txt` allows (`robots`), `perHost` pages of a host at
-    /// once and `delay` between their starts.
+    /// once and `delay` between their starts, with the pages `sitemap` lists.
     public init(
         links: String = defaultLinks, match: String? = nil, exclude: String? = nil, maxPages: Int = defaultMaxPages,
-        maxDepth: Int? = nil, sameSite: Bool = true, robots: Bool = true, perHost: Int = defaultPerHost, delay: Duration = .zero
+        maxDepth: Int? = nil, sameSite: Bool = true, robots: Bool = true, perHost: Int = defaultPerHost, delay: Duration = .zero,
+        sitemap: CrawlSitemap? = nil
     ) {
         self.links = links
         self.match = match
@@ -47,5 +50,15 @@ public struct Crawl: Sendable, Equatable {
         self.robots = robots
         self.perHost = perHost
         self.delay = delay
+        self.sitemap = sitemap
     }
+}
+
+/// Where a crawl finds the sitemaps (sitemaps.org) whose pages it loads besides those links lead to:
+/// `"sitemap": true` or `"sitemap": URL`.
+public enum CrawlSitemap: Sendable, Equatable {
+    /// The sitemaps the start site's `robots.txt` names (its `Sitemap` lines), else the site's `/sitemap.xml`.
+    case listed
+    /// The sitemap at this URL (absolute, or relative to where the start page ended).
+    case at(String)
 }

@@ -2,7 +2,8 @@ import FoundationEssentials
 import WebParser
 
 extension FieldReader {
-    /// `crawl`: `{"links", "match", "exclude", "maxPages", "maxDepth", "sameSite", "robots", "perHost", "delay"}`, every
+    /// `crawl`: `{"links", "match", "exclude", "maxPages", "maxDepth", "sameSite", "robots", "perHost", "delay",
+    /// "sitemap"}`, every
     /// key optional (`{}` crawls by every link), on the command line the same object as JSON. Selectors and regular
     /// expressions are checked here.
     mutating func crawl(_ path: String, _ input: FieldInput) -> Crawl? {
@@ -19,7 +20,7 @@ extension FieldReader {
             problem(path, at: given, "expected {\"links\": SELECTOR, \"match\": REGEX, \"maxPages\": N, …} ({} crawls by every link), got \(given.excerpt)")
             return nil
         }
-        let keys = ["links", "match", "exclude", "maxPages", "maxDepth", "sameSite", "robots", "perHost", "delay"]
+        let keys = ["links", "match", "exclude", "maxPages", "maxDepth", "sameSite", "robots", "perHost", "delay", "sitemap"]
         var valid = knownKeysOnly(members, keys, at: path)
         var crawl = Crawl()
         for (key, node) in members {
@@ -52,6 +53,17 @@ extension FieldReader {
                 if let flag = bool(place, value) { crawl.robots = flag } else { valid = false }
             case "delay":
                 if let delay = seconds(place, value, in: 0...3600) { crawl.delay = delay } else { valid = false }
+            case "sitemap":
+                if let flag = value.flag {
+                    crawl.sitemap = flag ? .listed : nil
+                } else if let text = value.text, !text.isEmpty, let url = URL(string: text),
+                    url.scheme.map({ ["http", "https"].contains($0.lowercased()) }) ?? true
+                {
+                    crawl.sitemap = .at(text)
+                } else {
+                    problem(place, at: value, "expected true (the sitemaps robots.txt names) or a sitemap's URL, got \(value.excerpt)")
+                    valid = false
+                }
             default:
                 continue
             }

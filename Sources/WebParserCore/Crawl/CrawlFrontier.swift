@@ -46,6 +46,11 @@ public struct CrawlFrontier: Sendable {
         return min(added, room)
     }
 
+    /// Whether more pages found would be loaded: fewer than `maxPages` are loaded, loading or waiting.
+    public var hasRoom: Bool {
+        maxPages - loads - (waiting.count - head) > 0
+    }
+
     /// The next page to load, counted as loading: nil when none waits, or `maxPages` pages are loaded or loading.
     public mutating func next() -> CrawlTarget? {
         while head < waiting.count, loads < maxPages {

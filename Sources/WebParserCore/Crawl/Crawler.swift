@@ -28,7 +28,8 @@ public struct Crawled: Sendable {
 /// Reads every page reachable from a job's start page by the links its rendered pages have (`Crawl`), each with
 /// the job's script: breadth first, each page once (`CrawlFrontier`), from tab to tab of one tab group as a person
 /// browsing does, `perHost` pages of a host at once and `delay` (or its `Crawl-delay`) apart, a host that refuses
-/// with a 429 paused (`HostGates`), as each site's `robots.txt` allows (`CrawlDiscovery`), `maxPages` at most.
+/// with a 429 paused (`HostGates`), as each site's `robots.txt` allows (`CrawlDiscovery`), `maxPages` at most; with
+/// `Crawl.sitemap`, the pages its sitemaps list too (`SitemapPages`), after those the start page links to.
 ///
 /// ```swift
 /// let pages = WebParserPages(parser: WebParserRunner(), concurrency: 4)
@@ -95,6 +96,14 @@ public struct Crawler: Sendable {
             if known > 0 { onEvent(.found(known)) }
         }
         await discover(start.links ?? [], on: final, depth: 0)
+        if let sitemap = crawl.sitemap {
+            await SitemapPages(pages: self.pages, robots: robots).read(
+                sitemap, start: final,
+                onPages: { entries in
+                    await discover(entries.map(\.loc), on: final, depth: 0)
+                    return frontier.hasRoom
+                }, onWarning: { onEvent(.warning($0)) })
+        }
 
         await withTaskGroup(of: (CrawlTarget, Result<WebParserResult, WebParserError>?).self) { group in
             var loading = 0

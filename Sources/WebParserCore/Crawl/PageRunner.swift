@@ -9,6 +9,11 @@ public protocol PageRunner: Sendable {
     /// - Throws: `WebParserError` when the page failed after its retries; `CancellationError` when the task is
     ///   cancelled; what `pass` throws.
     func run(_ job: WebParserJob, label: String, pass: HostPass) async throws -> WebParserResult
+
+    /// Loads `url` into the file at `path` in the pages' session, `maxBytes` at most, within `timeout`
+    /// (`WebParserRunner.download`): a sitemap.
+    /// - Throws: `WebParserError` when it could not be loaded; `CancellationError` when the task is cancelled.
+    func download(_ url: URL, to path: String, maxBytes: Int, timeout: Duration) async throws -> WebParserDownload
 }
 
 extension PageRunner {
@@ -81,5 +86,11 @@ public struct WebParserPages: PageRunner {
                     listeners.onStateChange(state)
                 }, onMessage: listeners.onMessage, beforeAttempt: { _ in try await pass.waitForTurn() })
         }
+    }
+
+    /// Loads `url` into the file at `path` in the parser's session (`WebParserRunner.download`), beside the pages.
+    /// - Throws: `WebParserError` when it could not be loaded; `CancellationError` when the task is cancelled.
+    public func download(_ url: URL, to path: String, maxBytes: Int, timeout: Duration) async throws -> WebParserDownload {
+        try await parser.download(url, to: path, maxBytes: maxBytes, timeout: timeout)
     }
 }

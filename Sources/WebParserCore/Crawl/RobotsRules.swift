@@ -3,7 +3,8 @@ import FoundationEssentials
 /// What a host's `robots.txt` allows a robot, as Google and RFC 9309 read it: the group of the most specific
 /// `User-agent` that names the robot (else the `*` group), and in it the longest `Allow` or `Disallow` rule that
 /// matches a URL's path and query (`*` any characters, `$` the end), `Allow` winning a tie. No file, or no group for
-/// the robot, allows everything. The group's `Crawl-delay` (not in RFC 9309, but widely read) is kept too.
+/// the robot, allows everything. The group's `Crawl-delay` (not in RFC 9309, but widely read) is kept too, and the
+/// file's `Sitemap` lines, which belong to no group.
 public struct RobotsRules: Sendable, Equatable {
     private struct Rule: Sendable, Equatable {
         var allows: Bool
@@ -13,11 +14,14 @@ public struct RobotsRules: Sendable, Equatable {
     private let rules: [Rule]
     /// The least time the robot's group asks between two loads (`Crawl-delay`); nil when it asks for none.
     public let crawlDelay: Duration?
+    /// The sitemaps the file names (its `Sitemap` lines), in its order, each once.
+    public let sitemaps: [String]
 
     /// The rules of `text`, a `robots.txt`, for the robot named `agent`.
     public init(_ text: String, agent: String = "webparse") {
         var groups: [(agents: [String], rules: [Rule], delay: Duration?)] = []
         var collectingAgents = false
+        var sitemaps: [String] = []
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
@@ -39,6 +43,9 @@ public struct RobotsRules: Sendable, Equatable {
                 collectingAgents = false
                 guard !groups.isEmpty, let seconds = Double(value), seconds.isFinite, seconds > 0 else { continue }
                 groups[groups.count - 1].delay = .milliseconds(Int(min(seconds, 86_400) * 1000))
+            case "sitemap":
+                collectingAgents = false
+                if !value.isEmpty, !sitemaps.contains(value) { sitemaps.append(value) }
             default:
                 collectingAgents = false
             }
@@ -48,6 +55,7 @@ public struct RobotsRules: Sendable, Equatable {
         let chosen = named.isEmpty ? groups.filter { $0.agents.contains("*") } : named
         rules = chosen.flatMap(\.rules)
         crawlDelay = chosen.compactMap(\.delay).max()
+        self.sitemaps = sitemaps
     }
 
     /// No rules: everything allowed.

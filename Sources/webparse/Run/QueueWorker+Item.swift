@@ -170,10 +170,52 @@ extension QueueWorker {
                 url: target.url.absoluteString,
                 item: QueueItem.crawled(from: item.text, url: target.url.absoluteString, name: name, depth: target.depth))
         }
-        let queued = try await queue.discover(found, from: read.page, endedAt: ended.absoluteString, of: name, maxPages: crawl.maxPages)
-        if queued.leftAtMaxPages > 0 {
-            StandardStreams.tell("webparse work: \(name): \(CrawlDiscovery.maxPagesWarning(crawl, left: queued.leftAtMaxPages))")
+        var left = try await queue.discover(found, from: read.page, endedAt: ended.absoluteString, of: name, maxPages: crawl.maxPages)
+            .leftAtMaxPages
+        if read.depth == 0, let sitemap = crawl.sitemap, left == 0 {
+            left = try await queueSitemapPages(sitemap, of: crawl, start: ended, from: read, item: item, on: queue, shared)
         }
+        if left > 0 {
+            StandardStreams.tell("webparse work: \(name): \(CrawlDiscovery.maxPagesWarning(crawl, left: left))")
+        }
+    }
+
+    /// Queues the pages the crawl's sitemaps list (`SitemapPages`) that the crawl follows and no worker has seen, as
+    /// pages its start page (`read`, which ended at `start`) leads to, a thousand at a time, until the crawl has
+    /// `maxPages`; answers how many of the last batch were left at `maxPages`.
+    /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
+    private func queueSitemapPages(
+        _ sitemap: CrawlSitemap, of crawl: Crawl, start: URL, from read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue,
+        _ shared: Shared
+    ) async throws(RedisConnection.Failure) -> Int {
+        let name = read.named.name
+        let discovery = CrawlDiscovery(crawl, start: start, robots: shared.robots)
+        var left = 0
+        var failure: RedisConnection.Failure?
+        let tell = { (warning: String) in StandardStreams.tell("webparse work: \(name): \(warning)") }
+        await SitemapPages(pages: shared.scheduler.pages, robots: shared.robots).read(
+            sitemap, start: start,
+            onPages: { entries in
+                for batch in stride(from: 0, to: entries.count, by: 1000).map({ entries[$0..<min($0 + 1000, entries.count)] }) {
+                    let (pages, warnings) = await discovery.pages(linkedFrom: batch.map(\.loc), on: start, depth: 0)
+                    warnings.forEach(tell)
+                    let found = pages.map { target in
+                        WorkQueue.FoundPage(
+                            url: target.url.absoluteString,
+                            item: QueueItem.crawled(from: item.text, url: target.url.absoluteString, name: name, depth: target.depth))
+                    }
+                    do throws(RedisConnection.Failure) {
+                        left = try await queue.discover(found, from: read.page, of: name, maxPages: crawl.maxPages).leftAtMaxPages
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                    if left > 0 { return false }
+                }
+                return true
+            }, onWarning: tell)
+        if let failure { throw failure }
+        return left
     }
 
     /// Queues the detail page of each item of the lists `result` holds (`FollowTargets`) that no worker has seen

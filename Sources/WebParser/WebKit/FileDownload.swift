@@ -1,0 +1,53 @@
+internal import CWebKitGTK
+import FoundationEssentials
+
+/// A file loaded to disk through a session's network process (its proxy and cookies), as a browser's download is:
+/// started, heard once when it ends, and cancelled when the task that awaits it is.
+@WebKitActor
+final class FileDownload {
+    private var handle: OpaquePointer?
+
+    private init() {}
+
+    /// Loads `url` into the file at `path` through `browsing`'s network process, stopping once more than `maxBytes`
+    /// came.
+    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit could not load it (or the task was cancelled).
+    static func load(_ url: URL, to path: String, maxBytes: Int, in browsing: BrowsingContext) async throws -> WebParserDownload {
+        let download = FileDownload()
+        let context = browsing.webContext
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<WebParserDownload, Error>) in
+                let box = CallbackBox.retained((download, continuation, url))
+                download.handle = wk_context_download(
+                    context, url.absoluteString, path, UInt64(maxBytes),
+                    { context, status, tooLarge, message in
+                        let (download, continuation, url) = CallbackBox<(FileDownload, CheckedContinuation<WebParserDownload, Error>, URL)>
+                            .take(context)
+                        WebKitActor.assumeIsolated { download.handle = nil }
+                        if tooLarge {
+                            continuation.resume(returning: .tooLarge)
+                        } else if let message {
+                            continuation.resume(throwing: WebParserError(.loadFailed(String(cString: message)), url: url.absoluteString))
+                        } else {
+                            continuation.resume(returning: .written(status: Int(status)))
+                        }
+                    }, box)
+            }
+        } onCancel: {
+            Task { @WebKitActor in download.cancel() }
+        }
+    }
+
+    /// Stops the download if it has not ended.
+    private func cancel() {
+        if let handle { wk_download_cancel(handle) }
+    }
+}
+
+/// What `WebParserRunner.download` wrote.
+public enum WebParserDownload: Sendable, Equatable {
+    /// The whole file, and the HTTP status it came with (0 when it came by another scheme).
+    case written(status: Int)
+    /// Nothing: the file is larger than the most asked for.
+    case tooLarge
+}
