@@ -100,12 +100,12 @@ final class FakePages: PageRunner {
     }
 
     /// Writes the data of the page at `url` (a `.page`, as a file) to `path`, counted as a load; a page the site does
-    /// not have answers 404.
+    /// not have fails with 404.
     func download(_ url: URL, to path: String, maxBytes: Int, timeout: Duration) async throws -> WebParserDownload {
         state.withLock { $0.loads.append(url.absoluteString) }
         let place = url.path() + (url.query().map { "?" + $0 } ?? "")
         guard case .page(let data, _) = pages[url.absoluteString] ?? (url.absoluteString.hasPrefix(site) ? pages[place] : nil) else {
-            return .written(status: 404)
+            throw WebParserError(.httpStatus(404), url: url.absoluteString)
         }
         guard data.utf8.count <= maxBytes else { return .tooLarge }
         try Data(data.utf8).write(to: URL(filePath: path))

@@ -153,8 +153,9 @@ public struct WebParserRunner: Sendable {
     /// Loads `url` into the file at `path` (replacing it) through the session's network process, as a browser's
     /// download is (its proxy and cookies), `maxBytes` at most, within `timeout`: a file a page does not show (a
     /// gzip'd sitemap, an archive). The file is whole only when `.written` comes back.
-    /// - Throws: `WebParserError` with kind `.timedOut` when it took longer, `.loadFailed` when WebKit could not load
-    ///   it, `.environmentUnavailable` when WebKit cannot start; `CancellationError` when the task is cancelled.
+    /// - Throws: `WebParserError` with kind `.timedOut` when it took longer, `.httpStatus` when the server answered
+    ///   with an error status (400 or more), `.loadFailed` when WebKit could not load it, `.environmentUnavailable`
+    ///   when WebKit cannot start; `CancellationError` when the task is cancelled.
     public func download(_ url: URL, to path: String, maxBytes: Int, timeout: Duration) async throws -> WebParserDownload {
         try await startRuntime()
         return try await withThrowingTaskGroup(of: WebParserDownload.self) { group in

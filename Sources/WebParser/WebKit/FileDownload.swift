@@ -11,7 +11,8 @@ final class FileDownload {
 
     /// Loads `url` into the file at `path` through `browsing`'s network process, stopping once more than `maxBytes`
     /// came.
-    /// - Throws: `WebParserError` with kind `.loadFailed` when WebKit could not load it (or the task was cancelled).
+    /// - Throws: `WebParserError` with kind `.httpStatus` when the server answered with an error status, `.loadFailed`
+    ///   when WebKit could not load it (or the task was cancelled).
     static func load(_ url: URL, to path: String, maxBytes: Int, in browsing: BrowsingContext) async throws -> WebParserDownload {
         let download = FileDownload()
         let context = browsing.webContext
@@ -26,6 +27,8 @@ final class FileDownload {
                         WebKitActor.assumeIsolated { download.handle = nil }
                         if tooLarge {
                             continuation.resume(returning: .tooLarge)
+                        } else if status >= 400 {
+                            continuation.resume(throwing: WebParserError(.httpStatus(Int(status)), url: url.absoluteString))
                         } else if let message {
                             continuation.resume(throwing: WebParserError(.loadFailed(String(cString: message)), url: url.absoluteString))
                         } else {

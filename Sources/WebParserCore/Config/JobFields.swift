@@ -105,7 +105,7 @@ package enum JobFields {
         JobField(
             key: "crawl",
             summary:
-                "every page reachable by links, each read with the script: {\"links\": \"a[href]\", \"match\": REGEX, \"exclude\": REGEX, \"maxPages\": \(Crawl.defaultMaxPages), \"maxDepth\": N, \"sameSite\": true, \"robots\": true, \"perHost\": \(Crawl.defaultPerHost), \"delay\": SECONDS}; the result is keyed by page URL",
+                "every page reachable by links, each read with the script: {\"links\": \"a[href]\", \"match\": REGEX, \"exclude\": REGEX, \"maxPages\": \(Crawl.defaultMaxPages), \"maxDepth\": N, \"sameSite\": true, \"robots\": true, \"perHost\": \(Crawl.defaultPerHost), \"delay\": SECONDS, \"sitemap\": true}; the result is keyed by page URL",
             option: .value(
                 "crawl", "JSON",
                 "read every page reachable by links from URL, each with the script: {\"match\": REGEX, \"maxPages\": N, …} as a config's crawl ({} for every link)"

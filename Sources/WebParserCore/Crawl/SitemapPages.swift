@@ -75,13 +75,14 @@ public struct SitemapPages: Sendable {
             case .tooLarge:
                 onWarning("warning: sitemap \(name) is larger than 50 MiB, the sitemaps protocol's limit: not read")
                 return nil
-            case .written(let status) where status >= 400:
-                onWarning("warning: sitemap \(name) answered HTTP status \(status): not read")
-                return nil
             case .written:
                 return SitemapFile(path: path, name: name)
             }
         } catch let error as WebParserError {
+            if case .httpStatus(let status) = error.kind {
+                onWarning("warning: sitemap \(name) answered HTTP status \(status): not read")
+                return nil
+            }
             onWarning("warning: sitemap \(name) could not be loaded (\(error.kind.detail)): not read")
         } catch {
             // Cancelled: the crawl is stopping.
