@@ -146,4 +146,59 @@ import Testing
         process.waitUntilExit()
         return Array(bytes)
     }
+
+    /// With `--state`, the second crawl of a 200-page site whose sitemap says 10 pages changed loads those 10
+    /// documents (and the start page, `robots.txt` and the sitemap), reports them as changed, and keeps the other
+    /// pages' results; a third crawl with nothing changed loads no page but the start.
+    @Test func aCrawlWithStateLoadsOnlyThePagesTheSitemapSaysChanged() async throws {
+        let editions = Mutex([Int](repeating: 1, count: 201))
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: "<title>archive</title><h1>archive</h1>"),
+            "/robots.txt": .respond(contentType: "text/plain", body: "User-agent: *\nAllow: /\n"),
+            "*": .handle { request in
+                let host = request.headers["host"] ?? "127.0.0.1"
+                let now = editions.withLock { $0 }
+                if request.path == "/sitemap.xml" {
+                    let entries = (1...200).map { "<url><loc>http://\(host)/page/\($0)</loc><lastmod>2026-12-0\(now[$0])</lastmod></url>" }
+                    return .init(headers: ["Content-Type": "application/xml"], body: "<urlset>" + entries.joined(separator: "\n") + "</urlset>")
+                }
+                guard request.path.hasPrefix("/page/"), let number = Int(request.path.dropFirst(6)), (1...200).contains(number) else {
+                    return .init(status: 404, body: "not found")
+                }
+                return .init(body: "<title>page \(number), edition \(now[number])</title>")
+            }
+        ])
+        let directory = try folder()
+        let config = try write(
+            #"{"name": "archive", "url": "\#(server.url("/"))", "script": "document.title", "retries": 0, "timeout": 15, "crawl": {"sitemap": true, "perHost": 4}}"#,
+            "archive.json", in: directory)
+        let state = directory.appending(path: "archive.state").path
+        let run = { () async throws -> ProcessRunner.Outcome in
+            try await webparse.run(["run", "--state", state, "--new-only", "--report", "changed", "-j", "4", "-v", config], environment: headless)
+        }
+        let first = try await run()
+        #expect(first.status == 0 && first.stdoutText.isEmpty, "\(first.stdoutText)")
+        #expect(server.requests.filter { $0.path.hasPrefix("/page/") }.count == 200)
+        let changed = [3, 50, 51, 99, 120, 121, 150, 177, 190, 200]
+        editions.withLock { for number in changed { $0[number] = 2 } }
+        let before = server.requests.count
+        let second = try await run()
+        let asked = server.requests.dropFirst(before).map(\.path)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(Set(asked) == Set(["/", "/robots.txt", "/sitemap.xml"] + changed.map { "/page/\($0)" }) && asked.count == 13, "\(asked.sorted())")
+        let records = try #require(try JSONSerialization.jsonObject(with: second.stdout) as? [[String: Any]], "\(second.stdoutText)")
+        let titles = records.compactMap { ($0["item"] as? [String: Any])?["result"] as? String }
+        #expect(Set(titles) == Set(changed.map { "page \($0), edition 2" }) && records.count == 10, "\(second.stdoutText)")
+        #expect(second.stderr.contains("190 pages not loaded: unchanged in the sitemaps since the last crawl"), "\(second.stderr)")
+        let beforeThird = server.requests.count
+        let third = try await run()
+        #expect(third.status == 0 && third.stdoutText.isEmpty, "\(third.stdoutText)")
+        #expect(!server.requests.dropFirst(beforeThird).contains { $0.path.hasPrefix("/page/") })
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(filePath: state))) as? [String: Any]
+        let archive = (saved?["jobs"] as? [String: Any])?["archive"] as? [String: Any]
+        #expect((archive?["lastmods"] as? [String: String])?.count == 200 && (archive?["seen"] as? [String])?.count == 201)
+        let plain = try await webparse.run(["run", "--state", state, config], environment: headless)
+        let all = try #require(try JSONSerialization.jsonObject(with: plain.stdout) as? [String: String], "\(plain.stdoutText)")
+        #expect(all.count == 201 && all[server.url("/page/50").absoluteString] == "page 50, edition 2", "the whole site, its unchanged pages' results standing")
+    }
 }

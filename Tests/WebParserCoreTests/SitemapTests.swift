@@ -175,4 +175,35 @@ import WebParser
         #expect(Set(crawled.pages.map(\.url)) == Set(["/", "/p/1", "/p/2", "/p/3"].map { Self.site + $0 }))
         #expect(crawled.leftAtMaxPages == 497)
     }
+
+    @Test func aPageWhoseLastmodIsUnchangedIsNotLoadedAndItsLastResultStands() async throws {
+        let map = Self.urlset([
+            "<url><loc>/a</loc><lastmod>2026-12-01</lastmod></url>", "<url><loc>/b</loc><lastmod>2026-12-05</lastmod></url>",
+            "<url><loc>/c</loc></url>", "<url><loc>/d</loc><lastmod>2026-12-01</lastmod></url>"
+        ])
+        let pages = FakePages([
+            "/": .page(data: #""home""#, links: ["/b"]), "/a": .page(data: #""a now""#, links: []), "/b": .page(data: #""b now""#, links: ["/a"]),
+            "/c": .page(data: #""c now""#, links: []), "/d": .fails(.httpStatus(500)), "/sitemap.xml": .page(data: map, links: [])
+        ])
+        let history = CrawlHistory(pages: [
+            Self.site + "/a": .init(lastmod: "2026-12-01", result: Data(#""a before""#.utf8)),
+            Self.site + "/b": .init(lastmod: "2026-12-01", result: Data(#""b before""#.utf8))
+        ])
+        var job = WebParserJob(url: URL(string: Self.site + "/")!, script: "document.title")
+        job.evaluation.links = Crawl.defaultLinks
+        job.retry = RetryPolicy(retries: 0)
+        let first = try await pages.run(job, label: "start")
+        let crawled = await Crawler(pages: pages).crawl(
+            Crawl(robots: false, sitemap: .listed), job: job, start: first, name: "site", history: history)
+        let results = Dictionary(uniqueKeysWithValues: crawled.pages.map { ($0.url, String(decoding: $0.record, as: UTF8.self)) })
+        #expect(results[Self.site + "/a"] == #""a before""#, "unchanged: its last result stands")
+        #expect(results[Self.site + "/b"] == #""b now""# && results[Self.site + "/c"] == #""c now""#, "changed, or no lastmod: loaded")
+        #expect(pages.loads(of: "/a") == 0 && pages.loads(of: "/b") == 1, "a link to an unchanged page does not load it")
+        #expect(crawled.unchanged == 1 && crawled.failed == 1)
+        #expect(crawled.lastmods == [Self.site + "/a": "2026-12-01", Self.site + "/b": "2026-12-05"], "a failed page is loaded again next time")
+        var state = StateFile.Job()
+        state.lastmods = [Self.site + "/a": "2026-12-01", Self.site + "/gone": "2026-12-01"]
+        state.contents = [#"k:"https://comics.example/a""#: #"{"result":{"title":"A"},"url":"https://comics.example/a"}"#]
+        #expect(CrawlHistory(state)?.pages == [Self.site + "/a": .init(lastmod: "2026-12-01", result: Data(#"{"title":"A"}"#.utf8))])
+    }
 }

@@ -28,6 +28,8 @@ public struct CrawledPage: Sendable {
 public enum CrawlRecord {
     /// The field `--state` tells a crawl's pages apart by.
     public static let key = "url"
+    /// The field of a record that holds the page's result.
+    public static let resultKey = "result"
 
     /// `pages`, in the order they were read, as an object keyed by URL.
     public static func object(_ pages: [CrawledPage]) -> Data {
@@ -36,6 +38,6 @@ public enum CrawlRecord {
 
     /// `pages`, in the order they were read, as `{"url", "result"}` records.
     public static func list(_ pages: [CrawledPage]) -> Data {
-        JSONText.array(pages.map { JSONText.object([("url", .string($0.url)), ("result", .raw($0.record))]) })
+        JSONText.array(pages.map { JSONText.object([(key, .string($0.url)), (resultKey, .raw($0.record))]) })
     }
 }

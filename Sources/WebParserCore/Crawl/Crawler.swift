@@ -23,6 +23,11 @@ public struct Crawled: Sendable {
     public var failed: Int
     /// Links found and not loaded because `maxPages` pages were.
     public var leftAtMaxPages: Int
+    /// How many of the pages were not loaded because the sitemaps list them with the `lastmod` they had when the
+    /// crawl's history read them: their last results stand.
+    public var unchanged = 0
+    /// The `lastmod` the sitemaps gave each page read or standing, by URL: the crawl's history for the next crawl.
+    public var lastmods: [String: String] = [:]
 }
 
 /// Reads every page reachable from a job's start page by the links its rendered pages have (`Crawl`), each with
@@ -67,10 +72,12 @@ public struct Crawler: Sendable {
     }
 
     /// Crawls by `crawl` from `start`, the result of `job` on its start page (read with `crawl.links` as its
-    /// `Evaluation.links`): each page found is `job` at its URL, labelled `name` and its URL. `onEvent` hears what
+    /// `Evaluation.links`): each page found is `job` at its URL, labelled `name` and its URL, except those the
+    /// sitemaps list with the `lastmod` they had in `history`, whose results there stand. `onEvent` hears what
     /// happens as it happens.
     public func crawl(
-        _ crawl: Crawl, job: WebParserJob, start: WebParserResult, name: String, onEvent: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
+        _ crawl: Crawl, job: WebParserJob, start: WebParserResult, name: String, history: CrawlHistory? = nil,
+        onEvent: @escaping @Sendable (CrawlEvent) -> Void = { _ in }
     ) async -> Crawled {
         let asked = CrawlURL.normalized(job.url) ?? job.url
         let final = URL(string: start.finalURL).flatMap(CrawlURL.normalized) ?? asked
@@ -80,6 +87,8 @@ public struct Crawler: Sendable {
         let first = CrawledPage(url: final.absoluteString, result: .success(start.data))
         var pages = [first]
         var failed = 0
+        var unchanged = 0
+        var lastmods: [URL: String] = [:]
         onEvent(.page(first))
         let hosts = HostGates(book: hostBook) { news in
             if let warning = news.pause.warning { onEvent(.warning(warning)) }
@@ -92,7 +101,16 @@ public struct Crawler: Sendable {
         func discover(_ links: [String], on page: URL, depth: Int) async {
             let (found, warnings) = await discovery.pages(linkedFrom: links, on: page, depth: depth)
             for warning in warnings { onEvent(.warning(warning)) }
-            let known = frontier.add(found)
+            var load: [CrawlTarget] = []
+            for target in found {
+                if let result = history?.standing(target.url, lastmod: lastmods[target.url]), frontier.keep(target.url) {
+                    pages.append(CrawledPage(url: target.url.absoluteString, result: .success(result)))
+                    unchanged += 1
+                } else {
+                    load.append(target)
+                }
+            }
+            let known = frontier.add(load)
             if known > 0 { onEvent(.found(known)) }
         }
         await discover(start.links ?? [], on: final, depth: 0)
@@ -100,9 +118,14 @@ public struct Crawler: Sendable {
             await SitemapPages(pages: self.pages, robots: robots).read(
                 sitemap, start: final,
                 onPages: { entries in
+                    for entry in entries {
+                        guard let lastmod = entry.lastmod, let url = CrawlURL.normalized(entry.loc, base: final) else { continue }
+                        lastmods[url] = lastmod
+                    }
                     await discover(entries.map(\.loc), on: final, depth: 0)
                     return frontier.hasRoom
                 }, onWarning: { onEvent(.warning($0)) })
+            if unchanged > 0 { onEvent(.note("\(unchanged) page\(unchanged == 1 ? "" : "s") not loaded: unchanged in the sitemaps since the last crawl")) }
         }
 
         await withTaskGroup(of: (CrawlTarget, Result<WebParserResult, WebParserError>?).self) { group in
@@ -146,6 +169,7 @@ public struct Crawler: Sendable {
                     let read = CrawledPage(url: url.absoluteString, result: outcome.map(\.data).mapError(PageFailure.init))
                     pages.append(read)
                     onEvent(.page(read))
+                    if result != nil, let lastmod = lastmods[target.url] { lastmods[url] = lastmod }
                     if let result {
                         await discover(result.links ?? [], on: url, depth: target.depth)
                     } else {
@@ -154,6 +178,11 @@ public struct Crawler: Sendable {
                 }
             }
         }
-        return Crawled(pages: pages, failed: failed, leftAtMaxPages: frontier.leftAtMaxPages)
+        // The history keeps the pages read or standing, not those that failed: they are loaded again.
+        let kept = Set(pages.compactMap { page in (try? page.result.get()).map { _ in page.url } })
+        var crawled = Crawled(pages: pages, failed: failed, leftAtMaxPages: frontier.leftAtMaxPages, unchanged: unchanged)
+        crawled.lastmods = Dictionary(
+            lastmods.map { ($0.key.absoluteString, $0.value) }.filter { kept.contains($0.0) }, uniquingKeysWith: { first, _ in first })
+        return crawled
     }
 }

@@ -31,6 +31,9 @@ public struct StateFile: Codable, Equatable, Sendable {
         public var lastValue: String?
         /// When the last successful run ended, in ISO 8601.
         public var lastSuccess: String?
+        /// The `lastmod` each page of a crawl had in its sitemaps when it was read, by page URL (`CrawlHistory`): a
+        /// page with the same `lastmod` at the next crawl is not loaded again.
+        public var lastmods: [String: String]?
         /// Runs in a row that failed (kept up to date with `--fail-after`).
         public var consecutiveFailures = 0
         /// The newest entries of the job's feed (`run --feed`), newest first.

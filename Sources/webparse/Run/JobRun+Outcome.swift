@@ -28,10 +28,13 @@ extension JobRun {
         // page's result; the state records the list as the page gave it.
         var shown: [Data: Data] = [:]
         var page = outcome.result
+        var lastmods: [String: String]?
         if let crawl = named.crawl, case .success(var success) = outcome.result {
             let (streams, output) = (output.streamsPages, output)
             let events = watch.crawlEvents(of: named.name) { page in if streams { output.page(page, of: named.name) } }
-            let crawled = await watch.crawler(pages).crawl(crawl, job: named.job, start: success, name: named.name, onEvent: events)
+            let crawled = await watch.crawler(pages).crawl(
+                crawl, job: named.job, start: success, name: named.name, history: memory?.crawlHistory(of: named), onEvent: events)
+            lastmods = crawled.lastmods
             // The state tracks the pages as records with their URL; the output is keyed by URL.
             success.data = CrawlRecord.list(crawled.pages)
             page = .success(success)
@@ -69,6 +72,7 @@ extension JobRun {
                 fresh = try await memory.remember(
                     success, of: named, emitInitial: settings.tracking.emitInitial,
                     feedSize: feeds?.size, shown: { details[$0] ?? $0 })
+                if let lastmods { memory.keep(lastmods: lastmods, of: named) }
             } catch {
                 outcome.result = .failure(.failed(error))
             }

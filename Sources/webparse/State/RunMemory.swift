@@ -116,6 +116,17 @@ final class RunMemory {
             diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil)
     }
 
+    /// What the state knows of the pages of `job`'s crawl (`CrawlHistory`); nil when it knows none.
+    func crawlHistory(of job: Config.NamedJob) -> CrawlHistory? {
+        CrawlHistory(state.jobs[job.name])
+    }
+
+    /// Keeps `lastmods`, the sitemaps' `lastmod` of the pages `job`'s crawl read, for its next crawl; after
+    /// `remember` took the crawl's result.
+    func keep(lastmods: [String: String], of job: Config.NamedJob) {
+        state.jobs[job.name]?.lastmods = lastmods.isEmpty ? nil : lastmods
+    }
+
     /// The items of `result`, a successful result of `job`, that `remember` would report (the new ones, and with
     /// `changed` those whose content changed), as the page gave them; nil when the result is not a list. Nothing is
     /// recorded.
