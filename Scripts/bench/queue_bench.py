@@ -138,9 +138,15 @@ def soak(webparse, base, count):
         worker = subprocess.Popen([webparse, "work", redis.url("soak"), "-j", "4", "-q", "--script", fixtures.SCRIPT],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=headless_env())
         samples = []
+        holders = []
         while worker.poll() is None:
             done = int(redis.cli("LLEN", "soak:results") or 0) + int(redis.cli("LLEN", "soak:failed") or 0)
-            samples.append((time.monotonic() - begun, done, sum(pss_kb(pid) for pid in tree(worker.pid)) / 1024))
+            by_process = {}
+            for pid in tree(worker.pid):
+                name = process_name(pid)
+                by_process[name] = by_process.get(name, 0) + pss_kb(pid) / 1024
+            samples.append((time.monotonic() - begun, done, sum(by_process.values())))
+            holders.append(by_process)
             time.sleep(1)
         wall = time.monotonic() - begun
         failed = int(redis.cli("LLEN", "soak:failed") or 0)
@@ -166,11 +172,30 @@ def soak(webparse, base, count):
           f" tree PSS {after_first:.0f} MB over the second tenth, {last_pss:.0f} MB over the last (x{growth:.2f});"
           f" {first_rate:.1f} pages/s in the first tenth, {last_rate:.1f} in the last; {'holds' if holds else 'DOES NOT HOLD'}",
           file=sys.stderr, flush=True)
+    # Which processes hold the memory: each kind's PSS (its median) over the second tenth and over the last.
+    def held(part):
+        picked = [holders[index] for index, (_, done, _) in enumerate(samples) if part(done)]
+        names = sorted({name for sample in picked for name in sample})
+        return {name: statistics.median(sample.get(name, 0) for sample in picked) for name in names} if picked else {}
+
+    early, late = held(lambda done: tenth <= done < 2 * tenth), held(lambda done: done >= count - tenth)
+    for name in sorted(set(early) | set(late), key=lambda name: -late.get(name, 0)):
+        print(f"    {name:22} {early.get(name, 0):6.0f} MB over the second tenth, {late.get(name, 0):6.0f} MB over the last",
+              file=sys.stderr, flush=True)
     step = max(1, len(samples) // 20)
     for seconds, done, mb in samples[::step] + samples[-1:]:
         print(f"    {seconds:7.0f} s  {done:6} pages  {mb:6.0f} MB", file=sys.stderr, flush=True)
     return {"pages": count, "wall": wall, "first_pss": after_first, "last_pss": last_pss, "growth": growth,
             "first_rate": first_rate, "last_rate": last_rate, "holds": holds}
+
+
+def process_name(pid):
+    """The name of process `pid` (its comm), "?" once it has ended."""
+    try:
+        with open(f"/proc/{pid}/comm") as comm:
+            return comm.read().strip()
+    except OSError:
+        return "?"
 
 
 def available():

@@ -8,6 +8,7 @@ import WebParserCore
 enum MainCommand {
     static func main() async {
         _ = launchEnvironment  // read before WebKit's settings are added to the environment
+        _ = ProcessRenewal.launchDescriptors  // read before webparse opens any
         // A closed stdout or stderr is an error a write reports (StandardStreams), not a signal that kills.
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())

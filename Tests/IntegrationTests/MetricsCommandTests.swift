@@ -55,6 +55,32 @@ import TestSupport
         _ = await worker.finish()
     }
 
+    /// After `--renew-after` items a worker starts over in place: the same process, its metrics port bound again by
+    /// the new image, no web process or display of an earlier image left, every item done once.
+    @Test func aWorkerThatRenewsItselfKeepsItsPortAndLosesNoItem() async throws {
+        let site = try TestHTTPServer(routes: ["*": .handle { request in .init(body: "<title>\(request.path)</title>") }])
+        let redis = try RedisServer()
+        let urls = (1...6).map { site.url("/\($0)").absoluteString }
+        try redis.cli(["RPUSH", "comics"] + urls)
+        let port = try LocalPort.free()
+        let worker = try webparse.start(
+            ["work", redis.url(queue: "comics"), "--script", "document.title", "--wait", "-j", "1", "--renew-after", "2", "--metrics", "127.0.0.1:\(port)"],
+            environment: headless)
+        try await waitUntil("six records", within: 60) { try redis.cli(["LLEN", "comics:results"]) == "6" }
+        try await waitUntil("/healthz answers 200 from the renewed worker", within: 30) { try get(port, "/healthz").status == 200 }
+        let names = worker.descendants().map(\.name)
+        #expect(names.filter { $0.hasPrefix("WebKitWebProc") }.count <= 2 && names.filter { $0 == "Xvfb" }.count <= 1, "\(names)")
+        worker.send(SIGTERM)
+        let outcome = await worker.finish()
+        #expect(outcome.status == 143, "\(outcome.stderr)")
+        let renewals = outcome.stderr.split(separator: "\n").filter { $0.contains("2 items taken; starting over as a fresh process") }
+        #expect(renewals.count == 3, "\(outcome.stderr)")
+        let done = try redis.cli(["LRANGE", "comics:results", "0", "-1"]).split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["url"] as? String
+        }
+        #expect(done.sorted() == urls.sorted(), "each item once")
+    }
+
     @Test func aPortInUseIsAUsageErrorBeforeAnyWork() async throws {
         let (listener, port) = try LocalPort.taken()
         defer { close(listener) }

@@ -3,7 +3,7 @@ import Glibc
 
 /// Calls `body` with `strings` as a NULL-terminated array of C strings, or with NULL when `strings` is
 /// empty: the form C APIs take lists of strings in (argv, language lists, header lists).
-func withCStringArray<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws -> Result)
+package func withCStringArray<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws -> Result)
     rethrows -> Result
 {
     guard !strings.isEmpty else { return try body(nil) }

@@ -12,8 +12,10 @@ final class FileDownload {
     /// Loads `url` into the file at `path` through `browsing`'s network process, stopping once more than `maxBytes`
     /// came.
     /// - Throws: `WebParserError` with kind `.httpStatus` when the server answered with an error status, `.loadFailed`
-    ///   when WebKit could not load it (or the task was cancelled).
+    ///   when WebKit could not load it (or the task was cancelled while it loaded); `CancellationError` when the task
+    ///   was cancelled before.
     static func load(_ url: URL, to path: String, maxBytes: Int, in browsing: BrowsingContext) async throws -> WebParserDownload {
+        try Task.checkCancellation()
         let download = FileDownload()
         let context = browsing.webContext
         return try await withTaskCancellationHandler {

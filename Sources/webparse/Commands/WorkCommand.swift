@@ -26,6 +26,9 @@ struct WorkCommand {
         var logConsole = false
         /// Where `/metrics` and `/healthz` are served (`HOST:PORT`), if anywhere.
         var metrics: String?
+        /// How many items the worker takes before it starts over as a fresh copy of itself (`ProcessRenewal`); 0
+        /// never.
+        var renewAfter = 2000
         var session = SessionOptions()
         var verbosity = Verbosity.normal
     }
@@ -50,6 +53,8 @@ struct WorkCommand {
             Retry-After gets no page from any worker until then. --metrics HOST:PORT serves Prometheus' text format
             at /metrics (pages by job and outcome, seconds a page, items in hand, queue length, web processes and
             their memory, hosts paused) and /healthz (200 while the loops run and Redis answers, else 503).
+            After --renew-after items the worker finishes those in hand and starts over as a fresh copy of itself
+            (the same process ID, arguments and environment): WebKit keeps memory for every tab a process made.
 
             \(ExitCode.help)
             """,
@@ -77,6 +82,13 @@ struct WorkCommand {
             .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true },
             .value("metrics", "HOST:PORT", "serve Prometheus metrics at /metrics and a health check at /healthz (:PORT: every interface)") {
                 $0.metrics = $1
+            },
+            .value("renew-after", "N", "start over as a fresh copy of itself (same process ID) after N items, 0 never (default 2000)") {
+                settings, text throws(CommandFailure) in
+                guard let count = Int(text), (0...100_000_000).contains(count) else {
+                    throw CommandFailure.usage("--renew-after: expected a number of items from 0 to 100000000, got '\(text)'")
+                }
+                settings.renewAfter = count
             }
         ] + CommandOption.fieldOptions(RunFields.all.filter { $0.key != RunFields.harContent.key }, into: \.run) + CommandOption.sessionOptions
             + [.quiet, .verbose],
@@ -154,6 +166,13 @@ struct WorkCommand {
         } catch {
             StandardStreams.tellError("webparse work: \(error.message)")
             return worked.code == .success ? .jobFailed : worked.code
+        }
+        if worked.renews {
+            endpoint?.stop()
+            if settings.verbosity != .quiet {
+                StandardStreams.tell("webparse work: \(name): \(settings.renewAfter) items taken; starting over as a fresh process (--renew-after)")
+            }
+            ProcessExit.renew()
         }
         return worked.code
     }

@@ -16,16 +16,33 @@ enum ProcessExit {
         exit(code.rawValue)
     }
 
+    /// Replaces the process with a fresh copy of itself (`ProcessRenewal`), WebKit and the display stopped first;
+    /// when that cannot be done, says why and exits with `.environment`. A later caller (a signal's exit) waits, as
+    /// for an exit.
+    static func renew() -> Never {
+        guard takeTurn() else {
+            while true { pause() }
+        }
+        WebParserRunner.shutdown()
+        let reason = ProcessRenewal.replace(environment: MainCommand.launchEnvironment)
+        StandardStreams.tellError("webparse: cannot start itself again (\(reason)); restart it")
+        _exit(ExitCode.environment.rawValue)
+    }
+
     /// Exits with a raw status, such as 128 + a signal number.
     static func exit(_ status: Int32) -> Never {
-        let first = exiting.withLock { exiting in
-            defer { exiting = true }
-            return !exiting
-        }
-        guard first else {
+        guard takeTurn() else {
             while true { pause() }
         }
         WebParserRunner.shutdown()
         _exit(status)
+    }
+
+    /// Whether this caller is the first to end the process.
+    private static func takeTurn() -> Bool {
+        exiting.withLock { exiting in
+            defer { exiting = true }
+            return !exiting
+        }
     }
 }

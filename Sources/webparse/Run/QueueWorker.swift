@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import WebParser
 import WebParserCore
 import WebParserQueue
@@ -26,6 +27,8 @@ struct QueueWorker: Sendable {
         case environment(WebParserError)
         /// Redis could not be used for as long as a command is retried.
         case queue(RedisConnection.Failure)
+        /// The worker has taken the items it takes before it starts over (`--renew-after`).
+        case renewing
     }
 
     /// What the loops share: the worker's pages, the crawls' robots.txt files and the counts.
@@ -33,11 +36,13 @@ struct QueueWorker: Sendable {
         let scheduler: JobScheduler
         let robots: RobotsFiles
         let tally: WorkTally
+        /// The items the worker may still take before it starts over; nil for no limit.
+        let budget: ItemBudget?
     }
 
-    /// Works the queue through `queues` (one per loop), and says how the worker ended, how many items it did, and
-    /// where their pages ended.
-    func work(_ queues: [WorkQueue]) async -> (code: ExitCode, done: Int, visited: [URL]) {
+    /// Works the queue through `queues` (one per loop), and says how the worker ended, how many items it did, where
+    /// their pages ended, and whether it should start over (it took `--renew-after` items, and every loop ended so).
+    func work(_ queues: [WorkQueue]) async -> (code: ExitCode, done: Int, visited: [URL], renews: Bool) {
         reporter.tellAboutLocale()
         defer { reporter.end() }
         let pages = WebParserPages(parser: WebParserRunner(session: session), concurrency: queues.count)
@@ -45,7 +50,8 @@ struct QueueWorker: Sendable {
         scheduler.metrics = metrics
         let shared = Shared(
             scheduler: scheduler,
-            robots: PageWatch(reporter: reporter, har: nil).crawler(pages).robots, tally: WorkTally())
+            robots: PageWatch(reporter: reporter, har: nil).crawler(pages).robots, tally: WorkTally(),
+            budget: settings.renewAfter > 0 ? ItemBudget(settings.renewAfter) : nil)
         let interval = settings.lease / 3
         let heartbeat = Task { await Self.beat(queues, every: interval, vitals: vitals) }
         vitals.looping(true)
@@ -56,7 +62,7 @@ struct QueueWorker: Sendable {
                 ends.append(end)
                 switch end {
                 case .environment, .queue: group.cancelAll()
-                case .drained, .stopped: break
+                case .drained, .stopped, .renewing: break
                 }
             }
             return ends
@@ -73,9 +79,10 @@ struct QueueWorker: Sendable {
             case .queue(let failure):
                 StandardStreams.tellError("webparse work: \(failure); the items in hand go back to the queue when their lease ends")
                 code = .queueUnavailable
-            case .drained, .stopped: break
+            case .drained, .stopped, .renewing: break
             }
         }
+        let renews = code == .success && ends.allSatisfy { if case .renewing = $0 { true } else { false } }
         if code != .queueUnavailable {
             for queue in queues { try? await queue.leave() }
         }
@@ -83,12 +90,13 @@ struct QueueWorker: Sendable {
             StandardStreams.tellError(
                 "webparse work: \(counts.failed) of \(counts.done + counts.failed) items failed; their records are in \(queues[0].keys.failed)")
         }
-        return (code, counts.done, counts.visited)
+        return (code, counts.done, counts.visited, renews)
     }
 
     /// Takes and settles items on `queue` until the work is done, the loop is cancelled or cannot go on.
     private func loop(_ queue: WorkQueue, _ shared: Shared) async -> LoopEnd {
         while !Task.isCancelled {
+            if let budget = shared.budget, !budget.take() { return .renewing }
             let taken: WorkQueue.Item?
             do throws(RedisConnection.Failure) {
                 // Short enough that a stop (SIGTERM) finds the loop between two waits within its grace period.
@@ -97,6 +105,7 @@ struct QueueWorker: Sendable {
                 return .queue(error)
             }
             guard let item = taken else {
+                shared.budget?.giveBack()
                 guard !settings.waits else { continue }
                 do throws(RedisConnection.Failure) {
                     if try await queue.isDrained() { return .drained }
@@ -144,5 +153,29 @@ actor WorkTally {
     func count(succeeded: Bool, at url: URL?) {
         if succeeded { done += 1 } else { failed += 1 }
         if succeeded, let url { visited.append(url) }
+    }
+}
+
+/// The items a worker may still take before it starts over (`--renew-after`), shared by its loops.
+final class ItemBudget: Sendable {
+    private let left: Mutex<Int>
+
+    /// A budget of `items`.
+    init(_ items: Int) {
+        left = Mutex(items)
+    }
+
+    /// Takes one item from the budget: false when none is left.
+    func take() -> Bool {
+        left.withLock { left in
+            guard left > 0 else { return false }
+            left -= 1
+            return true
+        }
+    }
+
+    /// Gives back an item taken from the budget that the queue did not have.
+    func giveBack() {
+        left.withLock { $0 += 1 }
     }
 }
