@@ -24,9 +24,26 @@ enum ProcessRenewal {
         }
         let variables = environment.map { "\($0.key)=\($0.value)" }
         return withCStringArray(variables) { envp in
-            execve("/proc/self/exe", CommandLine.unsafeArgv, envp.map { UnsafeRawPointer($0).assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self) })
+            let environment = envp.map { UnsafeRawPointer($0).assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self) }
+            // By its file's path, so the process keeps its name (`ps`, `pgrep webparse`); by /proc/self/exe when that
+            // file is gone or another now (an upgrade replaced it).
+            if let path = programPath { execve(path, CommandLine.unsafeArgv, environment) }
+            execve("/proc/self/exe", CommandLine.unsafeArgv, environment)
             return String(cString: strerror(errno))
         }
+    }
+
+    /// The path of the file the process runs, while that file is still the one it runs.
+    private static var programPath: String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var running = stat()
+        var named = stat()
+        guard stat("/proc/self/exe", &running) == 0, stat(path, &named) == 0, running.st_dev == named.st_dev, running.st_ino == named.st_ino
+        else { return nil }
+        return path
     }
 
     /// The process's open descriptors now.
