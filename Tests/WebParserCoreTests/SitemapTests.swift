@@ -182,7 +182,7 @@ import WebParser
             "<url><loc>/c</loc></url>", "<url><loc>/d</loc><lastmod>2026-12-01</lastmod></url>"
         ])
         let pages = FakePages([
-            "/": .page(data: #""home""#, links: ["/b"]), "/a": .page(data: #""a now""#, links: []), "/b": .page(data: #""b now""#, links: ["/a"]),
+            "/": .page(data: #""home""#, links: ["/a", "/b"]), "/a": .page(data: #""a now""#, links: []), "/b": .page(data: #""b now""#, links: ["/a"]),
             "/c": .page(data: #""c now""#, links: []), "/d": .fails(.httpStatus(500)), "/sitemap.xml": .page(data: map, links: [])
         ])
         let history = CrawlHistory(pages: [
@@ -198,7 +198,7 @@ import WebParser
         let results = Dictionary(uniqueKeysWithValues: crawled.pages.map { ($0.url, String(decoding: $0.record, as: UTF8.self)) })
         #expect(results[Self.site + "/a"] == #""a before""#, "unchanged: its last result stands")
         #expect(results[Self.site + "/b"] == #""b now""# && results[Self.site + "/c"] == #""c now""#, "changed, or no lastmod: loaded")
-        #expect(pages.loads(of: "/a") == 0 && pages.loads(of: "/b") == 1, "a link to an unchanged page does not load it")
+        #expect(pages.loads(of: "/a") == 0 && pages.loads(of: "/b") == 1, "links to an unchanged page do not load it")
         #expect(crawled.unchanged == 1 && crawled.failed == 1)
         #expect(crawled.lastmods == [Self.site + "/a": "2026-12-01", Self.site + "/b": "2026-12-05"], "a failed page is loaded again next time")
         var state = StateFile.Job()

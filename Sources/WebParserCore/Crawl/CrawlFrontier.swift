@@ -46,15 +46,6 @@ public struct CrawlFrontier: Sendable {
         return min(added, room)
     }
 
-    /// Takes `url` as a page of the crawl read without a load (its last result stands): it is not loaded, however
-    /// links lead to it. False, doing nothing, when the crawl has seen it already.
-    public mutating func keep(_ url: URL) -> Bool {
-        guard seen.insert(url).inserted else { return false }
-        read.insert(url)
-        recorded.insert(url)
-        return true
-    }
-
     /// Whether more pages found would be loaded: fewer than `maxPages` are loaded, loading or waiting.
     public var hasRoom: Bool {
         maxPages - loads - (waiting.count - head) > 0

@@ -101,16 +101,7 @@ public struct Crawler: Sendable {
         func discover(_ links: [String], on page: URL, depth: Int) async {
             let (found, warnings) = await discovery.pages(linkedFrom: links, on: page, depth: depth)
             for warning in warnings { onEvent(.warning(warning)) }
-            var load: [CrawlTarget] = []
-            for target in found {
-                if let result = history?.standing(target.url, lastmod: lastmods[target.url]), frontier.keep(target.url) {
-                    pages.append(CrawledPage(url: target.url.absoluteString, result: .success(result)))
-                    unchanged += 1
-                } else {
-                    load.append(target)
-                }
-            }
-            let known = frontier.add(load)
+            let known = frontier.add(found)
             if known > 0 { onEvent(.found(known)) }
         }
         await discover(start.links ?? [], on: final, depth: 0)
@@ -125,13 +116,19 @@ public struct Crawler: Sendable {
                     await discover(entries.map(\.loc), on: final, depth: 0)
                     return frontier.hasRoom
                 }, onWarning: { onEvent(.warning($0)) })
-            if unchanged > 0 { onEvent(.note("\(unchanged) page\(unchanged == 1 ? "" : "s") not loaded: unchanged in the sitemaps since the last crawl")) }
         }
 
         await withTaskGroup(of: (CrawlTarget, Result<WebParserResult, WebParserError>?).self) { group in
             var loading = 0
             while true {
                 while loading < Self.inFlight, let target = frontier.next() {
+                    // The sitemaps were read before any load: a page they list as it was at the last crawl stands.
+                    if let result = history?.standing(target.url, lastmod: lastmods[target.url]) {
+                        _ = frontier.arrived(target, at: nil, inScope: true)
+                        pages.append(CrawledPage(url: target.url.absoluteString, result: .success(result)))
+                        unchanged += 1
+                        continue
+                    }
                     loading += 1
                     var page = job
                     page.url = target.url
@@ -178,6 +175,7 @@ public struct Crawler: Sendable {
                 }
             }
         }
+        if unchanged > 0 { onEvent(.note("\(unchanged) page\(unchanged == 1 ? "" : "s") not loaded: unchanged in the sitemaps since the last crawl")) }
         // The history keeps the pages read or standing, not those that failed: they are loaded again.
         let kept = Set(pages.compactMap { page in (try? page.result.get()).map { _ in page.url } })
         var crawled = Crawled(pages: pages, failed: failed, leftAtMaxPages: frontier.leftAtMaxPages, unchanged: unchanged)
