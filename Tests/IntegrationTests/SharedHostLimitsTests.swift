@@ -86,9 +86,10 @@ import TestSupport
         #expect(Set(records.compactMap { $0["result"] as? String }) == Set((1...20).map { "page \($0)" }))
         let arrivals = site.arrivals
         let refusal = try #require(arrivals.first { $0.status == 429 })
-        // Documents whose turn came before webparse read the 429 may arrive just after it; none arrives later
-        // within the two seconds asked for.
-        let during = arrivals.filter { $0.at > refusal.at + .milliseconds(300) && $0.at < refusal.at + .seconds(2) }
+        // Documents whose turn came before webparse read the 429 may arrive after it (a busy machine's web process
+        // sent one 313 ms late); none arrives in the second half of the two seconds asked for, and the crawl's other
+        // pages (which without the pause would all be done within a second) come after them.
+        let during = arrivals.filter { $0.at > refusal.at + .seconds(1) && $0.at < refusal.at + .seconds(2) }
         #expect(during.isEmpty, "\(during.map { ($0.path, $0.at - refusal.at) })")
         let after = arrivals.filter { $0.at >= refusal.at + .seconds(2) }
         #expect(after.contains { $0.path == "/p/3" } && after.count >= 8, "the crawl went on after the pause: \(after.map(\.path))")
