@@ -165,11 +165,7 @@ extension QueueWorker {
         let (ended, pages, warnings) = await CrawlDiscovery.pages(
             of: result, askedAt: read.named.job.url, depth: read.depth, by: crawl, robots: shared.robots)
         for warning in warnings { StandardStreams.tell("webparse work: \(name): \(warning)") }
-        let found = pages.map { target in
-            WorkQueue.FoundPage(
-                url: target.url.absoluteString,
-                item: QueueItem.crawled(from: item.text, url: target.url.absoluteString, name: name, depth: target.depth))
-        }
+        let found = Self.crawlItems(pages, of: item, name: name)
         var left = try await queue.discover(found, from: read.page, endedAt: ended.absoluteString, of: name, maxPages: crawl.maxPages)
             .leftAtMaxPages
         if read.depth == 0, let sitemap = crawl.sitemap, left == 0 {
@@ -199,11 +195,7 @@ extension QueueWorker {
                 for batch in stride(from: 0, to: entries.count, by: 1000).map({ entries[$0..<min($0 + 1000, entries.count)] }) {
                     let (pages, warnings) = await discovery.pages(linkedFrom: batch.map(\.loc), on: start, depth: 0)
                     warnings.forEach(tell)
-                    let found = pages.map { target in
-                        WorkQueue.FoundPage(
-                            url: target.url.absoluteString,
-                            item: QueueItem.crawled(from: item.text, url: target.url.absoluteString, name: name, depth: target.depth))
-                    }
+                    let found = Self.crawlItems(pages, of: item, name: name)
                     do throws(RedisConnection.Failure) {
                         left = try await queue.discover(found, from: read.page, of: name, maxPages: crawl.maxPages).leftAtMaxPages
                     } catch {
@@ -216,6 +208,15 @@ extension QueueWorker {
             }, onWarning: tell)
         if let failure { throw failure }
         return left
+    }
+
+    /// The crawl's pages `pages`, found from `item`'s page, as items of the queue, each one of the crawl named `name`.
+    private static func crawlItems(_ pages: [CrawlTarget], of item: WorkQueue.Item, name: String) -> [WorkQueue.FoundPage] {
+        pages.map { target in
+            WorkQueue.FoundPage(
+                url: target.url.absoluteString,
+                item: QueueItem.crawled(from: item.text, url: target.url.absoluteString, name: name, depth: target.depth))
+        }
     }
 
     /// Queues the detail page of each item of the lists `result` holds (`FollowTargets`) that no worker has seen
