@@ -24,5 +24,6 @@
 #include "wk_loader.h"
 #include "wk_download.h"
 #include "wk_xml_reader.h"
+#include "wk_condition.h"
 
 #endif

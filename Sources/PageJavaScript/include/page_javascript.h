@@ -23,7 +23,9 @@ typedef enum {
     /* The page's last uncaught error (error_watch.js). */
     WP_SCRIPT_ERROR_WATCH,
     /* The bot protection service whose page the document is (bot_protection.js). */
-    WP_SCRIPT_BOT_PROTECTION
+    WP_SCRIPT_BOT_PROTECTION,
+    /* The clock removed from the context of a job's `when`, which is no page's (condition_clock.js). */
+    WP_SCRIPT_CONDITION_CLOCK
 } WPPageScript;
 
 /* The text of `script`'s file, a NUL-terminated string that lives as long as the program. */

@@ -17,6 +17,8 @@ public struct Config: Sendable {
         public var follow: Follow?
         /// The pages reachable from the job's URL, each read with its script, if it crawls.
         public var crawl: Crawl?
+        /// How often the job runs, when a run with `--state` is started more often (its `every`); nil: at every run.
+        public var schedule: Schedule?
         /// The job's references to environment variables that were not set when the config was read, when the
         /// loader deferred them: the problems that keep the job from running.
         package var unsetVariables: [ConfigError.Problem] = []

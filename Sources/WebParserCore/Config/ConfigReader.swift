@@ -189,6 +189,15 @@ package struct ConfigReader {
                 fields.problem(prefix + "follow", at: input, "follows the items of the script's result, not of \"collect\"")
             }
         }
+        let schedule = draft.every.map { Schedule(every: $0, jitter: draft.jitter ?? 0) }
+        if let jitter = draft.jitter {
+            if let every = draft.every, jitter > every {
+                fields.problem(
+                    prefix + "jitter", at: place, "expected at most the job's every (\(JSONNode.written(every)) s), got \(JSONNode.written(jitter)) s")
+            } else if !given.contains("every") {
+                fields.problem(prefix + "jitter", at: place, "goes with every (how often the job runs)")
+            }
+        }
         guard let pages = draft.urls ?? draft.url.map({ [$0] }), let script = draft.script ?? (collectsEmitted || collectsResponses || extracts ? "" : nil)
         else { return nil }
         draft.job.evaluation.script = script
@@ -197,7 +206,7 @@ package struct ConfigReader {
             return [
                 Config.NamedJob(
                     name: draft.name ?? "", job: draft.job, tracking: draft.tracking, after: draft.after, follow: draft.follow,
-                    crawl: draft.crawl, unsetVariables: draft.unsetVariables, secrets: draft.secrets)
+                    crawl: draft.crawl, schedule: schedule, unsetVariables: draft.unsetVariables, secrets: draft.secrets)
             ]
         }
         let base = draft.name ?? Self.baseName(of: pages[0])
@@ -207,7 +216,7 @@ package struct ConfigReader {
             let suffix = draft.urlNames.map { $0[index] } ?? String(index + 1)
             return Config.NamedJob(
                 name: "\(base)-\(suffix)", job: job, tracking: draft.tracking, after: draft.after, follow: draft.follow,
-                unsetVariables: draft.unsetVariables, secrets: draft.secrets)
+                schedule: schedule, unsetVariables: draft.unsetVariables, secrets: draft.secrets)
         }
     }
 

@@ -26,6 +26,9 @@ package struct JobDraft {
     var follow: Follow?
     /// The job's crawl, if it crawls.
     var crawl: Crawl?
+    /// The job's `every` and `jitter`, in seconds, put together once the job's fields are read.
+    var every: Double?
+    var jitter: Double?
 }
 
 /// One field a job can have.
@@ -318,6 +321,33 @@ package enum JobFields {
             option: nil
         ) { reader, path, input, draft in
             if let value = reader.bool(path, input) { draft.tracking.stopsAtSeen = value }
+        },
+        JobField(
+            key: "when",
+            summary: "with --state: report an item only when this JavaScript over item (or result) comes to hold, such as \"item.price < 300\"",
+            option: nil
+        ) { reader, path, input, draft in
+            draft.tracking.when = reader.condition(path, input)
+        },
+        JobField(
+            key: "confirm",
+            summary: "with --state: how many runs in a row an item must be missing before --report removed reports it (default \(Tracking.defaultConfirm))",
+            option: nil
+        ) { reader, path, input, draft in
+            if let value = reader.integer(path, input, in: 1...100, what: "a number of runs") { draft.tracking.confirm = value }
+        },
+        JobField(
+            key: "every",
+            summary: "with --state: run the job only this often, such as \"15m\", \"6h\" or \"1d\" (a run skips it until it is due; --all runs it)",
+            option: nil
+        ) { reader, path, input, draft in
+            draft.every = reader.interval(path, input, in: 1...Schedule.longest)
+        },
+        JobField(
+            key: "jitter", summary: "with every: spread the job's runs by an offset up to this long that its name gives, such as \"30m\"",
+            option: nil
+        ) { reader, path, input, draft in
+            draft.jitter = reader.interval(path, input, in: 0...Schedule.longest)
         },
         JobField(
             key: "after", summary: "in a jobs list: the job (or jobs) that must succeed first in the same run, such as a login",

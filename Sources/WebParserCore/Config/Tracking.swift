@@ -13,6 +13,13 @@ public struct Tracking: Sendable, Equatable {
     public var stopsAtSeen = false
     /// Which of an item's fields make a feed entry's parts (`run --feed`); nil takes the usual names.
     public var feed: FeedFields?
+    /// A JavaScript expression over `item` (or `result`) that an item must hold to be reported (`ItemCondition`),
+    /// when it comes to hold; nil reports every item.
+    public var when: String?
+    /// How many runs in a row an item must be missing from the list before it is reported removed.
+    public var confirm = defaultConfirm
+    /// How many runs in a row a missing item confirms its removal unless the job says otherwise.
+    public static let defaultConfirm = 2
 
     /// The fields of an item that make a feed entry's title, link, summary and date; nil parts take the usual
     /// names (`title`/`name`, `url`/`link`/`href`, `summary`/`description`, `updated`/`date`). `name` is the feed's

@@ -23,8 +23,11 @@ package enum AtomFeed {
     static let generator = "https://github.com/webparse/webparse"
 
     /// The entries for `items` (JSON, as the job wrote them), new in this run of the job `job`, at `now`:
-    /// fields by `mapping` (or the usual names), ids from each item's identity under `key`.
-    package static func entries(for items: [Data], job: String, key: String?, mapping: Tracking.FeedFields?, now: Date) -> [Entry] {
+    /// fields by `mapping` (or the usual names), ids from each item's identity under `key`. Items `removed` from the
+    /// job's list are entries of their own, titled "Removed: …" and dated `now`.
+    package static func entries(
+        for items: [Data], job: String, key: String?, mapping: Tracking.FeedFields?, now: Date, removed: Bool = false
+    ) -> [Entry] {
         let time = now.formatted(.iso8601)
         return items.compactMap { data -> Entry? in
             guard let item = try? JSONNode.parse(Array(data), rules: ChangeTracker.rules) else { return nil }
@@ -44,14 +47,16 @@ package enum AtomFeed {
                 return nil
             }
             let json = String(decoding: data, as: UTF8.self)
-            let title = text(mapping?.title.map { [$0] } ?? ["title", "name"]) ?? (json.count > 100 ? String(json.prefix(97)) + "..." : json)
-            let updated = text(mapping?.updated.map { [$0] } ?? ["updated", "date"]).flatMap(normalisedDate) ?? time
+            let title =
+                (removed ? "Removed: " : "")
+                + (text(mapping?.title.map { [$0] } ?? ["title", "name"]) ?? (json.count > 100 ? String(json.prefix(97)) + "..." : json))
+            let updated = removed ? time : text(mapping?.updated.map { [$0] } ?? ["updated", "date"]).flatMap(normalisedDate) ?? time
             // Only web links: a feed reader may follow a javascript: or data: link where it shows the entry.
             let link = text(mapping?.link.map { [$0] } ?? ["url", "link", "href"]).flatMap { link in
                 ["http", "https"].contains(URL(string: link)?.scheme?.lowercased() ?? "") ? link : nil
             }
             return Entry(
-                id: "urn:uuid:" + uuid(job + "\n" + identity), title: title, link: link,
+                id: "urn:uuid:" + uuid(job + "\n" + identity + (removed ? "\nremoved \(time)" : "")), title: title, link: link,
                 summary: text(mapping?.summary.map { [$0] } ?? ["summary", "description"]), updated: updated, content: json, found: time)
         }
     }

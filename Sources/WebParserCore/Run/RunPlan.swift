@@ -1,3 +1,4 @@
+import FoundationEssentials
 import WebParser
 
 /// What a run of a config will do, decided before anything loads: which jobs run (those asked for by `--only`
@@ -54,6 +55,20 @@ package struct RunPlan: Sendable {
         concurrency = settings.concurrency ?? RunSettings.defaultConcurrency(limits)
         reusesPages = jobs.count > concurrency || jobs.contains { $0.follow != nil || $0.crawl != nil }
         capturesResponses = jobs.contains { $0.job.capture != nil }
+    }
+
+    /// The plan's jobs that are due, in config order, with the jobs they run `after` (due or not: a login a due job
+    /// needs); and the others, each with when it is due. `notDue` says when a job is due, if it is not now.
+    package func dueJobs(notDue: (Config.NamedJob) -> Date?) -> (jobs: [Config.NamedJob], skipped: [(name: String, due: Date)]) {
+        let waiting = Dictionary(jobs.compactMap { job in notDue(job).map { (job.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        var chosen = Set(jobs.map(\.name).filter { waiting[$0] == nil })
+        let afterByName = Dictionary(jobs.map { ($0.name, $0.after) }, uniquingKeysWith: { first, _ in first })
+        var toAdd = Array(chosen)
+        while let name = toAdd.popLast() {
+            for before in afterByName[name] ?? [] where chosen.insert(before).inserted { toAdd.append(before) }
+        }
+        let skipped = jobs.compactMap { job in chosen.contains(job.name) ? nil : waiting[job.name].map { (job.name, $0) } }
+        return (jobs.filter { chosen.contains($0.name) }, skipped)
     }
 
     /// The plan of a work queue's worker: no jobs known in advance (its items come as it runs, and its pages are used

@@ -19,6 +19,10 @@ public struct Changes: Sendable {
     public var changed: [(item: Data, before: Data)] = []
     /// A result that is not a list, as canonical JSON, before and now, when it changed and the state knew it.
     public var changedValue: (before: String, now: String)?
+    /// Items earlier results listed that the last `confirm` results lacked, as canonical JSON.
+    public var removed: [Data] = []
+    /// The items the job's `when` could not be tested on: each item's key (or the start of its JSON) and why.
+    public var conditionFailures: [(item: String, message: String)] = []
 }
 
 /// How `--state` decides what is new in a job's result: items identified by their key or their whole content
@@ -29,12 +33,17 @@ public enum ChangeTracker {
     /// private-use character of its own.
     static let rules = JSONNode.Rules(maximumDepth: 50_000, replacesLoneSurrogates: true, allowsDuplicateKeys: true)
 
-    /// Compares `result` (JSON text) with `previous` and says what is new.
+    /// How many tests of a job's `when` may be stopped (past its time or memory) before the job's other items are
+    /// left untested: a condition that loops on every item costs a few seconds, not one per item.
+    static let conditionStops = 3
+
+    /// Compares `result` (JSON text) with `previous` and says what is new; with `condition` (the job's `when`), only
+    /// items it holds for are reported, when it comes to hold for them.
     /// - Throws: `JSONSyntaxError` when `result` breaks `rules` (nests deeper), or is not JSON (which webparse
     ///   never gives).
-    public static func changes(in result: Data, since previous: StateFile.Job?, tracking: Tracking, at time: Date) throws(JSONSyntaxError)
-        -> Changes
-    {
+    public static func changes(
+        in result: Data, since previous: StateFile.Job?, tracking: Tracking, condition: ItemCondition? = nil, at time: Date
+    ) throws(JSONSyntaxError) -> Changes {
         let bytes = Array(result)
         let root = try JSONNode.parse(bytes, rules: rules)
         let isFirstRun = previous?.lastResult == nil
@@ -42,16 +51,58 @@ public enum ChangeTracker {
         updated.lastResult = SHA256.hex(CanonicalJSON.text(root).utf8)
         updated.lastSuccess = time.formatted(.iso8601)
         updated.consecutiveFailures = 0
-        guard case .array(let items) = root.value else {
-            let changed = previous?.lastResult != updated.lastResult
-            let now = CanonicalJSON.text(root)
-            // Kept to show how the value changes, unless it is too large to keep in the state.
-            updated.lastValue = now.utf8.count <= 1 << 20 ? now : nil
-            updated.contents = nil
-            var changes = Changes(fresh: changed ? [result] : [], isList: false, isFirstRun: isFirstRun, updated: updated, itemsWithoutKey: 0)
-            if changed, let before = previous?.lastValue { changes.changedValue = (before, now) }
-            return changes
+        updated.failing = nil
+        var tester = ConditionTester(condition: condition, before: previous?.holding)
+        var changes: Changes
+        if case .array(let items) = root.value {
+            changes = listChanges(items, bytes: bytes, since: previous, tracking: tracking, tester: &tester, into: &updated)
+        } else {
+            changes = valueChanges(root, result: result, since: previous, tester: &tester, into: &updated)
         }
+        changes.isFirstRun = isFirstRun
+        changes.conditionFailures = tester.failures
+        updated.holding = tester.condition == nil ? nil : tester.holding.sorted()
+        if !isFirstRun && (!changes.fresh.isEmpty || !changes.changed.isEmpty || !changes.removed.isEmpty || changes.changedValue != nil) {
+            updated.lastChange = time.formatted(.iso8601)
+        }
+        changes.updated = updated
+        return changes
+    }
+
+    /// What changed in a result that is not a list: the whole value, when it changed (with a condition: when the
+    /// condition came to hold, or changed while it held).
+    private static func valueChanges(
+        _ root: JSONNode, result: Data, since previous: StateFile.Job?, tester: inout ConditionTester, into updated: inout StateFile.Job
+    ) -> Changes {
+        let changed = previous?.lastResult != updated.lastResult
+        let now = CanonicalJSON.text(root)
+        // Kept to show how the value changes, unless it is too large to keep in the state.
+        updated.lastValue = now.utf8.count <= 1 << 20 ? now : nil
+        updated.contents = nil
+        updated.listed = nil
+        updated.absent = nil
+        var changes = Changes(fresh: [], isList: false, isFirstRun: false, updated: updated, itemsWithoutKey: 0)
+        switch tester.test(result, identity: valueIdentity, label: "the result") {
+        case nil:
+            if changed { changes.fresh = [result] }
+            if changed, let before = previous?.lastValue { changes.changedValue = (before, now) }
+        case .entered?:
+            changes.fresh = [result]
+        case .held?:
+            if changed, let before = previous?.lastValue { changes.changed = [(result, Data(before.utf8))] }
+        case .out?:
+            break
+        }
+        return changes
+    }
+
+    /// What changed in a list: its new items, those whose content changed, those it lost (after `tracking.confirm`
+    /// runs without them); with a condition, those for which it came to hold, changed while it held, or lost while it
+    /// held.
+    private static func listChanges(
+        _ items: [JSONNode], bytes: [UInt8], since previous: StateFile.Job?, tracking: Tracking, tester: inout ConditionTester,
+        into updated: inout StateFile.Job
+    ) -> Changes {
         let seen = Set(previous?.seen ?? [])
         var current: [String] = []
         var currentSet = Set<String>()
@@ -64,13 +115,40 @@ public enum ChangeTracker {
             if tracking.key != nil && !keyed { withoutKey += 1 }
             guard currentSet.insert(identity).inserted else { continue }
             current.append(identity)
-            if !seen.contains(identity) { fresh.append(Data(bytes[item.span])) }
-            guard keyed else { continue }
+            let text = Data(bytes[item.span])
             let content = CanonicalJSON.text(item)
-            if seen.contains(identity), let before = contents[identity], before != content {
-                changed.append((Data(bytes[item.span]), Data(before.utf8)))
-            }
+            let before = contents[identity]
             contents[identity] = content
+            let changedBefore = seen.contains(identity) && keyed ? before.flatMap { $0 == content ? nil : Data($0.utf8) } : nil
+            switch tester.test(text, identity: identity, label: label(of: item, key: tracking.key, keyed: keyed)) {
+            case nil:
+                if !seen.contains(identity) { fresh.append(text) }
+                if let changedBefore { changed.append((text, changedBefore)) }
+            case .entered?:
+                fresh.append(text)
+            case .held?:
+                if let changedBefore { changed.append((text, changedBefore)) }
+            case .out?:
+                break
+            }
+        }
+        // The items the last results listed that this one lacks: removed once they are missed `confirm` runs in a row.
+        // A list cut short on purpose (at seen pages) tells nothing of what it lacks.
+        var absent: [String: Int] = [:]
+        var removed: [Data] = []
+        if !tracking.stopsAtSeen, let previous {
+            let listed = previous.seen.suffix(min(previous.listed ?? 0, previous.seen.count))
+            let missing = (Array(listed) + (previous.absent ?? [:]).keys.sorted()).filter { !currentSet.contains($0) }
+            var counted = Set<String>()
+            for identity in missing where counted.insert(identity).inserted && tester.misses(identity) {
+                let runs = (previous.absent?[identity] ?? 0) + 1
+                if runs >= tracking.confirm {
+                    if let content = contents[identity] { removed.append(Data(content.utf8)) }
+                    tester.forget(identity)
+                } else {
+                    absent[identity] = runs
+                }
+            }
         }
         let kept = (previous?.seen ?? []).filter { !currentSet.contains($0) } + current
         updated.seen = Array(kept.suffix(tracking.remember))
@@ -78,9 +156,23 @@ public enum ChangeTracker {
         contents = contents.filter { remembered.contains($0.key) }
         updated.contents = contents.isEmpty ? nil : contents
         updated.lastValue = nil
-        var changes = Changes(fresh: fresh, isList: true, isFirstRun: isFirstRun, updated: updated, itemsWithoutKey: withoutKey)
+        updated.listed = min(current.count, updated.seen.count)
+        absent = absent.filter { remembered.contains($0.key) }
+        updated.absent = absent.isEmpty ? nil : absent
+        var changes = Changes(fresh: fresh, isList: true, isFirstRun: false, updated: updated, itemsWithoutKey: withoutKey)
         changes.changed = changed
+        changes.removed = removed
         return changes
+    }
+
+    /// The identity of a result that is not a list, in `holding`.
+    static let valueIdentity = "result"
+
+    /// How an item is named when its condition fails: its key, or the start of its JSON.
+    private static func label(of item: JSONNode, key: String?, keyed: Bool) -> String {
+        if keyed, let key, let value = lookUp(key, in: item) { return CanonicalJSON.text(value) }
+        let text = CanonicalJSON.text(item)
+        return text.count <= 60 ? text : text.prefix(57) + "…"
     }
 
     /// Whether `result` is a list whose every item `previous` has seen: a page of an update check that brings

@@ -4,15 +4,16 @@ import WebParser
 /// What `--state FILE` remembers between runs, per job. A JSON file, versioned, written atomically:
 ///
 /// ```json
-/// {"version": 2, "jobs": {"comics": {"seen": ["k:\"c-112\"", "h:3f2a…"], "contents": {"k:\"c-112\"": "{…}"},
+/// {"version": 3, "jobs": {"comics": {"seen": ["k:\"c-112\"", "h:3f2a…"], "contents": {"k:\"c-112\"": "{…}"},
 ///   "lastResult": "5d41…", "lastSuccess": "2026-11-30T10:00:00Z", "consecutiveFailures": 0}}}
 /// ```
 ///
-/// Version 2 added `contents` and `lastValue` (to tell changed items and values); a version 1 file is read as
-/// a version 2 file that has not seen any content yet, and written as version 2.
+/// Version 2 added `contents` and `lastValue` (to tell changed items and values); version 3 the job's health
+/// (`failing`, `lastRun`, `lastChange`, `due`) and what conditions and removals need (`holding`, `listed`, `absent`).
+/// An older file is read as this version without what it did not record yet, and written as this version.
 public struct StateFile: Codable, Equatable, Sendable {
     /// The format's version; a file of another version is not read.
-    static let currentVersion = 2
+    static let currentVersion = 3
     /// The versions this webparse reads.
     static let readableVersions = 1...currentVersion
 
@@ -34,8 +35,25 @@ public struct StateFile: Codable, Equatable, Sendable {
         /// The `lastmod` each page of a crawl had in its sitemaps when it was read, by page URL (`CrawlHistory`): a
         /// page with the same `lastmod` at the next crawl is not loaded again.
         public var lastmods: [String: String]?
-        /// Runs in a row that failed (kept up to date with `--fail-after`).
+        /// Runs in a row that failed.
         public var consecutiveFailures = 0
+        /// Why the job's runs fail, and since when; nil while its last run succeeded (version 3).
+        public var failing: Failing?
+        /// When the job last ran, successful or not, in ISO 8601 (version 3).
+        public var lastRun: String?
+        /// When a run last found the job's result changed (items new, changed or removed, or another value), in
+        /// ISO 8601 (version 3).
+        public var lastChange: String?
+        /// When the job is next due, for a job that runs `every` so often, in ISO 8601 (version 3).
+        public var due: String?
+        /// The identities of the items whose `when` held at the last run (`result` for a result that is not a list);
+        /// nil when the job had no `when` then (version 3).
+        public var holding: [String]?
+        /// How many of the newest identities of `seen` the last result listed: the items it had (version 3).
+        public var listed: Int?
+        /// The items earlier results listed that the last ones lack, by identity: in how many runs in a row, fewer
+        /// than the job's `confirm` (version 3).
+        public var absent: [String: Int]?
         /// The newest entries of the job's feed (`run --feed`), newest first.
         package var feed: [AtomFeed.Entry]?
         /// The title of the job's page when its feed was last updated: the feed's title.
@@ -43,6 +61,25 @@ public struct StateFile: Codable, Equatable, Sendable {
 
         /// A job with no memory yet.
         public init() {}
+    }
+
+    /// Why a job's runs fail, and since when.
+    public struct Failing: Codable, Equatable, Sendable {
+        /// The failure's stable name, such as `timed-out` or `blocked` (`WebParserError.Code`), or `not-run`.
+        public var code: String
+        /// The last failure in words.
+        public var message: String
+        /// When the first failing run of the streak ran, in ISO 8601.
+        public var since: String
+        /// Whether `--notify` said the job fails: it then says when it recovers.
+        public var notified: Bool?
+
+        /// A failure with `code` and `message` since `since`, not yet notified.
+        public init(code: String, message: String, since: String) {
+            self.code = code
+            self.message = message
+            self.since = since
+        }
     }
 
     var version = currentVersion

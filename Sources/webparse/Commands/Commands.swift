@@ -2,7 +2,8 @@ import WebParserCore
 /// Every command of `webparse`.
 enum Commands {
     static let all: [any Command] = [
-        RunCommand.command, EvalCommand.command, SnapshotCommand.command, WorkCommand.command, ValidateCommand.command, CompletionsCommand.command,
+        RunCommand.command, EvalCommand.command, SnapshotCommand.command, WorkCommand.command, ValidateCommand.command, StatusCommand.command,
+        CompletionsCommand.command,
         HelpCommand.command
     ]
 

@@ -128,7 +128,8 @@ struct RunCommand {
             .flag("dry-run", "with --state: show what would be reported, and write nothing into the state (try one job with --only)") {
                 $0.tracking.dryRun = true
             },
-            .flag("list", "print the config's job names, one per line, and run nothing") { $0.selection.list = true }
+            .flag("list", "print the config's job names, one per line, and run nothing") { $0.selection.list = true },
+            .flag("all", "with --state: run every job, also those whose \"every\" says they are not due") { $0.selection.all = true }
         ] + CommandOption.fieldOptions(RunFields.all, into: \.run) + CommandOption.pageCommandOptions(harContent: false),
         initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
@@ -196,7 +197,18 @@ struct RunCommand {
             StandardStreams.tellError("webparse run: \(error.message)")
             return error.code
         }
-        let jobs = plan.jobs.map { named in
+        let startedAt = Date()
+        let output = RunOutput(output: settings.output, reporting: settings.tracking.reporting, isSingleJob: config.isSingleJob)
+        var due = plan.jobs
+        if let memory = prepared.memory, !settings.selection.all {
+            let skipped: [(name: String, due: Date)]
+            (due, skipped) = plan.dueJobs { memory.notDue($0, at: startedAt) }
+            for job in skipped {
+                output.notDue(job.name, until: job.due)
+                if settings.verbosity == .verbose { StandardStreams.tell("webparse: \(job.name): not due until \(job.due.formatted(.iso8601))") }
+            }
+        }
+        let jobs = due.map { named in
             var named = named
             if settings.logConsole { named.job.page.capturesConsole = true }
             if let check = prepared.memory?.seenPageCheck(for: named) { named.job.evaluation.pagination?.stopsAfter = check }
@@ -204,8 +216,8 @@ struct RunCommand {
         }
         let run = JobRun(
             settings: settings, setup: prepared.setup, memory: prepared.memory, notifier: prepared.notifier, har: prepared.har,
-            feeds: prepared.feeds, output: RunOutput(output: settings.output, reporting: settings.tracking.reporting, isSingleJob: config.isSingleJob),
-            reporter: ProgressReporter(verbosity: settings.verbosity), metrics: settings.metricsFile.map { _ in PageMetrics() })
+            feeds: prepared.feeds, output: output, reporter: ProgressReporter(verbosity: settings.verbosity),
+            metrics: settings.metricsFile.map { _ in PageMetrics() }, startedAt: startedAt)
         return await run.run(jobs, concurrency: plan.concurrency)
     }
 

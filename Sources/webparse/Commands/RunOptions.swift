@@ -16,6 +16,8 @@ struct SelectionOptions: Sendable {
     var shard: Shard?
     /// Whether the run only lists the config's jobs.
     var list = false
+    /// Whether jobs that are not due (their `every`) run too.
+    var all = false
 }
 
 /// What `run` prints, and where.
@@ -81,9 +83,11 @@ struct NotifyOptions: Sendable {
 enum Report: String, Sendable, CaseIterable {
     /// Items not seen before (and a changed value that is not a list).
     case added
-    /// Items seen before, by their key, whose content changed.
+    /// Items seen before, by their key, whose content changed (with a `when`, also those it came to hold for).
     case changed
-    /// Both.
+    /// Items gone from the list, confirmed by the job's `confirm` runs in a row without them.
+    case removed
+    /// All three.
     case all
 }
 
@@ -97,7 +101,7 @@ extension RunCommand.Settings {
                 ("--notify", !notify.urls.isEmpty), ("--notify-config", !notify.configs.isEmpty),
                 ("--notify-env", notify.fromEnvironment), ("--dry-run", tracking.dryRun),
                 ("--fail-after", tracking.failAfter != nil), ("--wait-lock", tracking.waitLock > .zero),
-                ("--feed", tracking.feedPath != nil)
+                ("--feed", tracking.feedPath != nil), ("--all", selection.all)
             ]
             if let option = needing.first(where: \.1)?.0 { throw CommandFailure.usage("\(option) needs --state FILE") }
         }

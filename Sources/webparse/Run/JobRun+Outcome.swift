@@ -12,9 +12,11 @@ extension JobRun {
         var blocked = 0
         /// Where the successful jobs' pages ended, whose origins' local storage --save-storage keeps.
         var visited: [URL] = []
-        /// The new items of each job (for a result that is not a list, how it changed), for --notify, by the job's
+        /// What each job's report shows (for a result that is not a list, how it changed), for --notify, by the job's
         /// place in the config.
-        var news: [(index: Int, name: String, items: [Data], diff: String?)] = []
+        var news: [(index: Int, name: String, news: Notifier.News)] = []
+        /// The jobs whose health --notify tells: failing (after `runs` runs in a row) or, without `runs`, recovered.
+        var health: [(index: Int, name: String, failing: StateFile.Failing, runs: Int?)] = []
     }
 
     /// Takes the outcome of `named`, the job at `index`: its crawl or its followed pages, its state, its output.
@@ -22,6 +24,7 @@ extension JobRun {
         _ outcome: JobOutcome, of named: Config.NamedJob, at index: Int, pages: WebParserPages, into tally: inout Tally
     ) async {
         let watch = PageWatch(reporter: reporter, har: har, metrics: metrics.map { ($0, named.name) })
+        let report = settings.tracking.report ?? .added
         var outcome = outcome
         var fresh: RunMemory.Fresh?
         // The detail pages of the items the run reports (all of them without --state), each item shown with its
@@ -71,13 +74,20 @@ extension JobRun {
                 let details = shown
                 fresh = try await memory.remember(
                     success, of: named, emitInitial: settings.tracking.emitInitial,
-                    feedSize: feeds?.size, shown: { details[$0] ?? $0 })
+                    feedSize: feeds?.size, feedsRemoved: [.removed, .all].contains(report), shown: { details[$0] ?? $0 })
                 if let lastmods { memory.keep(lastmods: lastmods, of: named) }
             } catch {
                 outcome.result = .failure(.failed(error))
             }
         }
-        if let fresh, !fresh.items.isEmpty { tally.news.append((index, named.name, fresh.items, fresh.isList ? nil : fresh.diff)) }
+        memory?.ran(named, at: startedAt)
+        if let fresh {
+            let shown = fresh.shown(report)
+            let diff = fresh.isList || fresh.conditional || shown.added.isEmpty ? nil : fresh.diff
+            let news = Notifier.News(added: diff == nil ? shown.added : [], changed: shown.changed.map(\.item), removed: shown.removed, diff: diff)
+            if !news.isEmpty { tally.news.append((index, named.name, news)) }
+            if let recovered = fresh.recovered, case .success = outcome.result { tally.health.append((index, named.name, recovered, nil)) }
+        }
         if settings.tracking.report == .changed, let fresh, fresh.isList, !fresh.keyed, !fresh.items.isEmpty {
             StandardStreams.tellError(
                 "webparse: \(named.name): warning: --report changed: the job has no \"key\", so an item whose "
@@ -93,10 +103,13 @@ extension JobRun {
             output.add(outcome, at: index, fresh: fresh, streamed: streamed)
         case .failure(let error):
             if case .failed(let failure) = error, failure.kind.isBlocked { tally.blocked += 1 }
-            let runsInARow = memory?.recordFailure(of: named.name, keepCount: settings.tracking.failAfter != nil) ?? 1
+            let runsInARow = memory?.recordFailure(of: named.name, error, at: startedAt) ?? 1
             if runsInARow >= (settings.tracking.failAfter ?? 1) {
                 reporter.jobFailed(named.name, error, runsInARow: settings.tracking.failAfter == nil ? 1 : runsInARow)
                 tally.reportedFailure = true
+                if let failing = memory?.failing(of: named.name), failing.notified != true {
+                    tally.health.append((index, named.name, failing, runsInARow))
+                }
             }
             output.add(outcome, at: index, fresh: nil)
         }

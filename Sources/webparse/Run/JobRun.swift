@@ -18,6 +18,8 @@ struct JobRun {
     let reporter: ProgressReporter
     /// What counts the run's pages, written to `--metrics-file` at the end.
     let metrics: PageMetrics?
+    /// When the run started: when its jobs ran, for the state (and which of them were due).
+    let startedAt: Date
 
     /// How a stage after the jobs ended.
     enum Stage {
@@ -138,8 +140,14 @@ struct JobRun {
         if let problem = StandardStreams.resultFailure { return .undelivered(problem) }
         guard !settings.tracking.dryRun else { return .done }
         if let notifier {
-            for job in tally.news.sorted(by: { $0.index < $1.index }) {
-                do throws(CommandFailure) { try await notifier.send(job.items, diff: job.diff, of: job.name) } catch { return .undelivered(error.message) }
+            do throws(CommandFailure) {
+                for job in tally.news.sorted(by: { $0.index < $1.index }) { try await notifier.send(job.news, of: job.name) }
+                for job in tally.health.sorted(by: { $0.index < $1.index }) {
+                    try await notifier.sendHealth(of: job.name, failing: job.failing, runs: job.runs)
+                    if job.runs != nil { memory?.markNotified(job.name) }
+                }
+            } catch {
+                return .undelivered(error.message)
             }
         }
         if let memory, let feeds {

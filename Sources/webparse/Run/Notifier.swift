@@ -2,9 +2,9 @@ import FoundationEssentials
 import WebParserCore
 import WebParser
 
-/// Sends what a run found new through Apprise (`--notify URL`, Debian's `apprise`: mail, ntfy, Telegram, Slack,
-/// Matrix and 80 more services): one message per job with new items, a line per item; for a result that is not
-/// a list, how it changed.
+/// Sends what a run found through Apprise (`--notify URL`, Debian's `apprise`: mail, ntfy, Telegram, Slack,
+/// Matrix and 80 more services): one message per job with news, a line per item; for a result that is not a list,
+/// how it changed; and one when a job starts failing, one when it recovers.
 struct Notifier: Sendable {
     /// Apprise URLs, such as `ntfy://topic` or `mailto://user:password@example.com`.
     let urls: [String]
@@ -57,17 +57,50 @@ struct Notifier: Sendable {
         }
     }
 
-    /// Sends the new `items` of the job `job`; for a result that is not a list, `diff` says how it changed.
+    /// What one message says of a job: its new items, those that changed, those removed; for a result that is not a
+    /// list, how it changed (`diff`).
+    struct News {
+        var added: [Data] = []
+        var changed: [Data] = []
+        var removed: [Data] = []
+        var diff: String?
+
+        var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty && diff == nil }
+    }
+
+    /// Sends `news` of the job `job`: a line per item (`changed: …` and `removed: …` for those), or the diff.
     /// - Throws: `CommandFailure` (exit 1) with what Apprise said when it could not send.
-    func send(_ items: [Data], diff: String? = nil, of job: String) async throws(CommandFailure) {
-        let title = diff == nil ? "webparse: \(job): \(items.count) new" : "webparse: \(job): changed"
-        let body = diff ?? items.map { line(for: $0, of: job) }.joined(separator: "\n")
+    func send(_ news: News, of job: String) async throws(CommandFailure) {
+        let counts = [(news.added.count, "new"), (news.changed.count, "changed"), (news.removed.count, "removed")].filter { $0.0 > 0 }
+        let title = news.diff == nil ? "webparse: \(job): " + counts.map { "\($0.0) \($0.1)" }.joined(separator: ", ") : "webparse: \(job): changed"
+        let lines =
+            news.added.map { line(for: $0, of: job) } + news.changed.map { "changed: " + line(for: $0, of: job) }
+            + news.removed.map { "removed: " + line(for: $0, of: job) }
+        try await send(title: title, body: news.diff ?? lines.joined(separator: "\n"), about: "the news of \(job)")
+    }
+
+    /// Says that the job `job` fails (`failing`, after `runs` runs in a row), or that it recovered from `failing`.
+    /// - Throws: `CommandFailure` (exit 1) with what Apprise said when it could not send.
+    func sendHealth(of job: String, failing: StateFile.Failing, runs: Int?) async throws(CommandFailure) {
+        let title: String
+        let body: String
+        if let runs {
+            title = "webparse: \(job) is failing"
+            body = "\(job) failed \(runs) run\(runs == 1 ? "" : "s") in a row (\(failing.code), since \(failing.since)): \(failing.message)"
+        } else {
+            title = "webparse: \(job) recovered"
+            body = "\(job) works again; it failed (\(failing.code)) since \(failing.since): \(failing.message)"
+        }
+        try await send(title: title, body: body, about: "the health of \(job)")
+    }
+
+    /// Sends one message, titled `title`, to every service.
+    private func send(title: String, body: String, about: String) async throws(CommandFailure) {
         for service in services {
             let (status, said) = try await apprise(["--verbose", "--title", title] + service.arguments, input: body)
             guard status == 0 else {
                 throw CommandFailure(
-                    message: "--notify: Apprise could not send the news of \(job) with \(service.name): "
-                        + Self.reason(in: said, status: status), code: .jobFailed)
+                    message: "--notify: Apprise could not send \(about) with \(service.name): " + Self.reason(in: said, status: status), code: .jobFailed)
             }
         }
     }

@@ -60,6 +60,14 @@ final class RunOutput: Sendable {
         state.withLock { emit(JSONText.object(members), into: &$0) }
     }
 
+    /// Says that the job `name` did not run because it is not due until `due`: with `--jsonl` (every job's record),
+    /// the line `{"job", "status": "not-due", "due"}`.
+    func notDue(_ name: String, until due: Date) {
+        guard output.jsonLines && !newOnly && !output.merge else { return }
+        let line = JSONText.object([("job", .string(name)), ("status", .string("not-due")), ("due", .string(due.formatted(.iso8601)))])
+        state.withLock { emit(line, into: &$0) }
+    }
+
     /// Adds the outcome of the job at `index` in the config; `fresh` is what it brought that `--state` did not
     /// hold. JSON Lines are written at once; the JSON document keeps config order. The record of a job whose
     /// values were streamed counts them instead of repeating them.
@@ -74,7 +82,7 @@ final class RunOutput: Sendable {
         }
         state.anySuccess = true
         if output.merge {
-            let items = newOnly ? fresh?.items ?? [] : JSONTextCheck.arrayItems(of: result.data) ?? [result.data]
+            let items = newOnly ? fresh?.shown(report).added ?? [] : JSONTextCheck.arrayItems(of: result.data) ?? [result.data]
             if output.jsonLines {
                 // Values a job emitted went out as these lines while it ran.
                 for item in streamed ? [] : items { emit(JSONText.object([("job", .string(outcome.name)), ("item", .raw(item))]), into: &state) }
@@ -102,8 +110,9 @@ final class RunOutput: Sendable {
             if let diff = shownDiff(fresh) {
                 state.documents.append((index, outcome.name, JSONText.quoted(diff)))
             } else if report == .added {
-                guard !fresh.items.isEmpty else { return }
-                state.documents.append((index, outcome.name, fresh.isList ? JSONText.array(fresh.items) : fresh.items[0]))
+                let added = fresh.shown(report).added
+                guard !added.isEmpty else { return }
+                state.documents.append((index, outcome.name, fresh.isList ? JSONText.array(added) : added[0]))
             } else {
                 let records = records(of: fresh)
                 guard !records.isEmpty else { return }
@@ -112,29 +121,20 @@ final class RunOutput: Sendable {
         }
     }
 
-    /// What `--report` asks to show of a job's news: its new items (plain `{"item"}` by default, marked
-    /// `"change": "added"` otherwise) and its changed ones (`"change": "changed"`, with `"before"`).
-    /// A result that is not a list and changed is a changed record when the state knew what it was before. A list
-    /// without a key has no changed items, only new ones (a changed item among them): `--report changed` shows
-    /// them as added rather than lose them.
+    /// What `--report` asks to show of a job's news (`RunMemory.Fresh.shown`): its new items (plain `{"item"}` by
+    /// default, marked `"change": "added"` otherwise), its changed ones (`"change": "changed"`, with `"before"`) and its
+    /// removed ones (`"change": "removed"`).
     private func records(of fresh: RunMemory.Fresh) -> [[(key: String, value: JSONText.Value)]] {
-        if !fresh.isList, let value = fresh.items.first, let before = fresh.before, report != .added {
-            return [[("item", .raw(value)), ("change", .string("changed")), ("before", .raw(before))]]
-        }
+        let shown = fresh.shown(report)
         let marked = report != .added
-        let added =
-            report == .changed && (fresh.keyed || !fresh.isList)
-            ? []
-            : fresh.items.map { item -> [(key: String, value: JSONText.Value)] in
-                [("item", .raw(item))] + (marked ? [("change", .string("added"))] : [])
-            }
-        let changed =
-            report == .added
-            ? []
-            : fresh.changed.map { change -> [(key: String, value: JSONText.Value)] in
-                [("item", .raw(change.item)), ("change", .string("changed")), ("before", .raw(change.before))]
-            }
-        return added + changed
+        let added = shown.added.map { item -> [(key: String, value: JSONText.Value)] in
+            [("item", .raw(item))] + (marked ? [("change", .string("added"))] : [])
+        }
+        let changed = shown.changed.map { change -> [(key: String, value: JSONText.Value)] in
+            [("item", .raw(change.item)), ("change", .string("changed")), ("before", .raw(change.before))]
+        }
+        let removed = shown.removed.map { item -> [(key: String, value: JSONText.Value)] in [("item", .raw(item)), ("change", .string("removed"))] }
+        return added + changed + removed
     }
 
     /// The diff to show for a changed result that is not a list, with `--diff`.

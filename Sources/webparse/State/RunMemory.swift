@@ -4,8 +4,8 @@ import WebParserCore
 import WebParser
 
 /// The `--state` file during one run: locked for the run, read once, updated job by job in memory, and
-/// written once at the end, atomically, and only if it changed. A failed job changes nothing in it but,
-/// with `--fail-after`, its count of failed runs in a row.
+/// written once at the end, atomically, and only if it changed. A failed job changes nothing it remembers of its
+/// items: only its health (why and since when it fails, how many runs in a row).
 final class RunMemory {
     /// What a successful job brought that the state did not hold.
     struct Fresh {
@@ -21,6 +21,31 @@ final class RunMemory {
         var before: Data?
         /// Whether the job's items are told apart by a `key`: without one, an item whose content changed is new.
         var keyed = true
+        /// Items earlier results listed that the last `confirm` lacked, as canonical JSON.
+        var removed: [Data] = []
+        /// Whether the job has a `when`: then `items` are those it came to hold for, and `changed` those that changed
+        /// while it held.
+        var conditional = false
+        /// Why the job's runs failed until this one, when `--notify` said so: it now says the job recovered.
+        var recovered: StateFile.Failing?
+
+        /// What the news holds that `report` shows: the new items (with a `when`, those it came to hold for), those
+        /// that changed, those removed. A result that is not a list and changed is a change when the state knew it
+        /// before and the report shows changes; a list without a key has no changed items, only new ones (a changed
+        /// item among them), which `changed` shows rather than lose them; with a `when`, `changed` shows the items it
+        /// came to hold for too.
+        func shown(_ report: Report) -> (added: [Data], changed: [(item: Data, before: Data)], removed: [Data]) {
+            let showsChanged = report == .changed || report == .all
+            let showsAdded = report == .added || report == .all || report == .changed && (conditional || isList && !keyed)
+            if !isList, !conditional, let value = items.first, let before, showsChanged { return ([], [(value, before)], []) }
+            return (showsAdded ? items : [], showsChanged ? changed : [], report == .removed || report == .all ? removed : [])
+        }
+
+        /// Whether `report` shows anything of the news.
+        func showsAnything(_ report: Report) -> Bool {
+            let shown = shown(report)
+            return !shown.added.isEmpty || !shown.changed.isEmpty || !shown.removed.isEmpty
+        }
     }
 
     private let path: String
@@ -71,49 +96,88 @@ final class RunMemory {
     /// everything is recorded and nothing is new, unless `emitInitial`.
     /// - Throws: `WebParserError` (`.unsupportedResult`) when the result cannot be tracked (nested deeper than
     ///   `ChangeTracker.rules` allow); the state is left as it was for the job, which must then fail.
-    /// With `feedSize`, the new items also become the job's newest feed entries, at most `feedSize` kept. The state
+    /// With `feedSize`, the new items (and with `feedsRemoved` the removed ones) also become the job's newest feed entries,
+    /// at most `feedSize` kept. The state
     /// records the items as the page gave them; what is reported (the new and changed items, the feed's entries) is
     /// each item as `shown` makes it (with its followed detail page, say).
     func remember(
-        _ result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool, feedSize: Int? = nil, shown: @escaping @Sendable (Data) -> Data = { $0 }
+        _ result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool, feedSize: Int? = nil, feedsRemoved: Bool = false,
+        shown: @escaping @Sendable (Data) -> Data = { $0 }
     ) async throws(WebParserError) -> Fresh {
         let (data, previous, tracking, now, name) = (result.data, state.jobs[job.name], job.tracking, Date(), job.name)
-        let tracked = await LargeStack.run { () -> Result<(Changes, String?, [AtomFeed.Entry]), JSONSyntaxError> in
-            Result { () throws(JSONSyntaxError) in
-                var changes = try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: now)
+        let tracked = await LargeStack.run { () -> Tracked in
+            let condition: ItemCondition?
+            do {
+                condition = try tracking.when.map { expression throws(ItemCondition.Invalid) in try ItemCondition(expression) }
+            } catch {
+                return .failed(.invalidJob("when: \(error)"))
+            }
+            do throws(JSONSyntaxError) {
+                var changes = try ChangeTracker.changes(in: data, since: previous, tracking: tracking, condition: condition, at: now)
                 changes.fresh = changes.fresh.map(shown)
                 changes.changed = changes.changed.map { (shown($0.item), $0.before) }
-                let reported = changes.isFirstRun && !emitInitial ? [] : changes.fresh
+                let quiet = changes.isFirstRun && !emitInitial
                 let entries =
-                    feedSize == nil ? [] : AtomFeed.entries(for: reported, job: name, key: tracking.key, mapping: tracking.feed, now: now)
-                return (changes, changes.changedValue.map(ChangeTracker.diff), entries)
+                    feedSize == nil
+                    ? []
+                    : AtomFeed.entries(for: quiet ? [] : changes.fresh, job: name, key: tracking.key, mapping: tracking.feed, now: now)
+                        + AtomFeed.entries(
+                            for: quiet || !feedsRemoved ? [] : changes.removed, job: name, key: tracking.key, mapping: tracking.feed, now: now,
+                            removed: true)
+                return .tracked(changes, changes.changedValue.map(ChangeTracker.diff), entries)
+            } catch {
+                return .failed(
+                    .unsupportedResult("\(error.message) (line \(error.line), column \(error.column)), more than --state can track"))
             }
         }
         var changes: Changes
         let diff: String?
         switch tracked {
-        case .success(let found):
-            let entries: [AtomFeed.Entry]
-            (changes, diff, entries) = found
+        case .tracked(let found, let foundDiff, let entries):
+            (changes, diff) = (found, foundDiff)
             if let feedSize {
                 changes.updated.feed = AtomFeed.merge(entries, before: previous?.feed ?? [], size: feedSize)
                 changes.updated.feedTitle = result.title ?? previous?.feedTitle
             }
-        case .failure(let error):
-            throw WebParserError(
-                .unsupportedResult(
-                    "\(error.message) (line \(error.line), column \(error.column)), "
-                        + "more than --state can track"), url: result.finalURL, attempts: result.attempts)
+        case .failed(let kind):
+            throw WebParserError(kind, url: result.finalURL, attempts: result.attempts)
         }
+        tellConditionFailures(changes.conditionFailures, of: job)
         state.jobs[job.name] = changes.updated
         if changes.itemsWithoutKey > 0, let key = job.tracking.key {
             StandardStreams.tell(
                 "webparse: \(job.name): \(changes.itemsWithoutKey) items have no \"\(key)\"; "
                     + "they are told apart by their whole content")
         }
+        let quiet = changes.isFirstRun && !emitInitial
         return Fresh(
-            items: changes.isFirstRun && !emitInitial ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
-            diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil)
+            items: quiet ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
+            diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil,
+            removed: quiet ? [] : changes.removed, conditional: job.tracking.when != nil,
+            recovered: previous?.failing?.notified == true ? previous?.failing : nil)
+    }
+
+    /// Says on stderr, once per reason, the items `job`'s `when` could not be tested on: they are not reported.
+    private func tellConditionFailures(_ failures: [(item: String, message: String)], of job: Config.NamedJob) {
+        var reasons: [String] = []
+        var items: [String: [String]] = [:]
+        for failure in failures {
+            if items[failure.message] == nil { reasons.append(failure.message) }
+            items[failure.message, default: []].append(failure.item)
+        }
+        for reason in reasons {
+            let named = items[reason] ?? []
+            let shown = named.prefix(5).joined(separator: ", ") + (named.count > 5 ? " and \(named.count - 5) more" : "")
+            StandardStreams.tellError(
+                "webparse: \(job.name): when: \(reason), for \(named.count == 1 ? "the item" : "\(named.count) items") \(shown); "
+                    + "\(named.count == 1 ? "it is" : "they are") not reported")
+        }
+    }
+
+    /// What tracking a result gave: the changes, a changed value's diff and the feed's new entries; or why it failed.
+    private enum Tracked {
+        case tracked(Changes, String?, [AtomFeed.Entry])
+        case failed(WebParserError.Kind)
     }
 
     /// What the state knows of the pages of `job`'s crawl (`CrawlHistory`); nil when it knows none.
@@ -133,7 +197,8 @@ final class RunMemory {
     func reportedItems(in result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool, changed: Bool) async -> Set<Data>? {
         let (data, previous, tracking) = (result.data, state.jobs[job.name], job.tracking)
         let found = await LargeStack.run { () -> Changes? in
-            try? ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: Date())
+            let condition = tracking.when.flatMap { try? ItemCondition($0) }
+            return try? ChangeTracker.changes(in: data, since: previous, tracking: tracking, condition: condition, at: Date())
         }
         guard let changes = found, changes.isList else { return nil }
         guard !changes.isFirstRun || emitInitial else { return [] }
@@ -164,13 +229,41 @@ final class RunMemory {
         return PageCheck { ChangeTracker.allSeen(in: $0, by: previous, tracking: tracking) }
     }
 
-    /// Counts a failed run of the job `name` and returns how many runs in a row have failed; the count is
-    /// kept in the file only when `keepCount` (with `--fail-after`), so that otherwise a failure leaves the
-    /// file as it was.
-    func recordFailure(of name: String, keepCount: Bool) -> Int {
-        let runs = min((state.jobs[name]?.consecutiveFailures ?? 0) + 1, StateFile.failureLimit)
-        if keepCount { state.jobs[name, default: StateFile.Job()].consecutiveFailures = runs }
-        return runs
+    /// Records a failed run of the job `name`, with `failure`, at `time`, and returns how many runs in a row have
+    /// failed: the job's health (`failing`) says since when and why; what it remembers of its items is left as it was.
+    func recordFailure(of name: String, _ failure: JobFailure, at time: Date) -> Int {
+        var job = state.jobs[name] ?? StateFile.Job()
+        job.consecutiveFailures = min(job.consecutiveFailures + 1, StateFile.failureLimit)
+        var failing = job.failing ?? StateFile.Failing(code: failure.code, message: failure.description, since: time.formatted(.iso8601))
+        failing.code = failure.code
+        failing.message = failure.description
+        job.failing = failing
+        state.jobs[name] = job
+        return job.consecutiveFailures
+    }
+
+    /// Why the job `name` fails, as the state holds it; nil while it does not.
+    func failing(of name: String) -> StateFile.Failing? {
+        state.jobs[name]?.failing
+    }
+
+    /// Records that `--notify` said the job `name` fails, so that it says when it recovers, and not again before.
+    func markNotified(_ name: String) {
+        state.jobs[name]?.failing?.notified = true
+    }
+
+    /// Records that `job` ran at `time`, and with an `every`, when it is due next.
+    func ran(_ job: Config.NamedJob, at time: Date) {
+        state.jobs[job.name, default: StateFile.Job()].lastRun = time.formatted(.iso8601)
+        state.jobs[job.name]?.due = job.schedule.map { $0.due(after: time, name: job.name).formatted(.iso8601) }
+    }
+
+    /// When `job` is due next, if it is not due at `time`: it has an `every`, and ran in its slot already; nil when
+    /// it is due.
+    func notDue(_ job: Config.NamedJob, at time: Date) -> Date? {
+        guard let schedule = job.schedule, let text = state.jobs[job.name]?.lastRun, let lastRun = try? Date(text, strategy: .iso8601) else { return nil }
+        let due = schedule.due(after: lastRun, name: job.name)
+        return due > time ? due : nil
     }
 
     /// Writes the state if it changed (a new state file readable by its owner only; an existing one keeps its
