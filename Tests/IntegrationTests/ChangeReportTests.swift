@@ -84,7 +84,7 @@ import Testing
         let carried = try await webparse.run(["run", "--state", state, "--new-only", "--report", "all", config], environment: headless)
         #expect(carried.status == 0 && carried.stdout.isEmpty, "nothing new, nothing known to have changed: \(carried.stderr)")
         let upgraded = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as? [String: Any]
-        #expect(upgraded?["version"] as? Int == 2)
+        #expect(upgraded?["version"] as? Int == 3)
         titles.value = [("c1", "One"), ("c2", "Deux")]
         let changed = try await webparse.run(["run", "--state", state, "--new-only", "--report", "changed", config], environment: headless)
         #expect(changed.stdoutText.contains(#""before":{"id":"c2","title":"Two"}"#), "\(changed.stderr)")

@@ -52,7 +52,7 @@ import Testing
         #expect(try complete(#"webparse run 'my\ s'"#) == ["my sites.json"], "a name with a space is one reply")
         #expect(try complete(#"webparse run "'my s""#) == ["my sites.json"])
         #expect(try complete("webparse -q run --js") == ["--jsonl"], "options before the command")
-        #expect(try complete("webparse run --report ''") == ["added", "changed", "all"])
+        #expect(try complete("webparse run --report ''") == ["added", "changed", "removed", "all"])
         #expect(try complete("webparse eval https://a.test --collect ''") == ["result", "emitted", "responses"])
         #expect(try complete("webparse eval https://a.test --popups ''") == ["follow", "ignore"])
         #expect(try complete("webparse run --session ''") == ["state dir"], "folders only")
@@ -69,7 +69,7 @@ import Testing
                 .split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
         #expect(try complete("webparse -q run --js") == ["--jsonl"])
-        #expect(try Set(complete("webparse run --report ")) == ["added", "changed", "all"])
+        #expect(try Set(complete("webparse run --report ")) == ["added", "changed", "removed", "all"])
         #expect(try Set(complete("webparse eval x --popups ")) == ["follow", "ignore"])
         #expect(try complete("webparse run --session ") == ["state dir/"])
         #expect(try complete(#"webparse run my\ s"#) == ["my sites.json"])
@@ -122,7 +122,7 @@ import Testing
                 return (String(part[..<newline]), String(part[newline...]))
             })
         #expect(parts[lines[0]]?.contains("webparse -q run --jsonl") == true, "\(screen)")
-        #expect(["added", "changed", "all"].allSatisfy { parts[lines[1]]?.contains($0) == true }, "\(screen)")
+        #expect(["added", "changed", "removed", "all"].allSatisfy { parts[lines[1]]?.contains($0) == true }, "\(screen)")
         #expect(parts[lines[2]]?.contains(#"webparse run my\ sites.json"#) == true, "\(screen)")
         #expect(parts[lines[3]]?.contains("alpha") == true && parts[lines[3]]?.contains("beta") == true, "\(screen)")
         #expect(parts[lines[4]]?.contains("the session's cookies") == true, "an apostrophe in a description: \(screen)")

@@ -100,8 +100,10 @@ import Testing
         #expect(tracked.stdout.isEmpty)
         #expect(tracked.stderr.contains("nesting deeper than 50000 levels"), "\(tracked.stderr)")
         #expect(tracked.stderr.contains("more than --state can track"))
-        let saved = FileManager.default.contents(atPath: state).map { String(decoding: $0, as: UTF8.self) }
-        #expect(saved == nil || saved?.contains("seen") == false, "nothing of the job is recorded: \(saved ?? "")")
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as? [String: Any]
+        let job = (saved?["jobs"] as? [String: Any])?.values.first as? [String: Any]
+        #expect((job?["seen"] as? [Any])?.isEmpty == true && job?["lastResult"] == nil, "nothing of the job's items is recorded: \(job ?? [:])")
+        #expect((job?["failing"] as? [String: Any])?["code"] as? String == "unsupported-result", "only its health: \(job ?? [:])")
     }
 
     @Test func emitInitialPrintsTheFirstRun() async throws {
@@ -113,16 +115,25 @@ import Testing
         withExtendedLifetime(site) {}
     }
 
-    @Test func aFailedRunLeavesTheStateAsItWas() async throws {
+    @Test func aFailedRunLeavesWhatTheStateKnowsOfTheItemsAsItWas() async throws {
         let (site, config, state) = try setUp([1, 2])
         _ = try await run(config, state)
-        let before = try Data(contentsOf: URL(fileURLWithPath: state))
+        func job() throws -> [String: Any] {
+            let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as? [String: Any]
+            return try #require((saved?["jobs"] as? [String: Any])?["127.0.0.1"] as? [String: Any])
+        }
+        let before = try job()
         site.fail(true)
         site.show([1, 2, 3])
         let failed = try await run(config, state)
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("HTTP status 503"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before, "byte for byte")
+        let after = try job()
+        for field in ["seen", "contents", "lastResult", "lastSuccess", "listed"] {
+            #expect(
+                (after[field] as? NSObject) == (before[field] as? NSObject), "\(field) is as it was: \(after[field] ?? "nil") \(before[field] ?? "nil")")
+        }
+        #expect((after["failing"] as? [String: Any])?["code"] as? String == "http-status" && after["consecutiveFailures"] as? Int == 1)
         site.fail(false)
         let recovered = try await run(config, state)
         #expect(recovered.stdoutText == #"[{"id":"c3","title":"Chapter 3"}]"# + "\n")
@@ -201,7 +212,7 @@ import Testing
             _ = await running.finish()
             let current = try Data(contentsOf: URL(fileURLWithPath: state))
             let parsed = try JSONSerialization.jsonObject(with: current) as? [String: Any]
-            #expect(parsed?["version"] as? Int == 2, "round \(round): the state file parses")
+            #expect(parsed?["version"] as? Int == 3, "round \(round): the state file parses")
             if current != previous {
                 #expect(String(decoding: current, as: UTF8.self).contains("\"lastSuccess\""), "round \(round)")
                 previous = current

@@ -78,7 +78,7 @@ struct RunCommand {
             .value("state", "FILE", "remember each job's items, last result and failures in FILE between runs") { $0.tracking.statePath = $1 },
             .flag("new-only", "print only items not seen before (needs --state); nothing when nothing is new") { $0.tracking.newOnly = true },
             .flag("emit-initial", "with --new-only: print everything on a job's first run instead of nothing") { $0.tracking.emitInitial = true },
-            .value("fail-after", "N", "with --state: stay silent and exit 0 on a failing job until it failed N runs in a row") {
+            .value("fail-after", "N", "with --state: stay silent and exit 0 on a failing job until it failed N runs in a row (--notify then says so, once)") {
                 settings, text throws(CommandFailure) in
                 guard let count = Int(text), (1...1000).contains(count) else {
                     throw CommandFailure.usage("--fail-after: expected a number of runs from 1 to 1000, got '\(text)'")
@@ -92,7 +92,10 @@ struct RunCommand {
                 settings.tracking.waitLock = .milliseconds(Int64(seconds * 1000))
             },
             .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true },
-            .value("notify", "URL", "with --state: send new items through Apprise to URL (ntfy://…, mailto://…, json://…); repeatable") {
+            .value(
+                "notify", "URL",
+                "with --state: send what is new, and when a job starts failing and recovers, through Apprise to URL (ntfy://…, mailto://…, json://…); repeatable"
+            ) {
                 $0.notify.urls.append($1)
             },
             .value(
@@ -107,10 +110,13 @@ struct RunCommand {
             .value("notify-format", "TEMPLATE", "the line for each new item in --notify: {job}, {item}, {FIELD} (default: its title and URL)") {
                 $0.notify.format = $1
             },
-            .value("report", "WHAT", "with --new-only: added items (default), changed (seen before by their key, content changed) or all") {
+            .value(
+                "report", "WHAT",
+                "with --new-only: added items (default), changed (seen before by their key, content changed), removed (missing \"confirm\" runs in a row) or all"
+            ) {
                 settings, text throws(CommandFailure) in
                 guard let report = Report(rawValue: text) else {
-                    throw CommandFailure.usage("--report: expected added, changed or all, got '\(text)'")
+                    throw CommandFailure.usage("--report: expected added, changed, removed or all, got '\(text)'")
                 }
                 settings.tracking.report = report
             }.choosing(Report.allCases.map(\.rawValue)),
