@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A small comic site for webparse's recipes, written the way such sites are: a login form with a CSRF token
 and a session cookie, a list paged by a jQuery "Next" button, a feed that loads more on scroll, an ASP.NET-style
-search that posts the page back to itself, and an archive of numbered pages whose chapters have pages of their own.
+search that posts the page back to itself, an archive of numbered pages whose chapters have pages of their own, and a
+shop whose page its script fills from an API; the shop's back office, /shop/admin?sku=w-100&price=279&stock=In+stock or
+/shop/admin?down=1 (and down=0), changes a product or takes the API down, to watch a price check at work.
 
 Usage: python3 Examples/recipes/serve.py [PORT]   (default 8731, 0 for a free one; serves on 127.0.0.1 only, and says
 where on its first line)
@@ -21,6 +23,20 @@ USERS = {"ann": "correct horse"}
 SESSIONS = set()
 COMICS = [f"Comic {n}" for n in range(1, 8)]
 CATEGORIES = {"manga": ["shonen", "seinen"], "western": ["superhero", "indie"]}
+SHOP = {"down": False, "products": [
+    {"sku": "w-100", "name": "Widget", "price": 349, "stock": "In stock"},
+    {"sku": "g-200", "name": "Gadget", "price": 529, "stock": "In stock"},
+    {"sku": "d-300", "name": "Doohickey", "price": 289, "stock": "Sold out"},
+]}
+SHOP_PAGE = """<div id="app">Loading…</div>
+<script>
+fetch("/api/products").then(r => { if (!r.ok) throw new Error("the shop answered " + r.status); return r.json(); })
+  .then(products => {
+    document.getElementById("app").innerHTML = products.map(p => `<div class="product" data-sku="${p.sku}">
+      <h2 class="name">${p.name}</h2><span class="price">$${p.price.toFixed(2)}</span> <span class="stock">${p.stock}</span></div>`).join("");
+  })
+  .catch(e => { document.getElementById("app").innerHTML = `<p class="error">Sorry, ${e.message}</p>`; });
+</script>"""
 TITLES = {("manga", "shonen"): ["One Piece", "Naruto"], ("manga", "seinen"): ["Berserk"],
           ("western", "superhero"): ["Saga of the Bat"], ("western", "indie"): ["Bone"]}
 
@@ -93,6 +109,20 @@ class Site(BaseHTTPRequestHandler):
                                   f" 'The keeper climbs the stairs for the {number}th time.'; }}, 200);</script>"))
         if url.path == "/search.aspx":
             return self.send(page(search_form({})))
+        if url.path == "/shop":
+            return self.send(page(SHOP_PAGE, title="Shop"))
+        if url.path == "/api/products":
+            if SHOP["down"]:
+                return self.send("down for maintenance", status=503, content_type="text/plain")
+            return self.send(json.dumps(SHOP["products"]), content_type="application/json")
+        if url.path == "/shop/admin":
+            if "down" in query:
+                SHOP["down"] = query["down"][0] == "1"
+            for product in SHOP["products"]:
+                if product["sku"] == query.get("sku", [""])[0]:
+                    product["price"] = int(query.get("price", [product["price"]])[0])
+                    product["stock"] = query.get("stock", [product["stock"]])[0]
+            return self.send(json.dumps(SHOP), content_type="application/json")
         path = (SITE / url.path.lstrip("/")).resolve()
         if url.path.endswith(".html") and path.is_file() and SITE in path.parents:
             return self.send(page(path.read_text()))

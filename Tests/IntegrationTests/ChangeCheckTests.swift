@@ -124,10 +124,17 @@ import Testing
         #expect(back.stdout.isEmpty, "back, and seen before: \(back.stdoutText)")
         shop.show([("Widget", 350), ("Gadget", 500)])
         _ = try await run(try config(shop, "", in: directory), state, ["--report", "removed", "--jsonl"])
-        let gone = try await run(try config(shop, "", in: directory), state, ["--report", "removed", "--jsonl"])
+        let endpoint = try TestHTTPServer(routes: ["/": .handle { _ in TestHTTPServer.Response(body: "") }])
+        let feed = directory.appending(path: "shop.atom").path
+        let gone = try await run(
+            try config(shop, "", in: directory), state,
+            ["--report", "removed", "--jsonl", "--feed", feed, "--notify", "json://127.0.0.1:\(endpoint.url("/").port!)/"])
         #expect(
             gone.stdoutText == #"{"job":"shop","item":{"name":"Doohickey","price":120,"sku":"doohickey","stock":"In stock"},"change":"removed"}"# + "\n",
-            "\(gone.stdoutText)")
+            "\(gone.stdoutText) \(gone.stderr)")
+        let message = endpoint.requests.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] }
+        #expect(message?["title"] as? String == "webparse: shop: 1 removed" && message?["message"] as? String == "removed: Doohickey", "\(message ?? [:])")
+        #expect(try String(contentsOfFile: feed, encoding: .utf8).contains("<title>Removed: Doohickey</title>"))
         let after = try await run(try config(shop, "", in: directory), state, ["--report", "removed", "--jsonl"])
         #expect(after.stdout.isEmpty, "said once")
     }

@@ -148,4 +148,54 @@ import Testing
         let again = try await webparse.run(arguments, environment: headless)
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stderr)")
     }
+
+    /// The price watch recipe, run after run as cron would (with --all: its six hours are not waited for): a drop
+    /// below 300 is reported when it happens and not while it lasts; a sold-out product is not; the shop's API down
+    /// for three runs gives one notice, and its recovery another, and no change.
+    @Test func thePriceWatchRecipeTellsDropsOnceAndTheShopsHealthTwice() async throws {
+        let directory = try folder()
+        let site = try Site(configsIn: directory)
+        defer { site.stop() }
+        let state = directory.appending(path: "shop.state").path
+        let endpoint = try TestHTTPServer(routes: ["/": .handle { _ in TestHTTPServer.Response(body: "") }])
+        let cron = ["run", site.config("price-watch.json"), "--state", state, "--new-only", "--notify", "json://127.0.0.1:\(endpoint.url("/").port!)/"]
+        func admin(_ query: String) async throws {
+            _ = try await ProcessRunner(path: "/usr/bin/python3").run([
+                "-c", "import sys, urllib.request; urllib.request.urlopen(sys.argv[1]).read()", "http://127.0.0.1:\(site.port)/shop/admin?\(query)"
+            ])
+        }
+        let first = try await webparse.run(cron, environment: headless)
+        #expect(first.status == 0 && first.stdout.isEmpty, "\(first.stderr)")
+        try await admin("sku=w-100&price=279")
+        let notDue = try await webparse.run(cron + ["-v"], environment: headless)
+        #expect(notDue.status == 0 && notDue.stdout.isEmpty && notDue.stderr.contains("webparse: price-drops: not due until "), "\(notDue.stderr)")
+        var printed: [String] = []
+        for query in ["sku=d-300&price=199", "sku=w-100&price=259", "sku=d-300&stock=In+stock", "sku=w-100&price=329", "sku=w-100&price=279"] {
+            try await admin(query)
+            let run = try await webparse.run(cron + ["--all"], environment: headless)
+            #expect(run.status == 0, "\(run.stderr)")
+            printed.append(run.stdoutText)
+        }
+        #expect(
+            printed == [
+                #"[{"sku":"w-100","name":"Widget","price":279,"stock":"In stock"}]"# + "\n", "",
+                #"[{"sku":"d-300","name":"Doohickey","price":199,"stock":"In stock"}]"# + "\n", "",
+                #"[{"sku":"w-100","name":"Widget","price":279,"stock":"In stock"}]"# + "\n"
+            ], "the drop seen at the first run after the one that was not due; sold out is no drop; back under 300 again")
+        let news = endpoint.requests.count
+        try await admin("down=1")
+        for _ in 1...3 {
+            let down = try await webparse.run(cron + ["--all"], environment: headless)
+            #expect(down.status == 1 && down.stdout.isEmpty && down.stderr.contains("Sorry, the shop answered 503"), "\(down.stderr)")
+        }
+        try await admin("down=0")
+        let back = try await webparse.run(cron + ["--all"], environment: headless)
+        #expect(back.status == 0 && back.stdout.isEmpty, "\(back.stdoutText) \(back.stderr)")
+        let titles = endpoint.requests.dropFirst(news).compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any])?["title"] as? String
+        }
+        #expect(titles == ["webparse: price-drops is failing", "webparse: price-drops recovered"])
+        let status = try await webparse.run(["status", state])
+        #expect(status.stdoutText.contains("price-drops  ok"), "\(status.stdoutText)")
+    }
 }

@@ -86,4 +86,9 @@ import WebParser
         #expect(jobs.map(\.name) == ["login", "chapters", "always"], "the login a due job needs runs with it")
         #expect(skipped.map(\.name) == ["archive"] && skipped.first?.due == later)
     }
+
+    @Test func aWorkQueuesItemHasNoEvery() {
+        let item = Data(#"{"url": "https://a.test/", "script": "1", "every": "1h"}"#.utf8)
+        #expect(throws: ConfigError.self) { try QueueItem(item, named: "item", defaults: ConfigReader.Defaults()) }
+    }
 }

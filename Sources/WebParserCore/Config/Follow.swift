@@ -33,5 +33,5 @@ public struct Follow: Sendable, Equatable {
 
     /// The job fields a followed page does not take: where it is (each item says), what a run names and orders,
     /// and what `--state` tracks (the items of the list that was followed are tracked).
-    static let notForAPage: Set<String> = ["url", "urls", "name", "after", "key", "remember", "feed", "stopAtSeen"]
+    static let notForAPage: Set<String> = ["url", "urls", "name", "after", "key", "remember", "feed", "stopAtSeen", "when", "confirm", "every", "jitter"]
 }

@@ -84,6 +84,7 @@ package struct QueueItem: Sendable {
         guard Self.isWebPage(job.job.url) else {
             throw failure("loads \(job.job.url.absoluteString); an item loads web pages only (http or https)")
         }
+        if job.schedule != nil { throw failure("every: a field of run --state's jobs; an item runs when it is pushed") }
         if job.name.isEmpty { job.name = job.job.url.absoluteString }
         named = job
     }

@@ -23,6 +23,23 @@ public struct Changes: Sendable {
     public var removed: [Data] = []
     /// The items the job's `when` could not be tested on: each item's key (or the start of its JSON) and why.
     public var conditionFailures: [(item: String, message: String)] = []
+
+    /// The condition's failures in words, a line per reason naming its items (the first five): "when: REASON, for
+    /// the item "a"; it is not reported".
+    public var conditionNotes: [String] {
+        var reasons: [String] = []
+        var items: [String: [String]] = [:]
+        for failure in conditionFailures {
+            if items[failure.message] == nil { reasons.append(failure.message) }
+            items[failure.message, default: []].append(failure.item)
+        }
+        return reasons.map { reason in
+            let named = items[reason] ?? []
+            let shown = named.prefix(5).joined(separator: ", ") + (named.count > 5 ? " and \(named.count - 5) more" : "")
+            return "when: \(reason), for \(named.count == 1 ? "the item" : "\(named.count) items") \(shown); "
+                + "\(named.count == 1 ? "it is" : "they are") not reported"
+        }
+    }
 }
 
 /// How `--state` decides what is new in a job's result: items identified by their key or their whole content

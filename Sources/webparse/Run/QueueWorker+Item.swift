@@ -137,15 +137,17 @@ extension QueueWorker {
             let before = try await queue.state(of: key)
             let previous = before.flatMap { try? JSONDecoder().decode(StateFile.Job.self, from: $0) }
             let (data, tracking) = (result.data, named.tracking)
-            let tracked = await LargeStack.run {
-                Result { () throws(JSONSyntaxError) in try ChangeTracker.changes(in: data, since: previous, tracking: tracking, at: Date()) }
+            let tracked = await LargeStack.run { () -> Changes? in
+                let condition = tracking.when.flatMap { try? ItemCondition($0) }
+                return try? ChangeTracker.changes(in: data, since: previous, tracking: tracking, condition: condition, at: Date())
             }
-            guard case .success(let changes) = tracked, let after = try? JSONEncoder().encode(changes.updated) else {
+            guard let changes = tracked, let after = try? JSONEncoder().encode(changes.updated) else {
                 var failed = outcome
                 failed.result = .failure(
                     .failed(WebParserError(.unsupportedResult("more than --state can track"), url: result.finalURL, attempts: result.attempts)))
                 return await fail(item, on: queue, shared, record: failed.jsonLine(adding: extra))
             }
+            for note in changes.conditionNotes { StandardStreams.tell("webparse work: \(named.name): \(note)") }
             let fresh = changes.isFirstRun && !settings.emitInitial ? [] : changes.fresh
             let record = outcome.jsonLine(adding: extra + [("new", .array(fresh.map(JSONText.Value.raw)))])
             let change = WorkQueue.StateChange(job: key, before: before, after: after)

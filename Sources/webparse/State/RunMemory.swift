@@ -142,7 +142,7 @@ final class RunMemory {
         case .failed(let kind):
             throw WebParserError(kind, url: result.finalURL, attempts: result.attempts)
         }
-        tellConditionFailures(changes.conditionFailures, of: job)
+        for note in changes.conditionNotes { StandardStreams.tellError("webparse: \(job.name): \(note)") }
         state.jobs[job.name] = changes.updated
         if changes.itemsWithoutKey > 0, let key = job.tracking.key {
             StandardStreams.tell(
@@ -155,23 +155,6 @@ final class RunMemory {
             diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil,
             removed: quiet ? [] : changes.removed, conditional: job.tracking.when != nil,
             recovered: previous?.failing?.notified == true ? previous?.failing : nil)
-    }
-
-    /// Says on stderr, once per reason, the items `job`'s `when` could not be tested on: they are not reported.
-    private func tellConditionFailures(_ failures: [(item: String, message: String)], of job: Config.NamedJob) {
-        var reasons: [String] = []
-        var items: [String: [String]] = [:]
-        for failure in failures {
-            if items[failure.message] == nil { reasons.append(failure.message) }
-            items[failure.message, default: []].append(failure.item)
-        }
-        for reason in reasons {
-            let named = items[reason] ?? []
-            let shown = named.prefix(5).joined(separator: ", ") + (named.count > 5 ? " and \(named.count - 5) more" : "")
-            StandardStreams.tellError(
-                "webparse: \(job.name): when: \(reason), for \(named.count == 1 ? "the item" : "\(named.count) items") \(shown); "
-                    + "\(named.count == 1 ? "it is" : "they are") not reported")
-        }
     }
 
     /// What tracking a result gave: the changes, a changed value's diff and the feed's new entries; or why it failed.
