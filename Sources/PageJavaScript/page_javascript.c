@@ -15,7 +15,7 @@ static const char scripts[] = {
 #embed "scripts/bridge.js" suffix(, 0,)
 #embed "scripts/error_watch.js" suffix(, 0,)
 #embed "scripts/bot_protection.js" suffix(, 0,)
-#embed "scripts/condition_clock.js" suffix(, 0,)
+#embed "scripts/condition_prelude.js" suffix(, 0,)
 };
 #pragma clang diagnostic pop
 

@@ -70,6 +70,15 @@ import WebParser
         }
         #expect(memory.contains("MiB") || memory.contains("longer than"), "\(memory)")
         #expect(condition.test(item("{}")) == .holds)
+        for huge in ["'x'.repeat(2 ** 30).length > 0", "new Uint8Array(2 ** 32 - 1).fill(1).length > 0", "''.padStart(2 ** 29, 'ab').length > 0"] {
+            guard case .threw(let message) = try ItemCondition(huge).test(item("{}")) else {
+                Issue.record("\(huge) is refused at once")
+                continue
+            }
+            #expect(message.contains("no value larger than 64 MiB"), "\(huge): \(message)")
+        }
+        let small = try ItemCondition("'ab'.repeat(3) === 'ababab' && new Uint8Array([1, 2]).length === 2 && new Float64Array(4) instanceof Float64Array")
+        #expect(small.test(item("{}")) == .holds)
     }
 
     @Test func aConditionThatDoesNotCompileIsAProblemWithItsLine() throws {
@@ -95,8 +104,13 @@ import WebParser
 
     @Test func anItemIsReportedWhenItsConditionComesToHoldOnceAndAgainAfterItStopped() throws {
         let when = "item.price < 300"
-        var state = try changes(#"[{"id": "a", "price": 350}, {"id": "b", "price": 100}]"#, since: nil, when: when).updated
-        #expect(state.holding == [#"k:"b""#], "the first run records what holds, and reports nothing")
+        let first = try changes(#"[{"id": "a", "price": 350}, {"id": "b", "price": 100}]"#, since: nil, when: when)
+        #expect(first.isFirstRun && texts(first.fresh) == [#"{"id": "b", "price": 100}"#], "what --emit-initial reports")
+        var state = first.updated
+        #expect(state.holding == [#"k:"b""#])
+        let unconditioned = try changes(#"[{"id": "a", "price": 350}, {"id": "b", "price": 100}]"#, since: nil).updated
+        let learning = try changes(#"[{"id": "a", "price": 350}, {"id": "b", "price": 100}, {"id": "c", "price": 1}]"#, since: unconditioned, when: when)
+        #expect(learning.fresh.isEmpty && learning.updated.holding == [#"k:"b""#, #"k:"c""#], "a job that just got its when learns what holds")
         var reported: [String] = []
         for price in [250, 240, 400, 200] {
             let run = try changes(#"[{"id": "a", "price": \#(price)}, {"id": "b", "price": 100}]"#, since: state, when: when)
@@ -214,5 +228,20 @@ import WebParser
         #expect(run.removed.isEmpty && run.updated.absent == nil, "the old file did not say what it listed: nothing is missing yet")
         #expect(run.updated.listed == 2 && run.updated.consecutiveFailures == 0)
         #expect(String(decoding: state.encoded(), as: UTF8.self).contains(#""version" : 3"#))
+    }
+
+    @Test func aHandEditedListedOrAbsentOutOfRangeIsRefusedNamingTheField() throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "webparse-edited-\(UUID().uuidString).state")
+        defer { try? FileManager.default.removeItem(at: file) }
+        for (field, text) in [("listed", #""listed": -5"#), ("listed", #""listed": 3"#), ("absent", #""absent": {"k:1": 0}"#)] {
+            try #"{"version": 3, "jobs": {"shop": {"seen": ["k:1", "k:2"], "consecutiveFailures": 0, \#(text)}}}"#.write(
+                to: file, atomically: true, encoding: .utf8)
+            do {
+                _ = try StateFile.load(path: file.path)
+                Issue.record("\(text) was read")
+            } catch {
+                #expect(error.reason.hasPrefix("jobs.shop.\(field)"), "\(error)")
+            }
+        }
     }
 }

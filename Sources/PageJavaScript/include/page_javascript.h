@@ -24,8 +24,8 @@ typedef enum {
     WP_SCRIPT_ERROR_WATCH,
     /* The bot protection service whose page the document is (bot_protection.js). */
     WP_SCRIPT_BOT_PROTECTION,
-    /* The clock removed from the context of a job's `when`, which is no page's (condition_clock.js). */
-    WP_SCRIPT_CONDITION_CLOCK
+    /* The context of a job's `when`, which is no page's: no clock, no huge value at once (condition_prelude.js). */
+    WP_SCRIPT_CONDITION_PRELUDE
 } WPPageScript;
 
 /* The text of `script`'s file, a NUL-terminated string that lives as long as the program. */

@@ -20,8 +20,8 @@ enum ScriptSource {
     static let errorWatch = String(cString: wp_page_script(WP_SCRIPT_ERROR_WATCH))
     /// The bot protection service of a page (`bot_protection.js`): `() => name or null`.
     static let botProtection = String(cString: wp_page_script(WP_SCRIPT_BOT_PROTECTION))
-    /// The clock removed from a `when` condition's context (`condition_clock.js`): `() => undefined`.
-    static let conditionClock = String(cString: wp_page_script(WP_SCRIPT_CONDITION_CLOCK))
+    /// A `when` condition's context readied (`condition_prelude.js`): `(limit) => undefined`.
+    static let conditionPrelude = String(cString: wp_page_script(WP_SCRIPT_CONDITION_PRELUDE))
 
     /// A call of `function`, one of these files, with `arguments` (JavaScript expressions), as an expression.
     static func call(_ function: String, _ arguments: String...) -> String {

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// A job's `when`: a JavaScript expression over `item` (and `result`, the same value), tested on JSON values by
 /// JavaScriptCore outside any page: no DOM, no network, no timers, no clock (`Date.now()` and `new Date()` throw;
 /// `new Date(text)` reads a date). Each test is stopped once it has run `timeLimit` seconds or grown the process by
-/// `memoryLimit` bytes. A condition is made and used on one thread, any but the WebKit thread.
+/// `memoryLimit` bytes, and no string or buffer of more than a quarter of that is made in one call. A condition is made and used on one thread, any but the WebKit thread.
 public final class ItemCondition {
     /// What the condition said of one value.
     public enum Verdict: Equatable, Sendable {
@@ -86,6 +86,6 @@ public final class ItemCondition {
     }
 
     /// Run in each condition's context before it: the clock removed, so that a condition says the same of the same
-    /// value at any time.
-    private static let prelude = ScriptSource.call(ScriptSource.conditionClock) + ";"
+    /// value at any time, and no value made in one call larger than a quarter of `memoryLimit`.
+    private static let prelude = ScriptSource.call(ScriptSource.conditionPrelude, String(memoryLimit / 4)) + ";"
 }

@@ -189,13 +189,13 @@ package struct ConfigReader {
                 fields.problem(prefix + "follow", at: input, "follows the items of the script's result, not of \"collect\"")
             }
         }
-        let schedule = draft.every.map { Schedule(every: $0, jitter: draft.jitter ?? 0) }
-        if let jitter = draft.jitter {
+        let schedule = draft.every.map { Schedule(every: $0, jitter: draft.jitter?.seconds ?? 0) }
+        if let (jitter, input) = draft.jitter {
             if let every = draft.every, jitter > every {
                 fields.problem(
-                    prefix + "jitter", at: place, "expected at most the job's every (\(JSONNode.written(every)) s), got \(JSONNode.written(jitter)) s")
+                    prefix + "jitter", at: input, "expected at most the job's every (\(JSONNode.written(every)) s), got \(JSONNode.written(jitter)) s")
             } else if !given.contains("every") {
-                fields.problem(prefix + "jitter", at: place, "goes with every (how often the job runs)")
+                fields.problem(prefix + "jitter", at: input, "goes with every (how often the job runs)")
             }
         }
         guard let pages = draft.urls ?? draft.url.map({ [$0] }), let script = draft.script ?? (collectsEmitted || collectsResponses || extracts ? "" : nil)

@@ -26,9 +26,9 @@ package struct JobDraft {
     var follow: Follow?
     /// The job's crawl, if it crawls.
     var crawl: Crawl?
-    /// The job's `every` and `jitter`, in seconds, put together once the job's fields are read.
+    /// The job's `every` and `jitter`, in seconds, put together once the job's fields are read, and where `jitter` is.
     var every: Double?
-    var jitter: Double?
+    var jitter: (seconds: Double, input: FieldInput)?
 }
 
 /// One field a job can have.
@@ -347,7 +347,7 @@ package enum JobFields {
             key: "jitter", summary: "with every: spread the job's runs by an offset up to this long that its name gives, such as \"30m\"",
             option: nil
         ) { reader, path, input, draft in
-            draft.jitter = reader.interval(path, input, in: 0...Schedule.longest)
+            draft.jitter = reader.interval(path, input, in: 0...Schedule.longest).map { ($0, input) }
         },
         JobField(
             key: "after", summary: "in a jobs list: the job (or jobs) that must succeed first in the same run, such as a login",

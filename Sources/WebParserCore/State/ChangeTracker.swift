@@ -69,7 +69,9 @@ public enum ChangeTracker {
         updated.lastSuccess = time.formatted(.iso8601)
         updated.consecutiveFailures = 0
         updated.failing = nil
-        var tester = ConditionTester(condition: condition, before: previous?.holding)
+        // At the job's first run every item that holds comes to hold (reported with --emit-initial); a job that had no
+        // condition at its last run learns what holds, and reports nothing.
+        var tester = ConditionTester(condition: condition, before: previous?.holding ?? (isFirstRun ? [] : nil))
         var changes: Changes
         if case .array(let items) = root.value {
             changes = listChanges(items, bytes: bytes, since: previous, tracking: tracking, tester: &tester, into: &updated)
@@ -154,7 +156,7 @@ public enum ChangeTracker {
         var absent: [String: Int] = [:]
         var removed: [Data] = []
         if !tracking.stopsAtSeen, let previous {
-            let listed = previous.seen.suffix(min(previous.listed ?? 0, previous.seen.count))
+            let listed = previous.seen.suffix(max(0, min(previous.listed ?? 0, previous.seen.count)))
             let missing = (Array(listed) + (previous.absent ?? [:]).keys.sorted()).filter { !currentSet.contains($0) }
             var counted = Set<String>()
             for identity in missing where counted.insert(identity).inserted && tester.misses(identity) {

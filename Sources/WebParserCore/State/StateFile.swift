@@ -132,6 +132,12 @@ public struct StateFile: Codable, Equatable, Sendable {
             guard (0...Self.failureLimit).contains(job.consecutiveFailures) else {
                 return "jobs.\(name).consecutiveFailures: expected a count from 0 to \(Self.failureLimit), got \(job.consecutiveFailures)"
             }
+            if let listed = job.listed, !(0...job.seen.count).contains(listed) {
+                return "jobs.\(name).listed: expected a count from 0 to \(job.seen.count) (the items of seen), got \(listed)"
+            }
+            if let (identity, runs) = job.absent?.first(where: { $0.value < 1 || $0.value > 100 }) {
+                return "jobs.\(name).absent.\(identity): expected a count of runs from 1 to 100, got \(runs)"
+            }
         }
         return nil
     }

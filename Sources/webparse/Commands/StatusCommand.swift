@@ -47,7 +47,8 @@ struct StatusCommand {
     static func record(of job: StateFile.Job, named name: String) -> Data {
         let optional: (String?) -> JSONText.Value = { $0.map(JSONText.Value.string) ?? .null }
         return JSONText.object([
-            ("job", .string(name)), ("health", .string(job.failing == nil ? "ok" : "failing")), ("code", optional(job.failing?.code)),
+            ("job", .string(name)), ("health", .string(job.failing == nil && job.consecutiveFailures == 0 ? "ok" : "failing")),
+            ("code", optional(job.failing?.code)),
             ("message", optional(job.failing?.message)), ("failingSince", optional(job.failing?.since)),
             ("failures", .integer(job.consecutiveFailures)), ("lastRun", optional(job.lastRun)), ("lastSuccess", optional(job.lastSuccess)),
             ("lastChange", optional(job.lastChange)), ("due", optional(job.due))
@@ -58,9 +59,10 @@ struct StatusCommand {
     static func table(of jobs: [(key: String, value: StateFile.Job)], now: Date) -> String {
         let header = ["JOB", "HEALTH", "LAST SUCCESS", "LAST CHANGE", "NEXT RUN"]
         let rows = jobs.map { name, job -> [String] in
+            let runs = "\(job.consecutiveFailures) run\(job.consecutiveFailures == 1 ? "" : "s")"
             let health =
-                job.failing.map { "failing: \($0.code), \(job.consecutiveFailures) run\(job.consecutiveFailures == 1 ? "" : "s") since \($0.since)" }
-                ?? "ok"
+                job.failing.map { "failing: \($0.code), \(runs) since \($0.since)" }
+                ?? (job.consecutiveFailures > 0 ? "failing: \(runs) (an older webparse did not record why)" : "ok")
             let due = job.due.map { text in (try? Date(text, strategy: .iso8601)).map { $0 <= now ? "now" : text } ?? text } ?? "every run"
             return [name, health, job.lastSuccess ?? "never", job.lastChange ?? "never", due]
         }
