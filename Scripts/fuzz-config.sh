@@ -18,8 +18,9 @@ release="$(swift build -c release --show-bin-path)"
 package_name="$(grep -A1 '"-package-name"' "$release/description.json" | sed -n 2p | tr -d ' ",')"
 # The loader's sources: the core library's config folder, the JSON parser it reads with (instrumented here too:
 # it is most of what the fuzzer reaches; the loader's own copy shadows the library's), the container limits
-# its run settings are sized by, and the crawl's URL form and records a crawl's fields and a queue's items use.
-sources=(Sources/WebParserCore/Config/*.swift Sources/WebParser/JSON/JSONNode.swift Sources/WebParserCore/Run/ContainerLimits.swift
+# its run settings are sized by, the schedule a job's every makes, and the crawl's URL form and records a crawl's fields
+# and a queue's items use.
+sources=(Sources/WebParserCore/Config/*.swift Sources/WebParser/JSON/JSONNode.swift Sources/WebParserCore/Run/{ContainerLimits,Schedule}.swift
   Sources/WebParserCore/Crawl/{CrawlRecord,CrawlURL,PageFailure}.swift)
 # The library's objects: one per source file that exists now (a build folder may keep objects of removed files).
 objects=()
