@@ -21,7 +21,7 @@ if [ "${1:-}" = "--image" ]; then
   image=${2:-webparse}
   builder=$(command -v podman || command -v docker) || { echo "package.sh --image: needs podman (apt install podman) or docker" >&2; exit 2; }
 fi
-version=$(tr -d '"\n' < VERSION)
+version=$(head -n 1 VERSION)
 arch=$(uname -m)
 deb_arch=$(dpkg --print-architecture)
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}

@@ -22,7 +22,7 @@ import Testing
         let version = try await webparse.run(["--version"])
         #expect(version.status == 0)
         let released = try String(contentsOf: Self.packageRoot.appending(path: "VERSION"), encoding: .utf8)
-            .trimmingCharacters(in: CharacterSet(charactersIn: "\"\n"))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(version.stdoutText == "webparse \(released)\n", "the version comes from the VERSION file")
     }
 

@@ -2,7 +2,7 @@
 #ifndef WEBPARSE_VERSION_H
 #define WEBPARSE_VERSION_H
 
-/* The version, such as "0.4.0". */
-const char *webparse_version(void);
+/* The VERSION file's text: its one line, such as "0.4.0", and the line's end. */
+const char *webparse_version_file(void);
 
 #endif

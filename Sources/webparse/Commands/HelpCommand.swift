@@ -1,4 +1,3 @@
-import WebParserVersion
 import WebParserCore
 /// `webparse help [COMMAND]`, and the text of `webparse --help`.
 struct HelpCommand {
@@ -8,7 +7,7 @@ struct HelpCommand {
     }
 
     /// `webparse VERSION`, VERSION from the repository's VERSION file.
-    static let version = "webparse " + String(cString: webparse_version())
+    static let version = "webparse " + ReleaseVersion.number
 
     static let command = TableCommand<Settings>(
         name: "help", operands: "[COMMAND]", summary: "show help, for one command if named",

@@ -2,7 +2,6 @@ import FoundationEssentials
 import Synchronization
 import WebParser
 import WebParserCore
-import WebParserVersion
 
 /// Settings of commands that write a HAR file (`--har FILE`, `--har-content`).
 protocol HARSettings: Sendable {
@@ -85,7 +84,7 @@ final class HARRecorder: Sendable {
         let log = recorded.withLock { recorded in
             HARLog.json(
                 of: recorded.pages.map { HARLog.Page(name: $0.name, url: $0.url, requests: recorded.requests[$0.name] ?? []) },
-                version: String(cString: webparse_version()), secrets: recorded.secrets)
+                version: ReleaseVersion.number, secrets: recorded.secrets)
         }
         do throws(AtomicFile.Failure) {
             // Private, as state files are: a HAR holds cookies, headers and what steps typed.

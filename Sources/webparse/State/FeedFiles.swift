@@ -1,7 +1,6 @@
 import FoundationEssentials
 import WebParser
 import WebParserCore
-import WebParserVersion
 
 /// The Atom feeds of a run (`run --feed`): one file for every job, or, for a path ending in "/", one file per job
 /// in that folder (`DIR/JOB.atom`). They are made from the entries the state keeps, written when the state is.
@@ -32,7 +31,7 @@ struct FeedFiles {
     /// job's feed titled as its `feed.name` says, else as its page is.
     /// - Throws: `CommandFailure` (exit 1) when one cannot be written.
     func write(jobs: [Config.NamedJob], memory: RunMemory, now: Date = Date()) throws(CommandFailure) {
-        let version = String(cString: webparse_version())
+        let version = ReleaseVersion.number
         let title = { (job: Config.NamedJob) in job.tracking.feed?.name ?? memory.feedTitle(of: job.name) }
         let feeds: [(file: String, title: String, entries: [AtomFeed.Entry])] =
             path.hasSuffix("/")
