@@ -193,7 +193,7 @@ import Testing
         for seconds in ["0x10", "inf", "nan", "1e400"] {
             let lock = try await webparse.run(["run", "--state", "/nonexistent/state.json", "--wait-lock", seconds, "config.json"])
             #expect(lock.status == 2)
-            #expect(lock.stderr.hasPrefix("webparse run: --wait-lock: expected a number of seconds from 0 to 86400, got '\(seconds)'"), "\(lock.stderr)")
+            #expect(lock.stderr.hasPrefix("webparse run: --wait-lock: expected a number of seconds from 0 to 86400, got \"\(seconds)\""), "\(lock.stderr)")
         }
     }
 

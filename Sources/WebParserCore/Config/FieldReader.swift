@@ -102,6 +102,24 @@ package struct FieldReader {
         return .milliseconds(Int64((number * 1000).rounded()))
     }
 
+    /// The whole number an option gives (`--fail-after 3`), read as a field's is, within `range`.
+    /// - Throws: `ConfigError` with the problem (`--fail-after: expected a number of runs from 1 to 1000, got "x"`).
+    package static func count(of option: String, _ text: String, in range: ClosedRange<Int>, what: String) throws(ConfigError) -> Int {
+        var reader = FieldReader(directory: URL(fileURLWithPath: "/"), environment: [:])
+        guard let value = reader.integer(option, .arguments([text]), in: range, what: what) else {
+            throw ConfigError(file: "", problems: reader.problems)
+        }
+        return value
+    }
+
+    /// The seconds an option gives (`--lease 30`), read as a field's are, within `range`.
+    /// - Throws: `ConfigError` with the problem (`--lease: expected a number of seconds from 2 to 3600, got "x"`).
+    package static func seconds(of option: String, _ text: String, in range: ClosedRange<Double>) throws(ConfigError) -> Duration {
+        var reader = FieldReader(directory: URL(fileURLWithPath: "/"), environment: [:])
+        guard let value = reader.seconds(option, .arguments([text]), in: range) else { throw ConfigError(file: "", problems: reader.problems) }
+        return value
+    }
+
     /// A length of time written with units (`"90s"`, `"15m"`, `"6h"`, `"1d"`, `"1h30m"`) or as a number of seconds, in
     /// seconds within `range`.
     mutating func interval(_ path: String, _ input: FieldInput, in range: ClosedRange<Double>) -> Double? {

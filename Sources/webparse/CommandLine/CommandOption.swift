@@ -21,4 +21,32 @@ struct CommandOption<Settings>: SpelledOption, Sendable {
     ) -> Self {
         Self(spelling: OptionSpelling(name: name, short: short, valueName: valueName, help: help), apply: apply)
     }
+
+    /// An option whose value is a whole number within `range`, such as `--fail-after N`, read as a field's number is;
+    /// `what` names it in the problem ("a number of runs").
+    static func count(
+        _ name: String, _ valueName: String, in range: ClosedRange<Int>, what: String, _ help: String,
+        _ apply: @escaping @Sendable (inout Settings, Int) -> Void
+    ) -> Self {
+        value(name, valueName, help) { settings, text throws(CommandFailure) in
+            do throws(ConfigError) {
+                apply(&settings, try FieldReader.count(of: "--" + name, text, in: range, what: what))
+            } catch {
+                throw CommandFailure.usage(error.problems)
+            }
+        }
+    }
+
+    /// An option whose value is a number of seconds within `range`, such as `--lease SECONDS`, read as a field's is.
+    static func seconds(
+        _ name: String, in range: ClosedRange<Double>, _ help: String, _ apply: @escaping @Sendable (inout Settings, Duration) -> Void
+    ) -> Self {
+        value(name, "SECONDS", help) { settings, text throws(CommandFailure) in
+            do throws(ConfigError) {
+                apply(&settings, try FieldReader.seconds(of: "--" + name, text, in: range))
+            } catch {
+                throw CommandFailure.usage(error.problems)
+            }
+        }
+    }
 }

@@ -78,18 +78,12 @@ struct RunCommand {
             .value("state", "FILE", "remember each job's items, last result and failures in FILE between runs") { $0.tracking.statePath = $1 },
             .flag("new-only", "print only items not seen before (needs --state); nothing when nothing is new") { $0.tracking.newOnly = true },
             .flag("emit-initial", "with --new-only: print everything on a job's first run instead of nothing") { $0.tracking.emitInitial = true },
-            .value("fail-after", "N", "with --state: stay silent and exit 0 on a failing job until it failed N runs in a row (--notify then says so, once)") {
-                settings, text throws(CommandFailure) in
-                guard let count = Int(text), (1...1000).contains(count) else {
-                    throw CommandFailure.usage("--fail-after: expected a number of runs from 1 to 1000, got '\(text)'")
-                }
-                settings.tracking.failAfter = count
-            },
-            .value("wait-lock", "SECONDS", "with --state: wait this long for another run using the same FILE") { settings, text throws(CommandFailure) in
-                guard let seconds = JSONNode.number(writtenAs: text), (0...86_400).contains(seconds) else {
-                    throw CommandFailure.usage("--wait-lock: expected a number of seconds from 0 to 86400, got '\(text)'")
-                }
-                settings.tracking.waitLock = .milliseconds(Int64(seconds * 1000))
+            .count(
+                "fail-after", "N", in: 1...1000, what: "a number of runs",
+                "with --state: stay silent and exit 0 on a failing job until it failed N runs in a row (--notify then says so, once)"
+            ) { $0.tracking.failAfter = $1 },
+            .seconds("wait-lock", in: 0...86_400, "with --state: wait this long for another run using the same FILE") {
+                $0.tracking.waitLock = $1
             },
             .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true },
             .value(
@@ -124,11 +118,8 @@ struct RunCommand {
             .value("feed", "FILE", "with --state: write an Atom feed of the new items to FILE (or DIR/ for DIR/JOB.atom), newest first") {
                 $0.tracking.feedPath = $1
             },
-            .value("feed-size", "N", "with --feed: how many entries the feed keeps (default 50)") { settings, text throws(CommandFailure) in
-                guard let size = Int(text), (1...10_000).contains(size) else {
-                    throw CommandFailure.usage("--feed-size: expected a number of entries from 1 to 10000, got '\(text)'")
-                }
-                settings.tracking.feedSize = size
+            .count("feed-size", "N", in: 1...10_000, what: "a number of entries", "with --feed: how many entries the feed keeps (default 50)") {
+                $0.tracking.feedSize = $1
             },
             .flag("feed-force", "with --feed: replace a FILE that is not a feed webparse wrote") { $0.tracking.feedForce = true },
             .flag("dry-run", "with --state: show what would be reported, and write nothing into the state (try one job with --only)") {

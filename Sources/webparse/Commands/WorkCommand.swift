@@ -63,13 +63,7 @@ struct WorkCommand {
             .value("extract", "JSON", "read a bare URL's page by selectors instead (a config's extract, as JSON)") { $0.extract = $1 },
             .flag("wait", "keep waiting for items when the queue is empty, until stopped (SIGTERM, Ctrl-C)") { $0.waits = true },
             .flag("jsonl", "print each record on stdout as well, one JSON line per item") { $0.jsonLines = true },
-            .value("lease", "SECONDS", "how long the items in hand stay this worker's without a heartbeat (default 30)") {
-                settings, text throws(CommandFailure) in
-                guard let seconds = JSONNode.number(writtenAs: text), (2...3600).contains(seconds) else {
-                    throw CommandFailure.usage("--lease: expected a number of seconds from 2 to 3600, got '\(text)'")
-                }
-                settings.lease = .milliseconds(Int64(seconds * 1000))
-            },
+            .seconds("lease", in: 2...3600, "how long the items in hand stay this worker's without a heartbeat (default 30)") { $0.lease = $1 },
             .value("worker", "NAME", "this worker's name among the queue's workers (default: the host name and the process ID)") {
                 settings, name throws(CommandFailure) in
                 guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
@@ -83,13 +77,10 @@ struct WorkCommand {
             .value("metrics", "HOST:PORT", "serve Prometheus metrics at /metrics and a health check at /healthz (:PORT: every interface)") {
                 $0.metrics = $1
             },
-            .value("renew-after", "N", "start over as a fresh copy of itself (same process ID) after N items, 0 never (default 2000)") {
-                settings, text throws(CommandFailure) in
-                guard let count = Int(text), (0...100_000_000).contains(count) else {
-                    throw CommandFailure.usage("--renew-after: expected a number of items from 0 to 100000000, got '\(text)'")
-                }
-                settings.renewAfter = count
-            }
+            .count(
+                "renew-after", "N", in: 0...100_000_000, what: "a number of items",
+                "start over as a fresh copy of itself (same process ID) after N items, 0 never (default 2000)"
+            ) { $0.renewAfter = $1 }
         ] + CommandOption.fieldOptions(RunFields.all.filter { $0.key != RunFields.harContent.key }, into: \.run) + CommandOption.sessionOptions
             + [.quiet, .verbose],
         initial: Settings(),
