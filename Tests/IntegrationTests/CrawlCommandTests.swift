@@ -184,6 +184,36 @@ import Testing
         #expect(again.status == 0 && again.stdoutText.isEmpty, "\(again.stdoutText)")
     }
 
+    /// A page of a crawl that fails is no change: with `--state`, a failed read keeps the page's last record, so
+    /// `--report all` reports neither a changed page nor, after `confirm` failed runs, a removed one.
+    @Test func aPageThatFailsIsNeitherChangedNorRemoved() async throws {
+        let failing = Shared(false)
+        let server = try TestHTTPServer(routes: [
+            "/": Self.page("home", links: ["/a", "/flaky"]),
+            "/a": Self.page("a", links: []),
+            "/flaky": .handle { _ in
+                failing.value
+                    ? TestHTTPServer.Response(status: 500, body: "oops")
+                    : TestHTTPServer.Response(body: "<!doctype html><title>flaky</title><p>fine</p>")
+            }
+        ])
+        let directory = try folder()
+        let config = try config(server, crawl: "{}", in: directory)
+        let state = directory.appending(path: "crawl.state").path
+        let arguments = ["run", config, "--state", state, "--new-only", "--report", "all", "--jsonl"]
+        let first = try await webparse.run(arguments, environment: headless)
+        #expect(first.status == 0 && first.stdout.isEmpty, "\(first.stderr)")
+        failing.value = true
+        for run in 1...3 {
+            let failed = try await webparse.run(arguments, environment: headless)
+            #expect(failed.status == 1 && failed.stderr.contains("1 of 3 pages of the crawl failed"), "\(failed.stderr)")
+            #expect(failed.stdout.isEmpty, "run \(run): \(failed.stdoutText)")
+        }
+        failing.value = false
+        let back = try await webparse.run(arguments, environment: headless)
+        #expect(back.status == 0 && back.stdout.isEmpty, "\(back.stdoutText)")
+    }
+
     /// A crawl's bad fields are config errors with their place; eval takes --crawl.
     @Test func badCrawlsAreRefusedAndEvalCrawls() async throws {
         let server = try Self.site()

@@ -33,7 +33,7 @@ public struct CrawlHistory: Sendable {
         guard let job, let lastmods = job.lastmods, let contents = job.contents else { return nil }
         var pages: [String: Page] = [:]
         for (url, lastmod) in lastmods {
-            guard let record = contents["k:" + CanonicalJSON.text(JSONNode(value: .string(url), line: 0, column: 0))],
+            guard let record = contents[ChangeTracker.identity(ofKey: url)],
                 let node = try? JSONNode.parse(Array(record.utf8), rules: .lenient), let result = node[CrawlRecord.resultKey]
             else { continue }
             pages[url] = Page(lastmod: lastmod, result: Data(CanonicalJSON.text(result).utf8))

@@ -36,8 +36,13 @@ public enum CrawlRecord {
         JSONText.object(pages.map { ($0.url, JSONText.Value.raw($0.record)) })
     }
 
-    /// `pages`, in the order they were read, as `{"url", "result"}` records.
-    public static func list(_ pages: [CrawledPage]) -> Data {
-        JSONText.array(pages.map { JSONText.object([(key, .string($0.url)), (resultKey, .raw($0.record))]) })
+    /// `pages`, in the order they were read, as `{"url", "result"}` records; a page that failed is the record
+    /// `standing` gives for its URL (what the state kept of its last good read), if any: a failure is no change.
+    public static func list(_ pages: [CrawledPage], standing: (String) -> Data? = { _ in nil }) -> Data {
+        JSONText.array(
+            pages.map { page in
+                if case .failure = page.result, let record = standing(page.url) { return record }
+                return JSONText.object([(key, .string(page.url)), (resultKey, .raw(page.record))])
+            })
     }
 }

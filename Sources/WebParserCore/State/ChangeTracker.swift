@@ -213,6 +213,11 @@ public enum ChangeTracker {
         return UnifiedDiff.make(CanonicalJSON.lines(before).map { $0[...] }, CanonicalJSON.lines(now).map { $0[...] })
     }
 
+    /// The identity of an item whose key is the text `key` (a crawl's page by its URL): `k:` and its canonical JSON.
+    package static func identity(ofKey key: String) -> String {
+        "k:" + CanonicalJSON.text(JSONNode(value: .string(key), line: 0, column: 0))
+    }
+
     /// `k:` and the key's canonical JSON, or `h:` and the SHA-256 of the whole item; and whether the key was
     /// found.
     static func identity(of item: JSONNode, key: String?) -> (String, Bool) {

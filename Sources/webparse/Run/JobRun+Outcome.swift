@@ -38,8 +38,10 @@ extension JobRun {
             let crawled = await watch.crawler(pages).crawl(
                 crawl, job: named.job, start: success, name: named.name, history: memory?.crawlHistory(of: named), onEvent: events)
             lastmods = crawled.lastmods
-            // The state tracks the pages as records with their URL; the output is keyed by URL.
-            success.data = CrawlRecord.list(crawled.pages)
+            // The state tracks the pages as records with their URL, a page that failed as it was last read; the output is
+            // keyed by URL.
+            let memory = memory
+            success.data = CrawlRecord.list(crawled.pages) { memory?.record(of: named, page: $0) }
             page = .success(success)
             success.data = CrawlRecord.object(crawled.pages)
             outcome.result = .success(success)

@@ -168,6 +168,11 @@ final class RunMemory {
         CrawlHistory(state.jobs[job.name])
     }
 
+    /// The record of the page at `url` of `job`'s crawl as the state keeps it (canonical JSON); nil when it keeps none.
+    func record(of job: Config.NamedJob, page url: String) -> Data? {
+        state.jobs[job.name]?.contents?[ChangeTracker.identity(ofKey: url)].map { Data($0.utf8) }
+    }
+
     /// Keeps `lastmods`, the sitemaps' `lastmod` of the pages `job`'s crawl read, for its next crawl; after
     /// `remember` took the crawl's result.
     func keep(lastmods: [String: String], of job: Config.NamedJob) {
