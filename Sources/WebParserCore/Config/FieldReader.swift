@@ -102,46 +102,6 @@ package struct FieldReader {
         return .milliseconds(Int64((number * 1000).rounded()))
     }
 
-    /// The whole number an option gives (`--fail-after 3`), read as a field's is, within `range`.
-    /// - Throws: `ConfigError` with the problem (`--fail-after: expected a number of runs from 1 to 1000, got "x"`).
-    package static func count(of option: String, _ text: String, in range: ClosedRange<Int>, what: String) throws(ConfigError) -> Int {
-        var reader = FieldReader(directory: URL(fileURLWithPath: "/"), environment: [:])
-        guard let value = reader.integer(option, .arguments([text]), in: range, what: what) else {
-            throw ConfigError(file: "", problems: reader.problems)
-        }
-        return value
-    }
-
-    /// The seconds an option gives (`--lease 30`), read as a field's are, within `range`.
-    /// - Throws: `ConfigError` with the problem (`--lease: expected a number of seconds from 2 to 3600, got "x"`).
-    package static func seconds(of option: String, _ text: String, in range: ClosedRange<Double>) throws(ConfigError) -> Duration {
-        var reader = FieldReader(directory: URL(fileURLWithPath: "/"), environment: [:])
-        guard let value = reader.seconds(option, .arguments([text]), in: range) else { throw ConfigError(file: "", problems: reader.problems) }
-        return value
-    }
-
-    /// A length of time written with units (`"90s"`, `"15m"`, `"6h"`, `"1d"`, `"1h30m"`) or as a number of seconds, in
-    /// seconds within `range`.
-    mutating func interval(_ path: String, _ input: FieldInput, in range: ClosedRange<Double>) -> Double? {
-        guard let seconds = input.number ?? input.text.flatMap(Schedule.seconds(in:)), range.contains(seconds) else {
-            let least = range.lowerBound == 0 ? "0s" : "1s"
-            problem(path, at: input, "expected a length of time from \(least) to 366d, such as \"15m\", \"6h\" or \"1d\", got \(input.excerpt)")
-            return nil
-        }
-        return seconds
-    }
-
-    /// A job's `when`: a JavaScript expression JavaScriptCore compiles.
-    mutating func condition(_ path: String, _ input: FieldInput) -> String? {
-        guard let text = string(path, input) else { return nil }
-        if let problem = ItemCondition.problem(in: text) {
-            let line = problem.line.map { "line \($0) of the condition: " } ?? ""
-            self.problem(path, at: input, "expected a JavaScript expression over item, such as item.price < 300: \(line)\(problem.message)")
-            return nil
-        }
-        return text
-    }
-
     mutating func integer(_ path: String, _ input: FieldInput, in range: ClosedRange<Int>, what: String) -> Int? {
         guard let number = input.number, number == number.rounded(),
             number >= Double(range.lowerBound), number <= Double(range.upperBound)
