@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The repository's habits that a test can check: a commit's subject says what changed in at most 72 characters (its
@@ -7,24 +8,17 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The subjects of the newest `count` commits (fewer in a shallow clone), by running git in the repository.
-    func subjects(_ count: Int) throws -> [String] {
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        git.arguments = ["-c", "safe.directory=*", "-C", Self.root.path, "log", "-n", String(count), "--format=%s"]
-        let output = Pipe()
-        git.standardOutput = output
-        git.standardError = FileHandle.nullDevice
-        try git.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        git.waitUntilExit()
-        try #require(git.terminationStatus == 0, "git log failed in \(Self.root.path)")
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    func subjects(_ count: Int) async throws -> [String] {
+        let log = try await ProcessRunner(path: "/usr/bin/git").run(
+            ["-c", "safe.directory=*", "-C", Self.root.path, "log", "-n", String(count), "--format=%s"])
+        try #require(log.status == 0, "git log failed in \(Self.root.path): \(log.stderr)")
+        return log.stdoutText.split(separator: "\n").map(String.init)
     }
 
     /// Every commit since the rule (the newest 60 were all made under it) has a subject of at most 72 characters.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: root.appending(path: ".git").path), "a git checkout"))
-    func commitSubjectsAreAtMost72Characters() throws {
-        let subjects = try subjects(60)
+    func commitSubjectsAreAtMost72Characters() async throws {
+        let subjects = try await subjects(60)
         #expect(!subjects.isEmpty)
         for subject in subjects { #expect(subject.count <= 72, "\(subject.count) characters: \(subject)") }
     }
