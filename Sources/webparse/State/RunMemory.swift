@@ -40,12 +40,6 @@ final class RunMemory {
             if !isList, !conditional, let value = items.first, let before, showsChanged { return ([], [(value, before)], []) }
             return (showsAdded ? items : [], showsChanged ? changed : [], report == .removed || report == .all ? removed : [])
         }
-
-        /// Whether `report` shows anything of the news.
-        func showsAnything(_ report: Report) -> Bool {
-            let shown = shown(report)
-            return !shown.added.isEmpty || !shown.changed.isEmpty || !shown.removed.isEmpty
-        }
     }
 
     private let path: String
