@@ -207,7 +207,9 @@ static void on_resource_load_started(WebKitWebView *web_view, WebKitWebResource 
         load->started = g_get_real_time();
     }
     const char *accept = headers ? soup_message_headers_get_one(headers, "Accept") : NULL;
-    view->callbacks.resource_changed(view->callback_context, load->id, WK_RESOURCE_STARTED, accept ? accept : "");
+    gboolean main_document = webkit_web_view_get_main_resource(web_view) == resource;
+    view->callbacks.resource_changed(view->callback_context, load->id,
+                                     main_document ? WK_RESOURCE_DOCUMENT_STARTED : WK_RESOURCE_STARTED, accept ? accept : "");
 }
 
 /* WebKit forgets the resources of the document a new load replaces: they report no end of their own. */

@@ -29,6 +29,22 @@ import TestSupport
         #expect(result.arrayLength == 20)
     }
 
+    /// A document that arrives in two parts two seconds apart (the first past what WebKit reads before it shows a
+    /// document), longer than the job looks ahead for what is pending: the answer the first part gives has stayed
+    /// the same for the settle time, but it is not final while the document is still read (webparse no longer counts
+    /// the page's own document as a request once it is shown: the page counts it while its parser reads it).
+    @Test func aDocumentThatArrivesInPartsAnswersWithAllOfIt() async throws {
+        let items = (1...20).map { "<li class=\"item\">Item \($0)</li>" }
+        let head = "<!doctype html><title>list</title><!--" + String(repeating: " ", count: 4096) + "--><ul>"
+        let server = try TestHTTPServer(routes: [
+            "/": .inParts([head + items[..<10].joined(), items[10...].joined() + "</ul>"], pause: .seconds(2))
+        ])
+        var job = job(server.url("/"), Self.items, settle: .milliseconds(300))
+        job.evaluation.lookAhead = .milliseconds(500)
+        let result = try await WebParserRunner().run(job)
+        #expect(result.arrayLength == 20)
+    }
+
     /// A plain HTML search form (no script): the steps fill and submit it, and the result page is read, each without
     /// the settle time.
     @Test func stepsActOnADocumentWithoutScriptsOnceLoaded() async throws {

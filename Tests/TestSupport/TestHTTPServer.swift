@@ -30,6 +30,8 @@ public final class TestHTTPServer: Sendable {
         case resetMidBody(body: String)
         /// Sends `head`, then `chunk` again and again, without a length, until the client goes away.
         case endless(contentType: String = "text/html; charset=utf-8", head: String, chunk: String)
+        /// Sends `parts` one after another, `pause` apart, without a length, then closes: a document that streams.
+        case inParts([String], pause: Duration)
         /// Sends `body`, bytes as they are, with extra `headers` (such as a `Content-Encoding`).
         case bytes(contentType: String = "text/html; charset=utf-8", headers: [String: String], body: [UInt8])
     }
@@ -230,6 +232,12 @@ private final class Core: Sendable {
             writeAll(connection, Array("HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nConnection: close\r\n\r\n\(head)".utf8))
             let bytes = Array(chunk.utf8)
             while send(connection, bytes, bytes.count, Int32(MSG_NOSIGNAL)) > 0 {}
+        case .inParts(let parts, let pause):
+            writeAll(connection, Array("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nConnection: close\r\n\r\n".utf8))
+            for (index, part) in parts.enumerated() {
+                if index > 0 { Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18) }
+                writeAll(connection, Array(part.utf8))
+            }
         case .bytes(let contentType, let headers, let body):
             var head = "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }

@@ -15,6 +15,23 @@ import Testing
         #expect(!tracker.isBusy)
     }
 
+    /// The page's own document counts until it is shown; the page then follows the rest of its load itself. A frame's
+    /// document counts until it ends.
+    @Test func thePagesOwnDocumentCountsUntilItIsShown() {
+        var tracker = RequestTracker()
+        _ = tracker.handle(.started(accept: "text/html", mainDocument: true), id: 1)
+        _ = tracker.handle(.responded(mimeType: "text/html"), id: 1)
+        #expect(tracker.isBusy)
+        tracker.documentReplaced()
+        #expect(!tracker.isBusy, "the page counts the rest of its document")
+        _ = tracker.handle(.started(accept: "text/html"), id: 2)
+        tracker.documentReplaced()
+        #expect(tracker.isBusy, "a frame's document counts until it ends")
+        _ = tracker.handle(.ended(url: "http://a.test/frame"), id: 2)
+        _ = tracker.handle(.ended(url: "http://a.test/"), id: 1)
+        #expect(!tracker.isBusy)
+    }
+
     @Test func whatDeliversNoDataOrStaysOpenDoesNotCount() {
         var tracker = RequestTracker()
         for (id, accept) in [

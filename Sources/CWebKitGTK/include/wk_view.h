@@ -20,6 +20,8 @@ typedef enum {
 typedef enum {
     /* A load began; text is its request's Accept header ("" when it has none). */
     WK_RESOURCE_STARTED,
+    /* The load of the view's main document began (a main frame's navigation); text as for WK_RESOURCE_STARTED. */
+    WK_RESOURCE_DOCUMENT_STARTED,
     /* Its response arrived; text is the response's MIME type ("" when it has none). */
     WK_RESOURCE_RESPONDED,
     /* It finished or failed; text is its URI, after any redirect. */

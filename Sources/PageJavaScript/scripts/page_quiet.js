@@ -1,10 +1,12 @@
-// The page's quiet state: whether its data requests are in flight (webparse tells it), since when none is, and
-// whether anything can still change the document. The state lives on the window under `settings.key` (not
+// The page's quiet state: whether its data requests are in flight (webparse tells it of all but the document's own
+// load, which the page knows ended once its parser has read all of it), since when none is, and whether anything can
+// still change the document. The state lives on the window under `settings.key` (not
 // enumerable), made afresh in every document.
 //
 // settings: { key, workKey, lookAheadMs, longLivedMs }. Returns:
 // - pageQuiet(busy, stillness, refreshMs): records what is given and returns the state
-//   {busy, since, created, wakers, stillness, refreshMs}; a change of `busy` calls every waker;
+//   {busy, since, created, wakers, stillness, refreshMs}; a change of `busy` calls every waker (`busy` and `since`
+//   count the document as a request until it is no longer "loading");
 // - isStill(): the document has loaded and nothing can change it any more;
 // - pendingWork(): what the web process extension finds pending in the page's frames, {busy, dueIn, never}, with a
 //   refresh of the document due within lookAhead; null when it cannot tell (no extension);
@@ -29,18 +31,27 @@
     withoutScripts: `boolean(${frames} | ${refresh} | ${scripts})`,
   };
 
+  // When the parser had read the whole document (0 while it has not).
+  const parsedAt = () => {
+    const timing = performance.getEntriesByType("navigation")[0];
+    return timing && timing.domInteractive > 0 ? timing.domInteractive : 0;
+  };
   const pageQuiet = (busy, stillness, refreshMs) => {
     let state = window[key];
     if (!state) {
       const now = performance.now();
-      state = { busy: false, since: now, created: now, wakers: new Set(), stillness: "never", refreshMs: -1 };
+      state = {
+        requests: false, requestsSince: now, created: now, wakers: new Set(), stillness: "never", refreshMs: -1,
+        get busy() { return this.requests || document.readyState === "loading"; },
+        get since() { return Math.max(this.requestsSince, parsedAt()); },
+      };
       Object.defineProperty(window, key, { value: state, configurable: true, writable: true, enumerable: false });
     }
     if (stillness !== undefined) state.stillness = stillness;
     if (refreshMs !== undefined) state.refreshMs = refreshMs;
-    if (busy !== undefined && state.busy !== busy) {
-      state.busy = busy;
-      if (!busy) state.since = performance.now();
+    if (busy !== undefined && state.requests !== busy) {
+      state.requests = busy;
+      if (!busy) state.requestsSince = performance.now();
       for (const wake of [...state.wakers]) wake();
     }
     return state;

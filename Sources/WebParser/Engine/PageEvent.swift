@@ -52,8 +52,9 @@ enum PageEvent: Sendable, Equatable {
 
 /// What happened to one load of a page's documents or subresources.
 enum ResourceLoad: Sendable, Equatable {
-    /// It started; `accept` is its request's Accept header ("" without one).
-    case started(accept: String)
+    /// It started; `accept` is its request's Accept header ("" without one); `mainDocument` when it is the load of the
+    /// page's own document (a navigation of its main frame).
+    case started(accept: String, mainDocument: Bool = false)
     /// Its response arrived, of `mimeType` ("" when it has none).
     case responded(mimeType: String)
     /// It finished or failed; `url` is where it ended, after any redirect.

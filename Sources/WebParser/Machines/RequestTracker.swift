@@ -2,7 +2,9 @@
 /// captures, from the scripts' reads its hook reports; made without a page or a clock: the page has settled only
 /// while none is.
 ///
-/// Documents, scripts, XHR and fetch count. What delivers no data the script reads (images, style sheets, fonts,
+/// Documents, scripts, XHR and fetch count; the page's own document only until it is shown: from then on the page
+/// itself counts it, as loading until its parser has read the whole of it (`document.readyState`), which it knows
+/// before WebKit's report of the load's end can reach webparse and be told back. What delivers no data the script reads (images, style sheets, fonts,
 /// audio and video) does not, nor what stays open by design: an event stream, and any request still loading
 /// after `longLived` (a long poll; websockets are no resource loads at all).
 ///
@@ -28,6 +30,8 @@ struct RequestTracker {
     }
 
     private var loading: Set<UInt64> = []
+    /// The last load of the page's own document that started.
+    private var mainDocument: UInt64?
     /// The scripts' reads whose records have not come, in the order they started.
     private(set) var reads: [ScriptRead] = []
     /// The reads, by number, whose load WebKit reported ended: they no longer expire.
@@ -45,7 +49,8 @@ struct RequestTracker {
     /// Takes what happened to the load `id`.
     mutating func handle(_ event: ResourceLoad, id: UInt64) -> [Command] {
         switch event {
-        case .started(let accept):
+        case .started(let accept, let isMainDocument):
+            if isMainDocument { mainDocument = id }
             guard Self.deliversData(accepting: accept) else { return [] }
             loading.insert(id)
             return [.expire(.load(id), after: Self.longLived)]
@@ -71,10 +76,13 @@ struct RequestTracker {
         due.remove(id)
     }
 
-    /// A new document replaced the page's: the reads of the old one will never end.
+    /// A new document replaced the page's: the reads of the old one will never end, and the page follows the rest of
+    /// its own document's load.
     mutating func documentReplaced() {
         reads.removeAll()
         due.removeAll()
+        if let mainDocument { loading.remove(mainDocument) }
+        mainDocument = nil
     }
 
     /// WebKit started reading a load's body for the capture.

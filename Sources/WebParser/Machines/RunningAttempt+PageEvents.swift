@@ -54,7 +54,7 @@ extension RunningAttempt {
         case .responseRefused(let mimeType):
             load.refused(mimeType: mimeType)
             return []
-        case .resource(_, .started(let accept)) where RequestTracker.isDocument(accepting: accept):
+        case .resource(_, .started(let accept, _)) where RequestTracker.isDocument(accepting: accept):
             load.documentLoadStarted()
             // The attempt's first request is on its way: a crawl's host counts its delay from here.
             let first = load.documentRequested() ? [Action.report(.requested)] : []

@@ -103,6 +103,7 @@ final class CallbackTarget {
                 let load: ResourceLoad =
                     switch event {
                     case WK_RESOURCE_STARTED: .started(accept: String(cString: text!))
+                    case WK_RESOURCE_DOCUMENT_STARTED: .started(accept: String(cString: text!), mainDocument: true)
                     case WK_RESOURCE_RESPONDED: .responded(mimeType: String(cString: text!))
                     default: .ended(url: String(cString: text!))
                     }

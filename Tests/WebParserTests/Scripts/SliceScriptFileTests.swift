@@ -105,6 +105,24 @@ struct SliceScriptFileTests {
         #expect(try Int(page.evaluate("page.now"))! < 1000)
     }
 
+    /// webparse stops counting the page's own document as a request once it is shown: the page counts it until its
+    /// parser has read the whole of it, so that an answer taken from the first half of a document is not final.
+    @Test func aDocumentStillBeingReadCountsAsLoadingData() throws {
+        let script = PageScript("document.querySelector('p')?.textContent ?? null")
+        let page = try ScriptPage(
+            """
+            document.readyState = "loading";
+            page.show(page.element("p", {}, ["ready"]));
+            window[\(JavaScriptSyntax.literal(script.quiet.workKey))] = () => ({ busy: null, dueIn: null, never: null });
+            setTimeout(() => { document.readyState = "interactive"; document.dispatchEvent(new Event("readystatechange")); }, 400);
+            """)
+        let first = try page.call(script.body(installed: false, busy: false, document: .unknown, settle: .zero))
+        #expect(script.outcome(of: .json(Data(first.utf8))) == .value(Data("\"ready\"".utf8), settledBy: "settle 0: the first answer", title: ""))
+        let outcome = try outcome(of: script, in: page, settle: .milliseconds(300))
+        #expect(outcome == .value(Data("\"ready\"".utf8), settledBy: "nothing pending", title: ""))
+        #expect(try Int(page.evaluate("page.now"))! >= 400, "final once the document was read, not before")
+    }
+
     @Test func anEmptyListThatCountsHoldsLonger() throws {
         let page = try ScriptPage("page.show(page.element(\"ul\"));")
         let script = PageScript("Array.from(document.querySelectorAll('li'))", emptyIsAnswer: true)
