@@ -624,7 +624,10 @@
         try {
             const media = apply(querySelectorAll, own, ["audio, video"]);
             for (let index = 0; index < media.length; index++) {
-                if (!apply(mediaPaused, media[index], []) && !apply(mediaEnded, media[index], [])) stays("media playing");
+                // With media off (webparse's default), <audio> and <video> are plain elements that never play.
+                let playing = false;
+                try { playing = !apply(mediaPaused, media[index], []) && !apply(mediaEnded, media[index], []); } catch { }
+                if (playing) stays("media playing");
             }
             if (animationListeners > 0 && getAnimations && computedTiming) {
                 const animations = apply(getAnimations, own, []);

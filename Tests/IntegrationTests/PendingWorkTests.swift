@@ -148,6 +148,24 @@ import WebParser
         #expect(result.settledBy?.hasPrefix("nothing pending") == true, "\(result.settledBy ?? "")")
     }
 
+    /// A page with video and audio elements, which are plain elements while media is off (the default): nothing
+    /// plays, and nothing is pending once the list is rendered.
+    @Test func mediaElementsWhileMediaIsOffHoldNothing() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <!doctype html><video src="/clip.mp4" autoplay muted></video><audio src="/song.mp3" autoplay></audio>
+                    <ul id="list"></ul><script>\(Self.add)
+                    fetch("/data.json").then(r => r.json()).then((data) => add(1, data.items));
+                    </script>
+                    """),
+            "/data.json": .respond(contentType: "application/json", body: #"{"items": 3}"#)
+        ])
+        let result = try await WebParserRunner().run(job(server.url("/"), settle: .seconds(60), timeout: .seconds(20)))
+        #expect(String(decoding: result.data, as: UTF8.self) == "3")
+        #expect(result.settledBy?.hasPrefix("nothing pending") == true, "\(result.settledBy ?? "")")
+    }
+
     /// Pages that are never provably still keep the settle rule, and are answered: a clock ticking beside a finished
     /// list, a page that polls its server every 300 ms, a worker that stays; a timer due beyond the look-ahead (a
     /// poll every 30 s) does not hold the answer at all.
