@@ -336,14 +336,37 @@
     }
 
     // Frames and scripts the page adds, until they have loaded: a frame's own scripts run before its load event, and
-    // webparse hears of the request itself only after a moment. Seen by a mutation observer of the hook's own, whose
-    // callback runs before anything else could ask. Each load in flight is kept with when it began: one that takes
-    // longer than the look-ahead may never end (a frame past WebKit's limit of frames is never made), and stays.
+    // webparse hears of the request itself only after a moment. Each load in flight is kept with when it was found:
+    // one that takes longer than the look-ahead may never end (a frame past WebKit's limit of frames is never made),
+    // and stays. Their load and error events are seen by a capture listener of the document (an element's load event
+    // does not reach the window). While the parser reads the document, which is pending itself then, nothing is done
+    // per node it adds (a large document adds tens of thousands): at DOMContentLoaded the frames and scripts not
+    // loaded yet are found at once, and from then on a mutation observer of the hook's own, whose callback runs before
+    // anything else could ask, finds those the page adds.
+    const hookDocument = document;
+    // Each element found, by its load entry, or true for one that had loaded when it was found.
     const loads = new WeakMapType();
     const loadsSince = create(null);
     let loading = 0, loadCount = 0;
+    const eventTarget = descriptor(Event.prototype, "target").get;
+    const sawLoad = (event) => {
+        try {
+            const element = apply(eventTarget, event, []);
+            const entry = apply(weakGet, loads, [element]);
+            if (entry === undefined) {
+                apply(weakSet, loads, [element, true]);
+            } else if (entry !== true && !entry.done) {
+                entry.done = true;
+                delete loadsSince[entry.id];
+                loading -= 1;
+            }
+        } catch { }
+    };
+    apply(listen, hookDocument, ["load", sawLoad, true]);
+    apply(listen, hookDocument, ["error", sawLoad, true]);
     const localName = descriptor(Element.prototype, "localName").get, nodeType = descriptor(Node.prototype, "nodeType").get;
     const elementsByTag = Element.prototype.getElementsByTagName;
+    const firstElementChild = descriptor(Element.prototype, "firstElementChild").get;
     const getAttribute = Element.prototype.getAttribute, hasAttribute = Element.prototype.hasAttribute;
     const addedNodes = descriptor(MutationRecord.prototype, "addedNodes").get;
     const nodeCount = descriptor(NodeList.prototype, "length").get, elementCount = descriptor(HTMLCollection.prototype, "length").get;
@@ -354,7 +377,7 @@
         return apply(hasAttribute, element, ["srcdoc"]) || (source !== null && !apply(startsWith, StringType(source), ["about:"]));
     };
     const awaitLoad = (element) => {
-        if (apply(weakGet, loads, [element])) return;
+        if (apply(weakGet, loads, [element]) !== undefined) return;
         if (loading >= most) {
             overflow = true;
             return;
@@ -363,14 +386,6 @@
         apply(weakSet, loads, [element, entry]);
         loadsSince[entry.id] = now();
         loading += 1;
-        const done = () => {
-            if (entry.done) return;
-            entry.done = true;
-            delete loadsSince[entry.id];
-            loading -= 1;
-        };
-        apply(listen, element, ["load", done]);
-        apply(listen, element, ["error", done]);
     };
     const added = (node) => {
         if (apply(nodeType, node, []) !== 1) return;
@@ -379,13 +394,21 @@
             if (loadsLater(node)) awaitLoad(node);
         } else if (name === "script") {
             if (apply(hasAttribute, node, ["src"])) awaitLoad(node);
-        } else {
+        } else if (apply(firstElementChild, node, []) !== null) {
             const frames = apply(elementsByTag, node, ["iframe"]);
             for (let index = 0; index < apply(elementCount, frames, []); index++) if (loadsLater(frames[index])) awaitLoad(frames[index]);
         }
     };
-    if (typeof MutationObserver === "function") {
-        // Never throws into the page: what it cannot read, it leaves.
+    // Never throws into the page: what it cannot read, it leaves.
+    let observing = false;
+    const observe = () => {
+        if (observing) return;
+        observing = true;
+        try {
+            const found = apply(querySelectorAll, hookDocument, ["iframe, frame, script[src]"]);
+            for (let index = 0; index < apply(nodeCount, found, []); index++) added(found[index]);
+        } catch { }
+        if (typeof MutationObserver !== "function") return;
         const observer = new MutationObserver((records) => {
             try {
                 for (let index = 0; index < records.length; index++) {
@@ -394,7 +417,12 @@
                 }
             } catch { }
         });
-        try { apply(MutationObserver.prototype.observe, observer, [document, { childList: true, subtree: true }]); } catch { }
+        try { apply(MutationObserver.prototype.observe, observer, [hookDocument, { childList: true, subtree: true }]); } catch { }
+    };
+    if (apply(readyState, hookDocument, []) === "loading") {
+        apply(listen, window, ["DOMContentLoaded", (event) => { if (apply(eventTarget, event, []) === hookDocument) observe(); }, true]);
+    } else {
+        observe();
     }
 
     // When each resource the frame loaded began, by URL, as the browser's resource timing tells once it has loaded:
