@@ -16,8 +16,10 @@ with 1 and 4 tabs; not run without the site). "queue" (two `webparse work` worke
 amiibo crawl by three workers against run's; Scripts/bench/queue_bench.py). "har" (a page's HAR file written by webparse --har, replayed by
 Playwright's route_from_har with the server stopped: the SPA fixture, and the Django admin's login when Django is
 installed; it prints whether the replay shows the same data). "extension" (not run unless named) runs
-the same binary with and without its web process extension: cold static and SPA pages, and 20 SPA pages at 1. "profile" (not run unless named) prints where the time of one Dash page goes (Scripts/bench/dash_profile.py)
-and where the memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py). "soak" (not run unless named) runs
+the same binary with and without its web process extension: cold static and SPA pages, and 20 SPA pages at 1. "profile" (not run unless named) prints where the time of a static and a SPA page goes, in fresh and warm tabs
+(Scripts/bench/page_profile.py), where the time of one Dash page goes (Scripts/bench/dash_profile.py) and where the
+memory of Dash pages 4 at once goes (Scripts/bench/dash_memory.py). "goals" (not run unless named) measures the speed
+issue's table against Playwright reusing its pages (Scripts/bench/goals.py). "soak" (not run unless named) runs
 one `webparse work -j4` worker over --soak-pages SPA pages (20,000) of a Redis queue and compares its tree's PSS and
 pages a second in the last tenth of the run with the first.
 
@@ -40,6 +42,8 @@ import dash_memory
 import dash_profile
 import django_bench
 import fixtures
+import goals
+import page_profile
 import queue_bench
 
 from measure import HERE, ROOT, Tools, cold_runs
@@ -278,7 +282,7 @@ def main():
             points.append((pages, run["peak_mb"]))
         slopes[SOLO] = slope(points)
     dash = None
-    if sections & {"dash", "profile"} and tools.dash:
+    if sections & {"dash", "profile", "goals"} and tools.dash:
         dash, dash_base = apps.start_dash(tools.python)
         dash_url = dash_base + "/"
         atexit.register(dash.terminate)  # also when a section fails
@@ -312,6 +316,10 @@ def main():
             record("dash", f"{2 * options.dash_batch} at 4", tool, [run], 2 * options.dash_batch)
         solo_peak = results[("dash", f"{2 * options.dash_batch} at 4", SOLO)]["peak_mb"]
         slopes[f"dash {SOLO}"] = slope([(1, results[("dash", f"{options.dash_batch} at 1", "webparse")]["peak_mb"]), (4, solo_peak)])
+    if "goals" in sections and tools.playwright:
+        goals.report(tools, base, dash_url if dash else None, options.amiibo, options.repeats)
+    if "profile" in sections:
+        page_profile.report(tools.webparse, base, ["static", "spa"], max(options.batch, 4))
     server.shutdown()
 
     if completeness:

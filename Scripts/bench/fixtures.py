@@ -5,6 +5,8 @@
 /heavy   the same app, plus 30 large images, three 10 MB autoplay videos and three fonts; images, videos
          and fonts are sent at 2 MiB/s per connection, as over a modest line
 /static?coop, /spa?coop   the same pages with `Cross-Origin-Opener-Policy: same-origin`, as Django sends it
+/chain/static/N, /chain/spa/N   the static or SPA page with links to /chain/…/4N+1 to 4N+4: a site to crawl, one
+         page after another in the same tab (Scripts/bench/page_profile.py)
 /later/timer, /later/worker, /later/frame, /later/animation   a list of 8 items whose first item is there at once
          and the rest comes later without a request: from a 600 ms timer after the data arrived, from a worker
          after 500 ms of work, from a same-origin frame's 500 ms timer, on the end of a 500 ms CSS animation
@@ -121,6 +123,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path in PAGES:
             coop = [("Cross-Origin-Opener-Policy", "same-origin")] if self.path.endswith("?coop") else []
             return self.send(200, "text/html; charset=utf-8", PAGES[path].encode(), headers=coop)
+        if path.startswith("/chain/"):
+            _, _, kind, number = path.split("/")
+            links = "".join(f'<a href="/chain/{kind}/{4 * int(number) + n}">more</a>' for n in range(1, 5))
+            return self.send(200, "text/html; charset=utf-8", (PAGES["/" + kind] + links).encode())
         if path == "/items.json":
             return self.send(200, "application/json", json.dumps(ITEMS).encode())
         if path == "/later/work.js":

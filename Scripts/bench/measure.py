@@ -174,6 +174,17 @@ class Tools:
         run["ok"] = len(results) == count and all(r == expected for r in results)
         return run
 
+    def playwright_reused(self, url, count, pages, script=fixtures.SCRIPT, expected=fixtures.ITEMS, sampler=Sampler):
+        """Playwright loading `url` `count` times in `pages` pages reused from load to load, taking each first
+        non-empty answer (playwright_runner.py reuse), watched by `sampler`."""
+        arguments = [self.python, os.path.join(HERE, "playwright_runner.py"), "reuse", url, str(count), str(pages), script]
+        environment = headless_env()
+        environment["BENCH_SETTLE_MS"] = "0"
+        run = measure(arguments, env=environment, sampler=sampler)
+        results = json.loads(run["stdout"] or "[]") if run["status"] == 0 else []
+        run["ok"] = len(results) == count and all(r == expected for r in results)
+        return run
+
     def chromium_cold(self, url, sampler=Sampler):
         run = measure([self.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=10000",
                        "--dump-dom", url], env=headless_env(), sampler=sampler)

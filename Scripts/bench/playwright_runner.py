@@ -10,6 +10,10 @@ Playwright user usually writes it (webparse's equivalent: "settle": 0). Prints t
                                                              blocks them by default)
     playwright_runner.py networkidle URL COUNT SCRIPT       (one browser, pages one after another, each loaded with
                                                              wait_until="networkidle" and the script evaluated then)
+    playwright_runner.py reuse URL COUNT PAGES SCRIPT       (one browser and context, PAGES pages each reused from
+                                                             load to load, COUNT loads in all, blocking as
+                                                             "concurrent" does with more than one page: the fastest
+                                                             loop a user writes; give BENCH_SETTLE_MS=0)
 """
 import asyncio
 import json
@@ -95,10 +99,41 @@ async def concurrent(url, count, pages, script):
         return results
 
 
+async def reused(url, count, pages, script):
+    """`count` loads of `url` in `pages` pages, each page reused from one load to the next; requests blocked as in
+    `concurrent` when there is more than one page."""
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        context = await browser.new_context()
+        if pages > 1:
+            async def route(request_route):
+                if request_route.request.resource_type in BLOCKED:
+                    await request_route.abort()
+                else:
+                    await request_route.continue_()
+
+            await context.route("**/*", route)
+        queue = list(range(count))
+        results = [None] * count
+
+        async def worker():
+            page = await context.new_page()
+            while queue:
+                index = queue.pop(0)
+                await page.goto(url, wait_until="commit")
+                results[index] = await (await page.wait_for_function(settled(script), timeout=30_000)).json_value()
+
+        await asyncio.gather(*(worker() for _ in range(pages)))
+        await browser.close()
+        return results
+
+
 if __name__ == "__main__":
     mode, url, script = sys.argv[1], sys.argv[2], sys.argv[-1]
     if mode == "concurrent":
         found = asyncio.run(concurrent(url, int(sys.argv[3]), int(sys.argv[4]), script))
+    elif mode == "reuse":
+        found = asyncio.run(reused(url, int(sys.argv[3]), int(sys.argv[4]), script))
     elif mode == "networkidle":
         found = networkidle(url, int(sys.argv[3]), script)
     else:
