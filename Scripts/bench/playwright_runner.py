@@ -71,18 +71,22 @@ def sequential(url, count, script):
     return results
 
 
+async def block_as_webparse(context):
+    """Aborts the context's image, media and font requests, as webparse blocks them by default."""
+    async def route(request_route):
+        if request_route.request.resource_type in BLOCKED:
+            await request_route.abort()
+        else:
+            await request_route.continue_()
+
+    await context.route("**/*", route)
+
+
 async def concurrent(url, count, pages, script):
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         context = await browser.new_context()
-
-        async def route(request_route):
-            if request_route.request.resource_type in BLOCKED:
-                await request_route.abort()
-            else:
-                await request_route.continue_()
-
-        await context.route("**/*", route)
+        await block_as_webparse(context)
         queue = list(range(count))
         results = [None] * count
 
@@ -106,13 +110,7 @@ async def reused(url, count, pages, script):
         browser = await playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         context = await browser.new_context()
         if pages > 1:
-            async def route(request_route):
-                if request_route.request.resource_type in BLOCKED:
-                    await request_route.abort()
-                else:
-                    await request_route.continue_()
-
-            await context.route("**/*", route)
+            await block_as_webparse(context)
         queue = list(range(count))
         results = [None] * count
 
