@@ -16,6 +16,7 @@ static const char scripts[] = {
 #embed "scripts/error_watch.js" suffix(, 0,)
 #embed "scripts/bot_protection.js" suffix(, 0,)
 #embed "scripts/condition_prelude.js" suffix(, 0,)
+#embed "scripts/local_storage.js" suffix(, 0,)
 };
 #pragma clang diagnostic pop
 

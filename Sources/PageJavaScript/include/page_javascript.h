@@ -25,7 +25,9 @@ typedef enum {
     /* The bot protection service whose page the document is (bot_protection.js). */
     WP_SCRIPT_BOT_PROTECTION,
     /* The context of a job's `when`, which is no page's: no clock, no huge value at once (condition_prelude.js). */
-    WP_SCRIPT_CONDITION_PRELUDE
+    WP_SCRIPT_CONDITION_PRELUDE,
+    /* The window's localStorage stored or read, for a session's storage state (local_storage.js). */
+    WP_SCRIPT_LOCAL_STORAGE
 } WPPageScript;
 
 /* The text of `script`'s file, a NUL-terminated string that lives as long as the program. */

@@ -22,6 +22,8 @@ enum ScriptSource {
     static let botProtection = String(cString: wp_page_script(WP_SCRIPT_BOT_PROTECTION))
     /// A `when` condition's context readied (`condition_prelude.js`): `(limit) => undefined`.
     static let conditionPrelude = String(cString: wp_page_script(WP_SCRIPT_CONDITION_PRELUDE))
+    /// The window's `localStorage` (`local_storage.js`): `(items) => true`, or with `null` the items as JSON text.
+    static let localStorage = String(cString: wp_page_script(WP_SCRIPT_LOCAL_STORAGE))
 
     /// A call of `function`, one of these files, with `arguments` (JavaScript expressions), as an expression.
     static func call(_ function: String, _ arguments: String...) -> String {

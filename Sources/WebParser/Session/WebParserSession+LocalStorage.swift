@@ -8,10 +8,8 @@ extension WebParserSession {
     ///   `.storageFailed` when an origin's items cannot be stored.
     public func setLocalStorage(_ origins: [StorageState.Origin]) async throws {
         for origin in origins where !origin.localStorage.isEmpty {
-            let items = JavaScriptSyntax.literal(JSONText.text(.array(origin.localStorage.map { .array([.string($0.name), .string($0.value)]) })))
-            _ = try await run(
-                "(() => { for (const [name, value] of JSON.parse(\(items))) localStorage.setItem(name, value); return true; })()",
-                at: origin.origin, doing: "store the local storage of")
+            let items = JSONText.text(.array(origin.localStorage.map { .array([.string($0.name), .string($0.value)]) }))
+            _ = try await run(ScriptSource.call(ScriptSource.localStorage, items), at: origin.origin, doing: "store the local storage of")
         }
     }
 
@@ -26,10 +24,7 @@ extension WebParserSession {
         }
         var found: [StorageState.Origin] = []
         for origin in origins {
-            // The items as JSON text: an empty list would be an empty answer, which a job waits past.
-            let data = try await run(
-                "JSON.stringify(Array.from({ length: localStorage.length }, (_, i) => [localStorage.key(i), localStorage.getItem(localStorage.key(i))]))",
-                at: origin, doing: "read the local storage of")
+            let data = try await run(ScriptSource.call(ScriptSource.localStorage, "null"), at: origin, doing: "read the local storage of")
             guard let text = try? JSONDecoder().decode(String.self, from: data),
                 let pairs = try? JSONDecoder().decode([[String]].self, from: Data(text.utf8))
             else {
