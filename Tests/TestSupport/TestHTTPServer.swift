@@ -196,7 +196,7 @@ private final class Core: Sendable {
         }
         var route = resolved ?? .respond(status: 404, contentType: "text/plain", body: "not found")
         if case .delayed(let delay, let next) = route {
-            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            Self.sleep(delay)
             route = next
         }
         if case .handle(let answer) = route {
@@ -235,7 +235,7 @@ private final class Core: Sendable {
         case .inParts(let parts, let pause):
             writeAll(connection, Array("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nConnection: close\r\n\r\n".utf8))
             for (index, part) in parts.enumerated() {
-                if index > 0 { Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18) }
+                if index > 0 { Self.sleep(pause) }
                 writeAll(connection, Array(part.utf8))
             }
         case .bytes(let contentType, let headers, let body):
@@ -245,6 +245,11 @@ private final class Core: Sendable {
         case .sequence, .delayed, .dynamic, .handle:
             preconditionFailure("resolved before serving")
         }
+    }
+
+    /// Blocks the serving thread for `duration`.
+    private static func sleep(_ duration: Duration) {
+        Thread.sleep(forTimeInterval: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 
     /// Reads until the client closes the connection or the server stops.

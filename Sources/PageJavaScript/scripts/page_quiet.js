@@ -22,8 +22,8 @@
   // What can change the document once loaded: a frame or plugin (its document is another's) or a refresh; and, when
   // the page's scripts run, a script element, an element with a shadow root, a custom element (whose declarative
   // shadow root, closed, can hold scripts no page script can see) or an event handler attribute (any attribute whose
-  // name begins with "on", in any case). One walk over the elements, not an XPath over every attribute of every
-  // element (93 ms on a page of 20,000 nodes, the walk 18).
+  // name begins with "on", in any case), found by a selector and one walk over the elements (an XPath over every
+  // attribute was five times slower on large documents).
   const changers = "iframe, frame, object, embed, meta[http-equiv='refresh' i]";
   const runsScripts = () => {
     if (document.querySelector("script") !== null) return true;

@@ -4,9 +4,9 @@
 ///
 /// Documents, scripts, XHR and fetch count; the page's own document only until it is shown: from then on the page
 /// itself counts it, as loading until its parser has read the whole of it (`document.readyState`), which it knows
-/// before WebKit's report of the load's end can reach webparse and be told back. What delivers no data the script reads (images, style sheets, fonts,
-/// audio and video) does not, nor what stays open by design: an event stream, and any request still loading
-/// after `longLived` (a long poll; websockets are no resource loads at all).
+/// before WebKit's report of the load's end can reach webparse and be told back. What delivers no data the script
+/// reads (images, style sheets, fonts, audio and video) does not, nor what stays open by design: an event stream,
+/// and any request still loading after `longLived` (a long poll; websockets are no resource loads at all).
 ///
 /// A script's read (a fetch, an XHR sent) counts from the moment the script makes the request until its body has
 /// reached webparse: its record comes from the page's own thread, after WebKit has reported the load's end, and a

@@ -28,22 +28,24 @@ struct CommandOption<Settings>: SpelledOption, Sendable {
         _ name: String, _ valueName: String, in range: ClosedRange<Int>, what: String, _ help: String,
         _ apply: @escaping @Sendable (inout Settings, Int) -> Void
     ) -> Self {
-        value(name, valueName, help) { settings, text throws(CommandFailure) in
-            do throws(ConfigError) {
-                apply(&settings, try FieldReader.count(of: "--" + name, text, in: range, what: what))
-            } catch {
-                throw CommandFailure.usage(error.problems)
-            }
-        }
+        read(name, valueName, help, { text throws(ConfigError) in try FieldReader.count(of: "--" + name, text, in: range, what: what) }, apply)
     }
 
     /// An option whose value is a number of seconds within `range`, such as `--lease SECONDS`, read as a field's is.
     static func seconds(
         _ name: String, in range: ClosedRange<Double>, _ help: String, _ apply: @escaping @Sendable (inout Settings, Duration) -> Void
     ) -> Self {
-        value(name, "SECONDS", help) { settings, text throws(CommandFailure) in
+        read(name, "SECONDS", help, { text throws(ConfigError) in try FieldReader.seconds(of: "--" + name, text, in: range) }, apply)
+    }
+
+    /// An option whose value `reader` reads as a field's is; a value it refuses is a usage error with its problems.
+    private static func read<Value>(
+        _ name: String, _ valueName: String, _ help: String, _ reader: @escaping @Sendable (String) throws(ConfigError) -> Value,
+        _ apply: @escaping @Sendable (inout Settings, Value) -> Void
+    ) -> Self {
+        value(name, valueName, help) { settings, text throws(CommandFailure) in
             do throws(ConfigError) {
-                apply(&settings, try FieldReader.seconds(of: "--" + name, text, in: range))
+                apply(&settings, try reader(text))
             } catch {
                 throw CommandFailure.usage(error.problems)
             }
