@@ -1,12 +1,13 @@
 // The page's quiet state: whether its data requests are in flight (webparse tells it of all but the document's own
-// load, which the page knows ended once its parser has read all of it), since when none is, and whether anything can
+// load, which the page knows ended once its parser has read all of it and its deferred scripts ran), since when none
+// is, and whether anything can
 // still change the document. The state lives on the window under `settings.key` (not
 // enumerable), made afresh in every document.
 //
 // settings: { key, workKey, lookAheadMs, longLivedMs }. Returns:
 // - pageQuiet(busy, stillness, refreshMs): records what is given and returns the state
 //   {busy, since, created, wakers, stillness, refreshMs}; a change of `busy` calls every waker (`busy` and `since`
-//   count the document as a request until it is no longer "loading");
+//   count the document as a request until DOMContentLoaded's listeners ran);
 // - isStill(): the document has loaded and nothing can change it any more;
 // - pendingWork(): what the web process extension finds pending in the page's frames, {busy, dueIn, never}, with a
 //   refresh of the document due within lookAhead; null when it cannot tell (no extension);
@@ -15,7 +16,8 @@
 //   once no request is in flight), or, for a page that is never quiet, the document is as old as a long request;
 // - quietIn(ms): in how many ms quietFor(ms) holds if nothing changes;
 // - nextChange(ms, byQuiet): a Promise that resolves at the document's next change, after ms, or (with byQuiet)
-//   when requests start or stop being in flight or the loading state changes, whichever comes first;
+//   when requests start or stop being in flight, the loading state changes or DOMContentLoaded ended, whichever
+//   comes first;
 // - lookAheadMs: how far ahead pending work counts.
 (settings) => {
   const { key, workKey, lookAheadMs, longLivedMs } = settings;
@@ -39,10 +41,18 @@
     return false;
   };
 
-  // When the parser had read the whole document (0 while it has not).
-  const parsedAt = () => {
-    const timing = performance.getEntriesByType("navigation")[0];
-    return timing && timing.domInteractive > 0 ? timing.domInteractive : 0;
+  // Whether the document is still being read or its deferred scripts have yet to run: until DOMContentLoaded's
+  // listeners ran (without a navigation entry, while it is "loading"); and when that ended (0 before).
+  const navigation = () => performance.getEntriesByType("navigation")[0];
+  const reading = () => {
+    const state = document.readyState;
+    if (state !== "interactive") return state === "loading";
+    const timing = navigation();
+    return timing !== undefined && !(timing.domContentLoadedEventEnd > 0);
+  };
+  const readAt = () => {
+    const timing = navigation();
+    return timing ? Math.max(timing.domInteractive, timing.domContentLoadedEventEnd) : 0;
   };
   const pageQuiet = (busy, stillness, refreshMs) => {
     let state = window[key];
@@ -50,8 +60,8 @@
       const now = performance.now();
       state = {
         requests: false, requestsSince: now, created: now, wakers: new Set(), stillness: "never", refreshMs: -1,
-        get busy() { return this.requests || document.readyState === "loading"; },
-        get since() { return Math.max(this.requestsSince, parsedAt()); },
+        get busy() { return this.requests || reading(); },
+        get since() { return Math.max(this.requestsSince, readAt()); },
       };
       Object.defineProperty(window, key, { value: state, configurable: true, writable: true, enumerable: false });
     }
@@ -126,11 +136,15 @@
       clearTimeout(timer);
       state.wakers.delete(done);
       document.removeEventListener("readystatechange", done);
+      document.removeEventListener("DOMContentLoaded", afterRead);
       resume();
     };
+    // DOMContentLoaded's end is known once its listeners ran, in a task after them.
+    const afterRead = () => setTimeout(done, 0);
     if (byQuiet) {
       state.wakers.add(done);
       document.addEventListener("readystatechange", done);
+      document.addEventListener("DOMContentLoaded", afterRead);
     }
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });

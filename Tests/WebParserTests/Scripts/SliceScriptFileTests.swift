@@ -123,6 +123,22 @@ struct SliceScriptFileTests {
         #expect(try Int(page.evaluate("page.now"))! >= 400, "final once the document was read, not before")
     }
 
+    @Test func deferredScriptsStillToRunCountAsLoadingData() throws {
+        let script = PageScript("document.querySelector('p')?.textContent ?? null")
+        let page = try ScriptPage(
+            """
+            document.readyState = "interactive";
+            const timing = { domInteractive: 1, domContentLoadedEventEnd: 0 };
+            performance.getEntriesByType = (type) => type === "navigation" ? [timing] : [];
+            page.show(page.element("p", {}, ["ready"]));
+            window[\(JavaScriptSyntax.literal(script.quiet.workKey))] = () => ({ busy: null, dueIn: null, never: null });
+            setTimeout(() => { document.dispatchEvent(new Event("DOMContentLoaded")); timing.domContentLoadedEventEnd = page.now; }, 400);
+            """)
+        let outcome = try outcome(of: script, in: page, settle: .milliseconds(300))
+        #expect(outcome == .value(Data("\"ready\"".utf8), settledBy: "nothing pending", title: ""))
+        #expect(try Int(page.evaluate("page.now"))! >= 400, "final once DOMContentLoaded ended, not at interactive")
+    }
+
     @Test func anEmptyListThatCountsHoldsLonger() throws {
         let page = try ScriptPage("page.show(page.element(\"ul\"));")
         let script = PageScript("Array.from(document.querySelectorAll('li'))", emptyIsAnswer: true)
