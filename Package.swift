@@ -20,9 +20,13 @@ let package = Package(
         .systemLibrary(name: "WebKitWebExtensionSystem", pkgConfig: "webkit2gtk-web-extension-4.1"),
         // libxml2, which WebKitGTK uses too: XPath syntax checks for extract's selectors.
         .systemLibrary(name: "LibXML2System", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem", "LibXML2System"]),
+        // What the UI process and the web process extension say to each other: headers only.
+        .target(name: "WebParseProtocol"),
+        .target(name: "CWebKitGTK", dependencies: ["WebKitGTKSystem", "LibXML2System", "WebParseProtocol"]),
         // The hook's JavaScript is compiled in (#embed), not shipped beside the library.
-        .target(name: "CWebParseExtension", dependencies: ["WebKitWebExtensionSystem"], exclude: ["capture_hook.js"]),
+        .target(
+            name: "CWebParseExtension", dependencies: ["WebKitWebExtensionSystem", "WebParseProtocol"],
+            exclude: ["capture_hook.js", "pending_hook.js"]),
         // The JavaScript webparse runs in pages, one .js file per concern, compiled in (#embed).
         .target(name: "PageJavaScript", exclude: ["scripts"]),
         .target(name: "WebParser", dependencies: ["CWebKitGTK", "PageJavaScript"]),

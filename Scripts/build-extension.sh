@@ -10,7 +10,7 @@ file=${1:?usage: Scripts/build-extension.sh FILE}
 clang=$(dirname "$(readlink -f "$(command -v swift)")")/clang
 # shellcheck disable=SC2046  # pkg-config's flags are words
 "$clang" -std=c23 -shared -fPIC -O2 -Wall -Werror -Wl,--as-needed -Wl,-z,relro,-z,now -Wl,-soname,libwebparse-extension.so \
-  -I Sources/CWebParseExtension/include -o "$file" Sources/CWebParseExtension/extension.c Sources/CWebParseExtension/egl_vendor.c \
+  -I Sources/WebParseProtocol/include -I Sources/CWebParseExtension/include -o "$file" Sources/CWebParseExtension/extension.c Sources/CWebParseExtension/egl_vendor.c \
   $(pkg-config --cflags --libs webkit2gtk-web-extension-4.1)
 strip --strip-unneeded --remove-section=.comment "$file"
 chmod 0644 "$file"

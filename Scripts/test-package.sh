@@ -23,7 +23,7 @@ if command -v swift; then echo a Swift toolchain is installed >&2; exit 1; fi
 test -z "${DISPLAY:-}"
 webparse --version
 # The user documentation where the man page points, and the binary's size: 16.2 MB without Foundation's ICU data,
-# which any use of swift-corelibs-foundation would link back in (60.2 MB with it; docs/performance.md).
+# which any use of swift-corelibs-foundation would link back in (60.2 MB with it; dev/performance-notes.md).
 test -f /usr/share/doc/webparse/README.md.gz && test -f /usr/share/doc/webparse/examples/comics/config.json
 test -f /usr/share/webparse/webparse.schema.json
 # The Debian changelog is CHANGELOG.md's entries for the packaged version.

@@ -13,9 +13,6 @@ typedef bool (*JSShouldTerminateCallback)(JSContextRef context, void *data);
 JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, double limit,
                                                    JSShouldTerminateCallback callback, void *data);
 
-/* How often a running test is looked at. */
-static const double check_interval = 0.05;
-
 typedef enum { STOPPED_NOT, STOPPED_TIME, STOPPED_MEMORY } stop_reason;
 
 struct wk_condition {
@@ -23,6 +20,8 @@ struct wk_condition {
     char *prelude;
     double max_seconds;
     size_t max_bytes;
+    /* How often a running test is looked at, in seconds. */
+    double check_every;
     JSContextGroupRef group;
     JSGlobalContextRef context;
     JSObjectRef function;
@@ -62,7 +61,7 @@ static bool should_stop(JSContextRef context, void *data) {
         return true;
     }
     /* The watchdog fires once per limit: it is set again to look again. */
-    JSContextGroupSetExecutionTimeLimit(condition->group, check_interval, should_stop, condition);
+    JSContextGroupSetExecutionTimeLimit(condition->group, condition->check_every, should_stop, condition);
     return false;
 }
 
@@ -114,18 +113,19 @@ static bool make_context(wk_condition *condition, char **message) {
     }
     condition->function = (JSObjectRef)function;
     JSValueProtect(condition->context, function);
-    JSContextGroupSetExecutionTimeLimit(condition->group, check_interval, should_stop, condition);
+    JSContextGroupSetExecutionTimeLimit(condition->group, condition->check_every, should_stop, condition);
     return true;
 }
 
 wk_condition *wk_condition_new(const char *function_source, const char *prelude, double max_seconds, size_t max_bytes,
-                               char **message) {
+                               double check_every, char **message) {
     *message = NULL;
     wk_condition *condition = g_new0(wk_condition, 1);
     condition->function_source = g_strdup(function_source);
     condition->prelude = g_strdup(prelude);
     condition->max_seconds = max_seconds;
     condition->max_bytes = max_bytes;
+    condition->check_every = check_every;
     if (!make_context(condition, message)) {
         wk_condition_free(condition);
         return NULL;

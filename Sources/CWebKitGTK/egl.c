@@ -3,7 +3,7 @@
 #include "CWebKitGTK.h"
 #include "objects.h"
 
-#include "../CWebParseExtension/include/webparse_egl.h"
+#include "webparse_egl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -39,8 +39,10 @@ struct WKView {
     /* The resources loading (view_resources.c), and the number the last one got. */
     GPtrArray *loads;
     guint64 last_load_id;
-    /* Whether ended loads are reported through resource_recorded, and what cancels the bodies being read. */
+    /* Whether ended loads are reported through resource_recorded, after how long a body WebKit did not have yet is
+     * asked for again (0: never), and what cancels the bodies being read. */
     bool records_resources;
+    guint empty_body_retry_ms;
     GCancellable *reading;
     /* Whether the view's first load starts a web process of its own for pages that use WebGL. */
     bool starts_webgl_process;

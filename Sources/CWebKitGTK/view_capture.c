@@ -5,7 +5,7 @@
 #include "objects.h"
 
 /* The protocol, which the extension's own folder holds for both sides. */
-#include "../CWebParseExtension/include/webparse_capture.h"
+#include "webparse_capture.h"
 
 _Static_assert(WK_CAPTURE_FETCH == WEBPARSE_CAPTURE_FETCH && WK_CAPTURE_XHR == WEBPARSE_CAPTURE_XHR
                    && WK_CAPTURE_OTHER == WEBPARSE_CAPTURE_OTHER && WK_CAPTURE_FORMS == WEBPARSE_CAPTURE_FORMS,

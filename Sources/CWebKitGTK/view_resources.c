@@ -111,12 +111,13 @@ static void on_data(GObject *object, GAsyncResult *result, gpointer data) {
     Load *load = data;
     gsize length = 0;
     guchar *bytes = webkit_web_resource_get_data_finish(WEBKIT_WEB_RESOURCE(object), result, &length, NULL);
-    /* WebKit may not have the bytes at the load's end yet (seen for a worker's script): ask once more, 100 ms
-     * later. */
-    if (!load->asked_again && !g_cancellable_is_cancelled(load->reading) && (!bytes || (length == 1 && bytes[0] == 0))) {
+    /* No bytes yet: asked once more, as the view was told (wk_view_record_resources). */
+    guint retry_ms = load->view->empty_body_retry_ms;
+    if (retry_ms > 0 && !load->asked_again && !g_cancellable_is_cancelled(load->reading) &&
+        (!bytes || (length == 1 && bytes[0] == 0))) {
         load->asked_again = true;
         g_free(bytes);
-        g_timeout_add(100, ask_again, load);
+        g_timeout_add(retry_ms, ask_again, load);
         return;
     }
     /* A view destroyed meanwhile cancelled the read, and is gone: only the load goes. */
@@ -244,6 +245,7 @@ void view_resources_forget(WKView *view) {
     view->loads = NULL;
 }
 
-void wk_view_record_resources(WKView *view, bool records) {
+void wk_view_record_resources(WKView *view, bool records, unsigned empty_body_retry_ms) {
     view->records_resources = records;
+    view->empty_body_retry_ms = empty_body_retry_ms;
 }

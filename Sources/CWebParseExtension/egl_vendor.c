@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "webparse_egl.h"
+#include "webparse_extension.h"
 
 /* The one display: any non-null address no other vendor gives. */
 static char display_token;

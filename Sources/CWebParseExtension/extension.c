@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "webparse_capture.h"
+#include "webparse_extension.h"
 
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wc23-extensions"

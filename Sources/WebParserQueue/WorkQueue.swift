@@ -45,10 +45,14 @@ public final class WorkQueue: @unchecked Sendable {
     public let worker: String
     /// How long a worker's lease on its items lives without a heartbeat.
     public let lease: Duration
-    /// Used on `thread` only, as `inHand` and `lostReplies`.
-    let connection: RedisConnection
+    /// Used on `thread` only (checked), as `inHand` and `lostReplies`.
+    var connection: RedisConnection {
+        dispatchPrecondition(condition: .onQueue(thread))
+        return redis
+    }
+    private let redis: RedisConnection
     let retryWithin: Duration
-    private let thread = DispatchQueue(label: "webparse.work-queue")
+    private let thread: DispatchQueue
     /// The items this worker holds, by text, with how many of each.
     private var inHand: [Data: Int] = [:]
     /// Whether a connection failed since the processing list was last checked: a lease whose reply was lost may have
@@ -74,15 +78,32 @@ public final class WorkQueue: @unchecked Sendable {
 
     /// The queue `url` names, worked by `worker` (a name of its own among the queue's live workers) with leases of
     /// `lease`; a command whose connection failed is sent again for `retryWithin`. Items an earlier worker of the
-    /// same name left in its processing list go back to the queue.
+    /// same name left in its processing list go back to the queue. Connects on the queue's own thread.
     /// - Throws: `RedisConnection.Failure` when the server cannot be reached, refuses the password, or holds a key
     ///   of the queue with another type than the queue's.
-    public init(_ url: RedisURL, worker: String, lease: Duration = .seconds(30), retryWithin: Duration = .seconds(60)) throws(RedisConnection.Failure) {
+    public static func open(_ url: RedisURL, worker: String, lease: Duration = .seconds(30), retryWithin: Duration = .seconds(60))
+        async throws(RedisConnection.Failure) -> WorkQueue
+    {
+        let thread = DispatchQueue(label: "webparse.work-queue")
+        let result: Result<WorkQueue, RedisConnection.Failure> = await withCheckedContinuation { continuation in
+            thread.async {
+                continuation.resume(
+                    returning: Result { () throws(RedisConnection.Failure) in
+                        try WorkQueue(url, worker: worker, lease: lease, retryWithin: retryWithin, thread: thread)
+                    })
+            }
+        }
+        return try result.get()
+    }
+
+    /// Connects and checks the queue's keys, blocking: called on `thread` only.
+    private init(_ url: RedisURL, worker: String, lease: Duration, retryWithin: Duration, thread: DispatchQueue) throws(RedisConnection.Failure) {
         keys = Keys(queue: url.queue)
         self.worker = worker
         self.lease = lease
         self.retryWithin = retryWithin
-        connection = try RedisConnection(url)
+        self.thread = thread
+        redis = try RedisConnection(url)
         for (key, type) in [(keys.queue, "list"), (keys.results, "list"), (keys.failed, "list"), (keys.seen, "set"), (keys.state, "hash")] {
             let found = try connection.send(["TYPE", key]).text ?? "none"
             guard found == "none" || found == type else {

@@ -14,8 +14,8 @@ import WebParserQueue
     ) {
         let server = try RedisServer()
         let url = try RedisURL(server.url(queue: "pages"))
-        let holder = try WorkQueue(url, worker: "holder", lease: lease)
-        let other = try WorkQueue(url, worker: "other", lease: .seconds(30))
+        let holder = try await WorkQueue.open(url, worker: "holder", lease: lease)
+        let other = try await WorkQueue.open(url, worker: "other", lease: .seconds(30))
         try await holder.enterHost("comics.example", perHost: 1, as: "page 1")
         let entered = Mutex(false)
         let entering = Task {
@@ -34,7 +34,7 @@ import WebParserQueue
         try await waiting.value
         // A worker that dies holding a place holds it until its lease ends, not longer.
         let url = try RedisURL(server.url(queue: "pages"))
-        let dying = try WorkQueue(url, worker: "dying", lease: .seconds(1))
+        let dying = try await WorkQueue.open(url, worker: "dying", lease: .seconds(1))
         try await dying.enterHost("dead.example", perHost: 1, as: "page 4")
         let started = ContinuousClock.now
         try await first.enterHost("dead.example", perHost: 1, as: "page 5")
@@ -56,8 +56,8 @@ import WebParserQueue
     @Test func turnsAndPausesHoldForEveryWorker() async throws {
         let server = try RedisServer()
         let url = try RedisURL(server.url(queue: "pages"))
-        let first = try WorkQueue(url, worker: "first")
-        let second = try WorkQueue(url, worker: "second")
+        let first = try await WorkQueue.open(url, worker: "first")
+        let second = try await WorkQueue.open(url, worker: "second")
         // Delays and pauses far longer than any pause of a busy machine between two calls: the waits Redis answers
         // are read against their bounds, not against the clock.
         #expect(try await first.hostTurn("comics.example", delay: .seconds(60)) == nil)

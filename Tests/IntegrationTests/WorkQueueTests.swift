@@ -26,13 +26,13 @@ import WebParserQueue
     @Test func twoHundredItemsByThreeWorkersAreEachDoneOnce() async throws {
         let server = try RedisServer()
         let url = try RedisURL(server.url(queue: "pages"))
-        let producer = try WorkQueue(url, worker: "producer")
+        let producer = try await WorkQueue.open(url, worker: "producer")
         try await producer.push((1...200).map { Data("http://example.test/\($0)".utf8) })
         try await producer.leave()
         let done = try await withThrowingTaskGroup(of: [String].self) { group in
             for worker in 1...3 {
                 group.addTask {
-                    let queue = try WorkQueue(url, worker: "worker-\(worker)")
+                    let queue = try await WorkQueue.open(url, worker: "worker-\(worker)")
                     var done: [String] = []
                     while let item = try await queue.take(wait: .milliseconds(200)) {
                         let text = String(decoding: item.text, as: UTF8.self)
@@ -54,11 +54,11 @@ import WebParserQueue
     @Test func anItemOfAWorkerWhoseLeaseExpiredIsDoneByAnother() async throws {
         let server = try RedisServer()
         let url = try RedisURL(server.url(queue: "jobs"))
-        let killed = try WorkQueue(url, worker: "killed", lease: .seconds(1))
+        let killed = try await WorkQueue.open(url, worker: "killed", lease: .seconds(1))
         try await killed.push([Data("one".utf8)])
         let lost = try #require(try await killed.take())
         // The worker is gone (SIGKILL): no heartbeat, no result; its item waits in its processing list.
-        let other = try WorkQueue(url, worker: "other")
+        let other = try await WorkQueue.open(url, worker: "other")
         #expect(try await other.take(wait: .milliseconds(100)) == nil)
         #expect(try await !other.isDrained())
         try await Task.sleep(for: .milliseconds(1500))
@@ -72,7 +72,7 @@ import WebParserQueue
 
     @Test func aFailedItemGoesToFailedAndAReleasedOneBack() async throws {
         let server = try RedisServer()
-        let queue = try WorkQueue(try RedisURL(server.url(queue: "q")), worker: "w")
+        let queue = try await WorkQueue.open(try RedisURL(server.url(queue: "q")), worker: "w")
         try await queue.push([Data("bad".utf8), Data("later".utf8)])
         let bad = try #require(try await queue.take())
         #expect(try await queue.fail(bad, record: Data("{\"error\":\"not a URL\"}".utf8)))
@@ -87,7 +87,7 @@ import WebParserQueue
     @Test func aServerRestartedDuringARunLosesAndDuplicatesNothing() async throws {
         let server = try RedisServer()
         let url = try RedisURL(server.url(queue: "r"))
-        let queue = try WorkQueue(url, worker: "w")
+        let queue = try await WorkQueue.open(url, worker: "w")
         try await queue.push((1...60).map { Data("item \($0)".utf8) })
         var count = 0
         while let item = try await queue.take(wait: .milliseconds(200)) {
@@ -108,18 +108,18 @@ import WebParserQueue
         #expect(try await queue.isDrained())
     }
 
-    @Test func aWrongPasswordOrAKeyOfAnotherTypeIsAnErrorBeforeAnyWork() throws {
+    @Test func aWrongPasswordOrAKeyOfAnotherTypeIsAnErrorBeforeAnyWork() async throws {
         let server = try RedisServer(password: "right")
-        #expect(throws: RedisConnection.Failure.self) { try WorkQueue(try RedisURL(server.url(queue: "q", password: "wrong")), worker: "w") }
+        await #expect(throws: RedisConnection.Failure.self) { try await WorkQueue.open(try RedisURL(server.url(queue: "q", password: "wrong")), worker: "w") }
         try server.cli(["SET", "q", "a string"])
         do {
-            _ = try WorkQueue(try RedisURL(server.url(queue: "q")), worker: "w")
+            _ = try await WorkQueue.open(try RedisURL(server.url(queue: "q")), worker: "w")
             Issue.record("a key of the wrong type was taken for the queue")
         } catch {
             #expect(String(describing: error).contains("the key q is a string, not a list"))
         }
         let down = try RedisURL("redis://127.0.0.1:1/0?queue=q")
-        #expect(throws: RedisConnection.Failure.self) { try WorkQueue(down, worker: "w", retryWithin: .zero) }
+        await #expect(throws: RedisConnection.Failure.self) { try await WorkQueue.open(down, worker: "w", retryWithin: .zero) }
     }
 
     /// A worker that starts under the name of one that ended (a container restarted as PID 1 again) puts back what
@@ -127,10 +127,10 @@ import WebParserQueue
     @Test func aWorkerOfAnEndedWorkersNamePutsItsItemsBack() async throws {
         let server = try RedisServer()
         let url = try RedisURL(server.url(queue: "pods"))
-        let ended = try WorkQueue(url, worker: "pod-1-1")
+        let ended = try await WorkQueue.open(url, worker: "pod-1-1")
         try await ended.push([Data("one".utf8), Data("two".utf8)])
         _ = try #require(try await ended.take())
-        let again = try WorkQueue(url, worker: "pod-1-1")
+        let again = try await WorkQueue.open(url, worker: "pod-1-1")
         #expect(try server.cli(["LRANGE", "pods", "0", "-1"]) == "one\ntwo")
         let taken = try #require(try await again.take())
         #expect(try await again.complete(taken, record: Data("{}".utf8)))

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The folders of the Swift modules and what their files may import, as ARCHITECTURE.md says: only `WebKit/` and
-/// `System/` of WebParser import the C shim; no Swift file lies loose at a module's root but the executable's entry
-/// point.
+/// The invariants ARCHITECTURE.md states that a test can check: what each module and folder may import and hold,
+/// the shim without policy, the page's JavaScript in its own files, files of one concept, and a code map that names
+/// every target and folder.
 @Suite struct ArchitectureTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appending(path: "Sources")
@@ -53,6 +53,65 @@ import Testing
                 #expect(lines <= 400, "\(module)/\(file) has \(lines) lines")
             }
         }
+    }
+
+    /// The machines are plain values: no lock, no continuation, no task, no queue, no clock of their own (the time
+    /// they decide on comes in their events).
+    @Test func theMachinesRunNothing() throws {
+        let runners = ["Mutex", "Continuation", "DispatchQueue", "Task {", "Task.", "Thread", "ContinuousClock.now", ".now()", "Date()"]
+        let files = try files(of: "WebParser").filter { $0.hasPrefix("Machines/") }
+        #expect(files.count > 15)
+        for file in files {
+            let text = try String(contentsOf: Self.sources.appending(path: "WebParser").appending(path: file), encoding: .utf8)
+            let held = runners.filter { text.contains($0) }
+            #expect(held.isEmpty, "\(file) holds \(held)")
+            #expect(try imports("WebParser", file).allSatisfy { $0 == "FoundationEssentials" }, "\(file) imports more than data types")
+        }
+    }
+
+    /// Only WebParserQueue talks to Redis (through CRedis, from RedisConnection).
+    @Test func onlyTheQueueImportsCRedis() throws {
+        for module in ["WebParser", "WebParserCore", "webparse", "WebParserQueue"] {
+            for file in try files(of: module) where try imports(module, file).contains("CRedis") {
+                #expect(module == "WebParserQueue" && file == "RedisConnection.swift", "\(module)/\(file) imports CRedis")
+            }
+        }
+    }
+
+    /// The Swift modules import FoundationEssentials, never Foundation (which links ICU's data into the binary).
+    @Test func noModuleImportsFoundation() throws {
+        for module in ["WebParser", "WebParserCore", "webparse", "WebParserQueue"] {
+            for file in try files(of: module) {
+                #expect(try !imports(module, file).contains("Foundation"), "\(module)/\(file) imports Foundation")
+            }
+        }
+    }
+
+    /// Each C target reads its own headers and its dependencies' (never another target's by a path), and the shim
+    /// holds no policy: no timer of a length of its own.
+    @Test func theCTargetsKeepToThemselves() throws {
+        let cFiles = try #require(FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)).compactMap { $0 as? URL }
+            .filter { ["c", "h"].contains($0.pathExtension) }
+        #expect(cFiles.count > 30)
+        for file in cFiles {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let byPath = text.contains("#include \"../")
+            #expect(!byPath, "\(file.lastPathComponent) includes another target's header")
+            let timed = file.path.contains("/CWebKitGTK/") && text.firstMatch(of: /g_timeout_add(_seconds)?(_full)?\(\s*[0-9]/) != nil
+            #expect(!timed, "\(file.lastPathComponent) sets a time of its own")
+        }
+    }
+
+    /// ARCHITECTURE.md's code map has a paragraph for every target and names every folder of WebParser.
+    @Test func theCodeMapNamesEveryTargetAndFolder() throws {
+        let map = try String(contentsOf: Self.sources.deletingLastPathComponent().appending(path: "ARCHITECTURE.md"), encoding: .utf8)
+        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+        #expect(targets.count > 10)
+        let unmapped = targets.filter { !$0.hasSuffix("System") && !map.contains("`Sources/\($0)`") }
+        #expect(unmapped.isEmpty, "ARCHITECTURE.md has no paragraph for \(unmapped)")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources.appending(path: "WebParser").path)
+        let unnamed = folders.filter { !map.contains("`\($0)/`") }
+        #expect(unnamed.isEmpty, "ARCHITECTURE.md does not name WebParser's \(unnamed)")
     }
 
     @Test func theMachinesAndScriptsRunNothingOfWebKits() throws {

@@ -20,11 +20,11 @@ typedef enum {
 
 /* Compiles function_source, the source of a JavaScript function expression, into a context of its own whose clock is
  * removed by prelude (a script run first). Each test is stopped once it has run max_seconds, or once the process has
- * grown by max_bytes since the test began (both checked every 50 ms while it runs). Returns NULL with *message (free it
- * with wk_free) when the source does not compile to a function. Use it from one thread at a time; safe from any thread
- * but the WebKit thread before WebKit has started. */
+ * grown by max_bytes since the test began (both checked every check_every seconds while it runs). Returns NULL with
+ * *message (free it with wk_free) when the source does not compile to a function. Use it from one thread at a time;
+ * safe from any thread but the WebKit thread before WebKit has started. */
 wk_condition *wk_condition_new(const char *function_source, const char *prelude, double max_seconds, size_t max_bytes,
-                               char **message);
+                               double check_every, char **message);
 
 /* Calls the condition's function with the value of json (JSON text) as its two arguments, and says whether what it
  * returned is truthy. For THREW and STOPPED, *message (free it with wk_free) says why; after STOPPED the condition

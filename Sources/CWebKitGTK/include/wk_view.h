@@ -207,14 +207,15 @@ typedef enum {
  * WKCaptureKind) that the page's scripts read, bodies of at most max_body bytes sent whole; or nothing; and the name
  * under which the main frame's window, in the worlds of work_worlds (a mask of WKWorkWorld), gets the function that
  * tells what is pending in the page's frames (work_key; NULL or "": none; see
- * CWebParseExtension/include/webparse_capture.h). False when capture is asked of a context without the extension
+ * WebParseProtocol's webparse_capture.h). False when capture is asked of a context without the extension
  * (wk_context_set_extensions_directory). */
 bool wk_view_set_page_settings(WKView *view, bool capture, unsigned long long max_body, unsigned kinds,
                                const char *work_key, unsigned work_worlds);
 
 /* Reports every resource load of the view's documents through resource_recorded as it ends, from the next
- * load on, or no longer. */
-void wk_view_record_resources(WKView *view, bool records);
+ * load on, or no longer. A body WebKit does not have yet when its load ends is asked for once more
+ * empty_body_retry_ms later (0: it is reported without). */
+void wk_view_record_resources(WKView *view, bool records, unsigned empty_body_retry_ms);
 
 /* Trusts certificate (from wk_context_check_certificate) for uri's host in the view's context and loads uri again,
  * as a load whose allow_certificate said true does: with the headers of the view's last load when uri is its URI. */

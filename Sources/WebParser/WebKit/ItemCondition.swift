@@ -23,6 +23,8 @@ public final class ItemCondition {
     public static let timeLimit = 1.0
     /// How much one test may grow the process, in bytes.
     public static let memoryLimit = 256 << 20
+    /// How often a running test's time and the process's size are looked at, in seconds.
+    static let checkEvery = 0.05
 
     /// The expression, as the config gave it.
     public let expression: String
@@ -33,7 +35,7 @@ public final class ItemCondition {
     public init(_ expression: String) throws(Invalid) {
         if let problem = Self.problem(in: expression) { throw Invalid(line: problem.line, message: problem.message) }
         var message: UnsafeMutablePointer<CChar>?
-        guard let condition = wk_condition_new(Self.function(of: expression), Self.prelude, Self.timeLimit, Self.memoryLimit, &message) else {
+        guard let condition = wk_condition_new(Self.function(of: expression), Self.prelude, Self.timeLimit, Self.memoryLimit, Self.checkEvery, &message) else {
             defer { wk_free(message) }
             throw Invalid(line: nil, message: message.map { String(cString: $0) } ?? "it does not compile")
         }

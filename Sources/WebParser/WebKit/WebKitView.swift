@@ -38,6 +38,10 @@ struct WebKitView {
     /// The title of the document the view shows.
     var title: String? { wk_view_title(view).map { String(cString: $0) } }
 
+    /// WebKit may not have a load's body yet when the load ends (seen for a worker's script): it is asked for once
+    /// more this much later.
+    static let lateBodyRetry = Duration.milliseconds(100)
+
     /// Loads `request`: tells the web process extension what the page's documents capture and where they tell
     /// their pending work, then loads the document given, or the URL with the request's headers and credentials.
     func load(_ request: PageRequest) {
@@ -49,7 +53,7 @@ struct WebKitView {
             | (request.work?.inOwnWorld == true ? WK_WORK_IN_OWN_WORLD.rawValue : 0)
         _ = wk_view_set_page_settings(
             view, request.capture != nil || request.recordsRequests, UInt64(bodyLimit), kinds, request.work?.key ?? "", worlds)
-        wk_view_record_resources(view, request.recordsLoads)
+        wk_view_record_resources(view, request.recordsLoads, UInt32(Self.lateBodyRetry.milliseconds))
         if let document = request.document {
             wk_view_load_html(view, document, request.url.absoluteString)
             return

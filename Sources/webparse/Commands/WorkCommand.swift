@@ -180,13 +180,10 @@ struct WorkCommand {
     /// Redis (its items in hand, its lease), so that one slot's wait for an item never holds another's record back.
     /// - Throws: `RedisConnection.Failure` when the server cannot be used.
     private static func connect(_ url: RedisURL, worker: String, slots: Int, lease: Duration) async throws(RedisConnection.Failure) -> [WorkQueue] {
-        let result: Result<[WorkQueue], RedisConnection.Failure> = await Task.detached {
-            Result { () throws(RedisConnection.Failure) in
-                try (1...max(slots, 1)).map { slot throws(RedisConnection.Failure) in
-                    try WorkQueue(url, worker: "\(worker)-\(slot)", lease: lease)
-                }
-            }
-        }.value
-        return try result.get()
+        var queues: [WorkQueue] = []
+        for slot in 1...max(slots, 1) {
+            queues.append(try await WorkQueue.open(url, worker: "\(worker)-\(slot)", lease: lease))
+        }
+        return queues
     }
 }

@@ -1,6 +1,7 @@
 /*
- * CWebParseExtension: what webparse's UI process and its web process extension say to each other about
- * capturing responses and the pages' pending work. The one place both sides read (the shim includes this file).
+ * WebParseProtocol: what webparse's UI process (the shim, CWebKitGTK) and its web process extension
+ * (CWebParseExtension) say to each other about capturing responses and the pages' pending work. The one place both
+ * sides read.
  */
 #ifndef WEBPARSE_CAPTURE_H
 #define WEBPARSE_CAPTURE_H
