@@ -22,12 +22,12 @@ import Testing
     func words(_ actions: [AttemptMachine.Action]) -> [String] {
         actions.map { action in
             switch action {
-            case .watch(let timeout): "watch \(timeout)"
+            case .schedule(.deadline, let timeout): "watch \(timeout)"
             case .load: "load"
             case .evaluate(let body, let document): "evaluate \(body.utf8.count > 1000 ? "whole" : "repeat") in \(document)"
-            case .evaluateLater(let delay): "evaluate after \(delay)"
-            case .expireRequest(.load(let id), let delay): "expire request \(id) after \(delay)"
-            case .expireRequest(.read(let id), let delay): "expire read \(id) after \(delay)"
+            case .schedule(.evaluation, let delay): "evaluate after \(delay)"
+            case .schedule(.request(.load(let id)), let delay): "expire request \(id) after \(delay)"
+            case .schedule(.request(.read(let id)), let delay): "expire read \(id) after \(delay)"
             case .notify(let body):
                 body.contains(".pageQuiet(true, ")
                     ? "notify busy"
@@ -38,10 +38,11 @@ import Testing
             case .callStep(let body, let document): "step call \(Self.waitsForAnElement(body) ? "waiting" : "direct") in \(document)"
             case .click(let x, let y): "click \(x),\(y)"
             case .press(let key): "press \(key)"
-            case .stepLater(let delay, let timer): "step timer \(timer) after \(delay)"
+            case .schedule(.step(let timer), let delay): "step timer \(timer) after \(delay)"
             case .findNext(_, let call): "find next \(call)"
             case .loadNext(let url): "load \(url.absoluteString)"
-            case .cancelLaterEvaluation: "cancel later evaluation"
+            case .cancel(.evaluation): "cancel later evaluation"
+            case .cancel(let timer): "cancel \(timer)"
             case .report(let state): "report \(state)"
             case .tell(let message): "tell \(message)"
             case .explain: "explain"
@@ -66,7 +67,7 @@ import Testing
             $0.evaluation.steps = [.click(selector: "#go"), .fill(selector: "#q", value: "x"), .press(key: "Enter", selector: nil)]
         }
         let page = url.absoluteString
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.started(url: page)))
         #expect(words(attempt.handle(.page(.committed(url: page, httpStatus: 200)))) == ["install script", "step call waiting in 1"])
         #expect(words(attempt.handle(.page(.finished(url: page)))) == [])
@@ -102,7 +103,7 @@ import Testing
     @Test func aFailingOrStuckStepNamesItself() {
         let page = url.absoluteString
         var failing = machine { $0.evaluation.steps = [.waitForSelector("#a"), .select(selector: "#s", option: "B")] }
-        _ = failing.handle(.start(now: .now))
+        _ = failing.start(now: .now)
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
         #expect(
             words(failing.handle(.stepReply(json(#"{"kind": "done"}"#), document: 1))) == ["install script", "step call waiting in 1"], "a wait is not checked")
@@ -111,12 +112,12 @@ import Testing
                 == [##"fail step 2 (select "B" in "#s") failed: the element is not a <select> (div) (\##(page))"##])
 
         var stuck = machine { $0.evaluation.steps = [.click(selector: "#never")] }
-        _ = stuck.handle(.start(now: .now))
+        _ = stuck.start(now: .now)
         _ = stuck.handle(.page(.committed(url: page, httpStatus: 200)))
         #expect(words(stuck.handle(.timedOut)) == [##"fail timed out after 5 s while running step 1 (click "#never") (\##(page))"##])
 
         var evaluating = machine { $0.evaluation.steps = [.evaluate(script: "form.submit(); await later"), .click(selector: "#b")] }
-        _ = evaluating.handle(.start(now: .now))
+        _ = evaluating.start(now: .now)
         _ = evaluating.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = evaluating.handle(.page(.started(url: page + "posted")))
         #expect(
@@ -129,7 +130,7 @@ import Testing
     @Test func pagesAreReadUntilTheLastAndTheirListsJoined() {
         var attempt = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next"), maxPages: 3) }
         let page = url.absoluteString
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
         #expect(words(attempt.handle(.reply(string(#"[1,2]"#), document: 1))) == ["cancel later evaluation", "find next 1"])
         #expect(
@@ -149,7 +150,7 @@ import Testing
             "the third page is the most")
 
         var repeating = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next")) }
-        _ = repeating.handle(.start(now: .now))
+        _ = repeating.start(now: .now)
         _ = repeating.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = repeating.handle(.reply(string(#"[{"a":1}]"#), document: 1))
         _ = repeating.handle(.nextFound(json(#"{"kind": "clickAt", "x": 1, "y": 1}"#), call: 1))
@@ -157,7 +158,7 @@ import Testing
         #expect(words(repeating.handle(.timedOut)) == [#"succeed [{"a":1}] at \#(page) (cut short)"#], "a time-out keeps the pages read")
 
         var failing = machine { $0.evaluation.pagination = Pagination(next: .selector("a.next")) }
-        _ = failing.handle(.start(now: .now))
+        _ = failing.start(now: .now)
         _ = failing.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = failing.handle(.reply(string("[1]"), document: 1))
         _ = failing.handle(.nextFound(json(#"{"kind": "nextPage", "url": "http://127.0.0.1:9/gone"}"#), call: 1))
@@ -166,7 +167,7 @@ import Testing
                 == ["succeed [1] at http://127.0.0.1:9/gone (cut short)"], "a next page that cannot be read ends with the pages read")
 
         var hostile = machine { $0.evaluation.pagination = Pagination(next: .script("document.querySelector('a').href")) }
-        _ = hostile.handle(.start(now: .now))
+        _ = hostile.start(now: .now)
         _ = hostile.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = hostile.handle(.reply(string("[1]"), document: 1))
         #expect(
@@ -183,19 +184,19 @@ import Testing
             $0.evaluation.settle = .zero
         }
         let page = url.absoluteString
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
         let read = ScriptRead(id: 1 << 24 | 1, method: "GET", url: "http://example.test/api/list")
-        #expect(words(attempt.handle(.page(.readStarted(read)))) == ["expire read \(read.id) after 5.0 seconds", "notify busy"])
-        _ = attempt.handle(.page(.resource(id: 2, .started(accept: "*/*"))))
-        _ = attempt.handle(.page(.resource(id: 2, .ended(url: read.url))))
+        #expect(words(attempt.handle(.page(.traffic(.readStarted(read))))) == ["expire read \(read.id) after 5.0 seconds", "notify busy"])
+        _ = attempt.handle(.page(.traffic(.resource(id: 2, .started(accept: "*/*")))))
+        _ = attempt.handle(.page(.traffic(.resource(id: 2, .ended(url: read.url)))))
         _ = attempt.handle(.page(.finished(url: page)))
         #expect(words(attempt.handle(.reply(string("[1,2]"), document: 1))) == [], "the body is on its way: the answer waits")
         #expect(words(attempt.handle(.requestExpired(.read(read.id)))) == [], "a body that is due does not expire")
         let response = CapturedResponse(
             kind: .fetch, url: read.url, method: "GET", status: 200, mimeType: "application/json", mainFrame: true, exact: true, size: 5,
             body: Data("[1,2]".utf8), read: read.id)
-        #expect(words(attempt.handle(.page(.captured(response)))) == ["notify quiet", "evaluate repeat in 1"])
+        #expect(words(attempt.handle(.page(.traffic(.captured(response))))) == ["notify quiet", "evaluate repeat in 1"])
         #expect(words(attempt.handle(.reply(string("[1,2]"), document: 1))) == ["succeed [1,2] at \(page)"])
     }
 
@@ -208,27 +209,27 @@ import Testing
             $0.evaluation.script = "(responses) => responses.map(r => r.body)"
         }
         let page = url.absoluteString
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.committed(url: page, httpStatus: 200)))
         _ = attempt.handle(.page(.finished(url: page)))
         let read = ScriptRead(id: 1 << 24 | 1, method: "GET", url: "http://example.test/api/list")
-        #expect(words(attempt.handle(.page(.readStarted(read)))) == ["expire read \(read.id) after 5.0 seconds", "notify busy"])
+        #expect(words(attempt.handle(.page(.traffic(.readStarted(read))))) == ["expire read \(read.id) after 5.0 seconds", "notify busy"])
         let load = WebParserRequest(
             url: read.url, method: "GET", status: 200, mimeType: "application/json", kind: .other, started: Date(), responded: Date(),
             ended: Date(), failure: nil, requestHeaders: [], responseHeaders: [], bodySize: 5, body: nil, bodyIsExact: false)
-        _ = attempt.handle(.page(.resource(id: 2, .ended(url: read.url))))
+        _ = attempt.handle(.page(.traffic(.resource(id: 2, .ended(url: read.url)))))
         #expect(
-            words(attempt.handle(.page(.recorded(load, bodyWanted: false, mainDocument: false)))) == [],
+            words(attempt.handle(.page(.traffic(.recorded(load, bodyWanted: false, mainDocument: false))))) == [],
             "the load's record is not shown while its read is on its way")
         let response = CapturedResponse(
             kind: .fetch, url: read.url, method: "GET", status: 200, mimeType: "application/json", mainFrame: true, exact: true, size: 5,
             body: Data("[1,2]".utf8), read: read.id)
-        let actions = attempt.handle(.page(.captured(response)))
+        let actions = attempt.handle(.page(.traffic(.captured(response))))
         #expect(words(actions) == ["give responses", "notify quiet"])
         guard case .notify(let body) = actions.first else { return }
         #expect(body.contains(#""kind":"fetch""#) && !body.contains(#""kind":"other""#), "\(body)")
-        _ = attempt.handle(.page(.readStarted(ScriptRead(id: 1 << 24 | 2, method: "GET", url: "http://example.test/api/more"))))
-        _ = attempt.handle(.page(.resource(id: 3, .ended(url: "http://example.test/api/more"))))
+        _ = attempt.handle(.page(.traffic(.readStarted(ScriptRead(id: 1 << 24 | 2, method: "GET", url: "http://example.test/api/more")))))
+        _ = attempt.handle(.page(.traffic(.resource(id: 3, .ended(url: "http://example.test/api/more")))))
         _ = attempt.handle(.reply(string("[[1,2]]"), document: 1))
         #expect(
             words(attempt.handle(.timedOut)) == ["succeed [[1,2]] at \(page) (cut short)"],
@@ -239,17 +240,17 @@ import Testing
     /// what delivers no data does not count, and a request loading too long stops counting.
     @Test func requestsInFlightAreToldToThePage() {
         var attempt = machine()
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         // The attempt's first document request is reported once: a crawl's host counts its delay from it.
         #expect(
-            words(attempt.handle(.page(.resource(id: 1, .started(accept: "text/html")))))
+            words(attempt.handle(.page(.traffic(.resource(id: 1, .started(accept: "text/html"))))))
                 == ["report requested", "expire request 1 after 5.0 seconds", "notify busy"])
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
-        #expect(words(attempt.handle(.page(.resource(id: 2, .started(accept: "*/*"))))) == ["expire request 2 after 5.0 seconds"])
-        #expect(words(attempt.handle(.page(.resource(id: 3, .started(accept: "image/png,image/*;q=0.8"))))) == [])
-        #expect(words(attempt.handle(.page(.resource(id: 1, .ended(url: url.absoluteString))))) == [], "request 2 is still in flight")
+        #expect(words(attempt.handle(.page(.traffic(.resource(id: 2, .started(accept: "*/*")))))) == ["expire request 2 after 5.0 seconds"])
+        #expect(words(attempt.handle(.page(.traffic(.resource(id: 3, .started(accept: "image/png,image/*;q=0.8")))))) == [])
+        #expect(words(attempt.handle(.page(.traffic(.resource(id: 1, .ended(url: url.absoluteString)))))) == [], "request 2 is still in flight")
         #expect(words(attempt.handle(.requestExpired(.load(2)))) == ["notify quiet"])
-        #expect(words(attempt.handle(.page(.resource(id: 4, .started(accept: ""))))) == ["expire request 4 after 5.0 seconds", "notify busy"])
+        #expect(words(attempt.handle(.page(.traffic(.resource(id: 4, .started(accept: "")))))) == ["expire request 4 after 5.0 seconds", "notify busy"])
         guard case .evaluate(let body, _)? = attempt.handle(.reply(.null, document: 1)).first else {
             Issue.record("expected an evaluation")
             return
@@ -264,7 +265,7 @@ import Testing
     @Test func whatCanChangeTheDocumentIsToldToThePage() throws {
         func firstBody(refresh: String? = nil, _ change: (inout WebParserJob) -> Void = { _ in }) -> String {
             var attempt = machine(change)
-            _ = attempt.handle(.start(now: .now))
+            _ = attempt.start(now: .now)
             let actions = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200, refresh: refresh)))
             guard case .evaluate(let body, _)? = actions.first(where: { if case .evaluate = $0 { true } else { false } }) else {
                 Issue.record("expected an evaluation, got \(words(actions))")
@@ -286,7 +287,7 @@ import Testing
     @Test func anAnswerTheStepsDidNotChangeMustHoldLonger() {
         func afterClick() -> AttemptMachine {
             var attempt = machine { $0.evaluation.steps = [.click(selector: "#filter")] }
-            _ = attempt.handle(.start(now: .now))
+            _ = attempt.start(now: .now)
             #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == ["install script", "step call waiting in 1"])
             #expect(
                 words(attempt.handle(.stepReply(json(#"{"kind": "clickAt", "x": 1, "y": 2, "before": "[\"all\"]"}"#), document: 1)))
@@ -311,7 +312,7 @@ import Testing
     /// times; one followed by a new document is not checked.
     @Test func aClickThatMissedItsMovingElementIsMadeAgain() {
         var attempt = machine { $0.evaluation.steps = [.click(selector: "#moving")] }
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         for _ in 1...3 {
             #expect(
@@ -328,7 +329,7 @@ import Testing
         )
 
         var navigating = machine { $0.evaluation.steps = [.click(selector: "a")] }
-        _ = navigating.handle(.start(now: .now))
+        _ = navigating.start(now: .now)
         _ = navigating.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         _ = navigating.handle(.stepReply(json(#"{"kind": "clickAt", "x": 1, "y": 2}"#), document: 1))
         _ = navigating.handle(.page(.started(url: url.absoluteString + "2")))
@@ -342,7 +343,7 @@ import Testing
         var attempt = machine {
             $0.evaluation.steps = [.when(.selector("#login"), then: [.click(selector: "#go")], otherwise: []), .waitForSelector("#done")]
         }
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         #expect(words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == ["step call direct in 1"])
         #expect(
             words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
@@ -359,7 +360,7 @@ import Testing
     @Test func nestedIfStepsAreNamedByTheirPlace() {
         let inner = Step.when(.script("window.admin"), then: [], otherwise: [.click(selector: "#ask")])
         var attempt = machine { $0.evaluation.steps = [.when(.selector("#login"), then: [inner], otherwise: [])] }
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         #expect(
             words(attempt.handle(.stepReply(json(#"{"kind": "decided", "holds": true}"#), document: 1)))
@@ -372,7 +373,7 @@ import Testing
 
     @Test func aLoadThenEvaluationsUntilTheDataIsThere() {
         var attempt = machine()
-        #expect(words(attempt.handle(.start(now: .now))) == ["watch 5.0 seconds", "load"])
+        #expect(words(attempt.start(now: .now)) == ["watch 5.0 seconds", "load"])
         #expect(words(attempt.handle(.page(.started(url: url.absoluteString)))) == [])
         #expect(
             words(attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200))))
@@ -386,7 +387,7 @@ import Testing
 
     @Test func aNewDocumentGetsTheWholeScriptAndStaleRepliesAreIgnored() {
         var attempt = machine()
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.committed(url: "http://example.test/first", httpStatus: 200)))
         #expect(
             words(attempt.handle(.page(.committed(url: "http://example.test/second", httpStatus: 200))))
@@ -406,7 +407,7 @@ import Testing
     @Test func anAnswerOfAPageOnItsWayElsewhereIsNotTaken() {
         let first = "http://example.test/moving"
         var moving = machine()
-        _ = moving.handle(.start(now: .now))
+        _ = moving.start(now: .now)
         _ = moving.handle(.page(.committed(url: first, httpStatus: 200)))
         _ = moving.handle(.page(.navigationAsked(url: "http://example.test/new-home")))
         #expect(words(moving.handle(.reply(string("\"Moving\""), document: 1))) == ["evaluate after 0.05 seconds"])
@@ -417,14 +418,14 @@ import Testing
         #expect(words(moving.handle(.reply(string("\"New home\""), document: 2))) == ["succeed \"New home\" at http://example.test/new-home"])
 
         var framed = machine()
-        _ = framed.handle(.start(now: .now))
+        _ = framed.start(now: .now)
         _ = framed.handle(.page(.committed(url: first, httpStatus: 200)))
         _ = framed.handle(.page(.navigationAsked(url: "http://ads.example/frame")))
-        _ = framed.handle(.page(.resource(id: 7, .started(accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"))))
+        _ = framed.handle(.page(.traffic(.resource(id: 7, .started(accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")))))
         #expect(words(framed.handle(.reply(string("\"Title\""), document: 1))) == ["succeed \"Title\" at \(first)"], "a frame's navigation")
 
         var fragment = machine()
-        _ = fragment.handle(.start(now: .now))
+        _ = fragment.start(now: .now)
         _ = fragment.handle(.page(.committed(url: first, httpStatus: 200)))
         _ = fragment.handle(.page(.navigationAsked(url: first + "#top")))
         _ = fragment.handle(.page(.urlChanged(first + "#top")))
@@ -432,7 +433,7 @@ import Testing
 
         // A load that starts and ends without a document (a form posted to a 204): the page stays where it was.
         var stays = machine()
-        _ = stays.handle(.start(now: .now))
+        _ = stays.start(now: .now)
         _ = stays.handle(.page(.committed(url: first, httpStatus: 200)))
         _ = stays.handle(.page(.started(url: first)))
         #expect(words(stays.handle(.reply(string("\"Title\""), document: 1))) == ["evaluate after 0.05 seconds"])
@@ -443,7 +444,7 @@ import Testing
         #expect(words(stays.handle(.reply(string("\"Title\""), document: 1))) == ["succeed \"Title\" at \(first)"])
 
         var nothing = machine()
-        _ = nothing.handle(.start(now: .now))
+        _ = nothing.start(now: .now)
         _ = nothing.handle(.page(.committed(url: first, httpStatus: 200)))
         _ = nothing.handle(.page(.navigationAsked(url: "http://example.test/cancelled")))
         for _ in 0..<AttemptLoad.leavingReads {
@@ -461,7 +462,7 @@ import Testing
             (nil, "fail HTTP status 503 (\(address))")
         ] {
             var attempt = machine()
-            _ = attempt.handle(.start(now: .now))
+            _ = attempt.start(now: .now)
             #expect(words(attempt.handle(.page(.committed(url: address, httpStatus: 503, retryAfter: "7")))) == [])
             #expect(words(attempt.handle(.page(.finished(url: address)))) == ["check blocked in 1"])
             #expect(words(attempt.handle(.blockChecked(service, document: 0))) == [], "another document's answer")
@@ -469,40 +470,40 @@ import Testing
         }
         // A challenge that passed and loaded the page in its place: the page is judged on its own.
         var passed = machine()
-        _ = passed.handle(.start(now: .now))
+        _ = passed.start(now: .now)
         _ = passed.handle(.page(.committed(url: address, httpStatus: 403)))
         _ = passed.handle(.page(.committed(url: address, httpStatus: 200)))
         #expect(!words(passed.handle(.page(.finished(url: address)))).contains("check blocked in 1"))
         // An error page that never finishes loading fails with its status at the timeout.
         var stalled = machine()
-        _ = stalled.handle(.start(now: .now))
+        _ = stalled.start(now: .now)
         _ = stalled.handle(.page(.committed(url: address, httpStatus: 503)))
         #expect(words(stalled.handle(.timedOut)) == ["fail HTTP status 503 (\(address))"])
     }
 
     @Test func failuresEndTheAttemptWithTheirKind() {
         var notFound = machine()
-        _ = notFound.handle(.start(now: .now))
+        _ = notFound.start(now: .now)
         #expect(
             words(notFound.handle(.page(.committed(url: url.absoluteString, httpStatus: 404))))
                 == ["fail HTTP status 404 (\(url.absoluteString))"])
         var superseded = machine()
-        _ = superseded.handle(.start(now: .now))
+        _ = superseded.start(now: .now)
         let replaced = PageLoadFailure(url: url.absoluteString, error: PageError(domain: "WebKitNetworkError", code: 302, message: "replaced"))
         #expect(words(superseded.handle(.page(.failed(replaced)))) == [], "a newer navigation took over")
         #expect(words(superseded.handle(.page(.finished(url: url.absoluteString)))) == [])
         var crashed = machine()
-        _ = crashed.handle(.start(now: .now))
+        _ = crashed.start(now: .now)
         #expect(words(crashed.handle(.page(.processTerminated(.crashed)))).first?.contains("before the page arrived") == true)
         var unsupported = machine { $0.url = URL(string: "ftp://example.test/")! }
-        #expect(words(unsupported.handle(.start(now: .now))).first?.hasPrefix("fail unsupported URL") == true)
+        #expect(words(unsupported.start(now: .now)).first?.hasPrefix("fail unsupported URL") == true)
     }
 
     /// The page's own last uncaught error is read while the script waits, and a time-out says it: a page that
     /// crashed before it rendered its data is most often why the data never came.
     @Test func theTimeoutSaysThePagesLastError() {
         var attempt = machine()
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         _ = attempt.handle(.page(.finished(url: url.absoluteString)))
         #expect(words(attempt.handle(.reply(.null, document: 1))) == ["evaluate repeat in 1", "read page error in 1"])
@@ -519,7 +520,7 @@ import Testing
 
     @Test func theTimeoutSaysThePhaseAndWhatTheScriptLastAnswered() {
         var attempt = machine()
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         _ = attempt.handle(.page(.finished(url: url.absoluteString)))
         _ = attempt.handle(.reply(.json(Data(#"{"kind":"pending","text":"waitFor returned false"}"#.utf8)), document: 1))
@@ -533,25 +534,25 @@ import Testing
         var done = machine {
             $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted
         }
-        _ = done.handle(.start(now: .now))
+        _ = done.start(now: .now)
         #expect(words(done.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))) == [], "no script to evaluate")
         #expect(words(done.handle(.page(.message(.emitted(Data("1".utf8)))))) == ["tell emitted(json: 1 bytes)"])
         #expect(words(done.handle(.page(.message(.done)))) == ["succeed [1] at \(url.absoluteString)"])
         var cut = machine {
             $0.evaluation.script = ""; $0.page.userScripts = [script]; $0.evaluation.collect = .emitted
         }
-        _ = cut.handle(.start(now: .now))
+        _ = cut.start(now: .now)
         _ = cut.handle(.page(.message(.emitted(Data("2".utf8)))))
         #expect(words(cut.handle(.timedOut)) == ["succeed [2] at \(url.absoluteString) (cut short)"])
     }
 
     @Test func aScreenshotIsWrittenBeforeTheAttemptSucceeds() {
         var attempt = machine { $0.evaluation.screenshot = .init(file: URL(fileURLWithPath: "/tmp/shot.png")) }
-        _ = attempt.handle(.start(now: .now))
+        _ = attempt.start(now: .now)
         _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
         #expect(words(attempt.handle(.reply(string("1"), document: 1))) == ["cancel later evaluation", "snapshot"])
         #expect(words(attempt.handle(.reply(string("2"), document: 1))) == [], "the result is already there")
-        #expect(words(attempt.handle(.snapshotWritten(error: "disk full"))) == ["fail screenshot failed: disk full (\(url.absoluteString))"])
+        #expect(words(attempt.snapshotWritten(error: "disk full")) == ["fail screenshot failed: disk full (\(url.absoluteString))"])
     }
 
     /// While the screenshot is written, the result is there: a time-out or the process's end is the
@@ -559,7 +560,7 @@ import Testing
     @Test func aScreenshotThatIsNotWrittenFailsAsTheScreenshot() {
         func finishing() -> AttemptMachine {
             var attempt = machine { $0.evaluation.screenshot = .init(file: URL(fileURLWithPath: "/tmp/shot.png")) }
-            _ = attempt.handle(.start(now: .now))
+            _ = attempt.start(now: .now)
             _ = attempt.handle(.page(.committed(url: url.absoluteString, httpStatus: 200)))
             _ = attempt.handle(.reply(string("1"), document: 1))
             return attempt
@@ -578,8 +579,8 @@ import Testing
     @Test func anAttemptPastItsDeadlineEndsBeforeItLoads() {
         let now = ContinuousClock.now
         var late = machine(deadline: now)
-        #expect(words(late.handle(.start(now: now))) == ["fail timed out after 5 s while waiting for the server (\(url.absoluteString))"])
-        #expect(words(late.handle(.start(now: now))) == [])
+        #expect(words(late.start(now: now)) == ["fail timed out after 5 s while waiting for the server (\(url.absoluteString))"])
+        #expect(words(late.start(now: now)) == [])
     }
 
     /// The first watch ends at the attempt's deadline when that comes before the job's timeout; the next page's
@@ -587,15 +588,15 @@ import Testing
     @Test func theFirstWatchEndsByTheDeadline() {
         let now = ContinuousClock.now
         var early = machine(deadline: now + .seconds(2))
-        #expect(words(early.handle(.start(now: now))) == ["watch 2.0 seconds", "load"])
+        #expect(words(early.start(now: now)) == ["watch 2.0 seconds", "load"])
         var later = machine(deadline: now + .seconds(60))
-        #expect(words(later.handle(.start(now: now))) == ["watch 5.0 seconds", "load"])
+        #expect(words(later.start(now: now)) == ["watch 5.0 seconds", "load"])
     }
 
     @Test func cancellationEndsTheAttemptOnce() {
         var attempt = machine()
-        _ = attempt.handle(.start(now: .now))
-        #expect(words(attempt.handle(.cancelled)) == ["end cancelled"])
-        #expect(words(attempt.handle(.cancelled)) == [])
+        _ = attempt.start(now: .now)
+        #expect(words(attempt.cancel()) == ["end cancelled"])
+        #expect(words(attempt.cancel()) == [])
     }
 }

@@ -269,12 +269,12 @@ import Testing
             url: "http://example.test/old.js", method: "GET", status: 200, mimeType: "text/javascript", kind: .script, started: Date(), ended: Date(),
             requestHeaders: [], responseHeaders: [], bodyIsExact: true)
         let earlier: [PageEvent] = [
-            message, .urlChanged("http://example.test/old#x"), .readEnded(id: 3), .bodyWanted(mainDocument: false),
+            message, .urlChanged("http://example.test/old#x"), .traffic(.readEnded(id: 3)), .traffic(.bodyWanted(mainDocument: false)),
             .navigationAsked(url: "http://example.test/x"),
-            .recorded(load, bodyWanted: false, mainDocument: false)
+            .traffic(.recorded(load, bodyWanted: false, mainDocument: false))
         ]
         for event in earlier { #expect(page.receive(event).isEmpty, "\(event)") }
-        for event: PageEvent in [.bodyWanted(mainDocument: true), .recorded(load, bodyWanted: true, mainDocument: true)] {
+        for event: PageEvent in [.traffic(.bodyWanted(mainDocument: true)), .traffic(.recorded(load, bodyWanted: true, mainDocument: true))] {
             #expect(page.receive(event) == [.deliver(event)], "the next document's own load")
         }
         #expect(page.receive(.started(url: "http://example.test/next")) == [.processUp, .deliver(.started(url: "http://example.test/next"))])

@@ -14,11 +14,8 @@ final class WebParserEngine {
     private let tell: @Sendable (WebParserMessage) -> Void
     private let release: @WebKitActor (any WebPage, PageReturn) -> Void
     private let outcome = OneShot<AttemptResult>()
-    private var watchdog: Task<Void, Never>?
-    private var nextEvaluation: Task<Void, Never>?
-    private var stepTimer: Task<Void, Never>?
-    /// The timers after which requests in flight stop counting, by request.
-    private var requestTimers: [RequestTracker.Request: Task<Void, Never>] = [:]
+    /// The machine's timers that have not gone off.
+    private var timers: [AttemptMachine.Timer: Task<Void, Never>] = [:]
     /// While the page shares its web process with another job's page: the loop that pings the process.
     private var liveness: Task<Void, Never>?
     /// When the ping in flight was sent, if one is.
@@ -56,27 +53,34 @@ final class WebParserEngine {
     ///   task is cancelled; cancellation returns at once and the page is handed back right after.
     func run() async throws -> AttemptResult {
         try await withTaskCancellationHandler {
-            if !Task.isCancelled { send(.start(now: .now)) }
+            if !Task.isCancelled { perform(machine.start(now: .now)) }
             return try await outcome.wait()
         } onCancel: {
             if outcome.resolve(.failure(CancellationError())) {
-                Task { @WebKitActor in self.send(.cancelled) }
+                Task { @WebKitActor in self.perform(self.machine.cancel()) }
             }
         }
     }
 
     private func send(_ event: AttemptMachine.Event) {
-        for action in machine.handle(event) { perform(action) }
+        perform(machine.handle(event))
+    }
+
+    private func perform(_ actions: [AttemptMachine.Action]) {
+        for action in actions { perform(action) }
     }
 
     private func perform(_ action: AttemptMachine.Action) {
         switch action {
-        case .watch(let timeout):
-            watchdog?.cancel()
-            watchdog = Task { [weak self] in
-                guard (try? await Task.sleep(for: timeout)) != nil, let self else { return }
-                send(.timedOut)
+        case .schedule(let timer, let delay):
+            timers[timer]?.cancel()
+            timers[timer] = Task { [weak self] in
+                guard (try? await Task.sleep(for: delay)) != nil, !Task.isCancelled, let self else { return }
+                timers[timer] = nil
+                send(timer.event)
             }
+        case .cancel(let timer):
+            timers.removeValue(forKey: timer)?.cancel()
         case .load:
             page.eventHandler = { [weak self] event in self?.send(.page(event)) }
             page.load(PageRequest(for: job, workKey: machine.script.quiet.workKey))
@@ -100,22 +104,6 @@ final class WebParserEngine {
             page.click(x: x, y: y)
         case .press(let key):
             if !page.press(key: key) { send(.keyUnknown(key)) }
-        case .stepLater(let delay, let timer):
-            stepTimer = Task { [weak self] in
-                guard (try? await Task.sleep(for: delay)) != nil else { return }
-                self?.send(.stepDue(timer: timer))
-            }
-        case .evaluateLater(let delay):
-            nextEvaluation = Task { [weak self] in
-                guard (try? await Task.sleep(for: delay)) != nil else { return }
-                self?.send(.evaluationDue)
-            }
-        case .expireRequest(let request, let delay):
-            requestTimers[request] = Task { [weak self] in
-                guard (try? await Task.sleep(for: delay)) != nil, let self else { return }
-                requestTimers[request] = nil
-                send(.requestExpired(request))
-            }
         case .notify(let body):
             page.callAsyncFunction(body, sourceName: PageScript.sourceName, world: job.scriptWorld) { _ in }
         case .checkBlocked(let document):
@@ -128,8 +116,6 @@ final class WebParserEngine {
                 guard case .string(let text) = reply else { return .pageErrorRead(nil, document: document) }
                 return .pageErrorRead(String(decoding: text, as: UTF8.self), document: document)
             }
-        case .cancelLaterEvaluation:
-            nextEvaluation?.cancel()
         case .report(let state):
             report(state)
         case .tell(let message):
@@ -142,7 +128,8 @@ final class WebParserEngine {
             }
         case .snapshot(let screenshot):
             page.snapshot(screenshot) { [weak self] error in
-                self?.send(.snapshotWritten(error: error))
+                guard let self else { return }
+                perform(machine.snapshotWritten(error: error))
             }
         case .end(let result):
             ended = true
@@ -156,12 +143,9 @@ final class WebParserEngine {
                         return answer
                     }.mapError { $0 })
             }
-            watchdog?.cancel()
             liveness?.cancel()
-            nextEvaluation?.cancel()
-            stepTimer?.cancel()
-            for timer in requestTimers.values { timer.cancel() }
-            requestTimers = [:]
+            for timer in timers.values { timer.cancel() }
+            timers = [:]
             page.eventHandler = nil
             let how = PageReturn(result)
             guard how == .unresponsive, result != nil, page.sharesProcessWithAnotherJob else { return release(page, how) }

@@ -14,6 +14,8 @@ struct AttemptCollection {
         /// The responses the capture records (kept in `AttemptTraffic`); the script's answer says when they are
         /// complete.
         case responses
+        /// Out of the collection while it changes, so that its data is not copied; never seen outside.
+        case modifying
     }
 
     /// What the attempt does with a final answer of the script's.
@@ -30,7 +32,7 @@ struct AttemptCollection {
     private let readsLinks: Bool
     /// The script's answer, held while bodies the capture (or a HAR file) wants are on their way: the page is read
     /// again once they came, or this is the result at the timeout.
-    var heldAnswer: Data?
+    private var heldAnswer: Data?
     /// How many items of an extraction's pages were left out for lacking a required field.
     private(set) var itemsLeftOut = 0
     /// What made the script's last answer final, in words, as the page said, its links (`Evaluation.links`) and its
@@ -60,6 +62,7 @@ struct AttemptCollection {
         case .emitted(let values): return .succeed(JSONText.array(values))
         case .responses: return .readResponses
         case .result: return .turn(list)
+        case .modifying: preconditionFailure("AttemptCollection: an answer while the collector changes")
         }
     }
 
@@ -77,9 +80,20 @@ struct AttemptCollection {
     /// Keeps `json`, a value a user script emitted, for a job that collects them.
     mutating func emit(_ json: Data) {
         guard case .emitted(var values) = collector else { return }
-        collector = .responses
+        collector = .modifying
         values.append(json)
         collector = .emitted(values)
+    }
+
+    /// Holds `answer`, final on the page, while bodies the capture wants are on their way.
+    mutating func hold(_ answer: Data) {
+        heldAnswer = answer
+    }
+
+    /// Lets go of the answer held, once the bodies came; true when one was held (the page is then read again).
+    mutating func releaseHeldAnswer() -> Bool {
+        defer { heldAnswer = nil }
+        return heldAnswer != nil
     }
 
     /// The values emitted, as a JSON array, for a job that collects them; nil for another.
@@ -109,7 +123,7 @@ struct AttemptCollection {
     /// Runs `body` on the page turner of a job that collects its script's result; nothing for another.
     private mutating func turningPages(_ body: (inout PageTurner) -> [PageTurner.Command]) -> [PageTurner.Command] {
         guard case .result(var pages) = collector else { return [] }
-        collector = .responses
+        collector = .modifying
         defer { collector = .result(pages) }
         return body(&pages)
     }
@@ -138,6 +152,8 @@ struct AttemptCollection {
         case .responses:
             guard let (json, count) = responses else { return nil }
             return (json, "timed out before the page settled; the result holds the \(count) response\(count == 1 ? "" : "s") captured until then")
+        case .modifying:
+            preconditionFailure("AttemptCollection: a time-out while the collector changes")
         }
     }
 

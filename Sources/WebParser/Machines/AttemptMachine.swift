@@ -16,12 +16,14 @@ struct AttemptMachine {
         case finishing(AttemptResult)
         /// The attempt is over.
         case ended
+        /// The running attempt is out of the stage while it changes, so that its data is not copied; no event
+        /// arrives meanwhile.
+        case modifying
     }
 
-    /// What happened.
+    /// What happened while the attempt runs (its start, the screenshot's end and cancellation are the machine's
+    /// own calls: `start(now:)`, `snapshotWritten(error:)`, `cancel()`).
     enum Event {
-        /// The attempt begins, at `now`.
-        case start(now: ContinuousClock.Instant)
         case page(PageEvent)
         /// The page answered an evaluation made in `document`.
         case reply(JavaScriptReply, document: Int)
@@ -48,23 +50,39 @@ struct AttemptMachine {
         case blockChecked(String?, document: Int)
         /// The page's last uncaught error (`PageErrorWatch`) in document number `document`, or nil when it threw none.
         case pageErrorRead(String?, document: Int)
-        /// The screenshot was written, or why it was not.
-        case snapshotWritten(error: String?)
-        /// The task running the attempt was cancelled.
-        case cancelled
+    }
+
+    /// A timer of the attempt, which sends its `event` when it goes off.
+    enum Timer: Hashable {
+        /// The attempt's deadline: `.timedOut`.
+        case deadline
+        /// The next reading of the script: `.evaluationDue`.
+        case evaluation
+        /// When a request in flight stops counting: `.requestExpired`.
+        case request(RequestTracker.Request)
+        /// The end of a step's wait numbered so: `.stepDue(timer:)`.
+        case step(Int)
+
+        /// The event the timer sends when it goes off.
+        var event: Event {
+            switch self {
+            case .deadline: .timedOut
+            case .evaluation: .evaluationDue
+            case .request(let request): .requestExpired(request)
+            case .step(let timer): .stepDue(timer: timer)
+            }
+        }
     }
 
     /// What the engine does.
     enum Action {
-        /// Starts the watchdog that sends `.timedOut` after the duration.
-        case watch(Duration)
+        /// Starts the timer (in place of the same timer started before), which goes off after the duration.
+        case schedule(Timer, after: Duration)
+        /// Stops the timer, if it has not gone off.
+        case cancel(Timer)
         case load
         /// Calls `body` in the page's current document, number `document`; its reply comes as `.reply`.
         case evaluate(body: String, document: Int)
-        /// Sends `.evaluationDue` after the duration.
-        case evaluateLater(Duration)
-        /// Sends `.requestExpired` for the request after the duration.
-        case expireRequest(RequestTracker.Request, after: Duration)
         /// Calls `body` in the page's current document, for its effect only (telling it whether requests are in
         /// flight).
         case notify(body: String)
@@ -78,13 +96,10 @@ struct AttemptMachine {
         case click(x: Double, y: Double)
         /// Presses and releases a key (a GDK key name), as a user's keyboard does; `.keyUnknown` when none has it.
         case press(key: String)
-        /// Sends `.stepDue(timer:)` after the duration.
-        case stepLater(Duration, timer: Int)
         /// Calls `body` to find the next page; its reply comes as `.nextFound`.
         case findNext(body: String, call: Int)
         /// Loads the next page, with the job's headers and credentials.
         case loadNext(URL)
-        case cancelLaterEvaluation
         case report(WebParserState)
         case tell(WebParserMessage)
         /// Explains a syntax error off the WebKit thread (which must not make a JavaScriptCore context of its
@@ -115,33 +130,28 @@ struct AttemptMachine {
     /// Whether the attempt is over.
     var hasEnded: Bool { if case .ended = stage { true } else { false } }
 
+    /// Begins the attempt at `now` and says what to do; nothing once it has begun.
+    mutating func start(now: ContinuousClock.Instant) -> [Action] {
+        guard case .idle = stage else { return [] }
+        // The attempt's deadline passed before its page came (a long wait for it, a busy WebKit thread).
+        if let deadline, deadline <= now {
+            stage = .ended
+            return [.end(.failure(WebParserError(.timedOut(phase: .waitingForServer, after: job.timeout), url: job.url.absoluteString)))]
+        }
+        return begin(now: now)
+    }
+
     /// Takes `event` and says what to do.
     mutating func handle(_ event: Event) -> [Action] {
         switch (stage, event) {
-        case (.ended, _):
-            return []
-        case (_, .cancelled):
-            stage = .ended
-            return [.end(nil)]
-        case (.idle, .start(let now)) where deadline.map { $0 <= now } == true:
-            // The attempt's deadline passed before its page came (a long wait for it, a busy WebKit thread).
-            stage = .ended
-            return [.end(.failure(WebParserError(.timedOut(phase: .waitingForServer, after: job.timeout), url: job.url.absoluteString)))]
-        case (.idle, .start(let now)):
-            return start(now: now)
-        case (.idle, _):
-            return []
-        case (.running, .start), (.running, .snapshotWritten):
+        case (.modifying, _):
+            preconditionFailure("AttemptMachine: \(event) while the running attempt changes")
+        case (.ended, _), (.idle, _):
             return []
         case (.running(var running), _):
-            // The stage lets go of the running attempt while it changes, so that its data is not copied.
-            stage = .ended
+            stage = .modifying
             let actions = running.handle(event)
             return conclude(running, actions)
-        case (.finishing(let result), .snapshotWritten(let error)):
-            stage = .ended
-            guard let error else { return [.end(.success(result))] }
-            return [.end(.failure(WebParserError(.screenshotFailed(error), url: result.url)))]
         case (.finishing(let result), .timedOut):
             stage = .ended
             return [
@@ -159,7 +169,22 @@ struct AttemptMachine {
         }
     }
 
-    private mutating func start(now: ContinuousClock.Instant) -> [Action] {
+    /// The screenshot was written, or why it was not: the attempt ends.
+    mutating func snapshotWritten(error: String?) -> [Action] {
+        guard case .finishing(let result) = stage else { return [] }
+        stage = .ended
+        guard let error else { return [.end(.success(result))] }
+        return [.end(.failure(WebParserError(.screenshotFailed(error), url: result.url)))]
+    }
+
+    /// The task running the attempt was cancelled: it ends at once, unless it has ended.
+    mutating func cancel() -> [Action] {
+        if hasEnded { return [] }
+        stage = .ended
+        return [.end(nil)]
+    }
+
+    private mutating func begin(now: ContinuousClock.Instant) -> [Action] {
         guard let scheme = job.url.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme) else {
             return fail(.unsupportedURL("only http, https and file URLs can be loaded"))
         }
@@ -168,7 +193,7 @@ struct AttemptMachine {
         }
         if let problem = job.captureProblem { return fail(.invalidJob(problem)) }
         stage = .running(RunningAttempt(job: job, script: script))
-        return [.watch(deadline.map { min(job.timeout, $0 - now) } ?? job.timeout), .load]
+        return [.schedule(.deadline, after: deadline.map { min(job.timeout, $0 - now) } ?? job.timeout), .load]
     }
 
     /// Keeps the running attempt, or moves on once it concluded: to the screenshot the job asks for, or the end.
@@ -185,7 +210,7 @@ struct AttemptMachine {
                 return actions + [.end(.success(result))]
             }
             stage = .finishing(result)
-            return actions + [.cancelLaterEvaluation, .snapshot(screenshot)]
+            return actions + [.cancel(.evaluation), .snapshot(screenshot)]
         case .failed(let error):
             stage = .ended
             return actions + [.end(.failure(error))]

@@ -21,6 +21,14 @@ struct AttemptReading {
         case later
     }
 
+    /// The page as a reading sees it: the number of the document a call goes to, whether the page's requests are
+    /// in flight, and what the document shown is.
+    struct Page: Equatable {
+        var document: Int
+        var busy: Bool
+        var shown: PageQuiet.Document
+    }
+
     /// The script wrapped for the page.
     let script: PageScript
     private let job: WebParserJob
@@ -34,7 +42,7 @@ struct AttemptReading {
     /// What the script or its wait last answered while the result was empty, or why the responses are not there yet.
     private var lastAnswer: String?
     /// The page's own last uncaught error, as last read.
-    var lastPageError: String?
+    private var lastPageError: String?
 
     /// The reading of `job`'s `script`. The responses are complete once the page has settled, as a script's result
     /// is; emitted values once the user scripts say so.
@@ -55,37 +63,44 @@ struct AttemptReading {
         return true
     }
 
-    /// The call that reads the script in `document` (with requests in flight or not, the document `shown`): the
-    /// whole script once per document, a few bytes after. A script of the responses gets them when they changed,
-    /// and in each new document.
-    mutating func evaluation(in document: Int, busy: Bool, shown: PageQuiet.Document, traffic: inout AttemptTraffic) -> Action {
-        let responses = job.scriptReadsResponses ? traffic.responsesToGive(again: installedIn != document) : nil
-        let body = script.body(installed: installedIn == document, busy: busy, document: shown, settle: settleFor, responses: responses)
-        installedIn = document
-        return .evaluate(body: body, document: document)
+    /// Whether the script's slice function is installed in document number `document`.
+    func isInstalled(in document: Int) -> Bool { installedIn == document }
+
+    /// The call that reads the script in `page`: the whole script once per document, a few bytes after; with
+    /// `responses`, the records a script of the responses is given.
+    mutating func evaluation(on page: Page, responses: Data?) -> Action {
+        let body = script.body(
+            installed: isInstalled(in: page.document), busy: page.busy, document: page.shown, settle: settleFor, responses: responses)
+        installedIn = page.document
+        return .evaluate(body: body, document: page.document)
     }
 
-    /// The calls of `step` in `document`; a step that reads the job's answer before it acts (`probes`) needs the
-    /// job's script in its document.
-    mutating func stepCalls(_ step: Step, in document: Int, probes: Bool, busy: Bool, shown: PageQuiet.Document) -> [Action] {
+    /// The calls of `step` in `page`; a step that reads the job's answer before it acts (`probes`) needs the job's
+    /// script in its document.
+    mutating func stepCalls(_ step: Step, on page: Page, probes: Bool) -> [Action] {
         var actions: [Action] = []
-        if probes && installedIn != document {
-            installedIn = document
+        if probes && !isInstalled(in: page.document) {
+            installedIn = page.document
             actions.append(.notify(body: script.installBody))
         }
-        let preamble = script.quiet.preamble(busy: busy, document: shown)
+        let preamble = script.quiet.preamble(busy: page.busy, document: page.shown)
         let body = StepScript.body(of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil, preamble: preamble) ?? ""
-        return actions + [.callStep(body: body, document: document)]
+        return actions + [.callStep(body: body, document: page.document)]
     }
 
-    /// The call that checks where the last click landed, in `document`.
-    func actionCheck(in document: Int, busy: Bool, shown: PageQuiet.Document) -> Action {
-        .callStep(body: StepScript.actionCheck(preamble: script.quiet.preamble(busy: busy, document: shown)), document: document)
+    /// The call that checks where the last click landed, in `page`.
+    func actionCheck(on page: Page) -> Action {
+        .callStep(body: StepScript.actionCheck(preamble: script.quiet.preamble(busy: page.busy, document: page.shown)), document: page.document)
     }
 
     /// The call that tells the page whether its requests are in flight.
-    func notification(busy: Bool, shown: PageQuiet.Document) -> Action {
-        .notify(body: script.quiet.notifyBody(busy: busy, document: shown))
+    func notification(on page: Page) -> Action {
+        .notify(body: script.quiet.notifyBody(busy: page.busy, document: page.shown))
+    }
+
+    /// Keeps `error`, the page's own last uncaught error in the document being read, which a time-out tells.
+    mutating func pageErrorRead(_ error: String) {
+        lastPageError = error
     }
 
     /// What `reply`, the page's answer to a reading, means.

@@ -45,9 +45,8 @@ struct AttemptTraffic {
         case tracked([RequestTracker.Command], busyChanged: Bool)
     }
 
-    /// Takes `event`, one of the page's traffic (`.resource`, `.captured`, `.readStarted`, `.readEnded`,
-    /// `.bodyWanted`, `.recorded`, `.requestSent`); once the attempt has `concluded`, records are no longer kept.
-    mutating func take(_ event: PageEvent, concluded: Bool) -> Taken {
+    /// Takes `event`, one of the page's traffic; once the attempt has `concluded`, records are no longer kept.
+    mutating func take(_ event: PageTraffic, concluded: Bool) -> Taken {
         switch event {
         case .resource(let id, let load):
             return tracked { $0.handle(load, id: id) }
@@ -77,8 +76,6 @@ struct AttemptTraffic {
         case .requestSent(let body, let method, let url):
             if !concluded { log?.record(sent: body, method: method, url: url) }
             return .ignored
-        default:
-            preconditionFailure("AttemptTraffic: \(event) is not the page's traffic")
         }
     }
 

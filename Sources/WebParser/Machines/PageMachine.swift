@@ -109,8 +109,9 @@ struct PageMachine: Equatable {
             switch event {
             case .committed:
                 dropsEarlierDocument = false
-            case .message, .captured, .readStarted, .readEnded, .requestSent, .urlChanged, .popupOpened, .navigationAsked, .navigationRefused,
-                .bodyWanted(mainDocument: false), .recorded(_, _, mainDocument: false):
+            case .message, .urlChanged, .popupOpened, .navigationAsked, .navigationRefused, .traffic(.captured), .traffic(.readStarted),
+                .traffic(.readEnded), .traffic(.requestSent), .traffic(.bodyWanted(mainDocument: false)),
+                .traffic(.recorded(_, _, mainDocument: false)):
                 return []
             default:
                 break

@@ -7,7 +7,7 @@ extension RunningAttempt {
         commands.flatMap { command -> [Action] in
             switch command {
             case .find(let body, let call):
-                return [.cancelLaterEvaluation, .findNext(body: body, call: call)]
+                return [.cancel(.evaluation), .findNext(body: body, call: call)]
             case .load(let next):
                 // A web page leads only to web pages; a local file only from a local file.
                 guard let scheme = next.scheme?.lowercased(), WebParserJob.supportedSchemes.contains(scheme),
@@ -15,13 +15,13 @@ extension RunningAttempt {
                 else {
                     return fail(.invalidJob("the next page is not a web page: \(next.absoluteString)"))
                 }
-                return [.watch(job.timeout), .loadNext(next)]
+                return [.schedule(.deadline, after: job.timeout), .loadNext(next)]
             case .click(let x, let y):
-                return [.watch(job.timeout), .click(x: x, y: y)]
+                return [.schedule(.deadline, after: job.timeout), .click(x: x, y: y)]
             case .read(nil):
                 return evaluate()
             case .read(let delay?):
-                return [.evaluateLater(delay)]
+                return [.schedule(.evaluation, after: delay)]
             case .finish(let data):
                 return succeed(with: data)
             case .fail(let reason):
@@ -35,12 +35,12 @@ extension RunningAttempt {
         commands.flatMap { command -> [Action] in
             switch command {
             case .call(let step, let document, let probes):
-                return reading.stepCalls(step, in: document, probes: probes, busy: busy, shown: load.shown)
+                return reading.stepCalls(step, on: page(in: document), probes: probes)
             case .checkAction(let document):
-                return [reading.actionCheck(in: document, busy: busy, shown: load.shown)]
+                return [reading.actionCheck(on: page(in: document))]
             case .click(let x, let y): return [.click(x: x, y: y)]
             case .press(let key): return [.press(key: key)]
-            case .later(let delay, let timer): return [.stepLater(delay, timer: timer)]
+            case .later(let delay, let timer): return [.schedule(.step(timer), after: delay)]
             case .fail(let place, let step, let reason): return fail(.stepFailed(step: place, step, reason: reason))
             case .decided(let place, let step, let holds): return [.tell(.stepDecided(step: place, step, holds: holds))]
             case .waited(let place, let step, let waited): return [.tell(.stepWaited(step: place, step, waited))]
@@ -57,14 +57,15 @@ extension RunningAttempt {
     /// Reads the script in the current document.
     mutating func evaluate() -> [Action] {
         guard conclusion == nil else { return [] }
-        return [reading.evaluation(in: document, busy: busy, shown: load.shown, traffic: &traffic)]
+        let responses = job.scriptReadsResponses ? traffic.responsesToGive(again: !reading.isInstalled(in: document)) : nil
+        return [reading.evaluation(on: page(in: document), responses: responses)]
     }
 
     mutating func received(_ reply: JavaScriptReply) -> [Action] {
         switch reading.read(reply) {
         case .answer(let answer, let by, let title):
             // The page may be on its way to another document (its script sent it there as it loaded): read it again.
-            if load.holdsAnswer() { return [.evaluateLater(job.evaluation.pollInterval)] }
+            if load.holdsAnswer() { return [.schedule(.evaluation, after: job.evaluation.pollInterval)] }
             switch collection.answered(answer, settledBy: by, title: title) {
             case .succeed(let result): return succeed(with: result)
             case .readResponses: return responsesRead()
@@ -77,7 +78,7 @@ extension RunningAttempt {
         case .again(let readsPageError):
             return evaluate() + (readsPageError ? [.readPageError(document: document)] : [])
         case .later:
-            return [.evaluateLater(job.evaluation.pollInterval)]
+            return [.schedule(.evaluation, after: job.evaluation.pollInterval)]
         }
     }
 
@@ -86,7 +87,7 @@ extension RunningAttempt {
     /// list of the page, its next page looked for or the result made.
     mutating func turn(_ list: Data) -> [Action] {
         if traffic.answerWaitsForBodies, traffic.tracker.awaitsBodies {
-            collection.heldAnswer = list
+            collection.hold(list)
             return []
         }
         var (list, leftOut) = (list, 0)
@@ -103,7 +104,7 @@ extension RunningAttempt {
             return succeed(with: responses)
         case .failure(let notYet):
             reading.notYet(notYet.reason)
-            return [.evaluateLater(job.evaluation.pollInterval)]
+            return [.schedule(.evaluation, after: job.evaluation.pollInterval)]
         }
     }
 }

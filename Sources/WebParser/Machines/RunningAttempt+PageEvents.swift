@@ -24,7 +24,7 @@ extension RunningAttempt {
                 traffic.documentReplaced()
                 guard steps.isFinished else { return perform(steps.committed()) }
                 guard reading.isReading else { return startEvaluating() }
-                return [.cancelLaterEvaluation] + evaluate()
+                return [.cancel(.evaluation)] + evaluate()
             }
         case .finished:
             switch load.finished() {
@@ -54,13 +54,8 @@ extension RunningAttempt {
         case .responseRefused(let mimeType):
             load.refused(mimeType: mimeType)
             return []
-        case .resource(_, .started(let accept, _)) where RequestTracker.isDocument(accepting: accept):
-            load.documentLoadStarted()
-            // The attempt's first request is on its way: a crawl's host counts its delay from here.
-            let first = load.documentRequested() ? [Action.report(.requested)] : []
-            return first + handleTraffic(event)
-        case .resource, .captured, .readStarted, .readEnded, .bodyWanted, .recorded, .requestSent:
-            return handleTraffic(event)
+        case .traffic(let traffic):
+            return handle(traffic)
         case .certificateTrusted:
             load.superseded()
             return []
@@ -72,11 +67,17 @@ extension RunningAttempt {
     }
 
     /// Takes an event of the page's traffic: its loads, the capture's reads, the requests recorded.
-    private mutating func handleTraffic(_ event: PageEvent) -> [Action] {
+    private mutating func handle(_ event: PageTraffic) -> [Action] {
+        var first: [Action] = []
+        if case .resource(_, .started(let accept, _)) = event, RequestTracker.isDocument(accepting: accept) {
+            load.documentLoadStarted()
+            // The attempt's first request is on its way: a crawl's host counts its delay from here.
+            if load.documentRequested() { first.append(.report(.requested)) }
+        }
         switch traffic.take(event, concluded: conclusion != nil) {
-        case .ignored: return []
-        case .recorded: return giveResponses()
-        case .tracked(let commands, let busyChanged): return tracked(commands, busyChanged: busyChanged)
+        case .ignored: return first
+        case .recorded: return first + giveResponses()
+        case .tracked(let commands, let busyChanged): return first + tracked(commands, busyChanged: busyChanged)
         }
     }
 
@@ -101,17 +102,16 @@ extension RunningAttempt {
     mutating func tracked(_ commands: [RequestTracker.Command], busyChanged: Bool) -> [Action] {
         var actions = commands.map { command -> Action in
             switch command {
-            case .expire(let request, let delay): .expireRequest(request, after: delay)
+            case .expire(let request, let delay): .schedule(.request(request), after: delay)
             }
         }
         guard conclusion == nil else { return actions }
         actions += giveResponses()
         // Told to whatever document the page shows (every call also says it, so a new document learns it anyway).
         if busyChanged {
-            actions.append(reading.notification(busy: busy, shown: load.shown))
+            actions.append(reading.notification(on: page(in: document)))
         }
-        if collection.heldAnswer != nil && !traffic.tracker.awaitsBodies {
-            collection.heldAnswer = nil
+        if !traffic.tracker.awaitsBodies, collection.releaseHeldAnswer() {
             actions += evaluate()
         }
         return actions

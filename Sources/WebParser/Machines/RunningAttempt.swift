@@ -31,8 +31,10 @@ struct RunningAttempt {
     var recordedRequests: [WebParserRequest] { traffic.recorded }
     /// The page's requests in flight, the responses captured and the requests recorded.
     var traffic: AttemptTraffic
-    /// Whether the page's requests are in flight.
-    var busy: Bool { traffic.tracker.isBusy }
+    /// The page as the script's reading sees it, for a call to document number `document`.
+    func page(in document: Int) -> AttemptReading.Page {
+        AttemptReading.Page(document: document, busy: traffic.tracker.isBusy, shown: load.shown)
+    }
 
     /// An attempt of `job`, with its script made ready, about to load.
     init(job: WebParserJob, script: PageScript) {
@@ -44,7 +46,7 @@ struct RunningAttempt {
         self.traffic = AttemptTraffic(job: job)
     }
 
-    /// Takes an event other than the page's, the start, the screenshot and cancellation.
+    /// Takes `event`.
     mutating func handle(_ event: AttemptMachine.Event) -> [Action] {
         switch event {
         case .page(let pageEvent):
@@ -66,8 +68,7 @@ struct RunningAttempt {
         case .nextFound(let reply, let call):
             return perform(collection.found(reply, call: call))
         case .keyUnknown(let key):
-            let step = steps.steps[max(steps.index - 1, 0)]
-            return fail(.stepFailed(step: step.place, step.step, reason: "no key is named \"\(key)\""))
+            return perform(steps.keyUnknown(key))
         case .timedOut:
             return timedOut()
         case .sharedProcessStoppedAnswering(let after):
@@ -79,10 +80,8 @@ struct RunningAttempt {
             guard let service else { return httpStatusFailure(held.status, retryAfter: held.retryAfter) }
             return end(.failure(WebParserError(.blocked(by: service, status: held.status), url: url)))
         case .pageErrorRead(let error, let document):
-            if document == self.document, let error { reading.lastPageError = error }
+            if document == self.document, let error { reading.pageErrorRead(error) }
             return []
-        case .start, .snapshotWritten, .cancelled:
-            preconditionFailure("RunningAttempt: \(event) is the machine's")
         }
     }
 

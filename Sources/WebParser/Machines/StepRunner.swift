@@ -279,6 +279,13 @@ struct StepRunner {
         }
     }
 
+    /// The key of the `press` step that acted last (`key`) is no key of the keyboard: the steps fail there.
+    mutating func keyUnknown(_ key: String) -> [Command] {
+        let pressed = steps[max(index - 1, 0)]
+        phase = .finished
+        return [.fail(place: pressed.place, pressed.step, reason: "no key is named \"\(key)\"")]
+    }
+
     private mutating func failed(_ reason: String) -> [Command] {
         phase = .finished
         guard let current else { return [] }

@@ -107,31 +107,31 @@ final class CallbackTarget {
                     case WK_RESOURCE_RESPONDED: .responded(mimeType: String(cString: text!))
                     default: .ended(url: String(cString: text!))
                     }
-                CallbackTarget.deliver(.resource(id: UInt64(id), load), to: context)
+                CallbackTarget.deliver(.traffic(.resource(id: UInt64(id), load)), to: context)
             },
             resource_wanted: { context, uri, mimeType, mainDocument in
                 let (url, kind) = (String(cString: uri!), WebParserJob.Capture.Kind(mimeType: String(cString: mimeType!), mainDocument: mainDocument))
                 let wanted = CallbackTarget.read(context) { $0.wantsBody(of: url, kind: kind) } ?? false
-                if wanted { CallbackTarget.deliver(.bodyWanted(mainDocument: mainDocument), to: context) }
+                if wanted { CallbackTarget.deliver(.traffic(.bodyWanted(mainDocument: mainDocument)), to: context) }
                 return wanted
             },
             resource_recorded: { context, record in
                 let record = record!.pointee
                 CallbackTarget.deliver(
-                    .recorded(WebParserRequest(record), bodyWanted: record.body_wanted, mainDocument: record.main_document), to: context)
+                    .traffic(.recorded(WebParserRequest(record), bodyWanted: record.body_wanted, mainDocument: record.main_document)), to: context)
             },
             response_captured: { context, response in
-                CallbackTarget.deliver(.captured(CapturedResponse(response!.pointee)), to: context)
+                CallbackTarget.deliver(.traffic(.captured(CapturedResponse(response!.pointee))), to: context)
             },
             read_started: { context, read, method, uri in
-                CallbackTarget.deliver(.readStarted(ScriptRead(id: read, method: String(cString: method!), url: String(cString: uri!))), to: context)
+                CallbackTarget.deliver(.traffic(.readStarted(ScriptRead(id: read, method: String(cString: method!), url: String(cString: uri!)))), to: context)
             },
             read_ended: { context, read in
-                CallbackTarget.deliver(.readEnded(id: read), to: context)
+                CallbackTarget.deliver(.traffic(.readEnded(id: read)), to: context)
             },
             request_sent: { context, method, url, contentType, body, length in
                 let sent = WebParserRequest.SentBody(contentType: String(cString: contentType!), body: body.map { Data(bytes: $0, count: length) } ?? Data())
-                CallbackTarget.deliver(.requestSent(sent, method: String(cString: method!), url: String(cString: url!)), to: context)
+                CallbackTarget.deliver(.traffic(.requestSent(sent, method: String(cString: method!), url: String(cString: url!))), to: context)
             },
             release: { context in
                 Unmanaged<CallbackTarget>.fromOpaque(context!).release()
