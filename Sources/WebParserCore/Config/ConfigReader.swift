@@ -224,19 +224,8 @@ package struct ConfigReader {
     /// read as a job of its own (every field of a page, checked as a job's are), whose page settings are the
     /// following job's `page` unless it gives some of its own.
     private mutating func follow(_ input: FieldInput, path: String, page: PageSettings) -> Follow? {
-        var given = input
-        if case .arguments(let values) = input, let text = values.last {
-            do throws(JSONSyntaxError) {
-                given = .node(try JSONNode.parse(Array(text.utf8)))
-            } catch {
-                fields.problem(path, at: input, "expected a JSON object such as {\"field\": \"url\", \"extract\": {…}}: \(error.message)")
-                return nil
-            }
-        }
-        guard let pairs = given.members else {
-            fields.problem(path, at: given, "expected {\"field\": \"url\", …the detail page's script or extract and other job fields…}, got \(given.excerpt)")
-            return nil
-        }
+        let example = #"{"field": "url", "extract": {…}}"#
+        guard let (pairs, given) = fields.members(path, input, example: example) else { return nil }
         var field: String?
         var into = Follow.defaultInto
         var members: [Member] = []

@@ -12,6 +12,9 @@ package struct FieldReader {
     /// problem: a config is checked without its secrets, and a job needs them only when it runs.
     let defersUnsetVariables: Bool
     package private(set) var problems: [ConfigError.Problem] = []
+    /// How many problems were found, each time one was (a problem found again is recorded once): a part read is
+    /// valid when the count did not grow while it was read.
+    private(set) var problemsFound = 0
     /// The well-formed references to variables that are not set, when `defersUnsetVariables`: the problem each is
     /// for a job that runs.
     package private(set) var unsetVariables: [ConfigError.Problem] = []
@@ -62,6 +65,7 @@ package struct FieldReader {
 
     /// Records that `input`, at `path`, is wrong; the same problem is recorded once.
     mutating func problem(_ path: String, at input: FieldInput, _ message: String) {
+        problemsFound += 1
         let problem = ConfigError.Problem(path: path, message: message, line: input.place?.line, column: input.place?.column)
         if reported.insert(problem).inserted { problems.append(problem) }
     }

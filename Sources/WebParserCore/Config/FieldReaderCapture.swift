@@ -22,57 +22,21 @@ extension FieldReader {
         return rules.count == given.count ? rules : nil
     }
 
-    /// `captureLimits`: `{"body": MiB, "total": MiB}`, each optional (10 and 50 by default), in bytes.
-    mutating func captureLimits(_ path: String, _ input: FieldInput) -> (body: Int, total: Int)? {
-        guard let members = input.members else {
-            problem(path, at: input, "expected {\"body\": MiB, \"total\": MiB}, got \(input.excerpt)")
-            return nil
-        }
-        var limits = (body: WebParserJob.Capture.defaultBodyLimit, total: WebParserJob.Capture.defaultTotalLimit)
-        var valid = true
-        for (key, value) in members {
-            guard key == "body" || key == "total" else {
-                problem(path + "." + key, at: .node(value), "unknown key; captureLimits has \"body\" and \"total\"")
-                valid = false
-                continue
-            }
-            guard let number = FieldInput.node(value).number, number >= 0.001, number <= 4096 else {
-                problem(path + "." + key, at: .node(value), "expected a number of MiB from 0.001 to 4096, got \(FieldInput.node(value).excerpt)")
-                valid = false
-                continue
-            }
-            let bytes = Int((number * 1_048_576).rounded())
-            if key == "body" { limits.body = bytes } else { limits.total = bytes }
-        }
-        return valid ? limits : nil
+    /// `captureLimits`: an object of `CaptureFields.limits`, in bytes.
+    mutating func captureLimits(_ path: String, _ input: FieldInput) -> CaptureFields.Limits? {
+        object(path, input, fields: CaptureFields.limits, into: CaptureFields.Limits(), example: #"{"body": 10, "total": 50}"#)
     }
 
+    /// One rule: an object of `CaptureFields.rule`, whose `url` is required.
     private mutating func rule(_ path: String, _ input: FieldInput) -> WebParserJob.Capture.Rule? {
-        let keys = ["url", "as", "kinds"]
-        guard let members = input.members else {
-            problem(path, at: input, "expected a capture rule {\"url\": REGEX, \"as\": \"json\"} or a list of them, got \(input.excerpt)")
+        let example = #"{"url": REGEX, "as": "json"}"#
+        guard let (members, given) = members(path, input, example: example) else { return nil }
+        let rule = object(path, given, fields: CaptureFields.rule, into: WebParserJob.Capture.Rule(url: ""), example: example)
+        guard members.contains(where: { $0.key == "url" }) else {
+            problem(path + ".url", at: given, "required; a regular expression for the URLs to capture")
             return nil
         }
-        var valid = knownKeysOnly(members, keys, at: path)
-        guard let urlNode = members.first(where: { $0.key == "url" })?.value else {
-            problem(path + ".url", at: input, "required; a regular expression for the URLs to capture")
-            return nil
-        }
-        guard var rule = self.rule(at: path + ".url", .node(urlNode)) else { return nil }
-        if let form = members.first(where: { $0.key == "as" }).map({ FieldInput.node($0.value) }) {
-            if let body = choice(path + ".as", form, WebParserJob.Capture.BodyForm.self) { rule.body = body } else { valid = false }
-        }
-        if let kinds = members.first(where: { $0.key == "kinds" }).map({ FieldInput.node($0.value) }) {
-            let names = stringList(path + ".kinds", kinds, what: "kinds of request")
-            if names == nil { valid = false }
-            let known = WebParserJob.Capture.Kind.allCases.map(\.rawValue)
-            for name in names ?? [] where WebParserJob.Capture.Kind(rawValue: name) == nil {
-                problem(path + ".kinds", at: kinds, "unknown kind \"\(name)\"; expected \(known.joined(separator: " or "))")
-                valid = false
-            }
-            rule.kinds = Set((names ?? []).compactMap(WebParserJob.Capture.Kind.init(rawValue:)))
-        }
-        return valid ? rule : nil
+        return rule
     }
 
     /// A rule for the URLs that the regular expression `input` matches, with the defaults.
@@ -85,5 +49,52 @@ extension FieldReader {
             return nil
         }
         return WebParserJob.Capture.Rule(url: pattern)
+    }
+}
+
+/// The keys of a capture rule and of `captureLimits`.
+enum CaptureFields {
+    /// A job's capture limits, in bytes.
+    struct Limits: Sendable {
+        var body = WebParserJob.Capture.defaultBodyLimit
+        var total = WebParserJob.Capture.defaultTotalLimit
+    }
+
+    static let limits: [ConfigField<Limits>] = [
+        .member("body", "the largest body recorded whole, in MiB (default 10)") { reader, path, input, limits in
+            if let bytes = reader.mebibytes(path, input) { limits.body = bytes }
+        },
+        .member("total", "the most bytes of bodies a job records, in MiB (default 50)") { reader, path, input, limits in
+            if let bytes = reader.mebibytes(path, input) { limits.total = bytes }
+        }
+    ]
+
+    /// A rule's keys.
+    static let rule: [ConfigField<WebParserJob.Capture.Rule>] = [
+        .member("url", "a regular expression for the URLs to capture (required)") { reader, path, input, rule in
+            if let pattern = reader.regex(path, input) { rule.url = pattern }
+        },
+        .member("as", "how bodies are recorded: json, text or base64") { reader, path, input, rule in
+            if let body = reader.choice(path, input, WebParserJob.Capture.BodyForm.self) { rule.body = body }
+        },
+        .member("kinds", "the kinds of request captured") { reader, path, input, rule in
+            let names = reader.stringList(path, input, what: "kinds of request")
+            let known = WebParserJob.Capture.Kind.allCases.map(\.rawValue)
+            for name in names ?? [] where WebParserJob.Capture.Kind(rawValue: name) == nil {
+                reader.problem(path, at: input, "unknown kind \"\(name)\"; expected \(known.joined(separator: " or "))")
+            }
+            rule.kinds = Set((names ?? []).compactMap(WebParserJob.Capture.Kind.init(rawValue:)))
+        }
+    ]
+}
+
+extension FieldReader {
+    /// A number of MiB from 0.001 to 4096, in bytes.
+    mutating func mebibytes(_ path: String, _ input: FieldInput) -> Int? {
+        guard let number = input.number, number >= 0.001, number <= 4096 else {
+            problem(path, at: input, "expected a number of MiB from 0.001 to 4096, got \(input.excerpt)")
+            return nil
+        }
+        return Int((number * 1_048_576).rounded())
     }
 }

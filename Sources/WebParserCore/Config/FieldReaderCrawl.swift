@@ -1,73 +1,72 @@
 import FoundationEssentials
 import WebParser
 
-extension FieldReader {
-    /// `crawl`: `{"links", "match", "exclude", "maxPages", "maxDepth", "sameSite", "robots", "perHost", "delay",
-    /// "sitemap"}`, every
-    /// key optional (`{}` crawls by every link), on the command line the same object as JSON. Selectors and regular
-    /// expressions are checked here.
-    mutating func crawl(_ path: String, _ input: FieldInput) -> Crawl? {
-        var given = input
-        if case .arguments(let values) = input, let text = values.last {
-            do throws(JSONSyntaxError) {
-                given = .node(try JSONNode.parse(Array(text.utf8)))
-            } catch {
-                problem(path, at: input, "expected a JSON object such as {\"match\": \"/comics/\", \"maxPages\": 200}: \(error.message)")
-                return nil
+/// The keys of `crawl`, each optional (`{}` crawls by every link); selectors and regular expressions are checked here.
+enum CrawlFields {
+    static let all: [ConfigField<Crawl>] = [
+        .member("links", "a CSS selector of the links followed (default a[href])") { reader, path, input, crawl in
+            if let selector = reader.cssSelector(path, input) { crawl.links = selector }
+        },
+        .member("match", "a regular expression a link's URL must match") { reader, path, input, crawl in
+            if let pattern = reader.regex(path, input) { crawl.match = pattern }
+        },
+        .member("exclude", "a regular expression whose links are not followed") { reader, path, input, crawl in
+            if let pattern = reader.regex(path, input) { crawl.exclude = pattern }
+        },
+        .member("maxPages", "the most pages loaded, the start included (default 1000)") { reader, path, input, crawl in
+            if let count = reader.integer(path, input, in: 1...1_000_000, what: "a number of pages") { crawl.maxPages = count }
+        },
+        .member("maxDepth", "the most links away from the start a page may be") { reader, path, input, crawl in
+            if let depth = reader.integer(path, input, in: 0...10_000, what: "a number of links") { crawl.maxDepth = depth }
+        },
+        .member("sameSite", "only pages of the start's site (default true)") { reader, path, input, crawl in
+            if let flag = reader.bool(path, input) { crawl.sameSite = flag }
+        },
+        .member("robots", "obey each host's robots.txt (default true)") { reader, path, input, crawl in
+            if let flag = reader.bool(path, input) { crawl.robots = flag }
+        },
+        .member("perHost", "the most pages of one host at once (default 2)") { reader, path, input, crawl in
+            if let count = reader.integer(path, input, in: 1...64, what: "a number of pages") { crawl.perHost = count }
+        },
+        .member("delay", "seconds between two page loads of one host starting") { reader, path, input, crawl in
+            if let delay = reader.seconds(path, input, in: 0...3600) { crawl.delay = delay }
+        },
+        .member("sitemap", "true (the sitemaps robots.txt names) or a sitemap's URL") { reader, path, input, crawl in
+            if let flag = input.flag {
+                crawl.sitemap = flag ? .listed : nil
+            } else if let text = input.text, !text.isEmpty, let url = URL(string: text),
+                url.scheme.map({ ["http", "https"].contains($0.lowercased()) }) ?? true
+            {
+                crawl.sitemap = .at(text)
+            } else {
+                reader.problem(path, at: input, "expected true (the sitemaps robots.txt names) or a sitemap's URL, got \(input.excerpt)")
             }
         }
-        guard let members = given.members else {
-            problem(path, at: given, "expected {\"links\": SELECTOR, \"match\": REGEX, \"maxPages\": N, …} ({} crawls by every link), got \(given.excerpt)")
+    ]
+}
+
+extension FieldReader {
+    /// `crawl`: an object of `CrawlFields` (on the command line the same object as JSON).
+    mutating func crawl(_ path: String, _ input: FieldInput) -> Crawl? {
+        object(path, input, fields: CrawlFields.all, into: Crawl(), example: #"{"match": "/comics/", "maxPages": 200}"#)
+    }
+
+    /// A CSS selector, checked.
+    mutating func cssSelector(_ path: String, _ input: FieldInput) -> String? {
+        guard let selector = string(path, input) else { return nil }
+        if let reason = CSSSelectorSyntax.problem(in: selector) {
+            problem(path, at: input, "not a valid CSS selector: \(reason)")
             return nil
         }
-        let keys = ["links", "match", "exclude", "maxPages", "maxDepth", "sameSite", "robots", "perHost", "delay", "sitemap"]
-        var valid = knownKeysOnly(members, keys, at: path)
-        var crawl = Crawl()
-        for (key, node) in members {
-            let place = path + "." + key
-            let value = FieldInput.node(node)
-            switch key {
-            case "links":
-                guard let selector = string(place, value) else { valid = false; continue }
-                if let reason = CSSSelectorSyntax.problem(in: selector) {
-                    problem(place, at: value, "not a valid CSS selector: \(reason)")
-                    valid = false
-                }
-                crawl.links = selector
-            case "match", "exclude":
-                guard let pattern = string(place, value), (try? Regex(pattern)) != nil else {
-                    problem(place, at: value, "expected a regular expression, got \(value.excerpt), which is not one")
-                    valid = false
-                    continue
-                }
-                if key == "match" { crawl.match = pattern } else { crawl.exclude = pattern }
-            case "maxPages":
-                if let count = integer(place, value, in: 1...1_000_000, what: "a number of pages") { crawl.maxPages = count } else { valid = false }
-            case "maxDepth":
-                if let depth = integer(place, value, in: 0...10_000, what: "a number of links") { crawl.maxDepth = depth } else { valid = false }
-            case "perHost":
-                if let count = integer(place, value, in: 1...64, what: "a number of pages") { crawl.perHost = count } else { valid = false }
-            case "sameSite":
-                if let flag = bool(place, value) { crawl.sameSite = flag } else { valid = false }
-            case "robots":
-                if let flag = bool(place, value) { crawl.robots = flag } else { valid = false }
-            case "delay":
-                if let delay = seconds(place, value, in: 0...3600) { crawl.delay = delay } else { valid = false }
-            case "sitemap":
-                if let flag = value.flag {
-                    crawl.sitemap = flag ? .listed : nil
-                } else if let text = value.text, !text.isEmpty, let url = URL(string: text),
-                    url.scheme.map({ ["http", "https"].contains($0.lowercased()) }) ?? true
-                {
-                    crawl.sitemap = .at(text)
-                } else {
-                    problem(place, at: value, "expected true (the sitemaps robots.txt names) or a sitemap's URL, got \(value.excerpt)")
-                    valid = false
-                }
-            default:
-                continue
-            }
+        return selector
+    }
+
+    /// A regular expression, checked.
+    mutating func regex(_ path: String, _ input: FieldInput) -> String? {
+        guard let pattern = string(path, input), (try? Regex(pattern)) != nil else {
+            problem(path, at: input, "expected a regular expression, got \(input.excerpt), which is not one")
+            return nil
         }
-        return valid ? crawl : nil
+        return pattern
     }
 }

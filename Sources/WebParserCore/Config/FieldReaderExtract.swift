@@ -7,71 +7,38 @@ extension FieldReader {
     /// own, `"."` the item, `"xpath:…"` XPath), `{"selector", "attribute", "as", "all", "required"}`, or nested
     /// `{"items", "fields"}`. Every selector is checked here.
     mutating func extraction(_ path: String, _ input: FieldInput) -> Extraction? {
-        // An option's value is the JSON a config would hold.
-        if case .arguments(let values) = input, let text = values.last {
-            do throws(JSONSyntaxError) {
-                return extraction(path, .node(try JSONNode.parse(Array(text.utf8))))
-            } catch {
-                problem(path, at: input, "expected a JSON object such as {\"items\": \".chapter\", \"fields\": {\"title\": \".title\"}}: \(error.message)")
-                return nil
-            }
-        }
-        guard let members = input.members else {
-            problem(path, at: input, "expected {\"items\": SELECTOR, \"fields\": {NAME: SELECTOR, …}}, got \(input.excerpt)")
+        let example = #"{"items": ".chapter", "fields": {"title": ".title"}}"#
+        guard let (members, given) = members(path, input, example: example) else { return nil }
+        let draft = object(path, given, fields: ExtractFields.extraction, into: ExtractFields.Draft(), example: example)
+        guard members.contains(where: { $0.key == "fields" }) else {
+            problem(path + ".fields", at: given, "required: the fields of each item, {NAME: SELECTOR, …}")
             return nil
         }
-        var valid = knownKeysOnly(members, ["items", "fields"], at: path)
-        var items: String?
-        if let node = members.first(where: { $0.key == "items" })?.value {
-            items = selector(path + ".items", .node(node))
-            if items == nil { valid = false }
-        }
-        guard let fieldsNode = members.first(where: { $0.key == "fields" })?.value else {
-            problem(path + ".fields", at: input, "required: the fields of each item, {NAME: SELECTOR, …}")
-            return nil
-        }
-        guard let fieldMembers = FieldInput.node(fieldsNode).members, !fieldMembers.isEmpty else {
-            problem(path + ".fields", at: .node(fieldsNode), "expected an object of field names to selectors, got \(FieldInput.node(fieldsNode).excerpt)")
-            return nil
-        }
-        var fields: [Extraction.Field] = []
-        for (name, node) in fieldMembers {
-            if let field = field(name, path + ".fields." + name, .node(node)) { fields.append(field) } else { valid = false }
-        }
-        return valid ? Extraction(items: items, fields: fields) : nil
+        guard let draft, let fields = draft.fields else { return nil }
+        return Extraction(items: draft.items, fields: fields)
     }
 
     /// The command line's form: `--items SELECTOR` (or none, for one object) and `--field NAME=FIELD` per field,
     /// FIELD written as in a config (`a@href`, `xpath:…`, `.`).
     package mutating func extraction(items: String?, fields: [String]) -> Extraction? {
-        var valid = true
-        var checkedItems: String?
-        if let items {
-            checkedItems = selector("--items", .arguments([items]))
-            if checkedItems == nil { valid = false }
-        }
+        let found = problemsFound
+        let checkedItems = items.flatMap { selector("--items", .arguments([$0])) }
         var list: [Extraction.Field] = []
         for text in fields {
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
                 problem("--field", at: .arguments([text]), "expected NAME=SELECTOR, such as title=.title or url=a@href, got '\(text)'")
-                valid = false
                 continue
             }
             let name = String(text[..<equals])
-            if let field = field(name, "--field \(name)", .arguments([String(text[text.index(after: equals)...])])) {
-                list.append(field)
-            } else {
-                valid = false
-            }
+            if let field = field(name, "--field \(name)", .arguments([String(text[text.index(after: equals)...])])) { list.append(field) }
         }
-        if list.isEmpty && valid {
+        if list.isEmpty && problemsFound == found {
             problem("--field", at: .arguments([]), "--items needs at least one --field NAME=SELECTOR")
-            valid = false
         }
-        return valid ? Extraction(items: checkedItems, fields: list) : nil
+        return problemsFound == found ? Extraction(items: checkedItems, fields: list) : nil
     }
 
-    private mutating func field(_ name: String, _ path: String, _ input: FieldInput) -> Extraction.Field? {
+    mutating func field(_ name: String, _ path: String, _ input: FieldInput) -> Extraction.Field? {
         if let text = input.text {
             let (selectorText, attribute) = Self.splitAttribute(text)
             guard let selector = selector(path, .arguments([selectorText]), at: input) else { return nil }
@@ -88,30 +55,19 @@ extension FieldReader {
             guard let extraction = extraction(path, .node(nested)) else { return nil }
             return Extraction.Field(name: name, value: .items(extraction), required: required)
         }
-        var valid = knownKeysOnly(members, ["selector", "attribute", "as", "all", "required"], at: path)
-        guard let selectorNode = members.first(where: { $0.key == "selector" })?.value else {
+        let example = #"{"selector": "a", "attribute": "href"}"#
+        let draft = object(path, input, fields: ExtractFields.field, into: ExtractFields.FieldDraft(), example: example)
+        guard members.contains(where: { $0.key == "selector" }) else {
             problem(path + ".selector", at: input, "required: a selector relative to the item (\".\" for the item itself)")
             return nil
         }
-        guard let text = string(path + ".selector", .node(selectorNode)) else { return nil }
-        var (selectorText, attribute) = Self.splitAttribute(text)
-        guard let selector = selector(path + ".selector", .arguments([selectorText]), at: .node(selectorNode)) else { return nil }
-        if let node = members.first(where: { $0.key == "attribute" })?.value {
-            attribute = string(path + ".attribute", .node(node))
-            if attribute == nil { valid = false }
-        }
-        var read = Extraction.Read(selector: selector, attribute: attribute)
-        if let node = members.first(where: { $0.key == "as" })?.value {
-            if let form = choice(path + ".as", .node(node), Extraction.Read.Form.self) { read.form = form } else { valid = false }
-        }
-        if let node = members.first(where: { $0.key == "all" })?.value {
-            if let all = bool(path + ".all", .node(node)) { read.all = all } else { valid = false }
-        }
-        return valid ? Extraction.Field(name: name, value: .read(read), required: required) : nil
+        guard let draft, let selector = draft.selector else { return nil }
+        let read = Extraction.Read(selector: selector, attribute: draft.attribute ?? draft.selectorAttribute, form: draft.form, all: draft.all)
+        return Extraction.Field(name: name, value: .read(read), required: required)
     }
 
     /// A CSS selector, `xpath:EXPRESSION` or `.`, checked; `place` is where a problem is reported (default `input`).
-    private mutating func selector(_ path: String, _ input: FieldInput, at place: FieldInput? = nil) -> String? {
+    mutating func selector(_ path: String, _ input: FieldInput, at place: FieldInput? = nil) -> String? {
         guard let text = string(path, input) else { return nil }
         let place = place ?? input
         if text == "." { return text }
@@ -156,30 +112,72 @@ extension FieldReader {
         return (selector.isEmpty ? "." : selector, attribute.isEmpty ? nil : attribute)
     }
 
-    /// `feed`: `{"title": FIELD, "link": FIELD, "summary": FIELD, "updated": FIELD}`, each optional.
+    /// `feed`: an object of `ExtractFields.feed`, each optional.
     mutating func feedFields(_ path: String, _ input: FieldInput) -> Tracking.FeedFields? {
-        let keys = ["title", "link", "summary", "updated", "name"]
-        guard let members = input.members else {
-            problem(
-                path, at: input,
-                "expected {\"title\": FIELD, \"link\": FIELD, \"summary\": FIELD, \"updated\": FIELD, \"name\": \"the feed's title\"}, got \(input.excerpt)")
-            return nil
-        }
-        var fields = Tracking.FeedFields()
-        var valid = knownKeysOnly(members, keys, at: path)
-        for (key, value) in members where keys.contains(key) {
-            guard let name = string(path + "." + key, .node(value)) else {
-                valid = false
-                continue
-            }
-            switch key {
-            case "title": fields.title = name
-            case "link": fields.link = name
-            case "summary": fields.summary = name
-            case "name": fields.name = name
-            default: fields.updated = name
-            }
-        }
-        return valid ? fields : nil
+        object(path, input, fields: ExtractFields.feed, into: Tracking.FeedFields(), example: #"{"title": FIELD, "link": FIELD}"#)
     }
+}
+
+/// The keys of `extract`, of an extracted field's object and of `feed`.
+enum ExtractFields {
+    /// An extraction as its keys are read.
+    struct Draft: Sendable {
+        var items: String?
+        var fields: [Extraction.Field]?
+    }
+
+    /// A field's object as its keys are read: the selector, with the attribute its text names (`"a@href"`), and
+    /// the attribute given on its own, which wins.
+    struct FieldDraft: Sendable {
+        var selector: String?
+        var selectorAttribute: String?
+        var attribute: String?
+        var form = Extraction.Read.Form.text
+        var all = false
+    }
+
+    static let extraction: [ConfigField<Draft>] = [
+        .member("items", "a selector of the items; without it, one object of the whole document") { reader, path, input, draft in
+            draft.items = reader.selector(path, input)
+        },
+        .member("fields", "the fields of each item, {NAME: SELECTOR, …} (required)") { reader, path, input, draft in
+            guard let members = input.members, !members.isEmpty else {
+                reader.problem(path, at: input, "expected an object of field names to selectors, got \(input.excerpt)")
+                return
+            }
+            let fields = members.compactMap { name, node in reader.field(name, path + "." + name, .node(node)) }
+            if fields.count == members.count { draft.fields = fields }
+        }
+    ]
+
+    static let field: [ConfigField<FieldDraft>] = [
+        .member("selector", "a selector relative to the item (required; \".\" for the item itself)") { reader, path, input, draft in
+            guard let text = reader.string(path, input) else { return }
+            let (selector, attribute) = FieldReader.splitAttribute(text)
+            draft.selector = reader.selector(path, .arguments([selector]), at: input)
+            draft.selectorAttribute = attribute
+        },
+        .member("attribute", "the attribute read instead of the text") { reader, path, input, draft in
+            draft.attribute = reader.string(path, input)
+        },
+        .member("as", "what the value is read as") { reader, path, input, draft in
+            if let form = reader.choice(path, input, Extraction.Read.Form.self) { draft.form = form }
+        },
+        .member("all", "every match, as a list") { reader, path, input, draft in
+            if let all = reader.bool(path, input) { draft.all = all }
+        },
+        .member("required", "an item without it is left out") { reader, path, input, _ in _ = reader.bool(path, input) }
+    ]
+
+    static let feed: [ConfigField<Tracking.FeedFields>] = [
+        .member("title", "the item's field for an entry's title") { reader, path, input, fields in fields.title = reader.string(path, input) },
+        .member("link", "the item's field for an entry's link") { reader, path, input, fields in fields.link = reader.string(path, input) },
+        .member("summary", "the item's field for an entry's summary") { reader, path, input, fields in
+            fields.summary = reader.string(path, input)
+        },
+        .member("updated", "the item's field for when an entry was updated") { reader, path, input, fields in
+            fields.updated = reader.string(path, input)
+        },
+        .member("name", "the feed's title") { reader, path, input, fields in fields.name = reader.string(path, input) }
+    ]
 }
