@@ -4,7 +4,15 @@ import FoundationEssentials
 /// long an answer must settle, and what the script and the page last said while the answer was empty. It makes
 /// the calls that read the script and the steps' calls, and says what a reply means.
 struct AttemptReading {
-    typealias Action = AttemptMachine.Action
+    /// A call the reading makes in the page.
+    enum Call: Equatable {
+        /// Reads the script in document number `document`; its reply is the reading's.
+        case evaluate(body: String, document: Int)
+        /// Calls `body` for its effect only (telling the page its requests' state, installing the script).
+        case notify(body: String)
+        /// Calls a step's `body` in document number `document`; its reply is the steps'.
+        case callStep(body: String, document: Int)
+    }
 
     /// What a reply of the script means for the attempt.
     enum Reading: Equatable {
@@ -68,7 +76,7 @@ struct AttemptReading {
 
     /// The call that reads the script in `page`: the whole script once per document, a few bytes after; with
     /// `responses`, the records a script of the responses is given.
-    mutating func evaluation(on page: Page, responses: Data?) -> Action {
+    mutating func evaluation(on page: Page, responses: Data?) -> Call {
         let body = script.body(
             installed: isInstalled(in: page.document), busy: page.busy, document: page.shown, settle: settleFor, responses: responses)
         installedIn = page.document
@@ -77,24 +85,24 @@ struct AttemptReading {
 
     /// The calls of `step` in `page`; a step that reads the job's answer before it acts (`probes`) needs the job's
     /// script in its document.
-    mutating func stepCalls(_ step: Step, on page: Page, probes: Bool) -> [Action] {
-        var actions: [Action] = []
+    mutating func stepCalls(_ step: Step, on page: Page, probes: Bool) -> [Call] {
+        var calls: [Call] = []
         if probes && !isInstalled(in: page.document) {
             installedIn = page.document
-            actions.append(.notify(body: script.installBody))
+            calls.append(.notify(body: script.installBody))
         }
         let preamble = script.quiet.preamble(busy: page.busy, document: page.shown)
         let body = StepScript.body(of: step, settle: job.evaluation.settle, probe: probes ? script.probe : nil, preamble: preamble) ?? ""
-        return actions + [.callStep(body: body, document: page.document)]
+        return calls + [.callStep(body: body, document: page.document)]
     }
 
     /// The call that checks where the last click landed, in `page`.
-    func actionCheck(on page: Page) -> Action {
+    func actionCheck(on page: Page) -> Call {
         .callStep(body: StepScript.actionCheck(preamble: script.quiet.preamble(busy: page.busy, document: page.shown)), document: page.document)
     }
 
     /// The call that tells the page whether its requests are in flight.
-    func notification(on page: Page) -> Action {
+    func notification(on page: Page) -> Call {
         .notify(body: script.quiet.notifyBody(busy: page.busy, document: page.shown))
     }
 

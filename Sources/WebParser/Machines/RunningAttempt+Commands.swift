@@ -35,9 +35,9 @@ extension RunningAttempt {
         commands.flatMap { command -> [Action] in
             switch command {
             case .call(let step, let document, let probes):
-                return reading.stepCalls(step, on: page(in: document), probes: probes)
+                return reading.stepCalls(step, on: page(in: document), probes: probes).map(\.action)
             case .checkAction(let document):
-                return [reading.actionCheck(on: page(in: document))]
+                return [reading.actionCheck(on: page(in: document)).action]
             case .click(let x, let y): return [.click(x: x, y: y)]
             case .press(let key): return [.press(key: key)]
             case .later(let delay, let timer): return [.schedule(.step(timer), after: delay)]
@@ -58,7 +58,7 @@ extension RunningAttempt {
     mutating func evaluate() -> [Action] {
         guard conclusion == nil else { return [] }
         let responses = job.scriptReadsResponses ? traffic.responsesToGive(again: !reading.isInstalled(in: document)) : nil
-        return [reading.evaluation(on: page(in: document), responses: responses)]
+        return [reading.evaluation(on: page(in: document), responses: responses).action]
     }
 
     mutating func received(_ reply: JavaScriptReply) -> [Action] {
@@ -105,6 +105,17 @@ extension RunningAttempt {
         case .failure(let notYet):
             reading.notYet(notYet.reason)
             return [.schedule(.evaluation, after: job.evaluation.pollInterval)]
+        }
+    }
+}
+
+extension AttemptReading.Call {
+    /// What the engine does to make the call.
+    var action: AttemptMachine.Action {
+        switch self {
+        case .evaluate(let body, let document): .evaluate(body: body, document: document)
+        case .notify(let body): .notify(body: body)
+        case .callStep(let body, let document): .callStep(body: body, document: document)
         }
     }
 }

@@ -109,7 +109,7 @@ extension RunningAttempt {
         actions += giveResponses()
         // Told to whatever document the page shows (every call also says it, so a new document learns it anyway).
         if busyChanged {
-            actions.append(reading.notification(on: page(in: document)))
+            actions.append(reading.notification(on: page(in: document)).action)
         }
         if !traffic.tracker.awaitsBodies, collection.releaseHeldAnswer() {
             actions += evaluate()
