@@ -13,9 +13,11 @@ final class ScriptPage {
 
     private let sandbox = ScriptSandbox()
 
-    /// A page with an empty document, or the document `setUp` (JavaScript) makes with `page.element` and `page.show`.
-    init(_ setUp: String = "") throws {
+    /// A page with an empty document, or the document `setUp` (JavaScript) makes with `page.element` and `page.show`;
+    /// `first` runs before `setUp`, as a document-start script runs before the page's own.
+    init(_ setUp: String = "", first: String = "") throws {
         try sandbox.evaluate(Self.fakePage, name: "fake_page.js")
+        try sandbox.evaluate(first, name: "first")
         try sandbox.evaluate(setUp, name: "setUp")
     }
 
@@ -39,6 +41,13 @@ final class ScriptPage {
             throw ScriptSandbox.Failure(description: try sandbox.evaluate("page.outcome.error"))
         }
         return try sandbox.evaluate("page.outcome.value")
+    }
+
+    /// Moves the page's clock `ms` on, 10 ms at a time, each step a task of its own after which the promise jobs run
+    /// (as a browser's event loop runs them between tasks).
+    func advance(_ ms: Int) throws {
+        for _ in 0..<(ms / 10) { try sandbox.evaluate("page.advance(10)") }
+        if ms % 10 > 0 { try sandbox.evaluate("page.advance(\(ms % 10))") }
     }
 
     /// `text`, a JSON object a call answered, as a dictionary.

@@ -1,8 +1,10 @@
 // A small page for the tests of webparse's page JavaScript in a JavaScriptCore context without WebKit: a DOM of
 // elements and text nodes with CSS selectors (tag, #id, .class, [attr], [attr="value"], descendants, lists), events,
-// mutation observers, a clock whose timers run only when the test advances it (`page.advance`), and the browser
-// names the files read (window, location, performance, getComputedStyle, URL…). Elements are made with
-// `page.element(tag, attributes, children)` and put in the document with `page.show(...elements)`.
+// mutation observers, a clock whose timers, intervals and animation frames run only when the test advances it
+// (`page.advance`), messages to windows and ports, workers and fetch answering after `page.delays`' times, and the
+// browser names the files read (window, location, performance, getComputedStyle, URL…), with the getters on the
+// prototypes where the extension's hooks read them. Elements are made with `page.element(tag, attributes,
+// children)` and put in the document with `page.show(...elements)`.
 (() => {
   "use strict";
   const global = globalThis;
@@ -11,24 +13,36 @@
   // The clock and its timers.
   let now = 0, nextTimer = 1;
   const timers = new Map();
-  global.setTimeout = (callback, ms = 0) => {
+  const schedule = (callback, ms, every) => {
     const id = nextTimer++;
-    timers.set(id, { at: now + Math.max(0, Number(ms) || 0), callback, id });
+    timers.set(id, { at: now + Math.max(0, Number(ms) || 0), callback, id, every });
     return id;
   };
-  global.clearTimeout = (id) => { timers.delete(id); };
-  global.performance = {
-    now: () => now,
-    getEntriesByType: () => [],
-  };
+  global.setTimeout = (callback, ms = 0) => schedule(callback, ms, 0);
+  global.setInterval = (callback, ms = 0) => schedule(callback, ms, Math.max(1, Number(ms) || 0));
+  global.requestAnimationFrame = (callback) => schedule(() => callback(now), 16, 0);
+  global.clearTimeout = global.clearInterval = global.cancelAnimationFrame = (id) => { timers.delete(id); };
+  class Performance {
+    now() { return now; }
+    getEntriesByType() { return []; }
+  }
+  global.Performance = Performance;
+  global.performance = new Performance();
   const realDate = Date;
   global.Date = class extends realDate {
     static now() { return now; }
   };
 
   // Events.
+  const targets = new WeakMap();
   class Event {
-    constructor(type, init = {}) { this.type = type; this.bubbles = !!init.bubbles; this.target = null; }
+    constructor(type, init = {}) { this.type = type; this.bubbles = !!init.bubbles; }
+    get target() { return targets.get(this) ?? null; }
+    // A test may say where an event it dispatches on the window happened.
+    set target(target) { targets.set(this, target); }
+  }
+  class MessageEvent extends Event {
+    constructor(type, init = {}) { super(type, init); this.data = init.data; this.source = init.source ?? null; }
   }
   class InputEvent extends Event {
     constructor(type, init = {}) { super(type, init); this.data = init.data ?? null; this.inputType = init.inputType ?? ""; }
@@ -39,30 +53,128 @@
       Object.assign(this, { message: init.message ?? "", filename: init.filename ?? "", lineno: init.lineno ?? 0, colno: init.colno ?? 0, error: init.error ?? null });
     }
   }
+  // Each target's listeners, the window's too (the global object is no EventTarget instance here).
+  const listeners = new WeakMap();
+  const listenersOf = (target) => {
+    if (!listeners.has(target)) listeners.set(target, []);
+    return listeners.get(target);
+  };
   class EventTarget {
-    constructor() { this.listeners = []; }
     addEventListener(type, listener, options) {
-      this.listeners.push({ type, listener, once: typeof options === "object" && !!options?.once });
+      listenersOf(this).push({ type, listener, once: typeof options === "object" && !!options?.once });
     }
     removeEventListener(type, listener) {
-      this.listeners = this.listeners.filter((entry) => entry.type !== type || entry.listener !== listener);
+      listeners.set(this, listenersOf(this).filter((entry) => entry.type !== type || entry.listener !== listener));
     }
     dispatchEvent(event) {
-      if (event.target === null) event.target = this;
-      for (const entry of [...this.listeners]) {
+      if (!targets.has(event)) targets.set(event, this);
+      for (const entry of [...listenersOf(this)]) {
         if (entry.type !== event.type) continue;
         if (entry.once) this.removeEventListener(entry.type, entry.listener);
         entry.listener.call(this, event);
       }
+      const handler = this["on" + event.type];
+      if (typeof handler === "function") handler.call(this, event);
       if (event.bubbles && this.parentNode) this.parentNode.dispatchEvent(event);
       return true;
     }
   }
-  Object.assign(global, { Event, InputEvent, ErrorEvent });
-  const windowTarget = new EventTarget();
-  global.addEventListener = windowTarget.addEventListener.bind(windowTarget);
-  global.removeEventListener = windowTarget.removeEventListener.bind(windowTarget);
-  global.dispatchEvent = windowTarget.dispatchEvent.bind(windowTarget);
+  Object.assign(global, { Event, InputEvent, ErrorEvent, MessageEvent, EventTarget });
+  global.Window = function Window() {};
+  for (const name of ["addEventListener", "removeEventListener", "dispatchEvent"]) {
+    global[name] = function () { return EventTarget.prototype[name].apply(global, arguments); };
+  }
+
+  // How long the fake's asynchronous work takes, in ms: a worker's answer to each message, a fetch's response and
+  // reading its body.
+  const delays = { worker: 100, fetch: 100, body: 50 };
+  // The browser's own work in a task of the clock, not a timer of the page's (which a hook would count).
+  const later = (callback, ms) => schedule(callback, ms, 0);
+  // Messages: to the window (from itself) and between the two ports of a channel, delivered in a task.
+  global.postMessage = (data) => { later(() => global.dispatchEvent(new MessageEvent("message", { data, source: global })), 0); };
+  class MessagePort extends EventTarget {
+    postMessage(data) { later(() => this.partner.dispatchEvent(new MessageEvent("message", { data })), 0); }
+  }
+  class MessageChannel {
+    constructor() {
+      ports.set(this, [new MessagePort(), new MessagePort()]);
+      const [first, second] = ports.get(this);
+      [first.partner, second.partner] = [second, first];
+    }
+    get port1() { return ports.get(this)[0]; }
+    get port2() { return ports.get(this)[1]; }
+  }
+  const ports = new WeakMap();
+  // A worker answers each message after `delays.worker` ms.
+  class Worker extends EventTarget {
+    constructor(url) { super(); this.url = String(url); this.alive = true; }
+    postMessage(data) { later(() => { if (this.alive) this.dispatchEvent(new MessageEvent("message", { data })); }, delays.worker); }
+    terminate() { this.alive = false; }
+  }
+  // Headers, requests and responses, with their getters on the prototypes. A fetch answers after `delays.fetch` ms
+  // with JSON naming its URL, whose body is read in `delays.body` ms.
+  class Headers {
+    constructor(init = {}) {
+      const entries = init instanceof Headers ? [...fields.get(init)] : Object.entries(init ?? {});
+      fields.set(this, new Map(entries.map(([name, value]) => [String(name).toLowerCase(), String(value)])));
+    }
+    get(name) { return fields.get(this).get(String(name).toLowerCase()) ?? null; }
+  }
+  const fields = new WeakMap();
+  class Request {
+    constructor(input, init = {}) {
+      parts.set(this, { url: new URL(String(input), global.location.href).href, method: String(init.method ?? "GET").toUpperCase(),
+        headers: new Headers(init.headers), body: init.body ?? null });
+    }
+    get url() { return parts.get(this).url; }
+    get method() { return parts.get(this).method; }
+    get headers() { return parts.get(this).headers; }
+    clone() { return new Request(this.url, parts.get(this)); }
+    text() { return Promise.resolve(parts.get(this).body === null ? "" : String(parts.get(this).body)); }
+  }
+  class Response {
+    constructor(body, init = {}) {
+      parts.set(this, { body: String(body), status: init.status ?? 200, url: init.url ?? "", type: init.type ?? "basic",
+        headers: new Headers(init.headers) });
+    }
+    get url() { return parts.get(this).url; }
+    get status() { return parts.get(this).status; }
+    get type() { return parts.get(this).type; }
+    get headers() { return parts.get(this).headers; }
+    clone() { return new Response(parts.get(this).body, parts.get(this)); }
+    text() { return new Promise((resolve) => later(() => resolve(parts.get(this).body), delays.body)); }
+    json() { return this.text().then((text) => JSON.parse(text)); }
+  }
+  const parts = new WeakMap();
+  // How a fetch of a path answers, when not with its JSON: "fail" (a network error), "opaque" (another origin's) or
+  // "big" (a response that says it is 1,000,000 bytes long).
+  const answers = {};
+  global.fetch = (input, init) => new Promise((resolve, reject) => {
+    const url = input instanceof Request ? input.url : new URL(String(input), global.location.href).href;
+    const answer = answers[new URL(url).pathname];
+    later(() => {
+      if (answer === "fail") reject(new TypeError("Load failed"));
+      else if (answer === "opaque") resolve(new Response("", { type: "opaque", status: 0 }));
+      else if (answer === "big") resolve(new Response("[]", { url, headers: { "content-type": "application/json", "content-length": "1000000" } }));
+      else resolve(new Response(`{"url": "${url}"}`, { url, headers: { "content-type": "application/json" } }));
+    }, delays.fetch);
+  });
+  // Form data and URL parameters, as far as a request's body is read.
+  class URLSearchParams {
+    constructor(init = "") {
+      const pairs = init instanceof FormData ? formFields.get(init) : typeof init === "string"
+        ? init.replace(/^\?/, "").split("&").filter((pair) => pair).map((pair) => pair.split("=").map(decodeURIComponent))
+        : Object.entries(init);
+      formFields.set(this, pairs.map(([name, value]) => [String(name), String(value ?? "")]));
+    }
+    toString() { return formFields.get(this).map((pair) => pair.map(encodeURIComponent).join("=")).join("&"); }
+  }
+  class FormData {
+    constructor() { formFields.set(this, []); }
+    append(name, value) { formFields.get(this).push([String(name), String(value)]); }
+  }
+  const formFields = new WeakMap();
+  Object.assign(global, { MessagePort, MessageChannel, Worker, Headers, Request, Response, URLSearchParams, FormData });
 
   // Mutation observers: every change of the DOM calls each observer's callback in a Promise job.
   const observers = new Set();
@@ -80,6 +192,14 @@
     observe() { observers.add(this); }
     disconnect() { observers.delete(this); }
   };
+  global.MutationRecord = class MutationRecord {
+    get addedNodes() { return []; }
+  };
+  // Lists are arrays here: their length getters read an array's own.
+  for (const name of ["NodeList", "HTMLCollection"]) {
+    global[name] = function () {};
+    Object.defineProperty(global[name].prototype, "length", { get() { return Array.isArray(this) ? this.length : 0; } });
+  }
 
   // Selectors: a list of compound selectors joined by spaces (descendants).
   const parseCompound = (text) => {
@@ -117,6 +237,7 @@
 
   class Node extends EventTarget {
     constructor() { super(); this.parentNode = null; }
+    get nodeType() { return this instanceof Element ? 1 : this instanceof Text ? 3 : this instanceof Document ? 9 : 0; }
     get parentElement() { return this.parentNode instanceof Element ? this.parentNode : null; }
     get isConnected() {
       let node = this;
@@ -132,7 +253,6 @@
   }
   class Text extends Node {
     constructor(text) { super(); this.data = String(text); }
-    get nodeType() { return 3; }
     get nodeName() { return "#text"; }
     get textContent() { return this.data; }
   }
@@ -166,13 +286,14 @@
   class Element extends ParentNode {
     constructor(tag, attributes = {}) {
       super();
-      this.localName = tag.toLowerCase();
+      this.tag = tag.toLowerCase();
       this.attributes = new Map(Object.entries(attributes).map(([name, value]) => [name, String(value)]));
       this.style = { display: "block", visibility: "visible" };
       this.rect = { left: 10, top: 10, width: 100, height: 20 };
       this.focused = false;
     }
-    get nodeType() { return 1; }
+    get localName() { return this.tag; }
+    get firstElementChild() { return this.children[0] ?? null; }
     get nodeName() { return this.tagName; }
     get tagName() { return this.localName.toUpperCase(); }
     get id() { return this.getAttribute("id") ?? ""; }
@@ -232,19 +353,26 @@
       }
     }
   }
+  // With media off, as webparse runs pages: never playing.
+  class HTMLMediaElement extends Element {
+    get paused() { return true; }
+    get ended() { return false; }
+  }
   class HTMLFormElement extends Element {
     requestSubmit() { this.submitted = (this.submitted ?? 0) + 1; this.dispatchEvent(new Event("submit", { bubbles: true })); }
   }
   class Document extends ParentNode {
     constructor() {
       super();
-      this.readyState = "complete";
+      this.state = "complete";
       this.title = "";
       this.baseURI = "http://example.test/";
       this.activeElement = null;
     }
-    get nodeType() { return 9; }
     get nodeName() { return "#document"; }
+    get readyState() { return this.state; }
+    set readyState(state) { this.state = state; }
+    get defaultView() { return global; }
     get documentElement() { return this.children[0] ?? null; }
     get body() { return this.querySelector("body"); }
     get scrollingElement() { return { scrollHeight: this.scrollHeight ?? 1000 }; }
@@ -259,9 +387,13 @@
       return this.descendants().filter(inside).pop() ?? null;
     }
   }
-  Object.assign(global, { Node, Text, Element, HTMLInputElement, HTMLTextAreaElement, HTMLSelectElement, HTMLOptionElement, HTMLFormElement });
+  Object.assign(global, {
+    Node, Text, Element, HTMLElement: Element, HTMLInputElement, HTMLTextAreaElement, HTMLSelectElement, HTMLOptionElement, HTMLFormElement,
+    HTMLMediaElement, Document,
+  });
   global.XPathResult = { BOOLEAN_TYPE: 3, ORDERED_NODE_SNAPSHOT_TYPE: 7 };
-  global.document = new Document();
+  const theDocument = new Document();
+  Object.defineProperty(global, "document", { get: () => theDocument, configurable: true });
   global.location = { href: "http://example.test/list" };
   global.innerWidth = 1280;
   global.innerHeight = 800;
@@ -278,10 +410,14 @@
       const directory = String(base).replace(/[?#].*$/, "").replace(/[^/]*$/, "");
       this.href = text.startsWith("/") ? origin + text : text.startsWith("?") ? String(base).replace(/[?#].*$/, "") + text : directory + text;
     }
+    get pathname() { return this.href.replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/[?#].*$/, "") || "/"; }
     toString() { return this.href; }
   };
 
-  const kinds = { input: HTMLInputElement, textarea: HTMLTextAreaElement, select: HTMLSelectElement, option: HTMLOptionElement, form: HTMLFormElement };
+  const kinds = {
+    input: HTMLInputElement, textarea: HTMLTextAreaElement, select: HTMLSelectElement, option: HTMLOptionElement, form: HTMLFormElement,
+    audio: HTMLMediaElement, video: HTMLMediaElement,
+  };
   global.page = {
     // An element of `tag` with `attributes` and `children` (elements or strings).
     element(tag, attributes = {}, children = []) {
@@ -296,6 +432,10 @@
     },
     // The clock now, in ms.
     get now() { return now; },
+    // How long the fake's workers, fetches and body reads take (ms), and how fetches of paths answer, which a test
+    // may change.
+    delays,
+    answers,
     // Runs the timers due within `ms`, in order, moving the clock to each; then moves it to the end.
     advance(ms) {
       const end = now + ms;
@@ -304,6 +444,7 @@
         if (!due) break;
         timers.delete(due.id);
         now = due.at;
+        if (due.every > 0) timers.set(due.id, { ...due, at: due.at + due.every });
         due.callback();
       }
       now = end;
