@@ -50,6 +50,17 @@ import WebParser
             ])
     }
 
+    @Test func aViewportObjectIsReadByItsTableAndItsTextFormStays() throws {
+        #expect(try job(#""script": "1", "viewport": {"width": 400, "height": 300}"#).get()?.job.page.viewport == Viewport(width: 400, height: 300))
+        #expect(try job(#""script": "1", "viewport": "800x600""#).get()?.job.page.viewport == Viewport(width: 800, height: 600))
+        #expect(
+            problems(#""viewport": {"width": 0, "hieght": 5}"#).sorted() == [
+                "viewport.height: required",
+                #"viewport.hieght: unknown key; did you mean "height"?"#,
+                "viewport.width: expected a number of pixels from 1 to 16384, got 0"
+            ])
+    }
+
     @Test func anOptionGivesTheSameObjectAsJSON() {
         let here = URL(fileURLWithPath: "/")
         let field = JobFields.all.first { $0.key == "crawl" }!

@@ -156,18 +156,11 @@ package struct FieldReader {
             problem(path, at: input, "expected \(expected), got \(input.excerpt)")
             return nil
         }
-        var size: [String: Int] = [:]
-        for (key, value) in members {
-            guard key == "width" || key == "height" else {
-                problem(path + "." + key, at: .node(value), "unknown key; a viewport has \"width\" and \"height\"")
-                continue
-            }
-            size[key] = integer(path + "." + key, .node(value), in: 1...16_384, what: "a number of pixels")
-        }
+        let size = object(path, input, fields: SettingsObjects.viewport, into: SettingsObjects.Size(), example: expected)
         for key in ["width", "height"] where !members.contains(where: { $0.key == key }) {
             problem(path + "." + key, at: input, "required")
         }
-        guard let width = size["width"], let height = size["height"] else { return nil }
+        guard let width = size?.width, let height = size?.height else { return nil }
         return Viewport(width: width, height: height)
     }
 
@@ -292,18 +285,14 @@ package struct FieldReader {
         var urlInput = input
         var bypass: [String] = []
         if let members = input.members {
-            for (key, value) in members where key != "url" && key != "noProxy" {
-                problem(path + "." + key, at: .node(value), "unknown key; a proxy has \"url\" and \"noProxy\"")
-            }
+            guard let read = object(path, input, fields: SettingsObjects.proxy, into: SettingsObjects.ProxyDraft(), example: #"{"url": …, "noProxy": […]}"#)
+            else { return nil }
             guard let url = members.first(where: { $0.key == "url" })?.value else {
                 problem(path + ".url", at: input, "required")
                 return nil
             }
             urlInput = .node(url)
-            if let hosts = members.first(where: { $0.key == "noProxy" })?.value {
-                guard let list = stringList(path + ".noProxy", .node(hosts), what: "host names") else { return nil }
-                bypass = list
-            }
+            bypass = read.noProxy
         }
         guard let text = string(path, urlInput) else { return nil }
         let schemes: Set<String> = ["http", "https", "socks", "socks4", "socks4a", "socks5", "socks5h"]
