@@ -58,9 +58,7 @@ struct EvalCommand {
     let settings: Settings
 
     func execute() async -> ExitCode {
-        await SingleJob.run(
-            "eval", usage: Self.command.usage, settings: settings
-        ) { () throws(CommandFailure) in
+        await SingleJob.run(Self.command, settings: settings) { () throws(CommandFailure) in
             if settings.items != nil || !settings.extractFields.isEmpty {
                 guard settings.script == nil && settings.scriptFile == nil else { throw CommandFailure.usage("give SCRIPT or --items/--field, not both") }
                 var reader = FieldReader(directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))

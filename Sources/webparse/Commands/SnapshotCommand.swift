@@ -46,9 +46,7 @@ struct SnapshotCommand {
     let settings: Settings
 
     func execute() async -> ExitCode {
-        await SingleJob.run(
-            "snapshot", usage: Self.command.usage, settings: settings
-        ) { () throws(CommandFailure) in
+        await SingleJob.run(Self.command, settings: settings) { () throws(CommandFailure) in
             var job = try JobOptions.job(
                 url: settings.url, script: settings.html == nil ? "true" : EvalCommand.renderedHTML,
                 waitFor: EvalCommand.loaded, fields: settings.fields, stepsFile: settings.stepsFile)

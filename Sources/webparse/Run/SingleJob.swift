@@ -5,16 +5,17 @@ import WebParser
 /// One job given on the command line (`eval`, `snapshot`): built from its options, run in the session they
 /// describe, with progress and the page's messages on stderr.
 enum SingleJob {
-    /// Builds the job with `make` and runs it for the command `command` in the session `settings` give, with their
+    /// Builds the job with `make` and runs it for the command `page` in the session `settings` give, with their
     /// HAR file and verbosity, following its items' detail pages when it
     /// says (`follow`); `use` gets the result and says how the command ends. Once `use` succeeds, the session's
     /// cookies are saved as the options ask.
-    /// - Returns: `use`'s code; `.usage` when the options are wrong (explained with `usage`), or the code of
+    /// - Returns: `use`'s code; `.usage` when the options are wrong (explained with the command's usage), or the code of
     ///   what failed: the session, the job, or saving cookies.
     static func run(
-        _ command: String, usage: String, settings: some PageCommandSettings,
+        _ page: some Command, settings: some PageCommandSettings,
         make: () throws(CommandFailure) -> Config.NamedJob, use: (WebParserResult) -> ExitCode
     ) async -> ExitCode {
+        let (command, usage) = (page.name, page.usage)
         let named: Config.NamedJob
         var har: HARRecorder?
         do throws(CommandFailure) {
