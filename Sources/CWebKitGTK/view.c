@@ -177,6 +177,10 @@ static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WK
      * group's purpose, cutting the page off from windows of other origins, is webparse's own rule anyway: a
      * view has no opener and never opens a second window (on_create). */
     turn_off_feature(settings, "CrossOriginOpenerPolicy");
+    /* A service worker outlives the page that registered it: in the context every job shares, it would answer the
+     * next job's requests from what an earlier job's page put there. Pages get no navigator.serviceWorker, as in a
+     * browser without service workers, and load from the network. */
+    turn_off_feature(settings, "ServiceWorkers");
     if (options.user_agent)
         webkit_settings_set_user_agent(settings, options.user_agent);
     WebKitUserContentManager *content = webkit_user_content_manager_new();

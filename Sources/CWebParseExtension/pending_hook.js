@@ -526,15 +526,6 @@
             }[name];
         }
     }
-    // A service worker, once registered, may answer the page's requests and post to it at any time.
-    let serviceWorkers = 0;
-    if (typeof ServiceWorkerContainer === "function") {
-        const originalRegister = ServiceWorkerContainer.prototype.register;
-        ServiceWorkerContainer.prototype.register = function register() {
-            serviceWorkers += 1;
-            return settled(apply(originalRegister, this, arguments), kind.call);
-        };
-    }
     // Schedulers webparse does not follow: a page that uses one is never taken as still.
     let untracked = null;
     const unfollowed = (object, name, what) => {
@@ -618,7 +609,6 @@
             else stays(`a frame or script loading for over ${horizon} ms`);
         }
         counted(kind.call);
-        if (serviceWorkers > 0) stays("a service worker");
         if (untracked !== null) stays(untracked);
         for (const id in timers) {
             const entry = timers[id];

@@ -5,7 +5,7 @@ import Testing
 
 /// Nothing of one job reaches the next on the same runner, channel by channel: the earlier job's settings (user
 /// agent, viewport, language, headers, blocking rules, console capture) and what its document left behind (a
-/// broadcast channel's messages, the scroll position, a popup). Each test runs a job that sets or leaves something,
+/// broadcast channel's messages, the scroll position, a popup, a service worker). Each test runs a job that sets or leaves something,
 /// then a job in the tab that replaces it, which must see a fresh tab's state.
 @Suite(.serialized) struct JobIsolationTests {
     /// A page that reports what its tab is: the user agent, the viewport, the language, the scroll position,
@@ -101,5 +101,44 @@ import Testing
         let beside = try report(try await parser.run(reportJob()))
         #expect((beside["heard"] as? [String])?.contains("from the earlier job") == true, "\(beside)")
         _ = try await left
+    }
+
+    /// A service worker an earlier job would register does not answer the next job's requests (pages have none: with
+    /// them, the next job got the earlier job's worker's answer).
+    @Test func anEarlierJobsServiceWorkerDoesNotAnswerTheNext() async throws {
+        let worker = """
+            self.addEventListener("install", () => self.skipWaiting());
+            self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+            self.addEventListener("fetch", (event) => {
+              if (new URL(event.request.url).pathname === "/answer") event.respondWith(new Response("from the earlier job's worker"));
+            });
+            """
+        let register = """
+            <!doctype html><title>sw</title><script>
+            window.state = "serviceWorker" in navigator ? null : "no service workers";
+            if (window.state === null) navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready)
+              .then(() => fetch("/answer")).then((response) => response.text()).then((text) => { window.state = text; },
+                (error) => { window.state = "no service worker: " + error; });
+            </script>
+            """
+        let ask = """
+            <!doctype html><title>ask</title><script>
+            window.state = null;
+            fetch("/answer").then((response) => response.text()).then((text) => { window.state = text; });
+            </script>
+            """
+        let server = try TestHTTPServer(routes: [
+            "/sw.js": .respond(contentType: "text/javascript", body: worker), "/register": .respond(body: register),
+            "/ask": .respond(body: ask), "/answer": .respond(body: "from the server")
+        ])
+        let parser = WebParserRunner()
+        func run(_ path: String) async throws -> String {
+            let job = WebParserJob(url: server.url(path), evaluation: Evaluation(script: "window.state"), timeout: .seconds(15), retry: RetryPolicy(retries: 0))
+            return String(decoding: try await parser.run(job).data, as: UTF8.self)
+        }
+        let registered = try await run("/register")
+        let next = try await run("/ask")
+        #expect(registered == #""no service workers""#)
+        #expect(next == #""from the server""#, "after \(registered)")
     }
 }

@@ -176,7 +176,7 @@ typedef struct {
 
 /* Creates a view of options.width x options.height inside a one-pixel GtkOffscreenWindow, beside its pixel (GTK
  * never draws it) and shown at the first load, with hardware acceleration off, console output kept off stdout,
- * media that never plays by itself, no second window and script dialogs answered at once. With a related view (or NULL), the new view shares its web process while
+ * media that never plays by itself, no second window, no service workers and script dialogs answered at once. With a related view (or NULL), the new view shares its web process while
  * the two load the same site (WebKit starts another for a different site): a new tab, with its own history,
  * session storage and window name. With related_content too, it also shares the related view's settings and
  * user content (options then give only the size and whether scripts message back), so that it costs no more

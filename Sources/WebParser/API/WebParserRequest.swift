@@ -58,18 +58,13 @@ public struct WebParserRequest: Sendable, Equatable {
         public var body: Data
     }
 
-    /// For the script of a shared worker or a service worker (its request's `Sec-Fetch-Dest`), that the worker's own
-    /// requests are not recorded, and why; nil for any other request. A dedicated worker's requests are the page's.
+    /// For the script of a shared worker (its request's `Sec-Fetch-Dest`), that the worker's own requests are not
+    /// recorded, and why; nil for any other request. A dedicated worker's requests are the page's; pages have no
+    /// service workers.
     public var unrecordedWorkerNote: String? {
         let destination = requestHeaders.last { $0.name.lowercased() == "sec-fetch-dest" }?.value.lowercased()
-        let worker: String? =
-            switch destination {
-            case "sharedworker": "a shared worker"
-            case "serviceworker": "a service worker"
-            default: nil
-            }
-        return worker.map {
-            "the script of \($0): WebKit runs it apart from the page and reports its requests to no page, so the worker's own requests are not recorded"
-        }
+        guard destination == "sharedworker" else { return nil }
+        return
+            "the script of a shared worker: WebKit runs it apart from the page and reports its requests to no page, so the worker's own requests are not recorded"
     }
 }
