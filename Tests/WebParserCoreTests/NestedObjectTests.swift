@@ -61,6 +61,14 @@ import WebParser
             ])
     }
 
+    @Test func authIsReadByItsTableAndItsPasswordsExcludeEachOther() throws {
+        let job = try #require(try job(#""script": "1", "auth": {"user": "me", "password": "secret"}"#).get()?.job)
+        #expect(job.load.credentials == WebParserJob.Credentials(user: "me", password: "secret"))
+        #expect(problems(#""auth": {"user": "me", "pasword": "secret"}"#) == [#"auth.pasword: unknown key; did you mean "password"?"#])
+        #expect(problems(#""auth": {"user": "me", "password": "a", "passwordEnv": "B"}"#) == ["auth: give password or passwordEnv, one of them"])
+        #expect(problems(#""auth": {"password": "a"}"#) == ["auth.user: required"])
+    }
+
     @Test func anOptionGivesTheSameObjectAsJSON() {
         let here = URL(fileURLWithPath: "/")
         let field = JobFields.all.first { $0.key == "crawl" }!

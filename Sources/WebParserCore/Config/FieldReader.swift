@@ -313,17 +313,9 @@ package struct FieldReader {
         var fields: [String: FieldInput] = [:]
         switch input {
         case .node:
-            guard let members = input.members else {
-                problem(path, at: input, "expected {\"user\": …, \"password\": …} or {\"user\": …, \"passwordEnv\": …}")
-                return nil
-            }
-            for (key, value) in members {
-                guard ["user", "password", "passwordEnv"].contains(key) else {
-                    problem(path + "." + key, at: .node(value), "unknown key; auth has \"user\" and \"password\" or \"passwordEnv\"")
-                    continue
-                }
-                fields[key] = .node(value)
-            }
+            let example = #"{"user": …, "password": …} or {"user": …, "passwordEnv": …}"#
+            guard let given = object(path, input, fields: SettingsObjects.auth, into: [:], example: example) else { return nil }
+            fields = given
         case .arguments:
             fields = ["user": input, "passwordEnv": .arguments([Self.passwordVariable])]
         }

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import WebParser
 
-/// The keys of a page's and a session's small objects: `viewport` and `proxy` (whose other forms, `"1280x800"` and a
-/// proxy's URL, their readers take first).
+/// The keys of a page's and a session's small objects: `viewport`, `auth` and `proxy` (whose other forms,
+/// `"1280x800"`, an option's user name and a proxy's URL, their readers take first).
 enum SettingsObjects {
     /// A viewport's sides as they are read.
     struct Size: Sendable {
@@ -22,6 +22,14 @@ enum SettingsObjects {
         .member("height", "in CSS pixels (required)") { reader, path, input, size in
             size.height = reader.integer(path, input, in: 1...16_384, what: "a number of pixels")
         }
+    ]
+
+    /// HTTP credentials' keys, each kept as given: the password and the variable that holds it exclude each other,
+    /// which `FieldReader.credentials` checks once all are read.
+    static let auth: [ConfigField<[String: FieldInput]>] = [
+        .member("user", "the user name (required)") { _, _, input, given in given["user"] = input },
+        .member("password", "the password") { _, _, input, given in given["password"] = input },
+        .member("passwordEnv", "the environment variable that holds the password") { _, _, input, given in given["passwordEnv"] = input }
     ]
 
     static let proxy: [ConfigField<ProxyDraft>] = [
