@@ -85,15 +85,9 @@ public final class WorkQueue: @unchecked Sendable {
         async throws(RedisConnection.Failure) -> WorkQueue
     {
         let thread = DispatchQueue(label: "webparse.work-queue")
-        let result: Result<WorkQueue, RedisConnection.Failure> = await withCheckedContinuation { continuation in
-            thread.async {
-                continuation.resume(
-                    returning: Result { () throws(RedisConnection.Failure) in
-                        try WorkQueue(url, worker: worker, lease: lease, retryWithin: retryWithin, thread: thread)
-                    })
-            }
+        return try await run(on: thread) { () throws(RedisConnection.Failure) in
+            try WorkQueue(url, worker: worker, lease: lease, retryWithin: retryWithin, thread: thread)
         }
-        return try result.get()
     }
 
     /// Connects and checks the queue's keys, blocking: called on `thread` only.
@@ -122,6 +116,13 @@ public final class WorkQueue: @unchecked Sendable {
     func run<Value: Sendable>(_ body: @escaping @Sendable () throws(RedisConnection.Failure) -> Value) async throws(RedisConnection.Failure)
         -> Value
     {
+        try await Self.run(on: thread, body)
+    }
+
+    /// Runs `body` on `thread`, never on Swift's cooperative threads.
+    private static func run<Value: Sendable>(
+        on thread: DispatchQueue, _ body: @escaping @Sendable () throws(RedisConnection.Failure) -> Value
+    ) async throws(RedisConnection.Failure) -> Value {
         let result: Result<Value, RedisConnection.Failure> = await withCheckedContinuation { continuation in
             thread.async {
                 do throws(RedisConnection.Failure) {

@@ -152,15 +152,16 @@ package struct FieldReader {
             }
             return Viewport(width: sides[0], height: sides[1])
         }
-        guard let members = input.members else {
+        guard input.members != nil else {
             problem(path, at: input, "expected \(expected), got \(input.excerpt)")
             return nil
         }
-        let size = object(path, input, fields: SettingsObjects.viewport, into: SettingsObjects.Size(), example: expected)
-        for key in ["width", "height"] where !members.contains(where: { $0.key == key }) {
-            problem(path + "." + key, at: input, "required")
-        }
-        guard let width = size?.width, let height = size?.height else { return nil }
+        guard
+            let size = object(
+                path, input, fields: SettingsObjects.viewport, into: SettingsObjects.Size(), example: expected,
+                required: ["width": "required", "height": "required"]),
+            let width = size.width, let height = size.height
+        else { return nil }
         return Viewport(width: width, height: height)
     }
 
@@ -284,14 +285,14 @@ package struct FieldReader {
     mutating func proxy(_ path: String, _ input: FieldInput) -> WebParserSession.Proxy? {
         var urlInput = input
         var bypass: [String] = []
-        if let members = input.members {
-            guard let read = object(path, input, fields: SettingsObjects.proxy, into: SettingsObjects.ProxyDraft(), example: #"{"url": …, "noProxy": […]}"#)
+        if input.members != nil {
+            guard
+                let read = object(
+                    path, input, fields: SettingsObjects.proxy, into: SettingsObjects.ProxyDraft(), example: #"{"url": …, "noProxy": […]}"#,
+                    required: ["url": "required"]),
+                let url = read.url
             else { return nil }
-            guard let url = members.first(where: { $0.key == "url" })?.value else {
-                problem(path + ".url", at: input, "required")
-                return nil
-            }
-            urlInput = .node(url)
+            urlInput = url
             bypass = read.noProxy
         }
         guard let text = string(path, urlInput) else { return nil }

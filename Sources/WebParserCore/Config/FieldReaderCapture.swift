@@ -29,14 +29,9 @@ extension FieldReader {
 
     /// One rule: an object of `CaptureFields.rule`, whose `url` is required.
     private mutating func rule(_ path: String, _ input: FieldInput) -> WebParserJob.Capture.Rule? {
-        let example = #"{"url": REGEX, "as": "json"}"#
-        guard let (members, given) = members(path, input, example: example) else { return nil }
-        let rule = object(path, given, fields: CaptureFields.rule, into: WebParserJob.Capture.Rule(url: ""), example: example)
-        guard members.contains(where: { $0.key == "url" }) else {
-            problem(path + ".url", at: given, "required; a regular expression for the URLs to capture")
-            return nil
-        }
-        return rule
+        object(
+            path, input, fields: CaptureFields.rule, into: WebParserJob.Capture.Rule(url: ""), example: #"{"url": REGEX, "as": "json"}"#,
+            required: ["url": "required; a regular expression for the URLs to capture"])
     }
 
     /// A rule for the URLs that the regular expression `input` matches, with the defaults.

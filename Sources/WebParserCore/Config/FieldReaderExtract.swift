@@ -7,14 +7,13 @@ extension FieldReader {
     /// own, `"."` the item, `"xpath:…"` XPath), `{"selector", "attribute", "as", "all", "required"}`, or nested
     /// `{"items", "fields"}`. Every selector is checked here.
     mutating func extraction(_ path: String, _ input: FieldInput) -> Extraction? {
-        let example = #"{"items": ".chapter", "fields": {"title": ".title"}}"#
-        guard let (members, given) = members(path, input, example: example) else { return nil }
-        let draft = object(path, given, fields: ExtractFields.extraction, into: ExtractFields.Draft(), example: example)
-        guard members.contains(where: { $0.key == "fields" }) else {
-            problem(path + ".fields", at: given, "required: the fields of each item, {NAME: SELECTOR, …}")
-            return nil
-        }
-        guard let draft, let fields = draft.fields else { return nil }
+        guard
+            let draft = object(
+                path, input, fields: ExtractFields.extraction, into: ExtractFields.Draft(),
+                example: #"{"items": ".chapter", "fields": {"title": ".title"}}"#,
+                required: ["fields": "required: the fields of each item, {NAME: SELECTOR, …}"]),
+            let fields = draft.fields
+        else { return nil }
         return Extraction(items: draft.items, fields: fields)
     }
 
@@ -55,13 +54,12 @@ extension FieldReader {
             guard let extraction = extraction(path, .node(nested)) else { return nil }
             return Extraction.Field(name: name, value: .items(extraction), required: required)
         }
-        let example = #"{"selector": "a", "attribute": "href"}"#
-        let draft = object(path, input, fields: ExtractFields.field, into: ExtractFields.FieldDraft(), example: example)
-        guard members.contains(where: { $0.key == "selector" }) else {
-            problem(path + ".selector", at: input, "required: a selector relative to the item (\".\" for the item itself)")
-            return nil
-        }
-        guard let draft, let selector = draft.selector else { return nil }
+        guard
+            let draft = object(
+                path, input, fields: ExtractFields.field, into: ExtractFields.FieldDraft(), example: #"{"selector": "a", "attribute": "href"}"#,
+                required: ["selector": "required: a selector relative to the item (\".\" for the item itself)"]),
+            let selector = draft.selector
+        else { return nil }
         let read = Extraction.Read(selector: selector, attribute: draft.attribute ?? draft.selectorAttribute, form: draft.form, all: draft.all)
         return Extraction.Field(name: name, value: .read(read), required: required)
     }

@@ -23,17 +23,22 @@ extension FieldReader {
     }
 
     /// Reads `input`, an object at `path` whose keys are those of `fields` (on the command line, the same object as
-    /// JSON), into `object`: each key by its field's reader, an unknown key a problem.
+    /// JSON), into `object`: each key by its field's reader, an unknown key a problem, and each key of `required`
+    /// that is missing a problem with its message.
     /// - Returns: the object read, or nil when any of it is wrong (each problem recorded).
-    mutating func object<Object>(_ path: String, _ input: FieldInput, fields: [ConfigField<Object>], into object: Object, example: String)
-        -> Object?
-    {
+    mutating func object<Object>(
+        _ path: String, _ input: FieldInput, fields: [ConfigField<Object>], into object: Object, example: String,
+        required: KeyValuePairs<String, String> = [:]
+    ) -> Object? {
         let found = problemsFound
-        guard let (members, _) = members(path, input, example: example) else { return nil }
+        guard let (members, given) = members(path, input, example: example) else { return nil }
         _ = knownKeysOnly(members, fields.map(\.key), at: path)
         var object = object
         for (key, node) in members {
             fields.first { $0.key == key }?.read(&self, path + "." + key, .node(node), &object)
+        }
+        for (key, message) in required where !members.contains(where: { $0.key == key }) {
+            problem(path + "." + key, at: given, message)
         }
         return problemsFound == found ? object : nil
     }

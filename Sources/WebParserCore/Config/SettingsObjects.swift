@@ -10,8 +10,9 @@ enum SettingsObjects {
         var height: Int?
     }
 
-    /// A proxy's hosts reached without it; its URL is read with the proxy's other form.
+    /// A proxy's URL as given (read as the proxy's other form is) and the hosts reached without it.
     struct ProxyDraft: Sendable {
+        var url: FieldInput?
         var noProxy: [String] = []
     }
 
@@ -33,7 +34,7 @@ enum SettingsObjects {
     ]
 
     static let proxy: [ConfigField<ProxyDraft>] = [
-        .member("url", "the proxy's URL (required)") { _, _, _, _ in },
+        .member("url", "the proxy's URL (required)") { _, _, input, proxy in proxy.url = input },
         .member("noProxy", "hosts reached without the proxy") { reader, path, input, proxy in
             proxy.noProxy = reader.stringList(path, input, what: "host names") ?? []
         }
