@@ -67,6 +67,9 @@ import TestSupport
         }
     }
 
+    /// How much later than its start a document may reach the server's log, on a busy machine.
+    static let arrivalJitter = Duration.milliseconds(50)
+
     @Test func perHostAndDelayHoldAcrossWorkers() async throws {
         let site = try RecordingSite(count: 24, latency: .milliseconds(600))
         let records = try await crawlByThreeWorkers(site, crawl: #"{"perHost": 2, "delay": 0.25, "robots": false}"#)
@@ -74,8 +77,11 @@ import TestSupport
         let arrivals = site.arrivals
         #expect(arrivals.count == 24)
         #expect(arrivals.map(\.inFlight).max() == 2, "never more than perHost documents at once: \(arrivals.map(\.inFlight))")
+        // The delay holds between the loads' starts as the tabs see them; the server stamps each arrival once its
+        // own thread for the connection ran, and a busy machine's web process may send one a little late (a CI run
+        // saw 238 ms): without the delay, two documents arrive at once.
         let gaps = zip(arrivals, arrivals.dropFirst()).map { $1.at - $0.at }
-        #expect(gaps.allSatisfy { $0 >= .milliseconds(250) }, "never closer than delay: \(gaps)")
+        #expect(gaps.allSatisfy { $0 >= .milliseconds(250) - Self.arrivalJitter }, "never closer than delay: \(gaps)")
     }
 
     @Test func aHostAskingToWaitGetsNoRequestFromAnyWorker() async throws {
