@@ -28,4 +28,28 @@ import Testing
             #expect(seen["session"] is NSNull && seen["name"] as? String == "" && seen["history"] as? Int == 1, "\(name): \(seen)")
         }
     }
+
+    /// A closed tab's document leaves its web process: forty jobs one after another, each page holding 24 MB that
+    /// its script filled, keep webparse's whole process tree under 600 MB (proportional set size) at every moment.
+    /// While WebKit kept the document of a page whose resource observer still observed as its tab closed, the tree
+    /// grew by each page's 24 MB, past 1 GB.
+    @Test func aClosedTabsDocumentLeavesItsWebProcess() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(body: #"<title>loading</title><script src="/app.js"></script>"#),
+            "/app.js": .respond(contentType: "text/javascript", body: #"window.kept = new Float64Array(3000000).fill(1); document.title = "ready""#)
+        ])
+        let jobs = (1...40).map { #"{"name": "job\#($0)", "url": "\#(server.url("/"))"}"# }.joined(separator: ", ")
+        let config = try write(#"{"defaults": {"script": "document.title === 'ready' ? 'ready' : null"}, "jobs": [\#(jobs)]}"#, "memory.json", in: try folder())
+        let running = try webparse.start(["run", "-j1", config], environment: headless)
+        var peak = 0
+        while ProcessTree.anyAlive([running.pid]) {
+            peak = max(peak, ProcessTree.proportionalMegabytes(ofTreeAt: running.pid))
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let outcome = await running.finish()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: outcome.stdout) as? [String: String])
+        #expect(results.count == 40 && Set(results.values) == ["ready"])
+        #expect(peak < 600, "the process tree reached \(peak) MiB")
+    }
 }

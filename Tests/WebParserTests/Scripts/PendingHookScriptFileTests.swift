@@ -110,4 +110,17 @@ import Testing
         try page.evaluate("document.readyState = 'complete'")
         #expect(try state(page) == (nil, 0, nil))
     }
+
+    /// WebKit keeps a document whose resource observer still observes when its tab closes: the hook's observer stops
+    /// as the page is hidden and starts again when it is shown from the back-forward cache, not on a first showing.
+    @Test func theResourceObserverStopsWhileThePageIsHidden() throws {
+        let page = try page("")
+        #expect(try page.evaluate("page.observers") == "1")
+        try page.evaluate("dispatchEvent(new PageTransitionEvent('pageshow', {persisted: false}))")
+        #expect(try page.evaluate("page.observers") == "1")
+        try page.evaluate("dispatchEvent(new PageTransitionEvent('pagehide', {persisted: true}))")
+        #expect(try page.evaluate("page.observers") == "0")
+        try page.evaluate("dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))")
+        #expect(try page.evaluate("page.observers") == "1")
+    }
 }

@@ -28,6 +28,25 @@
   }
   global.Performance = Performance;
   global.performance = new Performance();
+  // Resource observers: those observing now, which a test reads as page.observers.
+  const observing = new Set();
+  class PerformanceEntry {
+    constructor(name, startTime) { entryFields.set(this, { name, startTime }); }
+    get name() { return entryFields.get(this).name; }
+    get startTime() { return entryFields.get(this).startTime; }
+  }
+  const entryFields = new WeakMap();
+  class PerformanceObserverEntryList {
+    constructor(entries) { entryLists.set(this, entries); }
+    getEntries() { return entryLists.get(this); }
+  }
+  const entryLists = new WeakMap();
+  class PerformanceObserver {
+    constructor(callback) { this.callback = callback; }
+    observe() { observing.add(this); }
+    disconnect() { observing.delete(this); }
+  }
+  Object.assign(global, { PerformanceEntry, PerformanceObserverEntryList, PerformanceObserver });
   const realDate = Date;
   global.Date = class extends realDate {
     static now() { return now; }
@@ -47,6 +66,11 @@
   class InputEvent extends Event {
     constructor(type, init = {}) { super(type, init); this.data = init.data ?? null; this.inputType = init.inputType ?? ""; }
   }
+  class PageTransitionEvent extends Event {
+    constructor(type, init = {}) { super(type, init); transitions.set(this, !!init.persisted); }
+    get persisted() { return transitions.get(this); }
+  }
+  const transitions = new WeakMap();
   class ErrorEvent extends Event {
     constructor(type, init = {}) {
       super(type, init);
@@ -79,7 +103,7 @@
       return true;
     }
   }
-  Object.assign(global, { Event, InputEvent, ErrorEvent, MessageEvent, EventTarget });
+  Object.assign(global, { Event, InputEvent, ErrorEvent, MessageEvent, PageTransitionEvent, EventTarget });
   global.Window = function Window() {};
   for (const name of ["addEventListener", "removeEventListener", "dispatchEvent"]) {
     global[name] = function () { return EventTarget.prototype[name].apply(global, arguments); };
@@ -432,6 +456,8 @@
     },
     // The clock now, in ms.
     get now() { return now; },
+    // How many resource observers are observing.
+    get observers() { return observing.size; },
     // How long the fake's workers, fetches and body reads take (ms), and how fetches of paths answer, which a test
     // may change.
     delays,
