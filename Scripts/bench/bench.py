@@ -421,7 +421,7 @@ def main():
         elif options.dash_batch < 3:
             print("\n(profile: needs --dash-batch 3 or more)")
         else:
-            dash_profile.report(tools.webparse, dash_url, options.dash_batch)
+            dash_profile.report(tools.webparse, dash_url, options.dash_batch, tools.python)
             dash_memory.report(tools.webparse, dash_url, 2 * options.dash_batch)
 
 

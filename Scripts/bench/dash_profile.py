@@ -1,6 +1,9 @@
 """Where the time of one page of the Plotly Dash app goes, in webparse, one page after another.
 
-Three runs of the Dash app (Scripts/bench/dash_app.py), each PAGES pages one at a time:
+Four runs of the Dash app (Scripts/bench/dash_app.py), each PAGES pages one at a time:
+- the page's own moments: when its chapters are in the document, when its graph is first drawn, its last change
+  to the document and its last timer, against when the chapters are first read and when webparse's answer is
+  final; and the same moments in Chromium (Playwright, one tab reused from load to load);
 - a timeline: the job's script returns the chapters with the page's own clock (Navigation and Resource Timing):
   when the document arrived, when the app's scripts had run (DOMContentLoaded), when the app asked for its
   layout and called back its server, when the chapters were there, and how long from one page's result to the
@@ -40,6 +43,33 @@ TIMED_SCRIPT = """(() => {
           responseEnd: navigation.responseEnd, contentLoaded: navigation.domContentLoadedEventEnd,
           resources: performance.getEntriesByType('resource').map(e => ({name: e.name, start: e.startTime, end: e.responseEnd}))};
 })()"""
+
+
+# A script that records the page's own moments from its first evaluation on (the chapters in the document, the
+# graph's first drawing, its last change to the document, its last timer) and when the chapters were first read.
+MOMENTS_SCRIPT = """(() => {
+  if (!window.__moments) {
+    const moments = window.__moments = {};
+    new MutationObserver(() => {
+      moments.changed = performance.now();
+      if (!moments.chapters && document.querySelector('#chapters li')) moments.chapters = moments.changed;
+      if (!moments.graph && document.querySelector('.main-svg')) moments.graph = moments.changed;
+    }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+    const setTimer = window.setTimeout;
+    window.setTimeout = function (callback, ...rest) {
+      return setTimer.call(window, function () { moments.timer = performance.now(); if (typeof callback === 'function') return callback.apply(this, arguments); }, ...rest);
+    };
+  }
+  const items = [...document.querySelectorAll('#chapters li')].map(li => li.textContent);
+  if (!items.length) return null;
+  window.__moments.answered = window.__moments.answered || performance.now();
+  return {items, now: performance.now(), contentLoaded: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd, ...window.__moments};
+})()"""
+
+MOMENTS = [("the app's scripts have run (DOMContentLoaded)", "contentLoaded"), ("the chapters are in the document", "chapters"),
+           ("the chapters are first read (a first non-empty answer)", "answered"), ("the graph's first drawing", "graph"),
+           ("the page's last change to its document", "changed"), ("the page's last timer has run", "timer"),
+           ("webparse's answer is final", "now")]
 
 
 def run_pages(webparse, url, pages, script, env=None, prefix=()):
@@ -86,6 +116,26 @@ def timeline(webparse, url, pages):
         rows.setdefault("webparse's script evaluations until then (count)", []).append(page["evaluations"])
     gaps = [ordered[i + 1]["origin"] - (ordered[i]["origin"] + ordered[i]["now"]) for i in range(1, len(ordered) - 1)]
     return wall, rows, gaps
+
+
+def moments(webparse, python, url, pages):
+    """The page's own moments (ms from its navigation start, pages 2 on) in webparse, a fresh tab each, and, when
+    Playwright is there, in Chromium, one tab reused from load to load (playwright_runner.py marks)."""
+    _, results, _ = run_pages(webparse, url, pages, MOMENTS_SCRIPT)
+    engines = {"webparse (WebKit)": [results[name] for name in sorted(results)][1:]}
+    runner = os.path.join(os.path.dirname(os.path.abspath(__file__)), "playwright_runner.py")
+    if python and os.path.exists(python):
+        environment = measure.headless_env()
+        environment["BENCH_SETTLE_MS"] = "0"
+        found = subprocess.run([python, runner, "marks", url, str(pages), MOMENTS_SCRIPT], capture_output=True, env=environment,
+                               timeout=600)
+        if found.returncode == 0:
+            # Its "now" is the reading 1.5 s after the answer: not a moment of the page.
+            engines["Playwright (Chromium)"] = [{k: v for k, v in page.items() if k != "now"} for page in json.loads(found.stdout)[1:]]
+    for name, pages_read in engines.items():
+        if any(page["items"] != fixtures.DASH_CHAPTERS for page in pages_read):
+            raise SystemExit(f"dash_profile: WRONG chapters in {name}")
+    return engines
 
 
 GC_CYCLE = re.compile(r"cycle ([\d.]+)ms END")
@@ -153,13 +203,24 @@ def main():
         parser.error("--pages: at least 3 (the first page is left out of the timeline, and it needs two after it)")
     dash, url = apps.start_dash(options.python)
     try:
-        report(options.webparse, url, options.pages)
+        report(options.webparse, url, options.pages, options.python)
     finally:
         dash.terminate()
 
 
-def report(webparse, url, pages):
-    """Prints the three parts as Markdown tables."""
+def report(webparse, url, pages, python=None):
+    """Prints the four parts as Markdown tables (the page's moments in Chromium too with `python`, Playwright's)."""
+    engines = moments(webparse, python, url, pages)
+    print(f"\nThe page's own moments, {pages} pages one after another (medians, ms from the navigation start, pages 2 on; "
+          "Chromium's last columns are read 1.5 s after its first answer):\n")
+    print("| moment | " + " | ".join(engines) + " |\n|---|" + "---|" * len(engines))
+    for label, key in MOMENTS:
+        cells = []
+        for pages_read in engines.values():
+            values = [page[key] for page in pages_read if key in page]
+            cells.append(f"{statistics.median(values):.0f}" if len(values) == len(pages_read) else "")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+
     wall, rows, gaps = timeline(webparse, url, pages)
     print(f"\nOne Dash page after another, {pages} pages: {wall / pages * 1000:.0f} ms a page. Times from the page's "
           "navigation start, pages 2 on (medians, ms):\n")

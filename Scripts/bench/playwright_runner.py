@@ -14,6 +14,9 @@ Playwright user usually writes it (webparse's equivalent: "settle": 0). Prints t
                                                              load to load, COUNT loads in all, blocking as
                                                              "concurrent" does with more than one page: the fastest
                                                              loop a user writes; give BENCH_SETTLE_MS=0)
+    playwright_runner.py marks URL COUNT SCRIPT             (one page reused from load to load, as "reuse": the
+                                                             script's answer once it is there, then its value again
+                                                             a second and a half later, when the page is done)
 """
 import asyncio
 import json
@@ -126,12 +129,30 @@ async def reused(url, count, pages, script):
         return results
 
 
+def marked(url, count, script):
+    """`count` loads of `url` in one page reused from load to load: each the script's value 1.5 s after its answer is
+    there (SETTLE_MS as for the others), for a script that records the page's own moments."""
+    results = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        for _ in range(count):
+            page.goto(url, wait_until="commit")
+            page.wait_for_function(settled(script), timeout=30_000)
+            page.wait_for_timeout(1500)
+            results.append(page.evaluate("() => " + script))
+        browser.close()
+    return results
+
+
 if __name__ == "__main__":
     mode, url, script = sys.argv[1], sys.argv[2], sys.argv[-1]
     if mode == "concurrent":
         found = asyncio.run(concurrent(url, int(sys.argv[3]), int(sys.argv[4]), script))
     elif mode == "reuse":
         found = asyncio.run(reused(url, int(sys.argv[3]), int(sys.argv[4]), script))
+    elif mode == "marks":
+        found = marked(url, int(sys.argv[3]), script)
     elif mode == "networkidle":
         found = networkidle(url, int(sys.argv[3]), script)
     else:
