@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -234,5 +235,43 @@ import Testing
             ["eval", server.url("/").absoluteString, "document.title", "--crawl", #"{"maxDepth": 1, "exclude": "loop|gone"}"#], environment: headless)
         #expect(eval.status == 0, "\(eval.stderr)")
         #expect((try JSONSerialization.jsonObject(with: eval.stdout) as? [String: String])?.count == 4, "\(eval.stdoutText)")
+    }
+
+    /// Two jobs of one run crawling one site keep its limits together, as one crawler would: with `perHost` 1 and a
+    /// `delay` of 0.25 s, the pages their crawls find (each answered after 150 ms) never arrive two at once, nor
+    /// closer than the delay (less the jitter of a busy machine between a load's start and its arrival).
+    @Test func crawlsOfOneSiteInARunKeepItsLimitsTogether() async throws {
+        struct Arrival { let at: ContinuousClock.Instant; let inFlight: Int }
+        let log = Mutex<(arrivals: [Arrival], inFlight: Int)>(([], 0))
+        let server = try TestHTTPServer(routes: [
+            "*": .handle { request in
+                let parts = request.path.split(separator: "/")
+                guard parts.count == 2, ["a", "b"].contains(parts[0]), let number = Int(parts[1]) else { return .init(status: 404, body: "") }
+                let found = number > 1
+                if found {
+                    log.withLock {
+                        $0.inFlight += 1
+                        $0.arrivals.append(Arrival(at: request.received, inFlight: $0.inFlight))
+                    }
+                }
+                defer { if found { log.withLock { $0.inFlight -= 1 } } }
+                Thread.sleep(forTimeInterval: 0.15)
+                let links = number == 1 ? (2...5).map { "<a href=\"/\(parts[0])/\($0)\">\($0)</a>" }.joined() : ""
+                return .init(headers: ["Content-Type": "text/html"], body: "<title>\(parts[0]) \(number)</title>" + links)
+            }
+        ])
+        let crawl = #""script": "document.title", "crawl": {"perHost": 1, "delay": 0.25, "robots": false}"#
+        let config = try write(
+            #"{"concurrency": 4, "jobs": [{"name": "a", "url": "\#(server.url("/a/1"))", \#(crawl)}, {"name": "b", "url": "\#(server.url("/b/1"))", \#(crawl)}]}"#,
+            "two.json", in: try folder())
+        let outcome = try await webparse.run(["run", config], environment: headless)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: outcome.stdout) as? [String: [String: String]])
+        #expect(results["a"]?.count == 5 && results["b"]?.count == 5, "\(results)")
+        let arrivals = log.withLock { $0.arrivals }.sorted { $0.at < $1.at }
+        #expect(arrivals.count == 8)
+        #expect(arrivals.allSatisfy { $0.inFlight == 1 }, "never two found pages at once: \(arrivals.map(\.inFlight))")
+        let gaps = zip(arrivals, arrivals.dropFirst()).map { $1.at - $0.at }
+        #expect(gaps.allSatisfy { $0 >= .milliseconds(200) }, "never closer than the delay: \(gaps)")
     }
 }

@@ -23,7 +23,7 @@ extension JobRun {
     func account(
         _ outcome: JobOutcome, of named: Config.NamedJob, at index: Int, pages: WebParserPages, into tally: inout Tally
     ) async {
-        let watch = PageWatch(reporter: reporter, har: har, metrics: metrics.map { ($0, named.name) })
+        let watch = PageWatch(reporter: reporter, har: har, metrics: metrics.map { ($0, named.name) }, hosts: hosts)
         let report = settings.tracking.report ?? .added
         var outcome = outcome
         var fresh: RunMemory.Fresh?

@@ -20,6 +20,9 @@ struct JobRun {
     let metrics: PageMetrics?
     /// When the run started: when its jobs ran, for the state (and which of them were due).
     let startedAt: Date
+    /// Each host's limits, kept for every crawl of the run: two jobs crawling one site keep its `perHost` and `delay`
+    /// together, as one crawler would.
+    let hosts = LocalHostBook()
 
     /// How a stage after the jobs ended.
     enum Stage {

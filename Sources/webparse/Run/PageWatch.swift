@@ -9,6 +9,8 @@ struct PageWatch: Sendable {
     let har: HARRecorder?
     /// What counts the pages, and the name of the job whose pages they are (`--metrics-file`).
     var metrics: (counts: PageMetrics, job: String)? = nil
+    /// Where the crawls keep each host's limits: the command's, shared by its crawls (nil: each crawl its own).
+    var hosts: (any HostBook)? = nil
 
     /// The listeners of the page `label` of `job`, which records its requests with `--har`.
     func listeners(_ job: inout WebParserJob, _ label: String) -> PageListeners {
@@ -22,15 +24,15 @@ struct PageWatch: Sendable {
             }, onMessage: har.map { $0.recording(&job, as: label, besides: report) } ?? report)
     }
 
-    /// The pages of `pages` heard so; the `robots.txt` files they load are heard with `-v` only, and not counted as
-    /// pages of the progress line.
+    /// The pages of `pages` heard so, each host's limits kept in `hosts`; the `robots.txt` files they load are heard
+    /// with `-v` only, and not counted as pages of the progress line.
     func crawler(_ pages: WebParserPages) -> Crawler {
         let verbose = reporter.isVerbose ? reporter : nil
         let robots = pages.watched { _, label in
             guard let verbose else { return PageListeners() }
             return PageListeners(onStateChange: verbose.observer(for: label))
         }
-        return Crawler(pages: pages.watched(by: listeners), robots: RobotsFiles(pages: robots))
+        return Crawler(pages: pages.watched(by: listeners), robots: RobotsFiles(pages: robots), hostBook: hosts)
     }
 
     /// What the crawl of job `name` tells: progress, warnings, with `-v` notes; `onPage` gets each page read.
