@@ -112,11 +112,7 @@ import Testing
                 #"{"url": "\#(server.url(path))", "script": "/^[0-9]+$/.test(document.title) ? document.title : null", "timeout": 15, "retries": 0}"#,
                 "big.json", in: directory)
             let running = try webparse.start(["run", "--memory-limit", "300", config], environment: headless)
-            var peak = 0
-            while ProcessTree.anyAlive([running.pid]) {
-                peak = max(peak, ProcessTree.proportionalMegabytes(ofTreeAt: running.pid))
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            let peak = try await running.peakMegabytes()
             let outcome = await running.finish()
             #expect(outcome.status == 1, "\(path): \(outcome.stderr)")
             #expect(outcome.stdout.isEmpty, "\(path)")

@@ -41,11 +41,7 @@ import Testing
         let jobs = (1...40).map { #"{"name": "job\#($0)", "url": "\#(server.url("/"))"}"# }.joined(separator: ", ")
         let config = try write(#"{"defaults": {"script": "document.title === 'ready' ? 'ready' : null"}, "jobs": [\#(jobs)]}"#, "memory.json", in: try folder())
         let running = try webparse.start(["run", "-j1", config], environment: headless)
-        var peak = 0
-        while ProcessTree.anyAlive([running.pid]) {
-            peak = max(peak, ProcessTree.proportionalMegabytes(ofTreeAt: running.pid))
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let peak = try await running.peakMegabytes()
         let outcome = await running.finish()
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let results = try #require(try JSONSerialization.jsonObject(with: outcome.stdout) as? [String: String])

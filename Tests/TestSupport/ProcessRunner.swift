@@ -103,6 +103,17 @@ public struct ProcessRunner: Sendable {
                 stderr: String(decoding: await stderr.value, as: UTF8.self))
         }
 
+        /// The largest proportional set size (MiB) the process and its descendants had together, sampled every 50 ms
+        /// until the process ends.
+        public func peakMegabytes() async throws -> Int {
+            var peak = 0
+            while ProcessTree.anyAlive([pid]) {
+                peak = max(peak, ProcessTree.proportionalMegabytes(ofTreeAt: pid))
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return peak
+        }
+
         /// The process's descendants now, with their command names, read from /proc.
         public func descendants() -> [(pid: pid_t, name: String)] {
             ProcessTree.descendants(of: process.processIdentifier)
