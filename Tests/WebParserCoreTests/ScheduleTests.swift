@@ -40,6 +40,14 @@ import WebParser
         #expect(sixHours.due(after: late, name: "news") == late.addingTimeInterval(10_800), "not again at once: half an interval later")
     }
 
+    @Test func aWeeksSlotsBeginOnMondays() {
+        let weekly = Schedule(every: 604_800)
+        let wednesday = Date(timeIntervalSince1970: 1_796_212_800)  // Wednesday 2026-12-02, 12:00 UTC
+        #expect(weekly.due(after: wednesday, name: "digest") == Date(timeIntervalSince1970: 1_796_601_600), "Monday 2026-12-07, 00:00 UTC")
+        let sunday = Date(timeIntervalSince1970: 1_796_558_400)  // Sunday 2026-12-06, 12:00 UTC
+        #expect(weekly.due(after: sunday, name: "digest") == sunday.addingTimeInterval(302_400), "half a week after a run late in its week")
+    }
+
     @Test func jitterGivesEachNameAFixedOffsetWithinIt() {
         let hourly = Schedule(every: 3600, jitter: 3600)
         let offsets = (1...500).map { hourly.offset(of: "job-\($0)") }

@@ -2,7 +2,8 @@ import FoundationEssentials
 import WebParser
 
 /// How often a job runs when a run with `--state` is started more often than that (by cron, say): `every` so many
-/// seconds, in slots of that length on the clock (every 6 hours: from midnight, 6 a.m., noon and 6 p.m.), shifted by a
+/// seconds, in slots of that length on the clock (every 6 hours: from midnight, 6 a.m., noon and 6 p.m.; every week:
+/// from Monday midnight, UTC), shifted by a
 /// fixed offset within `jitter` that the job's name gives, so that jobs of one interval do not all start in the same
 /// minute. A job is due once the slot it last ran in is over, and at least half an interval after that run: a job
 /// first run just before a slot ends is not run again at once.
@@ -24,11 +25,15 @@ public struct Schedule: Sendable, Equatable {
         return jitter * (Double(hash >> 11) / Double(1 << 53))
     }
 
+    /// When the slots begin, in seconds since the Unix epoch: Monday 5 January 1970, 00:00 UTC, so that weekly slots
+    /// begin on Mondays (the epoch was a Thursday) and a day's slots at midnight.
+    public static let firstSlot = 4.0 * 86_400
+
     /// When the job `name`, last run at `lastRun`, is due again.
     public func due(after lastRun: Date, name: String) -> Date {
-        let offset = offset(of: name)
-        let slot = ((lastRun.timeIntervalSince1970 - offset) / every).rounded(.down)
-        let slotEnd = (slot + 1) * every + offset
+        let start = Self.firstSlot + offset(of: name)
+        let slot = ((lastRun.timeIntervalSince1970 - start) / every).rounded(.down)
+        let slotEnd = (slot + 1) * every + start
         return Date(timeIntervalSince1970: max(slotEnd, lastRun.timeIntervalSince1970 + every / 2))
     }
 
