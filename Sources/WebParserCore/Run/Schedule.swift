@@ -3,9 +3,8 @@ import WebParser
 
 /// How often a job runs when a run with `--state` is started more often than that (by cron, say): `every` so many
 /// seconds, in slots of that length on the clock (every 6 hours: from midnight, 6 a.m., noon and 6 p.m.; every week:
-/// from Monday midnight, UTC), shifted by a
-/// fixed offset within `jitter` that the job's name gives, so that jobs of one interval do not all start in the same
-/// minute. A job is due once the slot it last ran in is over, and at least half an interval after that run: a job
+/// from Monday midnight, UTC), shifted by a fixed offset within `jitter` that the job's name gives, so that jobs of
+/// one interval do not all start in the same minute. A job is due once the slot it last ran in is over, and at least half an interval after that run: a job
 /// first run just before a slot ends is not run again at once.
 public struct Schedule: Sendable, Equatable {
     /// The interval, in seconds: at least 1.
