@@ -54,7 +54,14 @@ import WebParserCore
     }
 
     @Test func aRefusalWithoutRetryAfterBacksOff() async throws {
-        let pages = Self.site(first: .refuses(status: 429, retryAfter: nil))
+        // The eight pages are found on `/a`, after `/first` asked for its place: they all start after the refusal,
+        // whichever of `/first` and `/a` goes first.
+        var routes: [String: FakePages.Page] = [
+            "/": .page(data: "1", links: ["/first", "/a"]), "/first": .refuses(status: 429, retryAfter: nil),
+            "/a": .page(data: "1", links: (1...8).map { "/p\($0)" })
+        ]
+        for n in 1...8 { routes["/p\(n)"] = .page(data: "2", links: []) }
+        let pages = FakePages(routes)
         _ = try await crawl(pages, Crawl(robots: false, perHost: 1))
         let after = try startsAfterRefusal(in: pages)
         #expect(after.count >= 6 && after.allSatisfy { $0 >= HostPause.firstBackOff }, "\(after) \(pages.loads)")
