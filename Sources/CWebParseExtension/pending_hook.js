@@ -449,11 +449,12 @@
             // WebKit keeps a document whose resource observer is still observing when its tab closes (a Dash page's
             // 60 MB, for as long as the web process lives): the observer stops as the document is hidden, and
             // starts again if it is shown from the back-forward cache.
-            const observe = PerformanceObserver.prototype.observe, disconnect = PerformanceObserver.prototype.disconnect;
+            const startObserving = PerformanceObserver.prototype.observe, stopObserving = PerformanceObserver.prototype.disconnect;
+            const observeResources = () => apply(startObserving, observer, [{ type: "resource" }]);
             const persisted = typeof PageTransitionEvent === "function" ? descriptor(PageTransitionEvent.prototype, "persisted").get : null;
-            apply(observe, observer, [{ type: "resource" }]);
-            apply(listen, window, ["pagehide", () => apply(disconnect, observer, []), true]);
-            apply(listen, window, ["pageshow", (event) => { if (persisted && apply(persisted, event, [])) apply(observe, observer, [{ type: "resource" }]); }, true]);
+            observeResources();
+            apply(listen, window, ["pagehide", () => apply(stopObserving, observer, []), true]);
+            apply(listen, window, ["pageshow", (event) => { if (persisted && apply(persisted, event, [])) observeResources(); }, true]);
         } catch { }
     }
     const split = String.prototype.split, indexOf = String.prototype.indexOf, slice = String.prototype.slice;
