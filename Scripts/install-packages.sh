@@ -18,6 +18,7 @@ packages=(
   python3-venv           # kubernetes-validate (from PyPI) goes into a virtual environment of its own
   x11-utils              # the tests check with xdpyinfo that no one else can use webparse's private display
   libjs-jquery           # the tests of steps use a real jQuery, as the sites they act on do
+  libjs-bootstrap        # and the Flask fixture's pages load Bootstrap's stylesheet, as real sites' pages do
   python3-flask          # the tests of crawl and follow read a real Flask app (Werkzeug's server)
   node-react-dom         # the tests of steps hydrate a server-rendered page with a real React (its UMD build)
   libjs-vue              # and mount a real Vue app imported on demand

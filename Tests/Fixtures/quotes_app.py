@@ -7,6 +7,9 @@ rendered by the server. Beside them: a login-protected part (302 to the login fo
 cookie), a page that is missing (404), a slow page, pages that move (301 to another path, 302 to the same page on
 another host name, 303, 307), and pages that move by script and by <meta refresh>. Debian's python3-flask, run by
 Werkzeug's own server.
+Every page loads what a real site's do, from the app's static folder: Bootstrap's stylesheet (Debian's libjs-bootstrap,
+linked), a stylesheet of its own, a favicon and a logo (an image, which webparse blocks by default); the list of
+quotes is written by jQuery (Debian's libjs-jquery, linked), loaded at the end of its page.
 
 Usage: quotes_app.py PORT [--close] (0 picks a free port); prints the port on its first line once it listens.
 With --close, the server closes each connection after its response (HTTP/1.0, as some servers and proxies do).
@@ -51,13 +54,18 @@ def slug(name):
 
 AUTHORS = {slug(author): author for _, author, _ in QUOTES}
 
-app = Flask(__name__)
+app = Flask(__name__, static_folder="quotes_static", static_url_path="/static")
 app.secret_key = secrets.token_hex(16)
 
-LAYOUT = """<!doctype html><html><head><title>{{ title }}</title></head><body>
-<header><a href="{{ url_for('index') }}">Quotes to Scrape</a> <a href="{{ url_for('members') }}">Members</a>
+LAYOUT = """<!doctype html><html><head><meta charset="utf-8"><title>{{ title }}</title>
+<link rel="icon" href="{{ url_for('static', filename='favicon.ico') }}">
+<link rel="stylesheet" href="{{ url_for('static', filename='bootstrap.min.css') }}">
+<link rel="stylesheet" href="{{ url_for('static', filename='main.css') }}"></head><body><div class="container">
+<header class="header-box"><img src="{{ url_for('static', filename='logo.png') }}" alt="" width="16" height="16">
+<a href="{{ url_for('index') }}">Quotes to Scrape</a> <a href="{{ url_for('members') }}">Members</a>
 <a href="{{ url_for('about') }}">About</a></header>
 {{ body | safe }}
+<footer>Quotes by GoodReads.com</footer></div>
 </body></html>"""
 
 
@@ -76,12 +84,13 @@ def quotes_page(number):
         abort(404)
     next_link = f'<li class="next"><a href="{url_for("quotes_page", number=number + 1)}">Next</a></li>' if number < PAGES else ""
     body = f"""<div id="quotes">Loading…</div><ul class="pager">{next_link}</ul>
+<script src="{url_for('static', filename='jquery.min.js')}"></script>
 <script>
-fetch("{url_for('api_quotes', number=number)}").then((response) => response.json()).then((data) => {{
-  document.getElementById("quotes").innerHTML = data.quotes.map((quote) =>
+$.getJSON("{url_for('api_quotes', number=number)}", (data) => {{
+  $("#quotes").html(data.quotes.map((quote) =>
     `<div class="quote"><span class="text">${{quote.text}}</span> by <small class="author">${{quote.author}}</small>
      <a class="about" href="/author/${{quote.slug}}">(about)</a>
-     ${{quote.tags.map((tag) => `<a class="tag" href="/tag/${{tag}}/">${{tag}}</a>`).join(" ")}}</div>`).join("");
+     ${{quote.tags.map((tag) => `<a class="tag" href="/tag/${{tag}}/">${{tag}}</a>`).join(" ")}}</div>`).join(""));
 }});
 </script>"""
     return page(f"Quotes, page {number}", body)

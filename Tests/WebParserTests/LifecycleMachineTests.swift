@@ -252,6 +252,7 @@ import Testing
 
         var lenient = PageMachine()
         lenient.loadStarting(trustsAnyCertificate: true)
+        _ = lenient.receive(.started(url: cancelled.url))
         _ = lenient.receive(.failed(cancelled))
         #expect(lenient.certificateChecked(untrusted: true) == [.trustCertificate(url: cancelled.url), .deliver(.certificateTrusted)])
     }
@@ -282,6 +283,30 @@ import Testing
         let committed = PageEvent.committed(url: "http://example.test/next", httpStatus: 200)
         #expect(page.receive(committed) == [.deliver(committed)])
         #expect(page.receive(message) == [.deliver(message)], "the new document's news passes")
+    }
+
+    /// A tab asked to load a page while its last page still loads (a stylesheet): WebKit ends that load first, with
+    /// no failure once its document had come, then starts the new one. That end, and whatever else the earlier load
+    /// says before the new load starts, is not the new load's; from its start on, everything passes.
+    @Test func theEarlierLoadsEndIsNotTakenForTheNextLoads() {
+        var page = PageMachine()
+        page.checkedOut(preparingSuccessor: false)
+        let first = PageEvent.started(url: "http://example.test/1")
+        #expect(page.receive(first) == [.processUp, .deliver(first)], "a page's own navigation starts a load too")
+        page.loadStarting(trustsAnyCertificate: false)
+        let earlier: [PageEvent] = [
+            .progress(0.9), .committed(url: "http://example.test/1", httpStatus: 200), .redirected(url: "http://example.test/1/"),
+            .responseRefused(mimeType: "application/zip"),
+            .failed(PageLoadFailure(url: "http://example.test/1", error: PageError(domain: "WebKitNetworkError", code: 302, message: "cancelled"))),
+            .finished(url: "http://example.test/2")
+        ]
+        for event in earlier { #expect(page.receive(event).isEmpty, "\(event)") }
+        #expect(page.receive(.processTerminated(.crashed)) == [.processEnded(.crashed)], "a crash is not the load's")
+        let next: [PageEvent] = [
+            .started(url: "http://example.test/2"), .committed(url: "http://example.test/2", httpStatus: 200), .progress(1),
+            .finished(url: "http://example.test/2")
+        ]
+        #expect(next.flatMap { page.receive($0) } == [.processUp] + next.map { .deliver($0) })
     }
 
     @Test func theFreshTabIsPreparedOnceTheDocumentArrivesAndNothingPassesAfterClose() {

@@ -48,9 +48,16 @@ struct PageMachine: Equatable {
     /// of its tab group until the new job's document commits, so that nothing of one page reaches the next one's job.
     private(set) var dropsEarlierDocument = false
 
+    /// Whether a load webparse asked for has not started yet: until it starts, the view's load events are the end of
+    /// the load the tab had in progress. WebKit ends that load when the new one is asked for, before the new one
+    /// starts, and when its document had come (the page was still loading a stylesheet) with no failure, only its
+    /// end: taken as the new load's, that end was a load without a document, and the page was lost.
+    private(set) var earlierLoadEnding = false
+
     /// The page starts a load that trusts any certificate or not.
     mutating func loadStarting(trustsAnyCertificate: Bool) {
         self.trustsAnyCertificate = trustsAnyCertificate
+        earlierLoadEnding = true
     }
 
     /// The page is checked out: whether it prepares the fresh tab for the next job, and whether it served another
@@ -105,6 +112,16 @@ struct PageMachine: Equatable {
     }
 
     private mutating func pass(_ event: PageEvent) -> [Action] {
+        if earlierLoadEnding {
+            switch event {
+            case .started:
+                earlierLoadEnding = false
+            case .redirected, .committed, .finished, .failed, .progress, .responseRefused:
+                return []
+            default:
+                break
+            }
+        }
         if dropsEarlierDocument {
             switch event {
             case .committed:
