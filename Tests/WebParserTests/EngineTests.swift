@@ -324,10 +324,13 @@ import Testing
     /// attempt ends once, with one of them, and the page is closed once. A second resume would trap.
     @Test func racingEndingsResumeExactlyOnce() async throws {
         for round in 0..<200 {
-            let page = await FakePage(.silent, replies: [string("1")])
-            let parser = WebParserRunner(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
+            // An end without a document runs the job again on a second page, which the cancellation closes.
+            let browser = FakeBrowser { _ in FakePage(.silent, replies: [self.string("1")]) }
+            let parser = browser.parser()
             let job = job(timeout: .milliseconds(Int64(round % 3)), retries: 0)
             let task = Task { try await parser.run(job) }
+            while await browser.pages.isEmpty { await Task.yield() }
+            let page = await browser.pages[0]
             // A deadline of a millisecond or two may pass before the page loads: the attempt then ends unloaded.
             while await page.loadedURLs.isEmpty, await page.closeCount == 0 { await Task.yield() }
             let failure = PageLoadFailure(url: url.absoluteString, error: PageError(domain: "g-io-error-quark", code: 1, message: "gone"))
@@ -343,8 +346,10 @@ import Testing
             if case .failure(let error) = outcome {
                 #expect(error is WebParserError || error is CancellationError)
             }
-            while await page.closeCount == 0 { await Task.yield() }
-            #expect(await page.closeCount == 1)
+            for page in await browser.pages {
+                while await page.closeCount == 0 { await Task.yield() }
+                #expect(await page.closeCount == 1)
+            }
         }
     }
 
@@ -371,14 +376,22 @@ import Testing
         #expect(try await task.value.data == Data("\"second\"".utf8))
     }
 
-    @Test func aLoadThatEndsWithoutADocumentFails() async throws {
-        let page = await FakePage(.silent)
-        let parser = WebParserRunner(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })
-        let task = Task { try await parser.run(job(retries: 0)) }
-        while await page.loadedURLs.isEmpty { await Task.yield() }
-        await page.emit(.finished(url: url.absoluteString))
-        let error = await #expect(throws: WebParserError.self) { try await task.value }
-        #expect(error?.kind == .loadFailed("WebKit did not load the page"))
+    /// A load WebKit ends with no document, no failure and no download to say why runs again once, at once, in a fresh
+    /// tab, even with no retries, and that does not count; a second such end fails, saying what WebKit was seen doing.
+    @Test func aLoadThatEndsWithoutADocumentRunsAgainOnceThenFailsSayingWhatWasSeen() async throws {
+        let once = FakeBrowser { attempt in
+            attempt == 1 ? FakePage(.endWithoutDocument) : FakePage(.commit(status: 200), replies: [self.string("1")])
+        }
+        let log = StateLog()
+        let result = try await once.parser().run(job(retries: 0), onStateChange: log.record)
+        #expect(result.data == Data("1".utf8) && result.attempts == 1)
+        #expect(log.states.contains { if case .rerunningAlone(let error) = $0 { error.loadEndedWithoutDocument } else { false } })
+
+        let always = FakeBrowser { _ in FakePage(.endWithoutDocument) }
+        let error = await #expect(throws: WebParserError.self) { try await always.parser().run(job(retries: 0)) }
+        #expect(
+            error?.kind == .loadFailed("WebKit ended the load without a document: its load started (\(url.absoluteString)), no request for its document was made"))
+        #expect(await always.pages.count == 2)
     }
 
     @Test func aBlankPageInsteadOfTheURLFails() async throws {

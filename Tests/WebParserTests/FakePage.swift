@@ -15,6 +15,8 @@ final class FakePage: WebPage {
         case fail(PageLoadFailure)
         /// STARTED, then nothing (a server that never answers).
         case silent
+        /// STARTED, then FINISHED with no document and no failure.
+        case endWithoutDocument
         /// STARTED, COMMITTED, then the web process ends.
         case terminate(ProcessTermination)
     }
@@ -57,6 +59,8 @@ final class FakePage: WebPage {
             events += [.failed(failure), .finished(url: text)]
         case .silent:
             break
+        case .endWithoutDocument:
+            events += [.finished(url: text)]
         case .terminate(let termination):
             events += [.committed(url: text, httpStatus: 200), .processTerminated(termination)]
         }

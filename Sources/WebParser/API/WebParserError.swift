@@ -30,6 +30,15 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
     /// left of the attempt's time, without counting the attempt.
     var mayBeAnotherJobsDoing: Bool { kind == .sharedWebProcessEnded || kind.isUnresponsive }
 
+    /// True when WebKit ended the page's load without a document, a failure or a download to say why: a load the
+    /// tab mixed up with its earlier one's is the one cause seen. `WebParserRunner` runs the job again once, in a
+    /// fresh tab in a web process of its own, as for `mayBeAnotherJobsDoing`.
+    var loadEndedWithoutDocument = false
+
+    /// Whether the attempt runs again once, at once, in a fresh tab in a web process of its own, in what is left of
+    /// its time, without counting: the failure may be another job's doing, or the tab's.
+    var runsAgainAlone: Bool { mayBeAnotherJobsDoing || loadEndedWithoutDocument }
+
     /// Creates an error of `kind` about `url` after `attempts` attempts.
     public init(_ kind: Kind, url: String? = nil, attempts: Int = 1) {
         self.kind = kind

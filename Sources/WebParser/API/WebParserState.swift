@@ -13,9 +13,10 @@ public enum WebParserState: Sendable, Equatable {
     case executingJavaScript
     /// Attempt `attempt` (2 for the first retry) will start after a delay because of `error`.
     case retrying(attempt: Int, error: WebParserError)
-    /// The attempt that failed with `error` (number `error.attempts`) runs again at once, in a web process of its
-    /// own, in the time left of the attempt, and does not count: the failure may have been another job's doing
-    /// (the web process it shared with another job's page ended or stopped answering). It runs again so once.
+    /// The attempt that failed with `error` (number `error.attempts`) runs again at once, in a fresh tab in a web
+    /// process of its own, in the time left of the attempt, and does not count: the failure may have been another
+    /// job's doing (the web process it shared with another job's page ended or stopped answering), or the tab's
+    /// (WebKit ended its load without a document). It runs again so once.
     case rerunningAlone(error: WebParserError)
     /// The job produced its result.
     case completed

@@ -159,7 +159,7 @@ struct AttemptCollection {
 
     /// What a paginated job that failed with `error` after its first page leaves as a result; nil before.
     func afterFailure(_ error: WebParserError) -> (data: Data, cutShort: String)? {
-        guard case .result(let pages) = collector, pages.hasPages, !error.mayBeAnotherJobsDoing else { return nil }
+        guard case .result(let pages) = collector, pages.hasPages, !error.runsAgainAlone else { return nil }
         return (pages.combined, "page \(pages.count + 1) could not be read (\(error)); the result holds the \(pages.count) pages read")
     }
 }

@@ -22,8 +22,10 @@ struct AttemptLoad {
         case superseded
         /// The document of a held error status has loaded: it is checked for bot protection.
         case checkBlocked(document: Int)
-        /// No document was shown, for `reason`.
+        /// No document was shown, for `reason`: the server sent a download.
         case notLoaded(reason: String)
+        /// WebKit ended the load without a document, a failure or a reason; `seen` says what it was seen doing.
+        case endedWithoutDocument(seen: String)
         /// The document has loaded.
         case loaded
     }
@@ -62,6 +64,8 @@ struct AttemptLoad {
     private var supersededLoadFinishing = false
     /// The main document WebKit could not show, if the load was refused for that.
     private var refusedMIMEType: String?
+    /// What WebKit was seen doing for the attempt's page, said when a load ends without a document.
+    private var sightings = LoadSightings()
 
     /// The load of `url`, about to start.
     init(url: String) {
@@ -70,6 +74,7 @@ struct AttemptLoad {
 
     /// A load of `url` started (the job's, a step's navigation, the next page, the page's own).
     mutating func started(_ url: String) {
+        sightings.started(url)
         leaving = document > 0 ? .yes : .no
         self.url = url
         phase = .waitingForServer
@@ -78,6 +83,7 @@ struct AttemptLoad {
 
     /// The load was redirected to `url`.
     mutating func redirected(_ url: String) {
+        sightings.redirected(url)
         self.url = url
     }
 
@@ -98,6 +104,21 @@ struct AttemptLoad {
     mutating func documentRequested() -> Bool {
         defer { anyDocumentRequested = true }
         return !anyDocumentRequested
+    }
+
+    /// webparse refused the page's navigation to `url`.
+    mutating func navigationRefused(_ url: String) {
+        sightings.navigationRefused(url)
+    }
+
+    /// Load `id` of the page's documents or subresources got so far: the main document's is watched.
+    mutating func resource(id: UInt64, _ progress: ResourceLoad) {
+        switch progress {
+        case .started(_, mainDocument: true): sightings.mainRequestSent(id: id)
+        case .started: break
+        case .responded(let mimeType): sightings.responded(id: id, mimeType: mimeType)
+        case .ended(let url): sightings.ended(id: id, url: url)
+        }
     }
 
     /// A document's load started without a load of the page's: the navigation asked for was a frame's.
@@ -144,7 +165,9 @@ struct AttemptLoad {
             return .superseded
         }
         if held != nil { return .checkBlocked(document: document) }
-        guard committed else { return .notLoaded(reason: refusedMIMEType.map(Self.download) ?? "WebKit did not load the page") }
+        guard committed else {
+            return refusedMIMEType.map { .notLoaded(reason: Self.download($0)) } ?? .endedWithoutDocument(seen: sightings.description)
+        }
         phase = .waitingForResult
         return .loaded
     }

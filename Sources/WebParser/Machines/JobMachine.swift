@@ -59,7 +59,7 @@ struct JobMachine {
             return attempt(1, alone: false, deadline: now + timeout)
         case (.attempting(let number, let deadline), .attemptFailed(var error, let now)):
             error.attempts = number
-            if error.mayBeAnotherJobsDoing, !error.stepsActed, deadline > now {
+            if error.runsAgainAlone, !error.stepsActed, deadline > now {
                 state = .rerunningAlone(number: number, deadline: deadline)
                 return [.report(.rerunningAlone(error: error)), .run(number: number, alone: true, deadline: deadline)]
             }

@@ -31,6 +31,10 @@ extension RunningAttempt {
             case .superseded: return []
             case .checkBlocked(let document): return [.checkBlocked(document: document)]
             case .notLoaded(let reason): return fail(.loadFailed(reason))
+            case .endedWithoutDocument(let seen):
+                var error = WebParserError(.loadFailed("WebKit ended the load without a document: \(seen)"), url: url)
+                error.loadEndedWithoutDocument = true
+                return end(.failure(error))
             case .loaded: return steps.isFinished ? startEvaluating() : []
             }
         case .failed(let failure):
@@ -39,6 +43,7 @@ extension RunningAttempt {
             case .fails(let error): return end(.failure(error))
             }
         case .navigationRefused(let url):
+            load.navigationRefused(url)
             return [.tell(.navigationRefused(url: url))]
         case .navigationAsked(let url):
             steps.navigationAsked()
@@ -69,6 +74,7 @@ extension RunningAttempt {
     /// Takes an event of the page's traffic: its loads, the capture's reads, the requests recorded.
     private mutating func handle(_ event: PageTraffic) -> [Action] {
         var first: [Action] = []
+        if case .resource(let id, let progress) = event { load.resource(id: id, progress) }
         if case .resource(_, .started(let accept, _)) = event, RequestTracker.isDocument(accepting: accept) {
             load.documentLoadStarted()
             // The attempt's first request is on its way: a crawl's host counts its delay from here.

@@ -61,7 +61,7 @@ struct ProgressReporter: Sendable {
             case .executingJavaScript: StandardStreams.tell("webparse: \(name): page loaded, waiting for the script's result")
             case .rerunningAlone(let error):
                 StandardStreams.tell(
-                    "webparse: \(name): \(error.kind.detail); it runs again in a web process of its own, in the time left of the attempt, and that does not count as an attempt"
+                    "webparse: \(name): \(error.kind.detail); it runs again in a fresh tab in a web process of its own, in the time left of the attempt, and that does not count as an attempt"
                 )
             case .retrying(let attempt, let error): StandardStreams.tell("webparse: \(name): \(error.kind.detail); attempt \(attempt) follows")
             case .completed: StandardStreams.tell("webparse: \(name): done")
