@@ -87,7 +87,8 @@ import Testing
         let outcome = try await webparse.run(["run", "-v", "-j", "2", file.path], environment: ["DISPLAY": nil])
         #expect(outcome.status == 1)
         #expect(outcome.stdoutText == #"{"slow":"done"}"# + "\n")
-        if outcome.stderr.contains("it runs again in a fresh tab in a web process of its own, in the time left of the attempt, and that does not count as an attempt") {
+        let rerun = "it runs again in a fresh tab in a web process of its own, in the time left of the attempt, and that does not count as an attempt"
+        if outcome.stderr.contains(rerun) {
             #expect(
                 outcome.stderr.contains("webparse: slow: the web process this page shared with another job's page ended")
                     || outcome.stderr.contains("webparse: slow: the web process this page shared with another job's page did not answer for 3 s"),
