@@ -51,3 +51,15 @@ if ! "$tools/bin/python3" -c "import kubernetes_validate" 2>/dev/null; then
   /usr/bin/python3 -m venv "$tools"
   "$tools/bin/python3" -m pip install --quiet --disable-pip-version-check kubernetes-validate
 fi
+
+# The real applications the tests run webparse on (Datasette, Django, NiceGUI: Tests/Fixtures/real_apps), pinned
+# with everything they bring, in a virtual environment of Debian's Python under .build.
+apps=$(cd "$(dirname "$0")/.." && pwd)/.build/real-apps
+requirements=$(cd "$(dirname "$0")/.." && pwd)/Tests/Fixtures/real_apps/requirements.txt
+if ! cmp -s "$requirements" "$apps/installed-requirements.txt"; then
+  echo "webparse: installing the tests' real applications (PyPI) into $apps" >&2
+  rm -rf "$apps"
+  /usr/bin/python3 -m venv "$apps"
+  "$apps/bin/python3" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$apps/installed-requirements.txt"
+fi
