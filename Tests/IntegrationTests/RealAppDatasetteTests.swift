@@ -106,7 +106,8 @@ import Testing
         var last = 47
         for round in 1...3 {
             for id in last + 1...last + round {
-                let inserted = try RealApplication.truth(["run", database, "insert into chapters values (\(id), 'Chapter \(id): New', 'Harbor', '2026-12-07', 12)"])
+                let row = "(\(id), 'Chapter \(id): New', 'Harbor', '2026-12-07', 12)"
+                let inserted = try RealApplication.truth(["run", database, "insert into chapters values \(row)"])
                 #expect(inserted as? Int == 1)
             }
             let added = try #require(
