@@ -37,7 +37,8 @@ import Testing
         let base = "http://127.0.0.1:\(app.port)"
         let config = try write(
             #"{"url": "\#(base)/", "script": "document.title", "retries": 0, "timeout": 20, "crawl": {"perHost": 4}}"#, "crawl.json", in: directory)
-        let run = try await webparse.run(["run", config, "-j", String(concurrency)], environment: headless)
+        let run = try await webparse.run(["run", config, "-j", String(concurrency), "-v"], environment: headless)
+        #expect(!run.stderr.contains("runs again in a fresh tab"), "every page loads in its tab the first time: \(run.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stdoutText) \(run.stderr)")
         var pages: [String: String] = [:]
         for (url, result) in object {
@@ -100,6 +101,7 @@ import Testing
             for round in 1...(arguments.isEmpty ? 3 : 1) {
                 let run = try await webparse.run(["run", config, "-j", String(concurrency), "-v"], environment: headless)
                 #expect(run.status == 0, "round \(round) \(arguments) at -j\(concurrency): \(run.stderr)")
+                #expect(!run.stderr.contains("runs again in a fresh tab"), "every page loads in its tab the first time: \(run.stderr)")
                 let items = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [[String: Any]], "\(run.stdoutText)")
                 #expect(items.count == 20)
                 for item in items {
