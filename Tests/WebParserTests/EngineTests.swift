@@ -394,6 +394,29 @@ import Testing
         #expect(await always.pages.count == 2)
     }
 
+    /// A load that ends without a document says what WebKit was seen doing: the tab's earlier page ending first, the
+    /// load's start, its redirect, its document's request with no response.
+    @Test func aLoadWithoutADocumentSaysWhatWebKitWasSeenDoing() async throws {
+        let browser = FakeBrowser { _ in FakePage(.silent) }
+        let parser = browser.parser()
+        let task = Task { try await parser.run(job(retries: 0)) }
+        let moved = "http://example.test/moved/"
+        for attempt in 0..<2 {
+            while await browser.pages.count <= attempt { await Task.yield() }
+            let page = await browser.pages[attempt]
+            while await page.loadedURLs.isEmpty { await Task.yield() }
+            await page.emitAll([
+                .earlierLoadEnded, .redirected(url: moved), .traffic(.resource(id: 7, .started(accept: "text/html", mainDocument: true))),
+                .finished(url: moved)
+            ])
+        }
+        let error = await #expect(throws: WebParserError.self) { try await task.value }
+        let seen =
+            "the tab's earlier page was still loading, and WebKit ended that load first; its load started (\(url.absoluteString)), "
+            + "was redirected to \(moved), its document's request was sent and no response came"
+        #expect(error?.kind == .loadFailed("WebKit ended the load without a document: \(seen)"))
+    }
+
     @Test func aBlankPageInsteadOfTheURLFails() async throws {
         let page = await FakePage(.silent)
         let parser = WebParserRunner(makePage: { _ in page }, startRuntime: { try await WebKitRuntime.start() })

@@ -297,10 +297,10 @@ import Testing
         let earlier: [PageEvent] = [
             .progress(0.9), .committed(url: "http://example.test/1", httpStatus: 200), .redirected(url: "http://example.test/1/"),
             .responseRefused(mimeType: "application/zip"),
-            .failed(PageLoadFailure(url: "http://example.test/1", error: PageError(domain: "WebKitNetworkError", code: 302, message: "cancelled"))),
-            .finished(url: "http://example.test/2")
+            .failed(PageLoadFailure(url: "http://example.test/1", error: PageError(domain: "WebKitNetworkError", code: 302, message: "cancelled")))
         ]
         for event in earlier { #expect(page.receive(event).isEmpty, "\(event)") }
+        #expect(page.receive(.finished(url: "http://example.test/2")) == [.deliver(.earlierLoadEnded)], "said as the earlier page's end")
         #expect(page.receive(.processTerminated(.crashed)) == [.processEnded(.crashed)], "a crash is not the load's")
         let next: [PageEvent] = [
             .started(url: "http://example.test/2"), .committed(url: "http://example.test/2", httpStatus: 200), .progress(1),

@@ -10,6 +10,9 @@ enum PageEvent: Sendable, Equatable {
     case committed(url: String, httpStatus: Int, retryAfter: String? = nil, refresh: String? = nil)
     /// The load ended, after success or after `failed`.
     case finished(url: String)
+    /// WebKit ended the load the tab still had in progress when webparse asked for a new one (its document had come,
+    /// a stylesheet was still loading): the end of the tab's earlier page, never the new load's.
+    case earlierLoadEnded
     /// The main load failed.
     case failed(PageLoadFailure)
     /// The estimated load progress, from 0 to 1.

@@ -106,6 +106,11 @@ struct AttemptLoad {
         return !anyDocumentRequested
     }
 
+    /// WebKit ended the load the tab had in progress before this attempt's load started.
+    mutating func earlierLoadEnded() {
+        sightings.earlierLoadEnded()
+    }
+
     /// webparse refused the page's navigation to `url`.
     mutating func navigationRefused(_ url: String) {
         sightings.navigationRefused(url)

@@ -1,6 +1,6 @@
 /// What WebKit was seen doing for an attempt's page, kept to say what happened when a load ends without a document:
-/// the loads that started, where the server redirected them, the policy decisions on them, and how far the main
-/// document's request got.
+/// whether the tab's earlier page was still loading, the loads that started, where the server redirected them, the
+/// policy decisions on them, and how far the main document's request got.
 struct LoadSightings: Equatable {
     /// How far the main document's request got.
     private enum Request: Equatable {
@@ -14,10 +14,16 @@ struct LoadSightings: Equatable {
         case ended(id: UInt64, url: String, mimeType: String?)
     }
 
+    private var endedEarlierLoad = false
     private var starts: [String] = []
     private var redirects: [String] = []
     private var refusedNavigations: [String] = []
     private var request = Request.none
+
+    /// WebKit ended the load the tab still had in progress, as this attempt's load was asked for.
+    mutating func earlierLoadEnded() {
+        endedEarlierLoad = true
+    }
 
     /// A load of `url` started.
     mutating func started(_ url: String) {
@@ -56,7 +62,8 @@ struct LoadSightings: Equatable {
     /// What was seen, in words: "its load started (URL), was redirected to URL, its request was sent and no
     /// response came".
     var description: String {
-        guard let first = starts.first else { return "no load of it started in the tab" }
+        let tab = endedEarlierLoad ? "the tab's earlier page was still loading, and WebKit ended that load first; " : ""
+        guard let first = starts.first else { return tab + "no load of it started in the tab" }
         var parts = [starts.count == 1 ? "its load started (\(first))" : "\(starts.count) loads started (\(starts.joined(separator: ", ")))"]
         if !redirects.isEmpty { parts.append("was redirected to \(redirects.joined(separator: ", then "))") }
         if !refusedNavigations.isEmpty { parts.append("webparse refused to go to \(refusedNavigations.joined(separator: ", "))") }
@@ -68,6 +75,6 @@ struct LoadSightings: Equatable {
         case .ended(_, let url, let mimeType?):
             parts.append("its document's response came from \(url) (\(mimeType.isEmpty ? "no content type" : mimeType)) and was not shown")
         }
-        return parts.joined(separator: ", ")
+        return tab + parts.joined(separator: ", ")
     }
 }

@@ -116,7 +116,9 @@ struct PageMachine: Equatable {
             switch event {
             case .started:
                 earlierLoadEnding = false
-            case .redirected, .committed, .finished, .failed, .progress, .responseRefused:
+            case .finished:
+                return [.deliver(.earlierLoadEnded)]
+            case .redirected, .committed, .failed, .progress, .responseRefused:
                 return []
             default:
                 break

@@ -42,6 +42,9 @@ extension RunningAttempt {
             case .superseded: return steps.isFinished ? [] : perform(steps.loadAbandoned())
             case .fails(let error): return end(.failure(error))
             }
+        case .earlierLoadEnded:
+            load.earlierLoadEnded()
+            return []
         case .navigationRefused(let url):
             load.navigationRefused(url)
             return [.tell(.navigationRefused(url: url))]
