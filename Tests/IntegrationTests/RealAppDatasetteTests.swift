@@ -9,6 +9,8 @@ import Testing
 @Suite(.serialized) struct RealAppDatasetteTests: CommandLineTest {
     /// The first page of the chapters, ten rows to a page.
     static let list = "/comics/chapters?_size=10"
+    /// Datasette's next page: the link that says so (beside it, the export links hold `_next=` too).
+    static let nextPage = #"{"script": "[...document.querySelectorAll('a')].find((a) => a.textContent.trim() == 'Next page')?.href ?? null"}"#
 
     /// Datasette on a fresh copy of the comics database in `directory`; the database's path.
     func start(in directory: URL) throws -> (RealApplication, database: String) {
@@ -32,19 +34,24 @@ import Testing
 
     static let concurrencies: [[String]] = [["-j", "1"], []]
 
+    /// A config in `directory` of a job that starts at the table's first page, with `fields` (JSON members).
+    func config(_ app: RealApplication, _ fields: String, in directory: URL) throws -> String {
+        try write(#"{"url": "\#(app.base)\#(Self.list)", "retries": 0, "timeout": 30, \#(fields)}"#, "chapters.json", in: directory)
+    }
+
     /// Every row of the table, page after page by its "Next page" link, each with its own page's fields (`follow`).
     @Test(arguments: concurrencies) func everyRowOfEveryPageWithItsOwnPage(concurrency: [String]) async throws {
         let directory = try folder()
         let (app, _) = try start(in: directory)
         defer { app.stop() }
-        let config = try write(
+        let config = try config(
+            app,
             #"""
-            {"url": "\#(app.base)\#(Self.list)", "retries": 0, "timeout": 30,
              "extract": {"items": "table.rows-and-columns tbody tr", "fields": {"id": "td.col-id", "title": "td.col-title", "url": "td.col-id a@href"}},
-             "next": {"script": "[...document.querySelectorAll('a')].find((a) => a.textContent.trim() == 'Next page')?.href ?? null"},
+             "next": \#(Self.nextPage),
              "maxPages": 20,
-             "follow": {"field": "url", "extract": {"fields": {"series": "td.col-series", "published": "td.col-published", "pages": "td.col-pages"}}}}
-            """#, "chapters.json", in: directory)
+             "follow": {"field": "url", "extract": {"fields": {"series": "td.col-series", "published": "td.col-published", "pages": "td.col-pages"}}}
+            """#, in: directory)
         let truth = try chapters(of: app)
         for round in 1...3 {
             let run = try await webparse.run(["run", config] + concurrency, environment: headless)
@@ -65,12 +72,12 @@ import Testing
         let directory = try folder()
         let (app, _) = try start(in: directory)
         defer { app.stop() }
-        let config = try write(
+        let config = try config(
+            app,
             #"""
-            {"url": "\#(app.base)\#(Self.list)", "retries": 0, "timeout": 30,
              "script": "document.querySelector('td.col-title')?.textContent ?? null",
-             "crawl": {"match": "/comics/chapters(/[0-9]+|[?]_size=10(&_next=[0-9]+)?)$", "perHost": 4}}
-            """#, "crawl.json", in: directory)
+             "crawl": {"match": "/comics/chapters(/[0-9]+|[?]_size=10(&_next=[0-9]+)?)$", "perHost": 4}
+            """#, in: directory)
         let truth = try chapters(of: app)
         var expected: [String: String] = [:]
         for (id, values) in truth { expected["\(app.base)/comics/chapters/\(id)"] = values[0] }
@@ -93,13 +100,14 @@ import Testing
         let directory = try folder()
         let (app, database) = try start(in: directory)
         defer { app.stop() }
-        let config = try write(
+        let config = try config(
+            app,
             #"""
-            {"url": "\#(app.base)\#(Self.list)", "retries": 0, "timeout": 30, "key": "id",
+             "key": "id",
              "extract": {"items": "table.rows-and-columns tbody tr", "fields": {"id": "td.col-id", "title": "td.col-title"}},
-             "next": {"script": "[...document.querySelectorAll('a')].find((a) => a.textContent.trim() == 'Next page')?.href ?? null"},
-             "maxPages": 20}
-            """#, "new.json", in: directory)
+             "next": \#(Self.nextPage),
+             "maxPages": 20
+            """#, in: directory)
         let state = directory.appending(path: "chapters.state").path
         let first = try await webparse.run(["run", config, "--state", state, "--new-only"] + concurrency, environment: headless)
         #expect(first.status == 0 && first.stdout.isEmpty, "\(first.stdoutText) \(first.stderr)")
