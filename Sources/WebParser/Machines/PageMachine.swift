@@ -74,6 +74,8 @@ struct PageMachine: Equatable {
 
     /// Takes an event of the page's view and says what to do.
     mutating func receive(_ event: PageEvent) -> [Action] {
+        // Before the certificate check: a failure of the earlier load must not hold the new load's events.
+        if state != .closed, earlierLoadEnding, let actions = earlierLoadEvent(event) { return actions }
         switch (state, event) {
         case (.closed, _):
             return []
@@ -111,19 +113,23 @@ struct PageMachine: Equatable {
         successor = .notWanted
     }
 
-    private mutating func pass(_ event: PageEvent) -> [Action] {
-        if earlierLoadEnding {
-            switch event {
-            case .started:
-                earlierLoadEnding = false
-            case .finished:
-                return [.deliver(.earlierLoadEnded)]
-            case .redirected, .committed, .failed, .progress, .responseRefused:
-                return []
-            default:
-                break
-            }
+    /// What becomes of `event` while webparse's load has not started: the earlier load's events are kept from the job
+    /// (its end said as such); nil for an event that goes on as usual (the new load's start ends the wait).
+    private mutating func earlierLoadEvent(_ event: PageEvent) -> [Action]? {
+        switch event {
+        case .started:
+            earlierLoadEnding = false
+            return nil
+        case .finished:
+            return [.deliver(.earlierLoadEnded)]
+        case .redirected, .committed, .failed, .progress, .responseRefused:
+            return []
+        default:
+            return nil
         }
+    }
+
+    private mutating func pass(_ event: PageEvent) -> [Action] {
         if dropsEarlierDocument {
             switch event {
             case .committed:
