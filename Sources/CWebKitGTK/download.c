@@ -8,7 +8,7 @@ struct WKDownload {
     char *path;
     unsigned long long max_bytes;
     bool too_large;
-    char *error_message;
+    GError *error;
     WKDownloadCallback callback;
     void *callback_context;
 };
@@ -30,20 +30,23 @@ static void on_received_data(WebKitDownload *download, guint64 length, gpointer 
 
 static void on_failed(WebKitDownload *download, GError *error, gpointer data) {
     WKDownload *wrapper = data;
-    if (!wrapper->error_message)
-        wrapper->error_message = g_strdup(error->message);
+    if (!wrapper->error)
+        wrapper->error = g_error_copy(error);
 }
 
 static void on_finished(WebKitDownload *download, gpointer data) {
     WKDownload *wrapper = data;
     WebKitURIResponse *response = webkit_download_get_response(download);
     unsigned status = response ? webkit_uri_response_get_status_code(response) : 0;
+    const char *mime_type = response ? webkit_uri_response_get_mime_type(response) : NULL;
     g_signal_handlers_disconnect_by_data(download, wrapper);
-    wrapper->callback(wrapper->callback_context, status, wrapper->too_large,
-                      wrapper->too_large ? NULL : wrapper->error_message);
+    WKError error = {0};
+    if (wrapper->error && !wrapper->too_large) error = error_from(wrapper->error);
+    wrapper->callback(wrapper->callback_context, status, mime_type ? mime_type : "", wrapper->too_large,
+                      wrapper->error && !wrapper->too_large ? &error : NULL);
     g_object_unref(download);
     g_free(wrapper->path);
-    g_free(wrapper->error_message);
+    g_clear_error(&wrapper->error);
     g_free(wrapper);
 }
 

@@ -99,7 +99,7 @@ import Testing
     @Test func aRedirectLoopIsFatal() async throws {
         let server = try TestHTTPServer(routes: ["/loop": .respond(status: 302, headers: ["Location": "/loop"], body: "")])
         let error = await failure(job(server.url("/loop"), retries: 2))
-        #expect(error?.kind == .loadFailed("too many redirects"))
+        #expect(error?.kind == .tooManyRedirects)
         #expect(error?.attempts == 1)
     }
 

@@ -4,7 +4,8 @@ import Testing
 
 /// A crawl reads each site's `robots.txt` as RFC 9309 says, on real WebKit loads: a file that cannot be reached
 /// stops the crawl of its site with one warning, a missing one allows everything, one that is no text or redirects
-/// without end has no rules (and says so), one that redirects is followed, and `Crawl-delay` spaces the loads.
+/// without end has no rules (and says so), one that redirects is followed, a large one is read, and `Crawl-delay`
+/// spaces the loads.
 @Suite struct RobotsCommandTests: CommandLineTest {
     /// A site of a home page linking to /a and /b, whose `robots.txt` is `robots`.
     static func site(robots: TestHTTPServer.Route) throws -> TestHTTPServer {
@@ -36,7 +37,7 @@ import Testing
             (.respond(status: 404, body: "not found"), true, nil),
             (.respond(status: 200, body: "<html><body>Welcome to our shop</body></html>"), true, "robots.txt is not text (text/html): no rules read from it"),
             (.bytes(contentType: "image/png", headers: [:], body: [0x89, 0x50, 0x4E, 0x47]), true, "robots.txt is not text (image/png)"),
-            (.bytes(contentType: "application/octet-stream", headers: [:], body: [0, 1, 2]), true, "robots.txt is not text (the server sent a download"),
+            (.bytes(contentType: "application/octet-stream", headers: [:], body: [0, 1, 2]), true, "robots.txt is not text (application/octet-stream)"),
             (.respond(status: 302, headers: ["Location": "/loop-robots"], body: ""), true, "robots.txt redirects too many times: no rules read from it")
         ] as [(TestHTTPServer.Route, Bool, String?)])
     func aFileThatIsNoOrdinaryOneIsReadAsRFC9309Says(robots: TestHTTPServer.Route, allowed: Bool, warning: String?) async throws {
@@ -49,6 +50,15 @@ import Testing
         } else {
             #expect(warnings.isEmpty, "\(stderr)")
         }
+    }
+
+    /// A 5 MB file (a site's generated one) is downloaded to disk, never into a page, and its first 512 KiB read.
+    @Test func aLargeFileIsDownloadedAndItsRulesRead() async throws {
+        let filler = String(repeating: "# a comment line of a generated robots.txt, to make it large\n", count: 90_000)
+        let server = try Self.site(robots: .respond(contentType: "text/plain", body: "User-agent: *\nDisallow: /b\n" + filler))
+        let (pages, stderr, status) = try await crawl(server)
+        #expect(status == 0 && pages == ["/", "/a"], "\(stderr)")
+        #expect(server.requests(for: "/robots.txt").count == 1)
     }
 
     /// A file that never comes is given 10 s, and once more: then the site is not crawled.

@@ -140,8 +140,8 @@ import WebParserCore
             (.fails(.tlsFailed("bad certificate")), false, "TLS failed"),
             (nil, true, nil),
             (.fails(.httpStatus(403)), true, nil),
-            (.page(data: #"{"type": "text/html", "text": "<html>"}"#, links: []), true, "is not text (text/html): no rules read from it"),
-            (.fails(.loadFailed("the server sent a download (image/png), not a page")), true, "is not text"),
+            (.file(type: "text/html", body: "<html>"), true, "is not text (text/html): no rules read from it"),
+            (.file(type: "image/png", body: "PNG"), true, "is not text (image/png)"),
             (.redirect(to: "/robots.txt"), true, "redirects too many times")
         ]
         for (robots, allowed, warning) in cases {

@@ -18,9 +18,13 @@ final class FakePages: PageRunner {
         case slow(data: String, delay: Duration)
         /// Fails with the HTTP `status`, its Retry-After asking for `retryAfter`.
         case refuses(status: Int, retryAfter: Duration?)
+        /// A file (a `robots.txt`) of MIME type `type` whose text is `body`: downloaded, not loaded as a page.
+        case file(type: String, body: String)
     }
 
     let site: String
+    /// How long each page takes to answer, as a page that loads does.
+    let delay: Duration
     private let pages: [String: Page]
     private let state = Mutex(State())
 
@@ -35,8 +39,9 @@ final class FakePages: PageRunner {
 
     /// The site at `site` (its scheme and host), with `pages` by path (or, for pages of other sites, by URL); a page
     /// it does not have fails with 404.
-    init(site: String = "https://comics.example", _ pages: [String: Page]) {
+    init(site: String = "https://comics.example", delay: Duration = .zero, _ pages: [String: Page]) {
         self.site = site
+        self.delay = delay
         self.pages = pages
     }
 
@@ -66,6 +71,7 @@ final class FakePages: PageRunner {
         }
         defer { state.withLock { $0.loading -= 1 } }
         await Task.yield()
+        if delay > .zero { try await Task.sleep(for: delay) }
         var url = job.url
         for _ in 0..<10 {
             let path = url.path() + (url.query().map { "?" + $0 } ?? "")
@@ -82,6 +88,8 @@ final class FakePages: PageRunner {
                 var result = WebParserResult(data: Data(data.utf8), finalURL: url.absoluteString, httpStatus: 200, attempts: 1)
                 result.links = []
                 return result
+            case .file(_, let body):
+                return WebParserResult(data: Data(String(reflecting: body).utf8), finalURL: url.absoluteString, httpStatus: 200, attempts: 1)
             case .redirect(let location):
                 url = URL(string: location, relativeTo: url)!.absoluteURL
             case .fails(let kind):
@@ -96,22 +104,34 @@ final class FakePages: PageRunner {
                 throw error
             }
         }
-        throw WebParserError(.loadFailed("too many redirects"), url: url.absoluteString)
+        throw WebParserError(.tooManyRedirects, url: url.absoluteString)
     }
 
-    /// Writes the data of the page at `url` (a `.page`, as a file) to `path`, counted as a load; a page the site does
-    /// not have fails with 404.
+    /// Writes the file at `url` (a `.file`'s body, a `.page`'s data) to `path` after its redirects, counted as a load;
+    /// a page that fails fails the download so, and a page the site does not have fails with 404.
     func download(_ url: URL, to path: String, maxBytes: Int, timeout: Duration) async throws -> WebParserDownload {
         state.withLock { $0.loads.append(url.absoluteString) }
-        let place = url.path() + (url.query().map { "?" + $0 } ?? "")
-        guard case .page(let data, _) = pages[url.absoluteString] ?? (url.absoluteString.hasPrefix(site) ? pages[place] : nil) else {
-            throw WebParserError(.httpStatus(404), url: url.absoluteString)
+        var url = url
+        for _ in 0..<10 {
+            let place = url.path() + (url.query().map { "?" + $0 } ?? "")
+            let (body, type): (String, String)
+            switch pages[url.absoluteString] ?? (url.absoluteString.hasPrefix(site) ? pages[place] : nil) {
+            case .file(let fileType, let text): (body, type) = (text, fileType)
+            case .page(let data, _), .slow(let data, _): (body, type) = (data, "application/json")
+            case .redirect(let location):
+                url = URL(string: location, relativeTo: url)!.absoluteURL
+                continue
+            case .fails(let kind): throw WebParserError(kind, url: url.absoluteString)
+            case .refuses(let status, _): throw WebParserError(.httpStatus(status), url: url.absoluteString)
+            case nil: throw WebParserError(.httpStatus(404), url: url.absoluteString)
+            }
+            guard body.utf8.count <= maxBytes else { return .tooLarge }
+            try Data(body.utf8).write(to: URL(filePath: path))
+            return .written(status: 200, type: type)
         }
-        guard data.utf8.count <= maxBytes else { return .tooLarge }
-        try Data(data.utf8).write(to: URL(filePath: path))
-        return .written(status: 200)
+        throw WebParserError(.tooManyRedirects, url: url.absoluteString)
     }
 
-    /// A text page of the site.
-    static func text(_ body: String) -> Page { .page(data: #"{"type": "text/plain", "text": \#(String(reflecting: body))}"#, links: []) }
+    /// A text file of the site (a `robots.txt`).
+    static func text(_ body: String) -> Page { .file(type: "text/plain", body: body) }
 }

@@ -24,7 +24,7 @@ import Testing
         Case(domain: "WebKitNetworkError", code: 303, kind: .loadFailed("file not found")),
         Case(domain: "g-tls-error-quark", code: 3, kind: .tlsFailed("m")),
         Case(domain: "WebKitPolicyError", code: 101, kind: .unsupportedURL("m")),
-        Case(domain: "soup-session-error-quark", code: 2, kind: .loadFailed("too many redirects")),
+        Case(domain: "soup-session-error-quark", code: 2, kind: .tooManyRedirects),
         Case(domain: "soup-session-error-quark", code: 0, kind: .loadFailed("m [soup-session-error-quark 0]"))
     ]
 
@@ -34,14 +34,20 @@ import Testing
         #expect(failure.error.meaning == testCase.kind)
     }
 
-    /// The shim names WebKit's own errors too, and a redirect limit WebKit reports without a domain of its own.
+    /// The shim names WebKit's own errors too, and a redirect limit WebKit reports without a domain of its own, or
+    /// inside a download's error.
     @Test func theShimNamesWebKitsOwnErrors() {
         #expect(PageError(domain: "WebKitJavascriptError", code: 699, message: "SyntaxError").kind == .scriptFailed)
         #expect(PageError(domain: "WebKitNetworkError", code: 302, message: "").kind == .navigationReplaced)
         #expect(PageError(domain: "WebKitPolicyError", code: 102, message: "").kind == .policyInterrupted)
         #expect(PageError(domain: "WebKitPolicyError", code: 103, message: "").meaning == .unsupportedURL("the port is restricted by WebKit"))
         #expect(PageError(domain: "WebKitNetworkError", code: 300, message: "m").meaning == .connectionLost("m"))
-        #expect(PageError(domain: "", code: 0, message: "Too many redirections").meaning == .loadFailed("too many redirects"))
+        #expect(PageError(domain: "", code: 0, message: "Too many redirections").meaning == .tooManyRedirects)
+        // A download's network failure comes with libsoup's message alone.
+        #expect(PageError(domain: "WebKitDownloadError", code: 499, message: "Too many redirects").meaning == .tooManyRedirects)
+        #expect(
+            PageError(domain: "WebKitDownloadError", code: 499, message: "Error receiving data: Connection reset by peer").meaning
+                == .connectionLost("Error receiving data: Connection reset by peer"))
         #expect(PageError(domain: "g-io-error-quark", code: 2, message: "m") == PageError(domain: "g-io-error-quark", code: 2, message: "m"))
         #expect(PageError(domain: "g-io-error-quark", code: 2, message: "m").meaning == .loadFailed("m [g-io-error-quark 2]"))
         #expect(PageError(domain: "g-io-error-quark", code: 19, message: "m").kind == .cancelled)

@@ -103,6 +103,8 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
         case connectionLost(String)
         /// The load failed in a way retrying cannot fix (missing file, download, refused scheme…).
         case loadFailed(String)
+        /// The server's redirects went on past WebKit's limit (a loop); its code is `load-failed`.
+        case tooManyRedirects
         /// The certificate or TLS handshake was rejected.
         case tlsFailed(String)
         /// The URL cannot be loaded by webparse (only `http`, `https` and `file` can).
@@ -192,6 +194,7 @@ public struct WebParserError: Error, Sendable, Equatable, CustomStringConvertibl
             case .hostNotFound: "host not found"
             case .connectionLost(let message): "connection failed: \(message)"
             case .loadFailed(let message): "load failed: \(message)"
+            case .tooManyRedirects: "load failed: too many redirects"
             case .tlsFailed(let message): "TLS failed: \(message)"
             case .unsupportedURL(let reason): "unsupported URL: \(reason)"
             case .httpStatus(let status): "HTTP status \(status)"

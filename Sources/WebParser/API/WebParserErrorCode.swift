@@ -67,7 +67,7 @@ extension WebParserError.Kind {
         case .connectionRefused: WebParserError.Code(rawValue: "connection-refused")
         case .hostNotFound: WebParserError.Code(rawValue: "host-not-found")
         case .connectionLost: WebParserError.Code(rawValue: "connection-lost")
-        case .loadFailed: WebParserError.Code(rawValue: "load-failed")
+        case .loadFailed, .tooManyRedirects: WebParserError.Code(rawValue: "load-failed")
         case .tlsFailed: WebParserError.Code(rawValue: "tls-failed")
         case .unsupportedURL: WebParserError.Code(rawValue: "unsupported-url")
         case .httpStatus: WebParserError.Code(rawValue: "http-status")

@@ -36,6 +36,23 @@ package enum InputFile {
         }
     }
 
+    /// The first `count` bytes (at most) of the file at `path`; nil when it cannot be read.
+    package static func prefix(of path: String, count: Int) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while data.count < count {
+            let read = Glibc.read(descriptor, &buffer, min(buffer.count, count - data.count))
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            data.append(contentsOf: buffer[0..<read])
+        }
+        return data
+    }
+
     /// A file of the kernel's (`/proc`, `/sys`) as text, read to its end; nil when it cannot be read. Such files
     /// say their size is 0, and readers that trust the size (`String(contentsOfFile:)`) stop after 4 KiB.
     package static func kernelText(_ path: String) -> String? {

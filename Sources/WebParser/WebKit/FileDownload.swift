@@ -11,9 +11,9 @@ final class FileDownload {
 
     /// Loads `url` into the file at `path` through `browsing`'s network process, stopping once more than `maxBytes`
     /// came.
-    /// - Throws: `WebParserError` with kind `.httpStatus` when the server answered with an error status, `.loadFailed`
-    ///   when WebKit could not load it (or the task was cancelled while it loaded); `CancellationError` when the task
-    ///   was cancelled before.
+    /// - Throws: `WebParserError` with kind `.httpStatus` when the server answered with an error status, or the kind
+    ///   WebKit's error means when it could not load it (the task cancelled while it loaded: `.connectionLost`);
+    ///   `CancellationError` when the task was cancelled before.
     static func load(_ url: URL, to path: String, maxBytes: Int, in browsing: BrowsingContext) async throws -> WebParserDownload {
         try Task.checkCancellation()
         let download = FileDownload()
@@ -23,7 +23,7 @@ final class FileDownload {
                 let box = CallbackBox.retained((download, continuation, url))
                 download.handle = wk_context_download(
                     context, url.absoluteString, path, UInt64(maxBytes),
-                    { context, status, tooLarge, message in
+                    { context, status, mimeType, tooLarge, error in
                         let (download, continuation, url) = CallbackBox<(FileDownload, CheckedContinuation<WebParserDownload, Error>, URL)>
                             .take(context)
                         WebKitActor.assumeIsolated { download.handle = nil }
@@ -31,10 +31,13 @@ final class FileDownload {
                             continuation.resume(returning: .tooLarge)
                         } else if status >= 400 {
                             continuation.resume(throwing: WebParserError(.httpStatus(Int(status)), url: url.absoluteString))
-                        } else if let message {
-                            continuation.resume(throwing: WebParserError(.loadFailed(String(cString: message)), url: url.absoluteString))
+                        } else if let error {
+                            let failure = PageError(error.pointee)
+                            var thrown = WebParserError(failure.meaning, url: url.absoluteString)
+                            thrown.cause = failure.cause
+                            continuation.resume(throwing: thrown)
                         } else {
-                            continuation.resume(returning: .written(status: Int(status)))
+                            continuation.resume(returning: .written(status: Int(status), type: mimeType.map { String(cString: $0) } ?? ""))
                         }
                     }, box)
             }
@@ -51,8 +54,9 @@ final class FileDownload {
 
 /// What `WebParserRunner.download` wrote.
 public enum WebParserDownload: Sendable, Equatable {
-    /// The whole file, and the HTTP status it came with (0 when it came by another scheme).
-    case written(status: Int)
+    /// The whole file, the HTTP status it came with (0 when it came by another scheme) and its MIME type ("" when
+    /// none was given).
+    case written(status: Int, type: String)
     /// Nothing: the file is larger than the most asked for.
     case tooLarge
 }

@@ -55,7 +55,7 @@ struct PageError: Sendable, Equatable {
             case WK_ERROR_TLS: (.failed, .tlsFailed(message))
             case WK_ERROR_UNSUPPORTED_SCHEME: (.failed, .unsupportedURL(message))
             case WK_ERROR_RESTRICTED_PORT: (.failed, .unsupportedURL("the port is restricted by WebKit"))
-            case WK_ERROR_TOO_MANY_REDIRECTS: (.failed, .loadFailed("too many redirects"))
+            case WK_ERROR_TOO_MANY_REDIRECTS: (.failed, .tooManyRedirects)
             case WK_ERROR_NAVIGATION_REPLACED: (.navigationReplaced, Self.unnamed(cause))
             case WK_ERROR_POLICY_INTERRUPTED: (.policyInterrupted, Self.unnamed(cause))
             case WK_ERROR_SCRIPT_FAILED: (.scriptFailed, Self.unnamed(cause))

@@ -121,7 +121,8 @@ public struct Crawler: Sendable {
         await withTaskGroup(of: (CrawlTarget, Result<WebParserResult, WebParserError>?).self) { group in
             var loading = 0
             while true {
-                while loading < Self.inFlight, let target = frontier.next() {
+                // A cancelled crawl (the run is stopping) starts no more pages.
+                while !Task.isCancelled, loading < Self.inFlight, let target = frontier.next() {
                     // The sitemaps were read before any load: a page they list as it was at the last crawl stands.
                     if let result = history?.standing(target.url, lastmod: lastmods[target.url]) {
                         _ = frontier.arrived(target, at: nil, inScope: true)

@@ -2,7 +2,7 @@ import FoundationEssentials
 import WebParser
 
 /// How one job of a run ended, and how that is written out.
-package struct JobOutcome {
+package struct JobOutcome: Sendable {
     package let name: String
     /// The URL the config asked for.
     let url: URL

@@ -19,33 +19,13 @@ extension JobRun {
         var health: [(index: Int, name: String, failing: StateFile.Failing, runs: Int?)] = []
     }
 
-    /// Takes the outcome of `named`, the job at `index`: its crawl or its followed pages, its state, its output.
-    func account(
-        _ outcome: JobOutcome, of named: Config.NamedJob, at index: Int, pages: WebParserPages, into tally: inout Tally
-    ) async {
-        let watch = PageWatch(reporter: reporter, har: har, metrics: metrics.map { ($0, named.name) }, hosts: hosts)
+    /// Takes how `named`, the job at `index`, ended: what its crawl or its follow said, its state, its output.
+    func account(_ ended: JobScheduler.Ended, of named: Config.NamedJob, at index: Int, into tally: inout Tally) async {
         let report = settings.tracking.report ?? .added
-        var outcome = outcome
+        var outcome = ended.outcome
         var fresh: RunMemory.Fresh?
-        // The detail pages of the items the run reports (all of them without --state), each item shown with its
-        // page's result; the state records the list as the page gave it.
-        var shown: [Data: Data] = [:]
-        var page = outcome.result
-        var lastmods: [String: String]?
-        if let crawl = named.crawl, case .success(var success) = outcome.result {
-            let (streams, output) = (output.streamsPages, output)
-            let events = watch.crawlEvents(of: named.name) { page in if streams { output.page(page, of: named.name) } }
-            let crawled = await watch.crawler(pages).crawl(
-                crawl, job: named.job, start: success, name: named.name, history: memory?.crawlHistory(of: named), onEvent: events)
-            lastmods = crawled.lastmods
-            // The state tracks the pages as records with their URL, a page that failed as it was last read; the output is
-            // keyed by URL.
-            let memory = memory
-            success.data = CrawlRecord.list(crawled.pages) { memory?.record(of: named, page: $0) }
-            page = .success(success)
-            success.data = CrawlRecord.object(crawled.pages)
-            outcome.result = .success(success)
-            outcome.pagesCrawled = crawled.pages.count
+        if case .success(let success) = outcome.result { reporter.warnIfCutShort(named.name, success) }
+        if let crawl = named.crawl, let crawled = ended.findings?.crawled {
             if crawled.failed > 0 {
                 StandardStreams.tellError("webparse: \(named.name): \(crawled.failed) of \(crawled.pages.count) pages of the crawl failed")
                 tally.reportedFailure = true
@@ -54,30 +34,19 @@ extension JobRun {
                 StandardStreams.tell("webparse: \(named.name): \(CrawlDiscovery.maxPagesWarning(crawl, left: crawled.leftAtMaxPages))")
             }
         }
-        if let follow = named.follow, case .success(var success) = outcome.result {
-            let chosen = await memory?.reportedItems(
-                in: success, of: named, emitInitial: settings.tracking.emitInitial, changed: (settings.tracking.report ?? .added) != .added)
-            let followed = await Follower(pages: pages.watched(by: watch.listeners)).follow(
-                follow, in: success.data, base: URL(string: success.finalURL) ?? named.job.url, chosen: chosen, name: named.name,
-                onFound: reporter.know)
-            success.data = followed.list
-            shown = followed.items
-            outcome.result = .success(success)
-            outcome.detailsFailed = followed.failed
-            if followed.failed > 0 {
-                StandardStreams.tellError(
-                    "webparse: \(named.name): \(followed.failed) of \(followed.items.count) followed items got an error instead of their page (in their \"\(follow.into)\")"
-                )
-                tally.reportedFailure = true
-            }
+        if let follow = named.follow, let followed = ended.findings?.followed, followed.failed > 0 {
+            StandardStreams.tellError(
+                "webparse: \(named.name): \(followed.failed) of \(followed.items.count) followed items got an error instead of their page (in their \"\(follow.into)\")"
+            )
+            tally.reportedFailure = true
         }
-        if case .success(let success) = page, let memory {
+        if let findings = ended.findings, let memory {
             do throws(WebParserError) {
-                let details = shown
+                let shown = findings.shown
                 fresh = try await memory.remember(
-                    success, of: named, emitInitial: settings.tracking.emitInitial,
-                    feedSize: feeds?.size, feedsRemoved: [.removed, .all].contains(report), shown: { details[$0] ?? $0 })
-                if let lastmods { memory.keep(lastmods: lastmods, of: named) }
+                    findings.recorded, of: named, emitInitial: settings.tracking.emitInitial,
+                    feedSize: feeds?.size, feedsRemoved: [.removed, .all].contains(report), shown: { shown[$0] ?? $0 })
+                if let lastmods = findings.crawled?.lastmods { memory.keep(lastmods: lastmods, of: named) }
             } catch {
                 outcome.result = .failure(.failed(error))
             }

@@ -93,36 +93,43 @@ struct JobRun {
         return tally.reportedFailure || failed ? .jobFailed : .success
     }
 
-    /// Runs the jobs, each outcome accounted for as it comes.
+    /// Runs the jobs side by side, each a pipeline from its start page to its crawl's or its follow's last page, each
+    /// outcome accounted for as it comes.
     /// - Throws: `JobScheduler.Stop` when WebKit cannot run or the run is interrupted.
     private func runJobs(_ jobs: [Config.NamedJob], concurrency: Int) async throws(JobScheduler.Stop) -> Tally {
         var jobs = jobs
         let pages = WebParserPages(parser: WebParserRunner(session: setup.session), concurrency: concurrency)
-        var scheduler = JobScheduler(pages: pages, concurrency: concurrency, reporter: reporter)
-        scheduler.metrics = metrics
         // With --har, each job records its requests; the handlers keep them, by job name.
         var keepers: [String: @Sendable (WebParserMessage) -> Void] = [:]
         if let har {
             for index in jobs.indices { keepers[jobs[index].name] = har.record(&jobs[index].job, as: jobs[index].name, secrets: jobs[index].secrets) }
         }
-        let streams = output.streamsEmittedValues
-        let output = output
-        let kept = keepers
-        scheduler.onMessage = { named in
-            let keep = kept[named.name]
-            let streamsEmitted = streams && named.job.evaluation.collect == .emitted
-            guard keep != nil || streamsEmitted else { return nil }
-            return { message in
-                keep?(message)
-                if streamsEmitted, case .emitted(let json) = message { output.stream(json, of: named.name) }
-            }
-        }
+        let reportsChanged = (settings.tracking.report ?? .added) != .added
         var tally = Tally()
         let prepared = jobs
-        try await scheduler.run(prepared) { index, outcome in
-            await account(outcome, of: prepared[index], at: index, pages: pages, into: &tally)
-        }
+        let kept = keepers
+        try await JobScheduler(concurrency: concurrency).run(
+            prepared, pipeline: { pipeline(for: $0, on: pages, keeping: kept[$0.name]) },
+            memory: { memory?.jobMemory(of: $0, emitInitial: settings.tracking.emitInitial, reportsChanged: reportsChanged) },
+            handle: { index, ended in await account(ended, of: prepared[index], at: index, into: &tally) })
         return tally
+    }
+
+    /// The pipeline of `named` on `pages`: heard by the run's reporter and counts, its requests kept by `keep` (with
+    /// `--har`), its emitted values and its crawl's pages streamed as the output asks.
+    private func pipeline(for named: Config.NamedJob, on pages: WebParserPages, keeping keep: (@Sendable (WebParserMessage) -> Void)?) -> JobPipeline {
+        let output = output
+        let streamsEmitted = output.streamsEmittedValues && named.job.evaluation.collect == .emitted
+        let name = named.name
+        var besides: (@Sendable (WebParserMessage) -> Void)?
+        if keep != nil || streamsEmitted {
+            besides = { message in
+                keep?(message)
+                if streamsEmitted, case .emitted(let json) = message { output.stream(json, of: name) }
+            }
+        }
+        let watch = PageWatch(reporter: reporter, har: har, metrics: metrics.map { ($0, named.name) }, hosts: hosts)
+        return watch.pipeline(pages, for: named, besides: besides) { page in if output.streamsPages { output.page(page, of: name) } }
     }
 
     /// Writes the HAR file, if asked.

@@ -24,15 +24,38 @@ struct PageWatch: Sendable {
             }, onMessage: har.map { $0.recording(&job, as: label, besides: report) } ?? report)
     }
 
-    /// The pages of `pages` heard so, each host's limits kept in `hosts`; the `robots.txt` files they load are heard
-    /// with `-v` only, and not counted as pages of the progress line.
-    func crawler(_ pages: WebParserPages) -> Crawler {
-        let verbose = reporter.isVerbose ? reporter : nil
-        let robots = pages.watched { _, label in
-            guard let verbose else { return PageListeners() }
-            return PageListeners(onStateChange: verbose.observer(for: label))
+    /// The pipeline of `named` on `pages`: its start page heard by the reporter, the counts and `besides` (what
+    /// keeps its requests for `--har` or streams its emitted values), the pages its crawl and its follow find heard
+    /// as `listeners` says, and its crawl told as `crawlEvents` says, each page it reads given to `onCrawlPage`.
+    func pipeline(
+        _ pages: WebParserPages, for named: Config.NamedJob, besides other: (@Sendable (WebParserMessage) -> Void)?,
+        onCrawlPage: @escaping @Sendable (CrawledPage) -> Void = { _ in }
+    ) -> JobPipeline {
+        let report = reporter.messageHandler(for: named.name)
+        let counts = metrics.map { $0.counts.observer(job: $0.job, url: named.job.url) }
+        let start = pages.watched { [reporter] _, label in
+            let observe = reporter.observer(for: label)
+            return PageListeners(
+                onStateChange: { state in
+                    observe(state)
+                    counts?(state)
+                },
+                onMessage: { message in
+                    report(message)
+                    other?(message)
+                })
         }
-        return Crawler(pages: pages.watched(by: listeners), robots: RobotsFiles(pages: robots), hostBook: hosts)
+        var pipeline = JobPipeline(pages: pages.watched(by: listeners), crawler: crawler(pages))
+        pipeline.startPages = start
+        pipeline.onCrawlEvent = crawlEvents(of: named.name, onPage: onCrawlPage)
+        pipeline.onFound = { [reporter] in reporter.know($0) }
+        return pipeline
+    }
+
+    /// The pages of `pages` heard so, each host's limits kept in `hosts`; the `robots.txt` files they download are
+    /// no pages of the progress line.
+    func crawler(_ pages: WebParserPages) -> Crawler {
+        Crawler(pages: pages.watched(by: listeners), robots: RobotsFiles(pages: pages), hostBook: hosts)
     }
 
     /// What the crawl of job `name` tells: progress, warnings, with `-v` notes; `onPage` gets each page read.

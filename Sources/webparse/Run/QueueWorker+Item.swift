@@ -29,8 +29,11 @@ extension QueueWorker {
             // A crawl's pages keep its perHost and delay across every worker; a paused host holds every item's page.
             var delay = Duration.zero
             if let crawl = named.crawl { delay = await CrawlDiscovery.delay(of: crawl, for: named.job.url, robots: shared.robots) }
+            let pipeline = PageWatch(reporter: reporter, har: nil, metrics: (metrics, named.name)).pipeline(shared.pages, for: named, besides: nil)
             ran = try await hostGates(queue, for: named.name).run(named.job.url, perHost: named.crawl?.perHost, delay: delay) { pass in
-                await shared.scheduler.runJob(named, pass: pass)
+                var held = pipeline
+                held.pass = pass
+                return await JobScheduler.runStart(named, on: held)
             }
         } catch {
             ran = .failure(Task.isCancelled ? .interrupted : .hostBook(error))
@@ -52,6 +55,7 @@ extension QueueWorker {
             if case .failure(let failure) = outcome.result { reporter.jobFailed(named.name, failure) }
             return await fail(item, on: queue, shared, record: outcome.jsonLine(adding: extra))
         }
+        reporter.warnIfCutShort(named.name, result)
         // A crawl's links and a list's detail pages become items of the queue.
         do throws(RedisConnection.Failure) {
             if let crawl = named.crawl { try await discover(crawl, from: result, of: read, item: item, on: queue, shared) }
@@ -148,7 +152,7 @@ extension QueueWorker {
                 return await fail(item, on: queue, shared, record: failed.jsonLine(adding: extra))
             }
             for note in changes.conditionNotes { StandardStreams.tell("webparse work: \(named.name): \(note)") }
-            let fresh = changes.isFirstRun && !settings.emitInitial ? [] : changes.fresh
+            let fresh = JobMemory.isQuiet(changes, emitInitial: settings.emitInitial) ? [] : changes.fresh
             let record = outcome.jsonLine(adding: extra + [("new", .array(fresh.map(JSONText.Value.raw)))])
             let change = WorkQueue.StateChange(job: key, before: before, after: after)
             guard let held = try await queue.complete(item, record: record, recording: change) else { continue }
@@ -191,7 +195,7 @@ extension QueueWorker {
         var left = 0
         var failure: RedisConnection.Failure?
         let tell = { (warning: String) in StandardStreams.tell("webparse work: \(name): \(warning)") }
-        await SitemapPages(pages: shared.scheduler.pages, robots: shared.robots).read(
+        await SitemapPages(pages: shared.pages, robots: shared.robots).read(
             sitemap, start: start,
             onPages: { entries in
                 for batch in stride(from: 0, to: entries.count, by: 1000).map({ entries[$0..<min($0 + 1000, entries.count)] }) {

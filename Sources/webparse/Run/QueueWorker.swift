@@ -33,7 +33,8 @@ struct QueueWorker: Sendable {
 
     /// What the loops share: the worker's pages, the crawls' robots.txt files and the counts.
     struct Shared: Sendable {
-        let scheduler: JobScheduler
+        /// The worker's pages, `-j` at once.
+        let pages: WebParserPages
         let robots: RobotsFiles
         let tally: WorkTally
         /// The items the worker may still take before it starts over; nil for no limit.
@@ -46,10 +47,8 @@ struct QueueWorker: Sendable {
         reporter.tellAboutLocale()
         defer { reporter.end() }
         let pages = WebParserPages(parser: WebParserRunner(session: session), concurrency: queues.count)
-        var scheduler = JobScheduler(pages: pages, concurrency: queues.count, reporter: reporter)
-        scheduler.metrics = metrics
         let shared = Shared(
-            scheduler: scheduler,
+            pages: pages,
             robots: PageWatch(reporter: reporter, har: nil).crawler(pages).robots, tally: WorkTally(),
             budget: settings.renewAfter > 0 ? ItemBudget(settings.renewAfter) : nil)
         let interval = settings.lease / 3

@@ -16,7 +16,7 @@ enum SingleJob {
         make: () throws(CommandFailure) -> Config.NamedJob, use: (WebParserResult) -> ExitCode
     ) async -> ExitCode {
         let (command, usage) = (page.name, page.usage)
-        let named: Config.NamedJob
+        var named: Config.NamedJob
         var har: HARRecorder?
         do throws(CommandFailure) {
             named = try make()
@@ -26,14 +26,13 @@ enum SingleJob {
             StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
             return error.code
         }
-        let job = named.job
-        let (follow, crawl) = (named.follow, named.crawl)
+        let (follow, crawl, capturesResponses) = (named.follow, named.crawl, named.job.capture != nil)
         let setup: SessionSetup
         do throws(CommandFailure) {
             setup = try await SessionSetup.prepare(settings.session, over: SessionSettings(), recordsRequests: har != nil) {
                 WebParserSession.Configuration(
                     storage: $0, proxy: $1, recycleAfter: follow == nil && crawl == nil ? 1 : WebParserSession.Configuration.defaultRecycleAfter,
-                    capturesResponses: job.capture != nil)
+                    capturesResponses: capturesResponses)
             }
         } catch {
             StandardStreams.tellError("webparse \(command): \(error.message)")
@@ -48,31 +47,14 @@ enum SingleJob {
         do {
             defer { writeHAR(har, command) }
             let pages = WebParserPages(parser: WebParserRunner(session: setup.session), concurrency: RunSettings.defaultConcurrency(.current))
-            let (secrets, har) = (named.secrets, har)
-            result = try await pages.watched { [reporter] job, label in
-                let report = reporter.messageHandler(for: label)
-                let keep = har?.record(&job, as: label, secrets: secrets)
-                return PageListeners(
-                    onStateChange: reporter.observer(for: label),
-                    onMessage: { message in
-                        report(message)
-                        keep?(message)
-                    })
-            }.run(job, label: command)
-            let watch = PageWatch(reporter: reporter, har: har)
-            if let crawl {
-                let crawled = await watch.crawler(pages).crawl(crawl, job: job, start: result, name: command, onEvent: watch.crawlEvents(of: command))
-                result.data = CrawlRecord.object(crawled.pages)
-                detailsFailed = crawled.failed
-                if crawled.leftAtMaxPages > 0 {
-                    StandardStreams.tell("webparse \(command): \(CrawlDiscovery.maxPagesWarning(crawl, left: crawled.leftAtMaxPages))")
-                }
-            }
-            if let follow {
-                let followed = await Follower(pages: pages.watched(by: watch.listeners)).follow(
-                    follow, in: result.data, base: URL(string: result.finalURL) ?? job.url, name: command, onFound: reporter.know)
-                result.data = followed.list
-                detailsFailed = followed.failed
+            named.name = command
+            let keep = har?.record(&named.job, as: command, secrets: named.secrets)
+            let pipeline = PageWatch(reporter: reporter, har: har).pipeline(pages, for: named, besides: keep)
+            let findings: JobFindings
+            (result, findings) = try await pipeline.run(named, memory: nil)
+            detailsFailed = findings.pagesFailed
+            if let crawl, let left = findings.crawled?.leftAtMaxPages, left > 0 {
+                StandardStreams.tell("webparse \(command): \(CrawlDiscovery.maxPagesWarning(crawl, left: left))")
             }
         } catch let error as WebParserError {
             reporter.jobFailed(command, error)

@@ -110,7 +110,7 @@ final class RunMemory {
                 var changes = try ChangeTracker.changes(in: data, since: previous, tracking: tracking, condition: condition, at: now)
                 changes.fresh = changes.fresh.map(shown)
                 changes.changed = changes.changed.map { (shown($0.item), $0.before) }
-                let quiet = changes.isFirstRun && !emitInitial
+                let quiet = JobMemory.isQuiet(changes, emitInitial: emitInitial)
                 let entries =
                     feedSize == nil
                     ? []
@@ -143,7 +143,7 @@ final class RunMemory {
                 "webparse: \(job.name): \(changes.itemsWithoutKey) items have no \"\(key)\"; "
                     + "they are told apart by their whole content")
         }
-        let quiet = changes.isFirstRun && !emitInitial
+        let quiet = JobMemory.isQuiet(changes, emitInitial: emitInitial)
         return Fresh(
             items: quiet ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
             diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil,
@@ -157,34 +157,16 @@ final class RunMemory {
         case failed(WebParserError.Kind)
     }
 
-    /// What the state knows of the pages of `job`'s crawl (`CrawlHistory`); nil when it knows none.
-    func crawlHistory(of job: Config.NamedJob) -> CrawlHistory? {
-        CrawlHistory(state.jobs[job.name])
-    }
-
-    /// The record of the page at `url` of `job`'s crawl as the state keeps it (canonical JSON); nil when it keeps none.
-    func record(of job: Config.NamedJob, page url: String) -> Data? {
-        state.jobs[job.name]?.contents?[ChangeTracker.identity(ofKey: url)].map { Data($0.utf8) }
+    /// What the state knows of `job` now, for its pipeline: whether a first run reports its items (`emitInitial`)
+    /// and whether the run reports changed items (`reportsChanged`).
+    func jobMemory(of job: Config.NamedJob, emitInitial: Bool, reportsChanged: Bool) -> JobMemory {
+        JobMemory(previous: state.jobs[job.name], emitInitial: emitInitial, reportsChanged: reportsChanged)
     }
 
     /// Keeps `lastmods`, the sitemaps' `lastmod` of the pages `job`'s crawl read, for its next crawl; after
     /// `remember` took the crawl's result.
     func keep(lastmods: [String: String], of job: Config.NamedJob) {
         state.jobs[job.name]?.lastmods = lastmods.isEmpty ? nil : lastmods
-    }
-
-    /// The items of `result`, a successful result of `job`, that `remember` would report (the new ones, and with
-    /// `changed` those whose content changed), as the page gave them; nil when the result is not a list. Nothing is
-    /// recorded.
-    func reportedItems(in result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool, changed: Bool) async -> Set<Data>? {
-        let (data, previous, tracking) = (result.data, state.jobs[job.name], job.tracking)
-        let found = await LargeStack.run { () -> Changes? in
-            let condition = tracking.when.flatMap { try? ItemCondition($0) }
-            return try? ChangeTracker.changes(in: data, since: previous, tracking: tracking, condition: condition, at: Date())
-        }
-        guard let changes = found, changes.isList else { return nil }
-        guard !changes.isFirstRun || emitInitial else { return [] }
-        return Set(changes.fresh + (changed ? changes.changed.map(\.item) : []))
     }
 
     /// The title of the job `name`'s feed: its page's title, or "webparse: NAME" while none is known.
