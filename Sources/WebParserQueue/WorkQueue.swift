@@ -34,6 +34,9 @@ public final class WorkQueue: @unchecked Sendable {
         public var state: String { queue + ":state" }
         /// How many pages the crawl or list named `job` has loaded or queued.
         public func pages(of job: String) -> String { queue + ":pages:" + job }
+        /// The hash of where the loads of the pages of the crawl named `job` ended: the page each ended at, by the
+        /// page asked for first.
+        public func arrivals(of job: String) -> String { queue + ":arrived:" + job }
         var workers: String { queue + ":workers" }
         func processing(_ worker: String) -> String { queue + ":processing:" + worker }
         func heartbeat(_ worker: String) -> String { queue + ":worker:" + worker }
@@ -62,7 +65,8 @@ public final class WorkQueue: @unchecked Sendable {
     var places: [String: String] = [:]
 
     /// Atomically removes one `ARGV[1]` from the list `KEYS[1]` and, if it was there, pushes `ARGV[2]` to `KEYS[2]`
-    /// (an empty `ARGV[2]`: `ARGV[1]` to the head of the queue `KEYS[3]` instead); with a job `ARGV[3]`, also sets its
+    /// (an empty `ARGV[2]`: `ARGV[1]` to the head of the queue `KEYS[3]` instead when `KEYS[2]` is the queue, nothing
+    /// otherwise); with a job `ARGV[3]`, also sets its
     /// field of the hash `KEYS[4]` to `ARGV[6]`, but only if it still is `ARGV[5]` (absent when `ARGV[4]` is 1).
     /// Answers 1 when done, 0 when the item was not there, 2 when the job's state was not what was expected.
     private static let settle = """
@@ -72,7 +76,11 @@ public final class WorkQueue: @unchecked Sendable {
         end
         if redis.call('LREM', KEYS[1], 1, ARGV[1]) == 0 then return 0 end
         if ARGV[3] ~= '' then redis.call('HSET', KEYS[4], ARGV[3], ARGV[6]) end
-        if ARGV[2] == '' then redis.call('LPUSH', KEYS[3], ARGV[1]) else redis.call('RPUSH', KEYS[2], ARGV[2]) end
+        if ARGV[2] == '' then
+          if KEYS[2] == KEYS[3] then redis.call('LPUSH', KEYS[3], ARGV[1]) end
+        else
+          redis.call('RPUSH', KEYS[2], ARGV[2])
+        end
         return 1
         """
 
@@ -210,6 +218,13 @@ public final class WorkQueue: @unchecked Sendable {
     @discardableResult
     public func fail(_ item: Item, record: Data) async throws(RedisConnection.Failure) -> Bool {
         try await run { () throws(RedisConnection.Failure) in try self.settle(item, pushing: record, to: self.keys.failed) }
+    }
+
+    /// Lets `item` go without a record (a crawl's page that is not read twice), if it is still this worker's; false
+    /// when it was not.
+    @discardableResult
+    public func drop(_ item: Item) async throws(RedisConnection.Failure) -> Bool {
+        try await run { () throws(RedisConnection.Failure) in try self.settle(item, pushing: Data(), to: self.keys.results) }
     }
 
     /// Puts `item` back at the head of the queue (a worker that stops), if it is still this worker's.

@@ -62,6 +62,49 @@ import Testing
         }
     }
 
+    /// A crawl of the app shared by three workers of a queue reads the pages `run` reads, each once, and drops the
+    /// same ones: a page whose load ended out of the crawl (a 302 to another host name) or at a page read already (a
+    /// link without its trailing slash, answered 308) gives no record, in `run` and in `work` alike.
+    @Test func workersReadAndDropTheSamePagesAsRun() async throws {
+        let app = try PythonServer(script: "quotes_app.py")
+        defer { app.stop() }
+        let base = "http://127.0.0.1:\(app.port)"
+        let job = #"{"name": "quotes", "url": "\#(base)/", "script": "document.title", "retries": 0, "timeout": 20, "crawl": {"perHost": 4}}"#
+        let run = try await webparse.run(["run", try write(job, "crawl.json", in: try folder()), "-j", "4", "-v"], environment: headless)
+        let crawled = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stdoutText) \(run.stderr)")
+        let redis = try RedisServer()
+        try redis.cli(["RPUSH", "quotes", job])
+        let workers = try (1...3).map { _ in try webparse.start(["work", redis.url(queue: "quotes"), "-j", "2", "-v"], environment: headless) }
+        var workerErrors = ""
+        for worker in workers {
+            let outcome = await worker.finish()
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            workerErrors += outcome.stderr
+        }
+        let records = try ["quotes:results", "quotes:failed"].flatMap { key in
+            try redis.cli(["LRANGE", key, "0", "-1"]).split(separator: "\n").compactMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        let urls = records.compactMap { $0["finalURL"] as? String ?? $0["url"] as? String }
+        #expect(urls.count == crawled.count && Set(urls) == Set(crawled.keys), "\(urls.sorted()) against \(crawled.keys.sorted())")
+        let paths = Set(crawled.keys.map { String($0.dropFirst(base.count)) })
+        #expect(paths == Set(Self.reachable.keys).union(["/press/"]), "\(paths.sorted())")
+        /// The pages the drops were of (what the page ended at), and how many, as each command said them.
+        func drops(_ stderr: String, _ why: String) -> [String] {
+            stderr.split(separator: "\n").filter { $0.hasSuffix(why) }.compactMap { line in
+                line.split(separator: " ").dropLast(why.split(separator: " ").count).last.map(String.init)
+            }.map { $0.hasSuffix(",") ? String($0.dropLast()) : $0 }.sorted()
+        }
+        let outOfScope = drops(run.stderr, "out of the crawl")
+        #expect(!outOfScope.isEmpty && outOfScope == drops(workerErrors, "out of the crawl"), "\(outOfScope) \(workerErrors)")
+        // Which link of a page reached twice is dropped depends on which arrives first; each is one of the pages read.
+        for page in drops(run.stderr, "read already") + drops(workerErrors, "read already") {
+            #expect(crawled[page] != nil, "\(page) was dropped as read already, and read")
+        }
+        #expect(urls.count == Set(urls).count, "no page recorded twice by the workers: \(urls.sorted())")
+    }
+
     /// A page whose script sends it elsewhere as it loads (`location.replace`), one that does it by `<meta refresh>`, and
     /// a login-protected page (302 to the login form) give the page they end at, every time.
     @Test func aPageThatMovesGivesThePageItEndsAt() async throws {

@@ -54,7 +54,7 @@ import Testing
             let run = try await webparse.run(["run", config] + concurrency, environment: headless)
             #expect(run.status == 0, "round \(round) \(concurrency): \(run.stderr)")
             let output = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stdoutText) \(run.stderr)")
-            #expect(output["login"] as? String == "admin")
+            #expect(output["login"] as? String == "admin", "round \(round) \(concurrency): \(output["login"] ?? "nothing") \(run.stderr)")
             let items = try #require(output["groups"] as? [[String: Any]], "\(output)")
             #expect(items.map { $0["name"] as? String ?? "" } == truth.map(\.name), "round \(round) \(concurrency)")
             #expect(items.map { ($0["detail"] as? [String: String])?["name"] ?? "" } == truth.map(\.name), "round \(round) \(concurrency)")

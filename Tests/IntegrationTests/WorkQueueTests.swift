@@ -51,6 +51,30 @@ import WebParserQueue
         #expect(try await producer.isDrained())
     }
 
+    /// A crawl's page whose load ended where another page's had is a duplicate: nothing is queued from it, and the
+    /// worker lets it go without a record; the same page done again (its lease lost) is no duplicate of itself.
+    @Test func aPageThatEndedAtAnotherPagesEndIsADuplicateAndDropped() async throws {
+        let server = try RedisServer()
+        let queue = try await WorkQueue.open(try RedisURL(server.url(queue: "site")), worker: "w")
+        let (a, slash) = ("http://site.test/a", "http://site.test/a/")
+        let found = [WorkQueue.FoundPage(url: "http://site.test/b", item: Data("b".utf8))]
+        let first = try await queue.discover(found, from: a, endedAt: slash, of: "site", maxPages: 100)
+        #expect(first.queued == 1 && first.leftAtMaxPages == 0 && !first.isDuplicate, "\(first)")
+        let again = try await queue.discover(found, from: a, endedAt: slash, of: "site", maxPages: 100)
+        #expect(!again.isDuplicate, "the same page done again")
+        let other = try await queue.discover([WorkQueue.FoundPage(url: "http://site.test/c", item: Data("c".utf8))], from: slash, of: "site", maxPages: 100)
+        #expect(other.isDuplicate && other.queued == 0, "\(other)")
+        #expect(try server.cli(["LRANGE", "site", "0", "-1"]) == "b")
+        try await queue.push([Data("x".utf8)])
+        let item = try #require(try await queue.take(wait: .milliseconds(200)))
+        #expect(String(decoding: item.text, as: UTF8.self) == "b")
+        #expect(try await queue.drop(item))
+        #expect(try server.cli(["LLEN", "site:results"]) == "0")
+        #expect(try server.cli(["LLEN", "site"]) == "1")
+        #expect(try !(await queue.drop(item)), "an item let go is no longer the worker's")
+        try await queue.leave()
+    }
+
     @Test func anItemOfAWorkerWhoseLeaseExpiredIsDoneByAnother() async throws {
         let server = try RedisServer()
         let url = try RedisURL(server.url(queue: "jobs"))

@@ -175,6 +175,25 @@ import WebParser
         #expect(later.findings.shown.count == 1)
     }
 
+    @Test func aFollowFollowsEachListOfAnObjectResultAsAWorkerQueuesThem() async throws {
+        let site = "https://comics.example"
+        let archive = #"{"updated": "2026-12-07", "chapters": [{"link": "/c/1"}, {"link": "/c/2"}], "extras": [{"link": "/x/1"}]}"#
+        let fake = FakePages(
+            [
+                "/archive": .page(data: archive, links: []), "/c/1": .page(data: #""one""#, links: []),
+                "/c/2": .page(data: #""two""#, links: []), "/x/1": .page(data: #""extra""#, links: [])
+            ])
+        let named = try #require(
+            try jobs(#"{"name": "archive", "url": "\#(site)/archive", "script": "1", "follow": {"field": "link", "script": "1"}}"#).first)
+        let (result, findings) = try await JobPipeline(pages: fake, crawler: Crawler(pages: fake)).run(named, memory: nil)
+        let queued = FollowTargets.pages(of: Data(archive.utf8), field: "link", base: URL(string: site + "/archive")!).map(\.url.absoluteString)
+        #expect(Set(fake.loads.dropFirst()) == Set(queued), "run loads the pages a worker queues")
+        #expect(findings.followed?.loaded == 3 && findings.pagesFailed == 0)
+        let shown = String(decoding: result.data, as: UTF8.self)
+        #expect(shown.contains(#""updated":"2026-12-07""#) || shown.contains(#""updated": "2026-12-07""#), "\(shown)")
+        #expect(shown.contains(#""detail":"one""#) && shown.contains(#""detail":"extra""#), "\(shown)")
+    }
+
     @Test func aCrawlsFailedPageIsRecordedAsItsLastGoodRead() async throws {
         let site = "https://comics.example"
         let fake = FakePages(["/": .page(data: #""home""#, links: ["/a", "/b"]), "/a": .page(data: #""a""#, links: []), "/b": .fails(.connectionRefused)])

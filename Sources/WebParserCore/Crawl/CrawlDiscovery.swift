@@ -57,17 +57,17 @@ public struct CrawlDiscovery: Sendable {
     }
 
     /// What a crawl's page read on its own (an item of a work queue, asked for at `asked`, `depth` links from a start
-    /// it does not know) leads to: where its load ended (in the one form), and the pages its links lead to, none when
-    /// the load ended out of the crawl's site. The site is where the page ended when it is the start, else the site
-    /// of the page asked for (which the crawl found on its site).
+    /// it does not know) leads to: where its load ended (in the one form), whether that is in the crawl's scope, and
+    /// the pages its links lead to, none when the load ended out of the crawl's scope. The scope is the site of where
+    /// the page ended when it is the start, else the site of the page asked for (which the crawl found on its site).
     public static func pages(
         of result: WebParserResult, askedAt asked: URL, depth: Int, by crawl: Crawl, robots: RobotsFiles
-    ) async -> (ended: URL, pages: [CrawlTarget], warnings: [String]) {
+    ) async -> (ended: URL, inScope: Bool, pages: [CrawlTarget], warnings: [String]) {
         let ended = URL(string: result.finalURL).flatMap(CrawlURL.normalized) ?? asked
         let discovery = CrawlDiscovery(crawl, start: depth == 0 ? ended : asked, robots: robots)
-        guard discovery.scope.contains(ended) else { return (ended, [], []) }
+        guard discovery.scope.contains(ended) else { return (ended, false, [], []) }
         let (pages, warnings) = await discovery.pages(linkedFrom: result.links ?? [], on: ended, depth: depth)
-        return (ended, pages, warnings)
+        return (ended, true, pages, warnings)
     }
 
     /// The least time between two loads of `url`'s host: the crawl's `delay`, or its site's `Crawl-delay` when that

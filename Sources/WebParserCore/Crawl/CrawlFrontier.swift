@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WebParser
 
 /// The pages of one crawl kept in memory, as a plain value: every URL seen (found, loading or read), the pages
 /// waiting to be loaded in the order they were found (breadth first), and how many were loaded, against `maxPages`.
@@ -24,6 +25,17 @@ public struct CrawlFrontier: Sendable {
         case duplicate(of: URL)
         /// It redirected to `url`, out of the crawl's scope.
         case outOfScope(URL)
+
+        /// What a crawl says (with `-v`) of the page asked for at `target` that arrived so; nil for a page it reads.
+        /// The same from `run` and from a queue's workers, which drop such a page as `run` does.
+        public func note(asked target: URL) -> String? {
+            switch self {
+            case .page: return nil
+            case .duplicate(let url): return "\(URLRedaction.redact(target.absoluteString)) is \(URLRedaction.redact(url.absoluteString)), read already"
+            case .outOfScope(let url):
+                return "\(URLRedaction.redact(target.absoluteString)) went to \(URLRedaction.redact(url.absoluteString)), out of the crawl"
+            }
+        }
     }
 
     /// The frontier of a crawl of `maxPages` at most, whose start page was asked for at `start` and ended at `final`.

@@ -158,11 +158,11 @@ public struct Crawler: Sendable {
                 }
                 let result = try? outcome.get()
                 let ended = result.flatMap { URL(string: $0.finalURL) }.flatMap(CrawlURL.normalized)
-                switch frontier.arrived(target, at: ended, inScope: ended.map(scope.contains) ?? true) {
-                case .duplicate(let url):
-                    onEvent(.note("\(URLRedaction.redact(target.url.absoluteString)) is \(URLRedaction.redact(url.absoluteString)), read already"))
-                case .outOfScope(let url):
-                    onEvent(.note("\(URLRedaction.redact(target.url.absoluteString)) went to \(URLRedaction.redact(url.absoluteString)), out of the crawl"))
+                let arrival = frontier.arrived(target, at: ended, inScope: ended.map(scope.contains) ?? true)
+                if let note = arrival.note(asked: target.url) { onEvent(.note(note)) }
+                switch arrival {
+                case .duplicate, .outOfScope:
+                    break
                 case .page(let url):
                     let read = CrawledPage(url: url.absoluteString, result: outcome.map(\.data).mapError(PageFailure.init))
                     pages.append(read)

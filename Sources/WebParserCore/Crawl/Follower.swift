@@ -77,6 +77,25 @@ public struct Follower: Sendable {
         return Followed(list: JSONText.array(merged), items: followed, failed: failed, loaded: loaded)
     }
 
+    /// Follows `follow` in each list `result` holds (`FollowTargets.replacingLists`: the result when it is a list,
+    /// else each list its object holds), read from the page at `base`, for the items `chosen` holds (all when nil),
+    /// as `follow(_:in:base:chosen:name:onFound:)` does each: `result` with its lists followed, and what they gave
+    /// together. A queue's workers follow the same lists (`FollowTargets.pages`).
+    public func followLists(
+        _ follow: Follow, in result: Data, base: URL, chosen: Set<Data>? = nil, name: String,
+        onFound: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async -> Followed {
+        var all = Followed(list: result, items: [:], failed: 0, loaded: 0)
+        all.list = await FollowTargets.replacingLists(in: result) { list in
+            let followed = await self.follow(follow, in: list, base: base, chosen: chosen, name: name, onFound: onFound)
+            all.items.merge(followed.items) { first, _ in first }
+            all.failed += followed.failed
+            all.loaded += followed.loaded
+            return followed.list
+        }
+        return all
+    }
+
     /// Loads `url` with `follow`'s job in a tab of `tabGroup`, following its own lists in turn: its result, and the
     /// failures and pages of those nested follows.
     private func load(
@@ -94,14 +113,7 @@ public struct Follower: Sendable {
             return (url, .failure(PageFailure(message: "cancelled", code: "cancelled")), 0, 0)
         }
         guard let nested = follow.follow else { return (url, .success(result.data), 0, 0) }
-        let base = URL(string: result.finalURL) ?? url
-        var (failed, loaded) = (0, 0)
-        let data = await FollowTargets.replacingLists(in: result.data) { list in
-            let inner = await self.follow(nested, in: list, base: base, name: name, onFound: onFound)
-            failed += inner.failed
-            loaded += inner.loaded
-            return inner.list
-        }
-        return (url, .success(data), failed, loaded)
+        let inner = await followLists(nested, in: result.data, base: URL(string: result.finalURL) ?? url, name: name, onFound: onFound)
+        return (url, .success(inner.list), inner.failed, inner.loaded)
     }
 }

@@ -64,9 +64,9 @@ public struct JobPipeline: Sendable {
         try await startPages.run(named.job, label: named.name, pass: pass)
     }
 
-    /// Goes on from `start`, the result of `named`'s start page: crawls from it, or follows its list's items (those
-    /// `memory` says the run reports; all of them without a memory), and gives the result the output shows with what
-    /// was found. A page that fails is in the result as its failure, and counted (`JobFindings.pagesFailed`).
+    /// Goes on from `start`, the result of `named`'s start page: crawls from it, or follows the items of its lists
+    /// (the result, or each list its object holds; of a list, the items `memory` says the run reports, all of them
+    /// without a memory), and gives the result the output shows with what was found. A page that fails is in the result as its failure, and counted (`JobFindings.pagesFailed`).
     public func finish(_ named: Config.NamedJob, start: WebParserResult, memory: JobMemory?) async -> (result: WebParserResult, findings: JobFindings) {
         var result = start
         var findings = JobFindings(recorded: start)
@@ -79,7 +79,7 @@ public struct JobPipeline: Sendable {
         }
         if let follow = named.follow {
             let chosen = await memory?.reportedItems(in: result.data, tracking: named.tracking)
-            let followed = await Follower(pages: pages).follow(
+            let followed = await Follower(pages: pages).followLists(
                 follow, in: result.data, base: URL(string: result.finalURL) ?? named.job.url, chosen: chosen, name: named.name, onFound: onFound)
             result.data = followed.list
             findings.shown = followed.items

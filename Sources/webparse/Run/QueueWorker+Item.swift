@@ -58,7 +58,16 @@ extension QueueWorker {
         reporter.warnIfCutShort(named.name, result)
         // A crawl's links and a list's detail pages become items of the queue.
         do throws(RedisConnection.Failure) {
-            if let crawl = named.crawl { try await discover(crawl, from: result, of: read, item: item, on: queue, shared) }
+            if let crawl = named.crawl {
+                let arrival = try await discover(crawl, from: result, of: read, item: item, on: queue, shared)
+                if let note = arrival.note(asked: CrawlURL.normalized(named.job.url) ?? named.job.url) {
+                    // A page that ended at one read already, or out of the crawl, is dropped, as run drops it.
+                    if reporter.isVerbose { StandardStreams.tell("webparse work: \(named.name): \(note)") }
+                    await shared.tally.count(succeeded: true, at: nil)
+                    try await queue.drop(item)
+                    return nil
+                }
+            }
             if let follow = named.follow {
                 extra.append(("detailsQueued", .integer(try await queueDetails(follow, from: result, of: read, item: item, on: queue))))
             }
@@ -162,24 +171,30 @@ extension QueueWorker {
     }
 
     /// Queues the pages the crawl's page `result` links to that the crawl follows (`CrawlDiscovery`) and no worker
-    /// has seen, as items one link deeper than `read`'s; the page's own URL is marked seen.
+    /// has seen, as items one link deeper than `read`'s; the page's own URL is marked seen. Says how the page arrived
+    /// (`CrawlFrontier.Arrival`): a page whose load ended out of the crawl, or at a page another item read, leads
+    /// nowhere and is not read.
     /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
     private func discover(
         _ crawl: Crawl, from result: WebParserResult, of read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared
-    ) async throws(RedisConnection.Failure) {
+    ) async throws(RedisConnection.Failure) -> CrawlFrontier.Arrival {
         let name = read.named.name
-        let (ended, pages, warnings) = await CrawlDiscovery.pages(
+        let (ended, inScope, pages, warnings) = await CrawlDiscovery.pages(
             of: result, askedAt: read.named.job.url, depth: read.depth, by: crawl, robots: shared.robots)
         for warning in warnings { StandardStreams.tell("webparse work: \(name): \(warning)") }
+        let asked = CrawlURL.normalized(read.named.job.url) ?? read.named.job.url
+        if !inScope && ended != asked { return .outOfScope(ended) }
         let found = Self.crawlItems(pages, of: item, name: name)
-        var left = try await queue.discover(found, from: read.page, endedAt: ended.absoluteString, of: name, maxPages: crawl.maxPages)
-            .leftAtMaxPages
+        let discovery = try await queue.discover(found, from: read.page, endedAt: ended.absoluteString, of: name, maxPages: crawl.maxPages)
+        if discovery.isDuplicate { return .duplicate(of: ended) }
+        var left = discovery.leftAtMaxPages
         if read.depth == 0, let sitemap = crawl.sitemap, left == 0 {
             left = try await queueSitemapPages(sitemap, of: crawl, start: ended, from: read, item: item, on: queue, shared)
         }
         if left > 0 {
             StandardStreams.tell("webparse work: \(name): \(CrawlDiscovery.maxPagesWarning(crawl, left: left))")
         }
+        return .page(url: ended)
     }
 
     /// Queues the pages the crawl's sitemaps list (`SitemapPages`) that the crawl follows and no worker has seen, as
