@@ -12,7 +12,7 @@ final class FileDownload {
     /// Loads `url` into the file at `path` through `browsing`'s network process, stopping once more than `maxBytes`
     /// came.
     /// - Throws: `WebParserError` with kind `.httpStatus` when the server answered with an error status, or the kind
-    ///   WebKit's error means when it could not load it (the task cancelled while it loaded: `.connectionLost`);
+    ///   WebKit's error means when it could not load it (`.loadFailed` when the task was cancelled while it loaded);
     ///   `CancellationError` when the task was cancelled before.
     static func load(_ url: URL, to path: String, maxBytes: Int, in browsing: BrowsingContext) async throws -> WebParserDownload {
         try Task.checkCancellation()

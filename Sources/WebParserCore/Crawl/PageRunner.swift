@@ -11,7 +11,7 @@ public protocol PageRunner: Sendable {
     func run(_ job: WebParserJob, label: String, pass: HostPass) async throws -> WebParserResult
 
     /// Loads `url` into the file at `path` in the pages' session, `maxBytes` at most, within `timeout`
-    /// (`WebParserRunner.download`): a sitemap.
+    /// (`WebParserRunner.download`): a sitemap, a `robots.txt`.
     /// - Throws: `WebParserError` when it could not be loaded; `CancellationError` when the task is cancelled.
     func download(_ url: URL, to path: String, maxBytes: Int, timeout: Duration) async throws -> WebParserDownload
 }
