@@ -53,9 +53,11 @@ static WKErrorKind kind_of(const GError *error) {
     }
     if (error->domain == WEBKIT_JAVASCRIPT_ERROR && error->code == WEBKIT_JAVASCRIPT_ERROR_SCRIPT_FAILED)
         return WK_ERROR_SCRIPT_FAILED;
-    /* WebKit reports its own redirect limit without a domain of its own ("Too many redirections"), and a
-     * download's network failure with the message of libsoup's error alone ("Too many redirects"). */
-    if (error->message && strcasestr(error->message, "too many redirect")) return WK_ERROR_TOO_MANY_REDIRECTS;
+    /* WebKit reports its own redirect limit without a domain of its own ("Load cannot follow more than 20
+     * redirections"), and a download's network failure with the message of libsoup's error alone ("Too many
+     * redirects"). */
+    if (error->message && (strcasestr(error->message, "redirection") || strcasestr(error->message, "too many redirect")))
+        return WK_ERROR_TOO_MANY_REDIRECTS;
     if (error->domain == WEBKIT_DOWNLOAD_ERROR && error->code == WEBKIT_DOWNLOAD_ERROR_NETWORK)
         return WK_ERROR_CONNECTION_LOST;
     return WK_ERROR_OTHER;

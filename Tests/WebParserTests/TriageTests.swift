@@ -43,6 +43,7 @@ import Testing
         #expect(PageError(domain: "WebKitPolicyError", code: 103, message: "").meaning == .unsupportedURL("the port is restricted by WebKit"))
         #expect(PageError(domain: "WebKitNetworkError", code: 300, message: "m").meaning == .connectionLost("m"))
         #expect(PageError(domain: "", code: 0, message: "Too many redirections").meaning == .tooManyRedirects)
+        #expect(PageError(domain: "", code: 0, message: "Load cannot follow more than 20 redirections").meaning == .tooManyRedirects)
         // A download's network failure comes with libsoup's message alone.
         #expect(PageError(domain: "WebKitDownloadError", code: 499, message: "Too many redirects").meaning == .tooManyRedirects)
         #expect(
