@@ -26,6 +26,22 @@ extension CommandLineTest {
         return file.path
     }
 
+    /// Runs `count` workers (`webparse work QUEUE ARGUMENTS`) at once until each has ended, as each must, with exit
+    /// code 0; what they said on stderr, one after the other.
+    @discardableResult
+    func work(
+        _ count: Int, _ queue: String, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> String {
+        let workers = try (1...count).map { _ in try webparse.start(["work", queue] + arguments, environment: headless) }
+        var said = ""
+        for worker in workers {
+            let outcome = await worker.finish()
+            #expect(outcome.status == 0, "\(outcome.stderr)", sourceLocation: sourceLocation)
+            said += outcome.stderr
+        }
+        return said
+    }
+
     /// Waits (`seconds` at most) until `condition` holds.
     func waitUntil(_ what: String, within seconds: Int = 20, _ condition: () throws -> Bool) async throws {
         let deadline = Date().addingTimeInterval(TimeInterval(seconds))

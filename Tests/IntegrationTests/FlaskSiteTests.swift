@@ -74,13 +74,7 @@ import Testing
         let crawled = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stdoutText) \(run.stderr)")
         let redis = try RedisServer()
         try redis.cli(["RPUSH", "quotes", job])
-        let workers = try (1...3).map { _ in try webparse.start(["work", redis.url(queue: "quotes"), "-j", "2", "-v"], environment: headless) }
-        var workerErrors = ""
-        for worker in workers {
-            let outcome = await worker.finish()
-            #expect(outcome.status == 0, "\(outcome.stderr)")
-            workerErrors += outcome.stderr
-        }
+        let workerErrors = try await work(3, redis.url(queue: "quotes"), ["-j", "2", "-v"])
         let records = try ["quotes:results", "quotes:failed"].flatMap { key in
             try redis.cli(["LRANGE", key, "0", "-1"]).split(separator: "\n").compactMap {
                 try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

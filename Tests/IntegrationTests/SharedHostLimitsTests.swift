@@ -54,13 +54,7 @@ import TestSupport
         let redis = try RedisServer()
         let job = #"{"name": "site", "url": "\#(site.server.url("/p/1"))", "script": "document.title", "timeout": 20, "crawl": \#(crawl)}"#
         try redis.cli(["RPUSH", "site", job])
-        let workers = try (1...3).map { _ in try webparse.start(["work", redis.url(queue: "site"), "-j", "2", "-v"], environment: headless) }
-        var said = ""
-        for worker in workers {
-            let outcome = await worker.finish()
-            #expect(outcome.status == 0, "\(outcome.stderr)")
-            said += outcome.stderr
-        }
+        let said = try await work(3, redis.url(queue: "site"), ["-j", "2", "-v"])
         #expect(try redis.cli(["LLEN", "site:failed"]) == "0", "\(said)")
         return try redis.cli(["LRANGE", "site:results", "0", "-1"]).split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")

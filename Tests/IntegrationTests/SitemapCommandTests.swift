@@ -115,13 +115,7 @@ import Testing
         let crawled = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stderr)")
         let redis = try RedisServer()
         try redis.cli(["RPUSH", "shop", job])
-        let workers = try (1...3).map { _ in try webparse.start(["work", redis.url(queue: "shop"), "-j", "2"], environment: headless) }
-        var stderr = ""
-        for worker in workers {
-            let outcome = await worker.finish()
-            #expect(outcome.status == 0, "\(outcome.stderr)")
-            stderr += outcome.stderr
-        }
+        let stderr = try await work(3, redis.url(queue: "shop"), ["-j", "2"])
         let urls = try redis.cli(["LRANGE", "shop:results", "0", "-1"]).split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["url"] as? String
         }

@@ -151,11 +151,7 @@ import Testing
         let crawled = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stderr)")
         let redis = try RedisServer()
         try redis.cli(["RPUSH", "site", job])
-        let workers = try (1...3).map { _ in try webparse.start(["work", redis.url(queue: "site"), "-j", "2"], environment: headless) }
-        for worker in workers {
-            let outcome = await worker.finish()
-            #expect(outcome.status == 0, "\(outcome.stderr)")
-        }
+        try await work(3, redis.url(queue: "site"), ["-j", "2"])
         let results = try records(redis, "site:results")
         let failed = try records(redis, "site:failed")
         let urls = (results + failed).compactMap { $0["url"] as? String }
@@ -177,11 +173,7 @@ import Testing
         func round() async throws -> [[String: Any]] {
             try redis.cli(["DEL", "comics:results"])
             try redis.cli(["RPUSH", "comics", job.replacingOccurrences(of: "\n", with: " ")])
-            let workers = try (1...3).map { _ in try webparse.start(["work", redis.url(queue: "comics"), "-j", "2"], environment: headless) }
-            for worker in workers {
-                let outcome = await worker.finish()
-                #expect(outcome.status == 0, "\(outcome.stderr)")
-            }
+            try await work(3, redis.url(queue: "comics"), ["-j", "2"])
             #expect(try redis.cli(["LLEN", "comics:failed"]) == "0")
             return try records(redis, "comics:results")
         }
@@ -217,11 +209,7 @@ import Testing
         func round() async throws -> [[String: Any]] {
             try redis.cli(["DEL", "comics:results"])
             try redis.cli(["RPUSH", "comics", job, job, job, job])
-            let workers = try (1...2).map { _ in try webparse.start(["work", redis.url(queue: "comics"), "--state", "-j", "2"], environment: headless) }
-            for worker in workers {
-                let outcome = await worker.finish()
-                #expect(outcome.status == 0, "\(outcome.stderr)")
-            }
+            try await work(2, redis.url(queue: "comics"), ["--state", "-j", "2"])
             return try records(redis, "comics:results")
         }
         let first = try await round()

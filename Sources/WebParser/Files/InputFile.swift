@@ -22,18 +22,10 @@ package enum InputFile {
     /// What `descriptor` (stdin, say) holds until its end, of at most `limit` bytes.
     /// - Throws: `Failure` saying why it cannot be read, or that it is larger than `limit`.
     package static func read(descriptor: Int32, limit: Int = limit) throws(Failure) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = Glibc.read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw Failure(reason: "cannot be read: \(String(cString: strerror(errno)))") }
-            if count == 0 { return data }
-            guard data.count + count <= limit else {
-                throw Failure(reason: "is larger than \(limit >> 20) MiB, the most webparse reads from one file")
-            }
-            data.append(contentsOf: buffer[0..<count])
-        }
+        // A byte more than the limit tells a larger file; a limit of Int.max has none more to read.
+        let data = try bytes(of: descriptor, upTo: limit < .max ? limit + 1 : limit)
+        guard data.count <= limit else { throw Failure(reason: "is larger than \(limit >> 20) MiB, the most webparse reads from one file") }
+        return data
     }
 
     /// The first `count` bytes (at most) of the file at `path`; nil when it cannot be read.
@@ -41,12 +33,18 @@ package enum InputFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        return try? bytes(of: descriptor, upTo: count)
+    }
+
+    /// What `descriptor` holds from where it is, until its end or `count` bytes.
+    /// - Throws: `Failure` saying why it cannot be read.
+    private static func bytes(of descriptor: Int32, upTo count: Int) throws(Failure) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while data.count < count {
             let read = Glibc.read(descriptor, &buffer, min(buffer.count, count - data.count))
             if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { return nil }
+            guard read >= 0 else { throw Failure(reason: "cannot be read: \(String(cString: strerror(errno)))") }
             if read == 0 { break }
             data.append(contentsOf: buffer[0..<read])
         }

@@ -203,9 +203,7 @@ struct AttemptLoad {
         }
         // An error page that had arrived and did not finish loading fails with its status.
         if let held { return .fails(httpStatusError(held.status, retryAfter: held.retryAfter)) }
-        var error = WebParserError(failure.error.meaning, url: failure.url)
-        error.cause = failure.error.cause
-        return .fails(error)
+        return .fails(failure.error.failure(of: failure.url))
     }
 
     /// The error of the main document's HTTP error `status`, after the server's Retry-After.

@@ -32,10 +32,7 @@ final class FileDownload {
                         } else if status >= 400 {
                             continuation.resume(throwing: WebParserError(.httpStatus(Int(status)), url: url.absoluteString))
                         } else if let error {
-                            let failure = PageError(error.pointee)
-                            var thrown = WebParserError(failure.meaning, url: url.absoluteString)
-                            thrown.cause = failure.cause
-                            continuation.resume(throwing: thrown)
+                            continuation.resume(throwing: PageError(error.pointee).failure(of: url.absoluteString))
                         } else {
                             continuation.resume(returning: .written(status: Int(status), type: mimeType.map { String(cString: $0) } ?? ""))
                         }

@@ -27,6 +27,13 @@ struct PageError: Sendable, Equatable {
     /// The error's message.
     var message: String { cause.message }
 
+    /// How a load of `url` that failed with this error fails its job: with the error's meaning, the error as its cause.
+    func failure(of url: String) -> WebParserError {
+        var error = WebParserError(meaning, url: url)
+        error.cause = cause
+        return error
+    }
+
     /// The error of the GLib domain named `domain` with `code` and `message`, named as the shim names it.
     init(domain: String, code: Int, message: String) {
         self.init(WebParserError.Cause(domain: domain, code: code, message: message), wk_error_kind(domain, Int32(code), message))

@@ -66,7 +66,8 @@ public struct JobPipeline: Sendable {
 
     /// Goes on from `start`, the result of `named`'s start page: crawls from it, or follows the items of its lists
     /// (the result, or each list its object holds; of a list, the items `memory` says the run reports, all of them
-    /// without a memory), and gives the result the output shows with what was found. A page that fails is in the result as its failure, and counted (`JobFindings.pagesFailed`).
+    /// without a memory), and gives the result the output shows with what was found. A page that fails is in the
+    /// result as its failure, and counted (`JobFindings.pagesFailed`).
     public func finish(_ named: Config.NamedJob, start: WebParserResult, memory: JobMemory?) async -> (result: WebParserResult, findings: JobFindings) {
         var result = start
         var findings = JobFindings(recorded: start)

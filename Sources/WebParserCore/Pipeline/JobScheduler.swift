@@ -36,9 +36,10 @@ public struct JobScheduler: Sendable {
 
     /// What a job's task gave the scheduler.
     private enum Stage: Sendable {
-        /// The job's start page was read at `since`; the rest of its pipeline goes on.
-        case started(Int, WebParserResult, since: ContinuousClock.Instant)
-        case ended(Int, Ended)
+        /// The job's start page was read at `since`; the rest of its pipeline goes on, with the state's `memory` of it.
+        case started(Int, WebParserResult, since: ContinuousClock.Instant, pipeline: JobPipeline, memory: JobMemory?)
+        /// The job ended: at its start page (`atStart`), or at the end of its crawl or follow.
+        case ended(Int, Ended, atStart: Bool)
         case stopped(Stop)
     }
 
@@ -52,13 +53,11 @@ public struct JobScheduler: Sendable {
         handle: (Int, Ended) async -> Void
     ) async throws(Stop) {
         let stop: Stop? = await withTaskGroup(of: Stage.self) { group in
-            var starting = 0
-            var finishing: Set<Int> = []
+            var (starting, finishing) = (0, 0)
             var waiting = Array(jobs.indices)
             var succeeded: Set<String> = []
             var ended: Set<String> = []
-            var pipelines: [Int: (JobPipeline, JobMemory?)] = [:]
-            while !waiting.isEmpty || starting + finishing.count > 0 {
+            while !waiting.isEmpty || starting + finishing > 0 {
                 // Jobs whose predecessors failed (or can no longer run) are not run; the others start in order.
                 while let index = waiting.first(where: { jobs[$0].after.contains { ended.contains($0) && !succeeded.contains($0) } }) {
                     waiting.removeAll { $0 == index }
@@ -69,11 +68,10 @@ public struct JobScheduler: Sendable {
                 while starting < concurrency, let index = waiting.first(where: { jobs[$0].after.allSatisfy(succeeded.contains) }) {
                     waiting.removeAll { $0 == index }
                     starting += 1
-                    let (named, job) = (jobs[index], pipeline(jobs[index]))
-                    pipelines[index] = (job, memory(named))
-                    group.addTask { await Self.start(named, at: index, on: job) }
+                    let (named, job, known) = (jobs[index], pipeline(jobs[index]), memory(jobs[index]))
+                    group.addTask { await Self.start(named, at: index, on: job, memory: known) }
                 }
-                if starting + finishing.count == 0 {
+                if starting + finishing == 0 {
                     // What still waits waits for jobs that are not in this run.
                     for index in waiting {
                         let missing = jobs[index].after.first { !succeeded.contains($0) } ?? ""
@@ -82,18 +80,15 @@ public struct JobScheduler: Sendable {
                     break
                 }
                 switch await group.next() {
-                case .started(let index, let start, let since):
-                    starting -= 1
-                    finishing.insert(index)
-                    guard let (job, jobMemory) = pipelines[index] else { continue }
+                case .started(let index, let start, let since, let job, let known):
+                    (starting, finishing) = (starting - 1, finishing + 1)
                     let named = jobs[index]
                     group.addTask {
-                        let (result, findings) = await job.finish(named, start: start, memory: jobMemory)
-                        return .ended(index, Self.ended(named, .success(result), since: since, findings: findings))
+                        let (result, findings) = await job.finish(named, start: start, memory: known)
+                        return .ended(index, Self.ended(named, .success(result), since: since, findings: findings), atStart: false)
                     }
-                case .ended(let index, let end):
-                    if finishing.remove(index) == nil { starting -= 1 }
-                    pipelines[index] = nil
+                case .ended(let index, let end, let atStart):
+                    if atStart { starting -= 1 } else { finishing -= 1 }
                     ended.insert(jobs[index].name)
                     if case .success = end.outcome.result { succeeded.insert(jobs[index].name) }
                     await handle(index, end)
@@ -113,21 +108,21 @@ public struct JobScheduler: Sendable {
     /// Reads the start page of `named` alone on `pipeline` (a work queue's item, whose crawl and follow become items
     /// of the queue), and says how the job ended.
     package static func runStart(_ named: Config.NamedJob, on pipeline: JobPipeline) async -> Result<JobOutcome, Stop> {
-        switch await start(named, at: 0, on: pipeline) {
-        case .started(_, let result, let since): .success(ended(named, .success(result), since: since).outcome)
-        case .ended(_, let end): .success(end.outcome)
+        switch await start(named, at: 0, on: pipeline, memory: nil) {
+        case .started(_, let result, let since, _, _): .success(ended(named, .success(result), since: since).outcome)
+        case .ended(_, let end, _): .success(end.outcome)
         case .stopped(let stop): .failure(stop)
         }
     }
 
-    /// Reads the start page of `named`, the job at `index`, on `pipeline`.
-    private static func start(_ named: Config.NamedJob, at index: Int, on pipeline: JobPipeline) async -> Stage {
+    /// Reads the start page of `named`, the job at `index`, on `pipeline`, whose rest goes on with `memory`.
+    private static func start(_ named: Config.NamedJob, at index: Int, on pipeline: JobPipeline, memory: JobMemory?) async -> Stage {
         let since = ContinuousClock.now
         do {
-            return .started(index, try await pipeline.start(named), since: since)
+            return .started(index, try await pipeline.start(named), since: since, pipeline: pipeline, memory: memory)
         } catch let error as WebParserError {
             if case .environmentUnavailable = error.kind { return .stopped(.environment(error)) }
-            return .ended(index, ended(named, .failure(.failed(error)), since: since))
+            return .ended(index, ended(named, .failure(.failed(error)), since: since), atStart: true)
         } catch is CancellationError {
             return .stopped(.interrupted)
         } catch {

@@ -59,8 +59,9 @@ extension QueueWorker {
         // A crawl's links and a list's detail pages become items of the queue.
         do throws(RedisConnection.Failure) {
             if let crawl = named.crawl {
-                let arrival = try await discover(crawl, from: result, of: read, item: item, on: queue, shared)
-                if let note = arrival.note(asked: CrawlURL.normalized(named.job.url) ?? named.job.url) {
+                let asked = CrawlURL.normalized(named.job.url) ?? named.job.url
+                let arrival = try await discover(crawl, from: result, askedAt: asked, of: read, item: item, on: queue, shared)
+                if let note = arrival.note(asked: asked) {
                     // A page that ended at one read already, or out of the crawl, is dropped, as run drops it.
                     if reporter.isVerbose { StandardStreams.tell("webparse work: \(named.name): \(note)") }
                     await shared.tally.count(succeeded: true, at: nil)
@@ -171,18 +172,18 @@ extension QueueWorker {
     }
 
     /// Queues the pages the crawl's page `result` links to that the crawl follows (`CrawlDiscovery`) and no worker
-    /// has seen, as items one link deeper than `read`'s; the page's own URL is marked seen. Says how the page arrived
-    /// (`CrawlFrontier.Arrival`): a page whose load ended out of the crawl, or at a page another item read, leads
-    /// nowhere and is not read.
+    /// has seen, as items one link deeper than `read`'s (asked for at `asked`, in the one form); the page's own URL is
+    /// marked seen. Says how the page arrived (`CrawlFrontier.Arrival`): a page whose load ended out of the crawl, or
+    /// at a page another item read, leads nowhere and is not read.
     /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
     private func discover(
-        _ crawl: Crawl, from result: WebParserResult, of read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue, _ shared: Shared
+        _ crawl: Crawl, from result: WebParserResult, askedAt asked: URL, of read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue,
+        _ shared: Shared
     ) async throws(RedisConnection.Failure) -> CrawlFrontier.Arrival {
         let name = read.named.name
         let (ended, inScope, pages, warnings) = await CrawlDiscovery.pages(
             of: result, askedAt: read.named.job.url, depth: read.depth, by: crawl, robots: shared.robots)
         for warning in warnings { StandardStreams.tell("webparse work: \(name): \(warning)") }
-        let asked = CrawlURL.normalized(read.named.job.url) ?? read.named.job.url
         if !inScope && ended != asked { return .outOfScope(ended) }
         let found = Self.crawlItems(pages, of: item, name: name)
         let discovery = try await queue.discover(found, from: read.page, endedAt: ended.absoluteString, of: name, maxPages: crawl.maxPages)
