@@ -30,12 +30,12 @@ let package = Package(
         // The JavaScript webparse runs in pages, one .js file per concern, compiled in (#embed).
         .target(name: "PageJavaScript", exclude: ["scripts"]),
         .target(name: "WebParser", dependencies: ["CWebKitGTK", "PageJavaScript"]),
-        .target(name: "WebParserCore", dependencies: ["WebParser"]),
+        .target(name: "WebParserCore", dependencies: ["WebParser", "WebParserVersion"]),
         // hiredis, the Redis client a work queue's workers talk to the server with, through a shim of its own.
         .systemLibrary(name: "HiredisSystem", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         .target(name: "CRedis", dependencies: ["HiredisSystem"]),
         // Workers that share a queue on Redis (webparse work).
-        .target(name: "WebParserQueue", dependencies: ["CRedis"]),
+        .target(name: "WebParserQueue", dependencies: ["CRedis", "WebParserCore"]),
         // The version, compiled from the VERSION file.
         .target(name: "WebParserVersion"),
         // Hardened as Debian's packages are: every symbol bound at start and the relocations read-only after it.

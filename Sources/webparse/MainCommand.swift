@@ -7,10 +7,11 @@ import WebParserCore
 @main
 enum MainCommand {
     static func main() async {
-        _ = launchEnvironment  // read before WebKit's settings are added to the environment
+        _ = LaunchEnvironment.variables  // read before WebKit's settings are added to the environment
         _ = ProcessRenewal.launchDescriptors  // read before webparse opens any
         // A closed stdout or stderr is an error a write reports (StandardStreams), not a signal that kills.
         signal(SIGPIPE, SIG_IGN)
+        StandardStreams.endWhenOutputCloses { ProcessExit.exit(.outputClosed) }
         let arguments = Array(CommandLine.arguments.dropFirst())
         // While this is the process's one thread: setenv is unsafe beside another thread's getenv.
         if Commands.named(in: arguments)?.command.loadsPages == true { WebParserRunner.prepareEnvironment() }
@@ -20,10 +21,6 @@ enum MainCommand {
         if let interruption = trap.interruption { code = interruption }
         ProcessExit.exit(code)
     }
-
-    /// The environment webparse was started with, before WebKit's runtime added its own settings (its display,
-    /// GTK's, JavaScriptCore's, the dynamic loader's): what programs other than WebKit's are given.
-    static let launchEnvironment = ProcessInfo.processInfo.environment
 
     private static func execute(_ arguments: [String]) async -> ExitCode {
         guard let first = arguments.first else {

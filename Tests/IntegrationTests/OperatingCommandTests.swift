@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import webparse
+@testable import WebParserCore
 
 /// Running webparse from cron: notifications through Apprise, listing jobs, a dry run against the state.
 @Suite struct OperatingCommandTests: CommandLineTest {

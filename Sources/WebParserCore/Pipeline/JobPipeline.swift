@@ -17,6 +17,21 @@ public struct JobFindings: Sendable {
     public var pagesFailed: Int {
         (crawled?.failed ?? 0) + (followed?.failed ?? 0)
     }
+
+    /// What a command says of the pages `named` found: how many failed, an error (nil when none did), and a crawl
+    /// cut short by its `maxPages`, a warning.
+    public func remarks(of named: Config.NamedJob) -> (failed: String?, warning: String?) {
+        var failed: String?
+        var warning: String?
+        if let crawl = named.crawl, let crawled {
+            if crawled.failed > 0 { failed = "\(crawled.failed) of \(crawled.pages.count) pages of the crawl failed" }
+            if crawled.leftAtMaxPages > 0 { warning = CrawlDiscovery.maxPagesWarning(crawl, left: crawled.leftAtMaxPages) }
+        }
+        if let follow = named.follow, let followed, followed.failed > 0 {
+            failed = "\(followed.failed) of \(followed.items.count) followed items got an error instead of their page (in their \"\(follow.into)\")"
+        }
+        return (failed, warning)
+    }
 }
 
 /// One job from its start page to its last page, as one unit: the start page (and its `next` pages, which the page

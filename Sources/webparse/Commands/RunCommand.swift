@@ -153,7 +153,7 @@ struct RunCommand {
     /// - Throws: `ConfigError` when it cannot be read or is not valid.
     private func loadConfig() throws(ConfigError) -> Config {
         switch settings.source {
-        case .config(let path): try ConfigLoader.load(path: path, environment: MainCommand.launchEnvironment, defersUnsetVariables: true)
+        case .config(let path): try ConfigLoader.load(path: path, environment: LaunchEnvironment.variables, defersUnsetVariables: true)
         case .urlList(let path, let script, let extract): try ConfigLoader.loadURLList(path: path, script: script, extract: extract)
         }
     }
@@ -211,11 +211,45 @@ struct RunCommand {
             if let check = prepared.memory?.seenPageCheck(for: named) { named.job.evaluation.pagination?.stopsAfter = check }
             return named
         }
+        let setup = prepared.setup
+        let metrics = settings.metricsFile.map { _ in PageMetrics() }
         let run = JobRun(
-            settings: settings, setup: prepared.setup, memory: prepared.memory, notifier: prepared.notifier, har: prepared.har,
-            feeds: prepared.feeds, output: output, reporter: ProgressReporter(verbosity: settings.verbosity),
-            metrics: settings.metricsFile.map { _ in PageMetrics() }, startedAt: startedAt)
-        return await run.run(jobs, concurrency: plan.concurrency)
+            tracking: settings.tracking, session: setup.session,
+            saveSession: { anySuccess, visited in
+                do throws(CommandFailure) {
+                    try await setup.save(anySuccess: anySuccess, visited: visited)
+                    return true
+                } catch {
+                    StandardStreams.tellError("webparse run: \(error.message)")
+                    return false
+                }
+            }, memory: prepared.memory, notifier: prepared.notifier, har: prepared.har, feeds: prepared.feeds, output: output,
+            reporter: ProgressReporter(verbosity: settings.verbosity), metrics: metrics, startedAt: startedAt)
+        let code: ExitCode =
+            switch await run.run(jobs, concurrency: plan.concurrency) {
+            case .success: .success
+            case .failed: .jobFailed
+            case .environment: .environment
+            case .interrupted: .interrupted
+            }
+        return writeMetrics(metrics, exitCode: code)
+    }
+
+    /// Writes the run's counts to `--metrics-file`, with when it ended and its exit `code`, and says how it ends: a
+    /// run that cannot write them exits 1; an interrupted run writes none.
+    private func writeMetrics(_ metrics: PageMetrics?, exitCode code: ExitCode) -> ExitCode {
+        guard let metrics, let path = settings.metricsFile, code != .interrupted else { return code }
+        let gauges: [PageMetrics.Gauge] = [
+            .init("webparse_last_run_timestamp_seconds", "When the run ended, in seconds since the epoch.", Date().timeIntervalSince1970.rounded()),
+            .init("webparse_last_run_exit_code", "The run's exit code (0: every job succeeded).", Double(code.rawValue))
+        ]
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(Data(metrics.text(gauges: gauges).utf8), to: path, permissions: 0o644)
+        } catch {
+            StandardStreams.tellError("webparse run: --metrics-file: \(error)")
+            return code == .success ? .jobFailed : code
+        }
+        return code
     }
 
     /// What the run needs before its first job.
@@ -227,11 +261,15 @@ struct RunCommand {
     private func prepare(for config: Config, _ plan: RunPlan) async throws(CommandFailure) -> Prepared {
         var notifier: Notifier?
         if settings.notify.isEnabled {
-            let chosen = try Notifier(
-                urls: settings.notify.urls, configs: settings.notify.configs,
-                fromEnvironment: settings.notify.fromEnvironment, format: settings.notify.format)
-            try await chosen.check()
-            notifier = chosen
+            do throws(DeliveryFailure) {
+                let chosen = try Notifier(
+                    urls: settings.notify.urls, configs: settings.notify.configs,
+                    fromEnvironment: settings.notify.fromEnvironment, format: settings.notify.format)
+                try await chosen.check()
+                notifier = chosen
+            } catch {
+                throw CommandFailure(error)
+            }
         }
         if let output = settings.output.file, let problem = AtomicFile.checkWritable(output) {
             throw CommandFailure.usage("--output: \(problem)")
@@ -240,14 +278,22 @@ struct RunCommand {
             throw CommandFailure.usage("--metrics-file: \(problem)")
         }
         let har = try settings.harFile.map { path throws(CommandFailure) in
-            try HARRecorder(path: path, content: settings.run.harContent ?? config.run.harContent)
+            do throws(DeliveryFailure) {
+                return try HARRecorder(path: path, content: settings.run.harContent ?? config.run.harContent)
+            } catch {
+                throw CommandFailure(error)
+            }
         }
         let setup = try await SessionSetup.prepare(
             settings.session, over: config.session, recordsRequests: har != nil, configure: plan.sessionConfiguration)
-        var memory: RunMemory?
-        if let path = settings.tracking.statePath { memory = try await RunMemory.open(path, wait: settings.tracking.waitLock) }
-        let feeds = settings.tracking.feedPath.map { FeedFiles(path: $0, size: settings.tracking.feedSize, force: settings.tracking.feedForce) }
-        try feeds?.check(jobs: plan.jobs.map(\.name))
-        return (setup, memory, notifier, har, feeds)
+        do throws(DeliveryFailure) {
+            var memory: RunMemory?
+            if let path = settings.tracking.statePath { memory = try await RunMemory.open(path, wait: settings.tracking.waitLock) }
+            let feeds = settings.tracking.feedPath.map { FeedFiles(path: $0, size: settings.tracking.feedSize, force: settings.tracking.feedForce) }
+            try feeds?.check(jobs: plan.jobs.map(\.name))
+            return (setup, memory, notifier, har, feeds)
+        } catch {
+            throw CommandFailure(error)
+        }
     }
 }

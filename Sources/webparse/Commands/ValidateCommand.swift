@@ -1,3 +1,4 @@
+import WebParser
 import WebParserCore
 /// `webparse validate CONFIG`: checks a config without loading anything.
 struct ValidateCommand {
@@ -16,7 +17,7 @@ struct ValidateCommand {
         options: [], initial: Settings(), takeOperands: TableCommand.single("CONFIG") { $0.configPath = $1 },
         run: { settings in
             do throws(ConfigError) {
-                let config = try ConfigLoader.load(path: settings.configPath, environment: MainCommand.launchEnvironment, defersUnsetVariables: true)
+                let config = try ConfigLoader.load(path: settings.configPath, environment: LaunchEnvironment.variables, defersUnsetVariables: true)
                 do throws(ConfigError) {
                     try ConfigLoader.requireVariables(of: config.jobs, name: ConfigLoader.name(of: settings.configPath))
                 } catch {

@@ -11,24 +11,12 @@ struct WorkCommand {
     struct Settings: TalkativeSettings, SessionOptionSettings {
         var queue: RedisURL?
         var configPath: String?
-        /// What a bare URL's page is read with, when the config's defaults say nothing.
-        var script: String?
-        var extract: String?
+        /// How the worker takes, reads and records its items.
+        var work = QueueWorker.Settings()
         var run = RunSettings()
-        /// Whether the worker keeps taking items once the queue is empty, until it is stopped.
-        var waits = false
-        var jsonLines = false
-        var lease = Duration.seconds(30)
         var worker: String?
-        /// Whether each job's change-tracking state is kept in `NAME:state`, and records say what is new.
-        var tracksState = false
-        var emitInitial = false
-        var logConsole = false
         /// Where `/metrics` and `/healthz` are served (`HOST:PORT`), if anywhere.
         var metrics: String?
-        /// How many items the worker takes before it starts over as a fresh copy of itself (`ProcessRenewal`); 0
-        /// never.
-        var renewAfter = 2000
         var session = SessionOptions()
         var verbosity = Verbosity.normal
     }
@@ -59,11 +47,11 @@ struct WorkCommand {
             \(ExitCode.help)
             """,
         options: [
-            .value("script", "SCRIPT", "the JavaScript that reads a bare URL's page (when CONFIG's defaults give none)") { $0.script = $1 },
-            .value("extract", "JSON", "read a bare URL's page by selectors instead (a config's extract, as JSON)") { $0.extract = $1 },
-            .flag("wait", "keep waiting for items when the queue is empty, until stopped (SIGTERM, Ctrl-C)") { $0.waits = true },
-            .flag("jsonl", "print each record on stdout as well, one JSON line per item") { $0.jsonLines = true },
-            .seconds("lease", in: 2...3600, "how long the items in hand stay this worker's without a heartbeat (default 30)") { $0.lease = $1 },
+            .value("script", "SCRIPT", "the JavaScript that reads a bare URL's page (when CONFIG's defaults give none)") { $0.work.script = $1 },
+            .value("extract", "JSON", "read a bare URL's page by selectors instead (a config's extract, as JSON)") { $0.work.extract = $1 },
+            .flag("wait", "keep waiting for items when the queue is empty, until stopped (SIGTERM, Ctrl-C)") { $0.work.waits = true },
+            .flag("jsonl", "print each record on stdout as well, one JSON line per item") { $0.work.jsonLines = true },
+            .seconds("lease", in: 2...3600, "how long the items in hand stay this worker's without a heartbeat (default 30)") { $0.work.lease = $1 },
             .value("worker", "NAME", "this worker's name among the queue's workers (default: the host name and the process ID)") {
                 settings, name throws(CommandFailure) in
                 guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
@@ -71,16 +59,16 @@ struct WorkCommand {
                 }
                 settings.worker = name
             },
-            .flag("state", "keep each job's change-tracking state in NAME:state; each record lists its \"new\" items") { $0.tracksState = true },
-            .flag("emit-initial", "with --state: a job's first record lists all its items as new") { $0.emitInitial = true },
-            .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.logConsole = true },
+            .flag("state", "keep each job's change-tracking state in NAME:state; each record lists its \"new\" items") { $0.work.tracksState = true },
+            .flag("emit-initial", "with --state: a job's first record lists all its items as new") { $0.work.emitInitial = true },
+            .flag("log-console", "print every page's console lines and uncaught errors on stderr") { $0.work.logConsole = true },
             .value("metrics", "HOST:PORT", "serve Prometheus metrics at /metrics and a health check at /healthz (:PORT: every interface)") {
                 $0.metrics = $1
             },
             .count(
                 "renew-after", "N", in: 0...100_000_000, what: "a number of items",
                 "start over as a fresh copy of itself (same process ID) after N items, 0 never (default 2000)"
-            ) { $0.renewAfter = $1 }
+            ) { $0.work.renewAfter = $1 }
         ] + CommandOption.fieldOptions(RunFields.all.filter { $0.key != RunFields.harContent.key }, into: \.run) + CommandOption.sessionOptions
             + [.quiet, .verbose],
         initial: Settings(),
@@ -96,8 +84,8 @@ struct WorkCommand {
             settings.configPath = operands.count == 2 ? operands[1] : nil
         },
         validate: { settings throws(CommandFailure) in
-            if settings.script != nil && settings.extract != nil { throw CommandFailure.usage("give --script or --extract, not both") }
-            if settings.emitInitial && !settings.tracksState { throw CommandFailure.usage("--emit-initial goes with --state") }
+            if settings.work.script != nil && settings.work.extract != nil { throw CommandFailure.usage("give --script or --extract, not both") }
+            if settings.work.emitInitial && !settings.work.tracksState { throw CommandFailure.usage("--emit-initial goes with --state") }
         },
         loadsPages: true,
         run: { await WorkCommand(settings: $0).execute() })
@@ -112,7 +100,7 @@ struct WorkCommand {
         do throws(ConfigError) {
             config =
                 try settings.configPath.map { path throws(ConfigError) in
-                    try WorkerConfig.load(path: path, environment: MainCommand.launchEnvironment)
+                    try WorkerConfig.load(path: path, environment: LaunchEnvironment.variables)
                 } ?? WorkerConfig()
         } catch {
             StandardStreams.tellError(error.isUnreadable ? "webparse work: \(error)" : error.description)
@@ -121,7 +109,7 @@ struct WorkCommand {
         let plan = RunPlan(worker: settings.run, over: config.run)
         let name = settings.worker ?? Self.defaultName
         let metrics = PageMetrics()
-        let vitals = WorkerVitals(lease: settings.lease)
+        let vitals = WorkerVitals(lease: settings.work.lease)
         let endpoint: MetricsEndpoint?
         do throws(CommandFailure) {
             endpoint = try settings.metrics.map { address throws(CommandFailure) in
@@ -134,7 +122,7 @@ struct WorkCommand {
         defer { endpoint?.stop() }
         let queues: [WorkQueue]
         do throws(RedisConnection.Failure) {
-            queues = try await Self.connect(url, worker: name, slots: plan.concurrency, lease: settings.lease)
+            queues = try await Self.connect(url, worker: name, slots: plan.concurrency, lease: settings.work.lease)
         } catch {
             StandardStreams.tellError("webparse work: \(url): \(error)")
             return .queueUnavailable
@@ -149,23 +137,29 @@ struct WorkCommand {
             return error.code
         }
         let worker = QueueWorker(
-            settings: settings, config: config, session: setup.session, reporter: ProgressReporter(verbosity: settings.verbosity), metrics: metrics,
+            settings: settings.work, config: config, session: setup.session, reporter: ProgressReporter(verbosity: settings.verbosity), metrics: metrics,
             vitals: vitals)
         let worked = await worker.work(queues)
+        let code: ExitCode =
+            switch worked.end {
+            case .success: .success
+            case .environment: .environment
+            case .queueUnavailable: .queueUnavailable
+            }
         do throws(CommandFailure) {
             try await setup.save(anySuccess: worked.done > 0, visited: worked.visited)
         } catch {
             StandardStreams.tellError("webparse work: \(error.message)")
-            return worked.code == .success ? .jobFailed : worked.code
+            return code == .success ? .jobFailed : code
         }
         if worked.renews {
             endpoint?.stop()
             if settings.verbosity != .quiet {
-                StandardStreams.tell("webparse work: \(name): \(settings.renewAfter) items taken; starting over as a fresh process (--renew-after)")
+                StandardStreams.tell("webparse work: \(name): \(settings.work.renewAfter) items taken; starting over as a fresh process (--renew-after)")
             }
             ProcessExit.renew()
         }
-        return worked.code
+        return code
     }
 
     /// The host's name and the process's ID: unique among a Kubernetes Job's pods and a machine's processes.

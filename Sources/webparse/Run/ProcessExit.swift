@@ -24,7 +24,7 @@ enum ProcessExit {
             while true { pause() }
         }
         WebParserRunner.shutdown()
-        let reason = ProcessRenewal.replace(environment: MainCommand.launchEnvironment)
+        let reason = ProcessRenewal.replace(environment: LaunchEnvironment.variables)
         StandardStreams.tellError("webparse: cannot start itself again (\(reason)); restart it")
         _exit(ExitCode.environment.rawValue)
     }

@@ -20,7 +20,9 @@ enum SingleJob {
         var har: HARRecorder?
         do throws(CommandFailure) {
             named = try make()
-            har = try settings.harFile.map { path throws(CommandFailure) in try HARRecorder(path: path, content: settings.harContent) }
+            har = try settings.harFile.map { path throws(CommandFailure) in
+                do throws(DeliveryFailure) { return try HARRecorder(path: path, content: settings.harContent) } catch { throw CommandFailure(error) }
+            }
         } catch {
             StandardStreams.tellError("webparse \(command): " + error.message.replacing("\n", with: "\nwebparse \(command): "))
             StandardStreams.tell("\(usage)\nSee 'webparse help \(command)'.")
@@ -43,7 +45,7 @@ enum SingleJob {
         reporter.know(1)
         defer { reporter.end() }
         var result: WebParserResult
-        var detailsFailed = 0
+        var remarks: (failed: String?, warning: String?) = (nil, nil)
         do {
             defer { writeHAR(har, command) }
             let pages = WebParserPages(parser: WebParserRunner(session: setup.session), concurrency: RunSettings.defaultConcurrency(.current))
@@ -52,10 +54,8 @@ enum SingleJob {
             let pipeline = PageWatch(reporter: reporter, har: har).pipeline(pages, for: named, besides: keep)
             let findings: JobFindings
             (result, findings) = try await pipeline.run(named, memory: nil)
-            detailsFailed = findings.pagesFailed
-            if let crawl, let left = findings.crawled?.leftAtMaxPages, left > 0 {
-                StandardStreams.tell("webparse \(command): \(CrawlDiscovery.maxPagesWarning(crawl, left: left))")
-            }
+            remarks = findings.remarks(of: named)
+            if let warning = remarks.warning { StandardStreams.tell("webparse \(command): \(warning)") }
         } catch let error as WebParserError {
             reporter.jobFailed(command, error)
             if case .environmentUnavailable = error.kind { return .environment }
@@ -66,12 +66,7 @@ enum SingleJob {
         reporter.warnIfCutShort(command, result)
         let code = use(result)
         guard code == .success else { return code }
-        if detailsFailed > 0 {
-            StandardStreams.tellError(
-                crawl == nil
-                    ? "webparse \(command): \(detailsFailed) followed items got an error instead of their page (in their \"\(follow?.into ?? "")\")"
-                    : "webparse \(command): \(detailsFailed) pages of the crawl failed")
-        }
+        if let failed = remarks.failed { StandardStreams.tellError("webparse \(command): \(failed)") }
         if let problem = StandardStreams.resultFailure {
             StandardStreams.tellError("webparse \(command): \(problem)")
             return .jobFailed
@@ -82,12 +77,12 @@ enum SingleJob {
             StandardStreams.tellError("webparse \(command): \(error.message)")
             return error.code
         }
-        return detailsFailed > 0 ? .jobFailed : .success
+        return remarks.failed == nil ? .success : .jobFailed
     }
 
     /// Writes the HAR file, if the command asked for one; a failure to write it is said on stderr.
     private static func writeHAR(_ har: HARRecorder?, _ command: String) {
-        do throws(CommandFailure) {
+        do throws(DeliveryFailure) {
             try har?.write()
         } catch {
             StandardStreams.tellError("webparse \(command): \(error.message)")

@@ -4,30 +4,30 @@ import Synchronization
 /// One line on a terminal's stderr that says how a long run is going, redrawn in place (at most ten times a second):
 /// pages done of those known, pages a second, failures, time elapsed. Other messages go above it
 /// (`StandardStreams.tell`), and it goes away at the end of the run.
-final class ProgressLine: Sendable {
+package final class ProgressLine: Sendable {
     private struct Counts {
-        var known = 0
-        var done = 0
-        var failed = 0
-        var drawn: ContinuousClock.Instant?
+        package var known = 0
+        package var done = 0
+        package var failed = 0
+        package var drawn: ContinuousClock.Instant?
     }
 
     private let counts = Mutex(Counts())
     private let start = ContinuousClock.now
 
     /// `count` more pages are known to come (jobs, followed pages, links a crawl found).
-    func know(_ count: Int) {
+    package func know(_ count: Int) {
         guard count > 0 else { return }
         update { $0.known += count }
     }
 
     /// `count` pages known to come will not (a crawl's robots.txt disallows them).
-    func forget(_ count: Int) {
+    package func forget(_ count: Int) {
         update { $0.known = max($0.known - count, $0.done) }
     }
 
     /// A page is done, or failed for good.
-    func finished(failed: Bool) {
+    package func finished(failed: Bool) {
         update {
             $0.done += 1
             if failed { $0.failed += 1 }
@@ -36,7 +36,7 @@ final class ProgressLine: Sendable {
     }
 
     /// Takes the line away.
-    func end() {
+    package func end() {
         StandardStreams.showProgress(nil)
     }
 

@@ -2,20 +2,67 @@ import FoundationEssentials
 import Synchronization
 import WebParser
 import WebParserCore
-import WebParserQueue
 
 /// A `webparse work` run: one loop per page at once, each a worker of the queue to Redis, taking an item, running
 /// its job and settling it, until the queue and every worker's items in hand are done (with `--wait`, until
 /// stopped); a heartbeat keeps the loops' leases while they work.
-struct QueueWorker: Sendable {
-    let settings: WorkCommand.Settings
-    let config: WorkerConfig
-    let session: WebParserSession
-    let reporter: ProgressReporter
+package struct QueueWorker: Sendable {
+    /// How a worker takes, reads and records its items.
+    package struct Settings: Sendable {
+        /// What a bare URL's page is read with, when the config's defaults say nothing: a script or an extract.
+        package var script: String?
+        package var extract: String?
+        /// Whether the worker keeps taking items once the queue is empty, until it is stopped.
+        package var waits = false
+        /// Whether each item's record is written on stdout too, as a JSON line.
+        package var jsonLines = false
+        /// How long an item in hand stays the worker's without a heartbeat.
+        package var lease = Duration.seconds(30)
+        /// Whether each job's change-tracking state is kept in `NAME:state`, and records say what is new.
+        package var tracksState = false
+        /// Whether a job's first run reports its items as new.
+        package var emitInitial = false
+        /// Whether every page's console lines are told on stderr.
+        package var logConsole = false
+        /// How many items the worker takes before it starts over; 0 never.
+        package var renewAfter = 2000
+
+        /// A worker that reads items as the config says, stops when the queue is drained, and writes no lines.
+        package init() {}
+    }
+
+    /// How a worker ended.
+    package enum End: Sendable, Equatable {
+        /// The queue was drained, or the worker was stopped.
+        case success
+        /// WebKit cannot run here (said on stderr).
+        case environment
+        /// Redis could not be used for as long as a command is retried (said on stderr).
+        case queueUnavailable
+    }
+
+    package let settings: Settings
+    package let config: WorkerConfig
+    package let session: WebParserSession
+    package let reporter: ProgressReporter
     /// What the worker counts of its pages, for `--metrics`.
-    let metrics: PageMetrics
+    package let metrics: PageMetrics
     /// How the worker is doing now, for `--metrics`.
-    let vitals: WorkerVitals
+    package let vitals: WorkerVitals
+
+    /// A worker that takes items as `settings` say, reads them as `config` says in `session`, tells `reporter` how
+    /// they go, and counts its pages in `metrics` and how it is doing in `vitals`.
+    package init(
+        settings: Settings, config: WorkerConfig, session: WebParserSession, reporter: ProgressReporter, metrics: PageMetrics,
+        vitals: WorkerVitals
+    ) {
+        self.settings = settings
+        self.config = config
+        self.session = session
+        self.reporter = reporter
+        self.metrics = metrics
+        self.vitals = vitals
+    }
 
     /// How a loop ended.
     enum LoopEnd: Sendable {
@@ -43,7 +90,7 @@ struct QueueWorker: Sendable {
 
     /// Works the queue through `queues` (one per loop), and says how the worker ended, how many items it did, where
     /// their pages ended, and whether it should start over (it took `--renew-after` items, and every loop ended so).
-    func work(_ queues: [WorkQueue]) async -> (code: ExitCode, done: Int, visited: [URL], renews: Bool) {
+    package func work(_ queues: [WorkQueue]) async -> (end: End, done: Int, visited: [URL], renews: Bool) {
         reporter.tellAboutLocale()
         defer { reporter.end() }
         let pages = WebParserPages(parser: WebParserRunner(session: session), concurrency: queues.count)
@@ -69,7 +116,7 @@ struct QueueWorker: Sendable {
         heartbeat.cancel()
         vitals.looping(false)
         let counts = await shared.tally.counts
-        var code = ExitCode.success
+        var code = End.success
         for end in ends {
             switch end {
             case .environment(let error):

@@ -1,12 +1,11 @@
 import FoundationEssentials
-import WebParserCore
 import WebParser
 import Synchronization
 
 /// What a run prints, job by job: whole results, JSON Lines records, or only what is new; on stdout as jobs
 /// finish, or into `--output` at the end. Emitted values stream out as JSON Lines while their jobs run, from
 /// the WebKit thread, so everything here is behind a lock.
-final class RunOutput: Sendable {
+package final class RunOutput: Sendable {
     private let output: OutputOptions
     private let reporting: Reporting
     private let isSingleJob: Bool
@@ -15,16 +14,16 @@ final class RunOutput: Sendable {
     private struct State {
         /// Results (or new items) by job, with the job's place in the config, for the JSON document written
         /// at the end in config order.
-        var documents: [(index: Int, name: String, json: Data)] = []
+        package var documents: [(index: Int, name: String, json: Data)] = []
         /// With `--merge`: the items of each job, with the job's place in the config.
-        var merged: [(index: Int, items: [Data])] = []
+        package var merged: [(index: Int, items: [Data])] = []
         /// Lines for `--output`, which is written at the end.
-        var buffered = Data()
-        var anySuccess = false
+        package var buffered = Data()
+        package var anySuccess = false
     }
 
     /// The output `output` asks for, reporting what `reporting` says, of one job's config or several.
-    init(output: OutputOptions, reporting: Reporting, isSingleJob: Bool) {
+    package init(output: OutputOptions, reporting: Reporting, isSingleJob: Bool) {
         self.output = output
         self.reporting = reporting
         self.isSingleJob = isSingleJob
@@ -39,19 +38,19 @@ final class RunOutput: Sendable {
     }
 
     /// Whether the values a job emits are written one by one as they come (`--jsonl` without `--new-only`).
-    var streamsEmittedValues: Bool { output.jsonLines && !newOnly }
+    package var streamsEmittedValues: Bool { output.jsonLines && !newOnly }
 
     /// Writes `json`, a value job `name` emitted, as the line `{"job": name, "item": json}`.
-    func stream(_ json: Data, of name: String) {
+    package func stream(_ json: Data, of name: String) {
         state.withLock { emit(JSONText.object([("job", .string(name)), ("item", .raw(json))]), into: &$0) }
     }
 
     /// Whether a crawl's pages are written one by one as they are done (`--jsonl` without `--new-only`).
-    var streamsPages: Bool { output.jsonLines && !newOnly && !output.merge }
+    package var streamsPages: Bool { output.jsonLines && !newOnly && !output.merge }
 
     /// Writes `page` of job `name`'s crawl as the line `{"job", "url", "status": "ok", "result"}`, or for a page that
     /// failed `{"job", "url", "status": "failed", "error", "code"}`.
-    func page(_ page: CrawledPage, of name: String) {
+    package func page(_ page: CrawledPage, of name: String) {
         var members: [(key: String, value: JSONText.Value)] = [("job", .string(name)), ("url", .string(URLRedaction.redact(page.url)))]
         switch page.result {
         case .success(let data): members += [("status", .string("ok")), ("result", .raw(data))]
@@ -62,7 +61,7 @@ final class RunOutput: Sendable {
 
     /// Says that the job `name` did not run because it is not due until `due`: with `--jsonl` (every job's record),
     /// the line `{"job", "status": "not-due", "due"}`.
-    func notDue(_ name: String, until due: Date) {
+    package func notDue(_ name: String, until due: Date) {
         guard output.jsonLines && !newOnly && !output.merge else { return }
         let line = JSONText.object([("job", .string(name)), ("status", .string("not-due")), ("due", .string(due.formatted(.iso8601)))])
         state.withLock { emit(line, into: &$0) }
@@ -71,7 +70,7 @@ final class RunOutput: Sendable {
     /// Adds the outcome of the job at `index` in the config; `fresh` is what it brought that `--state` did not
     /// hold. JSON Lines are written at once; the JSON document keeps config order. The record of a job whose
     /// values were streamed counts them instead of repeating them.
-    func add(_ outcome: JobOutcome, at index: Int, fresh: RunMemory.Fresh?, streamed: Bool = false) {
+    package func add(_ outcome: JobOutcome, at index: Int, fresh: RunMemory.Fresh?, streamed: Bool = false) {
         state.withLock { add(outcome, at: index, fresh: fresh, streamed: streamed, into: &$0) }
     }
 
@@ -144,9 +143,9 @@ final class RunOutput: Sendable {
     }
 
     /// Writes the JSON document, and `--output`.
-    /// - Throws: `CommandFailure` (exit 1) when `--output` cannot be written.
-    func finish() throws(CommandFailure) {
-        if let problem = writeOutput() { throw CommandFailure(message: problem, code: .jobFailed) }
+    /// - Throws: `DeliveryFailure` (`.failed`) when `--output` cannot be written.
+    package func finish() throws(DeliveryFailure) {
+        if let problem = writeOutput() { throw DeliveryFailure(message: problem, kind: .failed) }
     }
 
     private func writeOutput() -> String? {

@@ -1,9 +1,8 @@
 import FoundationEssentials
-import WebParserCore
 import WebParser
 
 /// How much webparse says on stderr.
-enum Verbosity: Sendable, Equatable {
+package enum Verbosity: Sendable, Equatable {
     /// Errors only.
     case quiet
     /// Progress when stderr is a terminal, and errors.
@@ -14,36 +13,36 @@ enum Verbosity: Sendable, Equatable {
 
 /// Tells people on stderr how each job is going: a line per job's step with `-v`, one progress line that updates in
 /// place on a terminal (`ProgressLine`), failures always.
-struct ProgressReporter: Sendable {
-    let showsProgress: Bool
+package struct ProgressReporter: Sendable {
+    package let showsProgress: Bool
     /// Whether details of results are told too (`-v`).
-    let isVerbose: Bool
+    package let isVerbose: Bool
     /// The progress line, on a terminal without `-v` or `-q`.
-    let line: ProgressLine?
+    package let line: ProgressLine?
 
-    init(verbosity: Verbosity) {
+    package init(verbosity: Verbosity) {
         showsProgress = verbosity == .verbose || (verbosity == .normal && StandardStreams.stderrIsTerminal)
         isVerbose = verbosity == .verbose
         line = verbosity == .normal && StandardStreams.stderrIsTerminal ? ProgressLine() : nil
     }
 
     /// `count` more pages are known to come: the run's jobs, the pages a follow or a crawl found.
-    func know(_ count: Int) {
+    package func know(_ count: Int) {
         line?.know(count)
     }
 
     /// `count` pages known to come will not.
-    func forget(_ count: Int) {
+    package func forget(_ count: Int) {
         line?.forget(count)
     }
 
     /// Ends the progress line, at the end of the run.
-    func end() {
+    package func end() {
         line?.end()
     }
 
     /// The observer for job `name`'s states.
-    func observer(for name: String) -> @Sendable (WebParserState) -> Void {
+    package func observer(for name: String) -> @Sendable (WebParserState) -> Void {
         if let line {
             return { state in
                 switch state {
@@ -73,7 +72,7 @@ struct ProgressReporter: Sendable {
     /// The handler for what job `name`'s page says: console lines (captured only when the job asks) and user
     /// scripts' exceptions always; windows opened, navigations refused, and steps' decisions and waits with progress.
     /// Emitted values are data, not news: they go to stdout or nowhere.
-    func messageHandler(for name: String) -> @Sendable (WebParserMessage) -> Void {
+    package func messageHandler(for name: String) -> @Sendable (WebParserMessage) -> Void {
         let showsProgress = self.showsProgress
         return { message in
             switch message {
@@ -96,7 +95,7 @@ struct ProgressReporter: Sendable {
     /// Says so when job `name` ran out of time before its user scripts said they were done, and what it kept.
     /// Also, with `-v`, what made the answer final and how many items an extraction left out for lacking a
     /// required field.
-    func warnIfCutShort(_ name: String, _ result: WebParserResult) {
+    package func warnIfCutShort(_ name: String, _ result: WebParserResult) {
         if isVerbose, let settledBy = result.settledBy { StandardStreams.tell("webparse: \(name): settled: \(settledBy)") }
         if isVerbose, result.itemsLeftOut > 0 {
             let count = result.itemsLeftOut
@@ -108,7 +107,7 @@ struct ProgressReporter: Sendable {
 
     /// With `-v`, says that the environment's locale is one the C library lacks: webparse then works in C.UTF-8 (and
     /// GTK has nothing to warn about), and pages still get the locale's language.
-    func tellAboutLocale(_ locale: SystemLocale = .current) {
+    package func tellAboutLocale(_ locale: SystemLocale = .current) {
         guard isVerbose, !locale.missing.isEmpty else { return }
         let names = locale.missing.joined(separator: ", ")
         StandardStreams.tell(
@@ -117,7 +116,7 @@ struct ProgressReporter: Sendable {
     }
 
     /// Explains why job `name` failed, and for how many runs in a row when that is more than one.
-    func jobFailed(_ name: String, _ error: Error, runsInARow: Int = 1) {
+    package func jobFailed(_ name: String, _ error: Error, runsInARow: Int = 1) {
         let streak = runsInARow > 1 ? "failed \(runsInARow) runs in a row" : "failed"
         StandardStreams.tellError("webparse: \(name): \(streak): \(error)")
     }

@@ -5,25 +5,25 @@ import WebParserCore
 
 /// How a `webparse work` worker is doing now, for `--metrics`: whether its loops run and its Redis answers (its
 /// heartbeat renewed within its lease), the items in hand, the queue's length as last read, the hosts paused.
-final class WorkerVitals: Sendable {
+package final class WorkerVitals: Sendable {
     private struct State {
-        var lastBeat: ContinuousClock.Instant?
-        var looping = false
-        var inHand = 0
-        var queueLength = 0
-        var pausedUntil: [String: ContinuousClock.Instant] = [:]
+        package var lastBeat: ContinuousClock.Instant?
+        package var looping = false
+        package var inHand = 0
+        package var queueLength = 0
+        package var pausedUntil: [String: ContinuousClock.Instant] = [:]
     }
 
     private let lease: Duration
     private let state = Mutex(State())
 
     /// The vitals of a worker whose leases last `lease`.
-    init(lease: Duration) {
+    package init(lease: Duration) {
         self.lease = lease
     }
 
     /// The worker's Redis answered (a connection, a heartbeat); the queue holds `queueLength` items, when read.
-    func beat(queueLength: Int? = nil) {
+    package func beat(queueLength: Int? = nil) {
         state.withLock { state in
             state.lastBeat = .now
             if let queueLength { state.queueLength = queueLength }
@@ -31,17 +31,17 @@ final class WorkerVitals: Sendable {
     }
 
     /// The worker's loops started (true) or all ended (false).
-    func looping(_ looping: Bool) {
+    package func looping(_ looping: Bool) {
         state.withLock { $0.looping = looping }
     }
 
     /// A loop took an item (1) or settled it (-1).
-    func inHand(_ change: Int) {
+    package func inHand(_ change: Int) {
         state.withLock { $0.inHand += change }
     }
 
     /// `host` gets no page for `pause` from now.
-    func paused(_ host: String, for pause: Duration) {
+    package func paused(_ host: String, for pause: Duration) {
         state.withLock { state in
             let now = ContinuousClock.now
             state.pausedUntil = state.pausedUntil.filter { $0.value > now }
@@ -50,7 +50,7 @@ final class WorkerVitals: Sendable {
     }
 
     /// Whether the worker is healthy: its loops run and its Redis answered within its lease.
-    @Sendable func isHealthy() -> Bool {
+    @Sendable package func isHealthy() -> Bool {
         state.withLock { state in
             guard state.looping, let beat = state.lastBeat else { return false }
             return ContinuousClock.now - beat < lease
@@ -58,7 +58,7 @@ final class WorkerVitals: Sendable {
     }
 
     /// The worker's gauges now, after the web processes' count and memory.
-    @Sendable func gauges() -> [PageMetrics.Gauge] {
+    @Sendable package func gauges() -> [PageMetrics.Gauge] {
         let web = WebParserRunner.webProcessUsage()
         return state.withLock { state in
             let now = ContinuousClock.now

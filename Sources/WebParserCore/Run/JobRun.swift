@@ -1,31 +1,46 @@
 import FoundationEssentials
 import WebParser
-import WebParserCore
 
 /// One run of `run`'s jobs, once everything they need is ready: runs them, hands each outcome to the state and the
 /// output (`account`), then delivers (output, notifications, feeds) before it records (the session's cookies, the
 /// state file), so that the state advances only for what reached its reader. Each stage after the jobs says how it
-/// ended; the exit code is made of those and of the jobs' failures.
-struct JobRun {
-    let settings: RunCommand.Settings
-    let setup: SessionSetup
-    let memory: RunMemory?
-    let notifier: Notifier?
+/// ended; how the run ends is made of those and of the jobs' failures.
+package struct JobRun {
+    package let tracking: TrackingOptions
+    /// The session the jobs' pages load in.
+    package let session: WebParserSession
+    /// Saves the session's cookies and storage as the options ask, once the run delivered what it found: whether a
+    /// job succeeded and where the successful jobs' pages ended; false when it failed (and said why on stderr).
+    package let saveSession: (_ anySuccess: Bool, _ visited: [URL]) async -> Bool
+    package let memory: RunMemory?
+    package let notifier: Notifier?
     /// Where `--har` keeps the jobs' requests, and `--feed`'s files.
-    let har: HARRecorder?
-    let feeds: FeedFiles?
-    let output: RunOutput
-    let reporter: ProgressReporter
-    /// What counts the run's pages, written to `--metrics-file` at the end.
-    let metrics: PageMetrics?
+    package let har: HARRecorder?
+    package let feeds: FeedFiles?
+    package let output: RunOutput
+    package let reporter: ProgressReporter
+    /// What counts the run's pages, for `--metrics-file`.
+    package let metrics: PageMetrics?
     /// When the run started: when its jobs ran, for the state (and which of them were due).
-    let startedAt: Date
+    package let startedAt: Date
     /// Each host's limits, kept for every crawl of the run: two jobs crawling one site keep its `perHost` and `delay`
     /// together, as one crawler would.
-    let hosts = LocalHostBook()
+    package let hosts = LocalHostBook()
+
+    /// How a run ended.
+    package enum End: Sendable, Equatable {
+        /// Every job succeeded, and what they found was delivered and recorded.
+        case success
+        /// A job failed, or what the run found could not all be delivered or recorded (said on stderr).
+        case failed
+        /// WebKit cannot run here (said on stderr).
+        case environment
+        /// The run was interrupted: nothing was delivered or recorded.
+        case interrupted
+    }
 
     /// How a stage after the jobs ended.
-    enum Stage {
+    private enum Stage {
         case done
         /// It failed, and said why on stderr.
         case failed
@@ -33,26 +48,29 @@ struct JobRun {
         case undelivered(String)
     }
 
-    /// Runs `jobs`, `concurrency` pages at once, and says how the run ended; with `--metrics-file`, writes the run's
-    /// counts there at the end (a run that cannot write them exits 1).
-    func run(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
-        let code = await runStages(jobs, concurrency: concurrency)
-        guard let metrics, let path = settings.metricsFile, code != .interrupted else { return code }
-        let gauges: [PageMetrics.Gauge] = [
-            .init("webparse_last_run_timestamp_seconds", "When the run ended, in seconds since the epoch.", Date().timeIntervalSince1970.rounded()),
-            .init("webparse_last_run_exit_code", "The run's exit code (0: every job succeeded).", Double(code.rawValue))
-        ]
-        do throws(AtomicFile.Failure) {
-            try AtomicFile.write(Data(metrics.text(gauges: gauges).utf8), to: path, permissions: 0o644)
-        } catch {
-            StandardStreams.tellError("webparse run: --metrics-file: \(error)")
-            return code == .success ? .jobFailed : code
-        }
-        return code
+    /// A run of jobs in `session` whose outcomes go to `output` and, as the options ask, to the state (`memory`,
+    /// with `tracking`), `notifier`, `har`, `feeds` and `metrics`; `saveSession` saves the session at the end;
+    /// `startedAt` is when the run started.
+    package init(
+        tracking: TrackingOptions, session: WebParserSession, saveSession: @escaping (Bool, [URL]) async -> Bool, memory: RunMemory?,
+        notifier: Notifier?, har: HARRecorder?, feeds: FeedFiles?, output: RunOutput, reporter: ProgressReporter, metrics: PageMetrics?,
+        startedAt: Date
+    ) {
+        self.tracking = tracking
+        self.session = session
+        self.saveSession = saveSession
+        self.memory = memory
+        self.notifier = notifier
+        self.har = har
+        self.feeds = feeds
+        self.output = output
+        self.reporter = reporter
+        self.metrics = metrics
+        self.startedAt = startedAt
     }
 
-    /// Runs `jobs` and the stages after them, and says how the run ended.
-    private func runStages(_ jobs: [Config.NamedJob], concurrency: Int) async -> ExitCode {
+    /// Runs `jobs`, `concurrency` pages at once, and the stages after them, and says how the run ended.
+    package func run(_ jobs: [Config.NamedJob], concurrency: Int) async -> End {
         reporter.tellAboutLocale()
         reporter.know(jobs.count)
         defer { reporter.end() }
@@ -80,17 +98,17 @@ struct JobRun {
         let stages = [writeHAR(), await deliver(tally, of: jobs), await saveSession(tally)]
         for case .undelivered(let reason) in stages {
             StandardStreams.tellError("webparse run: \(reason)\(memory == nil ? "" : "; the state was not updated")")
-            return .jobFailed
+            return .failed
         }
         let recorded: Stage
-        if settings.tracking.dryRun {
+        if tracking.dryRun {
             StandardStreams.tell("webparse run: a dry run: nothing was written into the state")
             recorded = .done
         } else {
             recorded = saveState()
         }
         let failed = (stages + [recorded]).contains { if case .done = $0 { false } else { true } }
-        return tally.reportedFailure || failed ? .jobFailed : .success
+        return tally.reportedFailure || failed ? .failed : .success
     }
 
     /// Runs the jobs side by side, each a pipeline from its start page to its crawl's or its follow's last page, each
@@ -98,19 +116,19 @@ struct JobRun {
     /// - Throws: `JobScheduler.Stop` when WebKit cannot run or the run is interrupted.
     private func runJobs(_ jobs: [Config.NamedJob], concurrency: Int) async throws(JobScheduler.Stop) -> Tally {
         var jobs = jobs
-        let pages = WebParserPages(parser: WebParserRunner(session: setup.session), concurrency: concurrency)
+        let pages = WebParserPages(parser: WebParserRunner(session: session), concurrency: concurrency)
         // With --har, each job records its requests; the handlers keep them, by job name.
         var keepers: [String: @Sendable (WebParserMessage) -> Void] = [:]
         if let har {
             for index in jobs.indices { keepers[jobs[index].name] = har.record(&jobs[index].job, as: jobs[index].name, secrets: jobs[index].secrets) }
         }
-        let reportsChanged = (settings.tracking.report ?? .added) != .added
+        let reportsChanged = (tracking.report ?? .added) != .added
         var tally = Tally()
         let prepared = jobs
         let kept = keepers
         try await JobScheduler(concurrency: concurrency).run(
             prepared, pipeline: { pipeline(for: $0, on: pages, keeping: kept[$0.name]) },
-            memory: { memory?.jobMemory(of: $0, emitInitial: settings.tracking.emitInitial, reportsChanged: reportsChanged) },
+            memory: { memory?.jobMemory(of: $0, emitInitial: tracking.emitInitial, reportsChanged: reportsChanged) },
             handle: { index, ended in await account(ended, of: prepared[index], at: index, into: &tally) })
         return tally
     }
@@ -134,7 +152,7 @@ struct JobRun {
 
     /// Writes the HAR file, if asked.
     private func writeHAR() -> Stage {
-        do throws(CommandFailure) {
+        do throws(DeliveryFailure) {
             try har?.write()
             return .done
         } catch {
@@ -146,11 +164,11 @@ struct JobRun {
     /// Delivers what the run found: the output, then (unless a dry run) the notifications and the feeds, each a
     /// delivery whose failure leaves the state for the next run to report again.
     private func deliver(_ tally: Tally, of jobs: [Config.NamedJob]) async -> Stage {
-        do throws(CommandFailure) { try output.finish() } catch { return .undelivered(error.message) }
+        do throws(DeliveryFailure) { try output.finish() } catch { return .undelivered(error.message) }
         if let problem = StandardStreams.resultFailure { return .undelivered(problem) }
-        guard !settings.tracking.dryRun else { return .done }
+        guard !tracking.dryRun else { return .done }
         if let notifier {
-            do throws(CommandFailure) {
+            do throws(DeliveryFailure) {
                 for job in tally.news.sorted(by: { $0.index < $1.index }) { try await notifier.send(job.news, of: job.name) }
                 for job in tally.health.sorted(by: { $0.index < $1.index }) {
                     try await notifier.sendHealth(of: job.name, failing: job.failing, runs: job.runs)
@@ -161,25 +179,19 @@ struct JobRun {
             }
         }
         if let memory, let feeds {
-            do throws(CommandFailure) { try feeds.write(jobs: jobs, memory: memory) } catch { return .undelivered(error.message) }
+            do throws(DeliveryFailure) { try feeds.write(jobs: jobs, memory: memory) } catch { return .undelivered(error.message) }
         }
         return .done
     }
 
     /// Saves the session's cookies and storage as the options ask.
     private func saveSession(_ tally: Tally) async -> Stage {
-        do throws(CommandFailure) {
-            try await setup.save(anySuccess: tally.anySuccess, visited: tally.visited)
-            return .done
-        } catch {
-            StandardStreams.tellError("webparse run: \(error.message)")
-            return .failed
-        }
+        await saveSession(tally.anySuccess, tally.visited) ? .done : .failed
     }
 
     /// Writes the state file, once everything was delivered.
     private func saveState() -> Stage {
-        do throws(CommandFailure) {
+        do throws(DeliveryFailure) {
             try memory?.save()
             return .done
         } catch {

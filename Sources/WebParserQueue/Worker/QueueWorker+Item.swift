@@ -1,7 +1,6 @@
 import FoundationEssentials
 import WebParser
 import WebParserCore
-import WebParserQueue
 
 extension QueueWorker {
     /// Reads `item`, runs its job (a crawl's links and a list's detail pages become items) and settles it: its record to

@@ -1,36 +1,43 @@
 import FoundationEssentials
 import WebParser
-import WebParserCore
 
 /// The Atom feeds of a run (`run --feed`): one file for every job, or, for a path ending in "/", one file per job
 /// in that folder (`DIR/JOB.atom`). They are made from the entries the state keeps, written when the state is.
-struct FeedFiles {
-    let path: String
-    let size: Int
-    let force: Bool
+package struct FeedFiles {
+    package let path: String
+    package let size: Int
+    package let force: Bool
+
+    /// The feeds at `path` (a folder when it ends in "/"), `size` entries each, replacing a file that is not a
+    /// feed webparse wrote when `force`.
+    package init(path: String, size: Int, force: Bool) {
+        self.path = path
+        self.size = size
+        self.force = force
+    }
 
     /// The feed file of the job `name`.
-    func file(for name: String) -> String {
+    package func file(for name: String) -> String {
         guard path.hasSuffix("/") else { return path }
         return path + String(name.map { $0 == "/" || $0 == "\0" ? "-" : $0 }) + ".atom"
     }
 
     /// Checks, before anything runs, that every feed file can be written and that each that exists is a feed
     /// webparse wrote (or `force`).
-    /// - Throws: `CommandFailure` (exit 2) naming the file.
-    func check(jobs: [String]) throws(CommandFailure) {
+    /// - Throws: `DeliveryFailure` (`.usage`) naming the file.
+    package func check(jobs: [String]) throws(DeliveryFailure) {
         let files = path.hasSuffix("/") ? jobs.map(file(for:)) : [path]
         for file in Set(files).sorted() {
-            if let problem = AtomicFile.checkWritable(file) { throw CommandFailure.usage("--feed: \(problem)") }
+            if let problem = AtomicFile.checkWritable(file) { throw DeliveryFailure.usage("--feed: \(problem)") }
             guard !force, let data = FileManager.default.contents(atPath: file), !AtomFeed.isWebparseFeed(data) else { continue }
-            throw CommandFailure.usage("--feed: \(file) is not an Atom feed webparse wrote; it is left as it is (--feed-force replaces it)")
+            throw DeliveryFailure.usage("--feed: \(file) is not an Atom feed webparse wrote; it is left as it is (--feed-force replaces it)")
         }
     }
 
     /// Writes the feeds of `jobs` from the entries `memory` holds, readable by others only if the state file is: each
     /// job's feed titled as its `feed.name` says, else as its page is.
-    /// - Throws: `CommandFailure` (exit 1) when one cannot be written.
-    func write(jobs: [Config.NamedJob], memory: RunMemory, now: Date = Date()) throws(CommandFailure) {
+    /// - Throws: `DeliveryFailure` (`.failed`) when one cannot be written.
+    package func write(jobs: [Config.NamedJob], memory: RunMemory, now: Date = Date()) throws(DeliveryFailure) {
         let version = ReleaseVersion.number
         let title = { (job: Config.NamedJob) in job.tracking.feed?.name ?? memory.feedTitle(of: job.name) }
         let feeds: [(file: String, title: String, entries: [AtomFeed.Entry])] =
@@ -42,7 +49,7 @@ struct FeedFiles {
             do throws(AtomicFile.Failure) {
                 try AtomicFile.write(document, to: feed.file, permissions: memory.permissions | 0o600, exactPermissions: true)
             } catch {
-                throw CommandFailure(message: "--feed: \(error)", code: .jobFailed)
+                throw DeliveryFailure(message: "--feed: \(error)", kind: .failed)
             }
         }
     }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import WebParser
-import WebParserCore
 
 extension JobRun {
     /// What the run's jobs gave, for the stages after them.
@@ -21,30 +20,22 @@ extension JobRun {
 
     /// Takes how `named`, the job at `index`, ended: what its crawl or its follow said, its state, its output.
     func account(_ ended: JobScheduler.Ended, of named: Config.NamedJob, at index: Int, into tally: inout Tally) async {
-        let report = settings.tracking.report ?? .added
+        let report = tracking.report ?? .added
         var outcome = ended.outcome
         var fresh: RunMemory.Fresh?
         if case .success(let success) = outcome.result { reporter.warnIfCutShort(named.name, success) }
-        if let crawl = named.crawl, let crawled = ended.findings?.crawled {
-            if crawled.failed > 0 {
-                StandardStreams.tellError("webparse: \(named.name): \(crawled.failed) of \(crawled.pages.count) pages of the crawl failed")
+        if let remarks = ended.findings?.remarks(of: named) {
+            if let failed = remarks.failed {
+                StandardStreams.tellError("webparse: \(named.name): \(failed)")
                 tally.reportedFailure = true
             }
-            if crawled.leftAtMaxPages > 0 {
-                StandardStreams.tell("webparse: \(named.name): \(CrawlDiscovery.maxPagesWarning(crawl, left: crawled.leftAtMaxPages))")
-            }
-        }
-        if let follow = named.follow, let followed = ended.findings?.followed, followed.failed > 0 {
-            StandardStreams.tellError(
-                "webparse: \(named.name): \(followed.failed) of \(followed.items.count) followed items got an error instead of their page (in their \"\(follow.into)\")"
-            )
-            tally.reportedFailure = true
+            if let warning = remarks.warning { StandardStreams.tell("webparse: \(named.name): \(warning)") }
         }
         if let findings = ended.findings, let memory {
             do throws(WebParserError) {
                 let shown = findings.shown
                 fresh = try await memory.remember(
-                    findings.recorded, of: named, emitInitial: settings.tracking.emitInitial,
+                    findings.recorded, of: named, emitInitial: tracking.emitInitial,
                     feedSize: feeds?.size, feedsRemoved: [.removed, .all].contains(report), shown: { shown[$0] ?? $0 })
                 if let lastmods = findings.crawled?.lastmods { memory.keep(lastmods: lastmods, of: named) }
             } catch {
@@ -59,7 +50,7 @@ extension JobRun {
             if !news.isEmpty { tally.news.append((index, named.name, news)) }
             if let recovered = fresh.recovered, case .success = outcome.result { tally.health.append((index, named.name, recovered, nil)) }
         }
-        if settings.tracking.report == .changed, let fresh, fresh.isList, !fresh.keyed, !fresh.items.isEmpty {
+        if tracking.report == .changed, let fresh, fresh.isList, !fresh.keyed, !fresh.items.isEmpty {
             StandardStreams.tellError(
                 "webparse: \(named.name): warning: --report changed: the job has no \"key\", so an item whose "
                     + "content changed counts as new; its \(fresh.items.count) new item\(fresh.items.count == 1 ? " is" : "s are") reported as "
@@ -75,8 +66,8 @@ extension JobRun {
         case .failure(let error):
             if case .failed(let failure) = error, failure.kind.isBlocked { tally.blocked += 1 }
             let runsInARow = memory?.recordFailure(of: named.name, error, at: startedAt) ?? 1
-            if runsInARow >= (settings.tracking.failAfter ?? 1) {
-                reporter.jobFailed(named.name, error, runsInARow: settings.tracking.failAfter == nil ? 1 : runsInARow)
+            if runsInARow >= (tracking.failAfter ?? 1) {
+                reporter.jobFailed(named.name, error, runsInARow: tracking.failAfter == nil ? 1 : runsInARow)
                 tally.reportedFailure = true
                 if let failing = memory?.failing(of: named.name), failing.notified != true {
                     tally.health.append((index, named.name, failing, runsInARow))

@@ -1,36 +1,35 @@
 import FoundationEssentials
 import WebParserCore
-import WebParserQueue
 
 /// The hosts' limits of a work queue's workers, kept in its Redis (`WorkQueue+Hosts`).
-struct QueueHostBook: HostBook {
-    let queue: WorkQueue
+package struct QueueHostBook: HostBook {
+    package let queue: WorkQueue
 
-    func enter(_ host: String, perHost: Int, as holder: String) async throws {
+    package func enter(_ host: String, perHost: Int, as holder: String) async throws {
         try await queue.enterHost(host, perHost: perHost, as: holder)
     }
 
-    func leave(_ host: String, as holder: String) async {
+    package func leave(_ host: String, as holder: String) async {
         await queue.leaveHost(host, as: holder)
     }
 
-    func turn(_ host: String, delay: Duration) async throws -> Duration? {
+    package func turn(_ host: String, delay: Duration) async throws -> Duration? {
         try await queue.hostTurn(host, delay: delay, startingLimit: Self.startingLimit, startingPoll: Self.startingPoll)
     }
 
-    func started(_ host: String, delay: Duration) async throws {
+    package func started(_ host: String, delay: Duration) async throws {
         try await queue.hostStarted(host, delay: delay)
     }
 
-    func pause(_ host: String, for pause: Duration) async throws {
+    package func pause(_ host: String, for pause: Duration) async throws {
         try await queue.pauseHost(host, for: pause)
     }
 
-    func strike(_ host: String) async throws -> Int {
+    package func strike(_ host: String) async throws -> Int {
         try await queue.strikeHost(host)
     }
 
-    func forgive(_ host: String) async throws {
+    package func forgive(_ host: String) async throws {
         try await queue.forgiveHost(host)
     }
 }

@@ -1,19 +1,27 @@
 import FoundationEssentials
 import WebParser
-import WebParserCore
 
 /// How a command hears the pages its crawls and follows load: the reporter's progress and each page's messages, and,
 /// with `--har`, the page's requests recorded; and what it says of a crawl as it goes.
-struct PageWatch: Sendable {
-    let reporter: ProgressReporter
-    let har: HARRecorder?
+package struct PageWatch: Sendable {
+    package let reporter: ProgressReporter
+    package let har: HARRecorder?
     /// What counts the pages, and the name of the job whose pages they are (`--metrics-file`).
-    var metrics: (counts: PageMetrics, job: String)? = nil
+    package var metrics: (counts: PageMetrics, job: String)? = nil
     /// Where the crawls keep each host's limits: the command's, shared by its crawls (nil: each crawl its own).
-    var hosts: (any HostBook)? = nil
+    package var hosts: (any HostBook)? = nil
+
+    /// Pages heard by `reporter`, their requests kept by `har`, counted in `metrics`, their crawls' hosts kept in
+    /// `hosts`.
+    package init(reporter: ProgressReporter, har: HARRecorder?, metrics: (counts: PageMetrics, job: String)? = nil, hosts: (any HostBook)? = nil) {
+        self.reporter = reporter
+        self.har = har
+        self.metrics = metrics
+        self.hosts = hosts
+    }
 
     /// The listeners of the page `label` of `job`, which records its requests with `--har`.
-    func listeners(_ job: inout WebParserJob, _ label: String) -> PageListeners {
+    package func listeners(_ job: inout WebParserJob, _ label: String) -> PageListeners {
         let report = reporter.messageHandler(for: label)
         let observe = reporter.observer(for: label)
         let counts = metrics.map { $0.counts.observer(job: $0.job, url: job.url) }
@@ -27,7 +35,7 @@ struct PageWatch: Sendable {
     /// The pipeline of `named` on `pages`: its start page heard by the reporter, the counts and `besides` (what
     /// keeps its requests for `--har` or streams its emitted values), the pages its crawl and its follow find heard
     /// as `listeners` says, and its crawl told as `crawlEvents` says, each page it reads given to `onCrawlPage`.
-    func pipeline(
+    package func pipeline(
         _ pages: WebParserPages, for named: Config.NamedJob, besides other: (@Sendable (WebParserMessage) -> Void)?,
         onCrawlPage: @escaping @Sendable (CrawledPage) -> Void = { _ in }
     ) -> JobPipeline {
@@ -54,12 +62,12 @@ struct PageWatch: Sendable {
 
     /// The pages of `pages` heard so, each host's limits kept in `hosts`; the `robots.txt` files they download are
     /// no pages of the progress line.
-    func crawler(_ pages: WebParserPages) -> Crawler {
+    package func crawler(_ pages: WebParserPages) -> Crawler {
         Crawler(pages: pages.watched(by: listeners), robots: RobotsFiles(pages: pages), hostBook: hosts)
     }
 
     /// What the crawl of job `name` tells: progress, warnings, with `-v` notes; `onPage` gets each page read.
-    func crawlEvents(of name: String, onPage: @escaping @Sendable (CrawledPage) -> Void = { _ in }) -> @Sendable (CrawlEvent) -> Void {
+    package func crawlEvents(of name: String, onPage: @escaping @Sendable (CrawledPage) -> Void = { _ in }) -> @Sendable (CrawlEvent) -> Void {
         { [reporter] event in
             switch event {
             case .found(let count): reporter.know(count)
