@@ -99,6 +99,37 @@ import Testing
         #expect(urls.count == Set(urls).count, "no page recorded twice by the workers: \(urls.sorted())")
     }
 
+    /// Redis stopped and started again in the middle of a crawl that three workers share: they reconnect, and every
+    /// page of the app has one record, none lost and none twice.
+    @Test func aRedisRestartedMidCrawlLosesAndRepeatsNoPage() async throws {
+        let app = try PythonServer(script: "quotes_app.py")
+        defer { app.stop() }
+        let base = "http://127.0.0.1:\(app.port)"
+        let job = #"{"name": "quotes", "url": "\#(base)/", "script": "document.title", "retries": 0, "timeout": 20, "crawl": {"perHost": 2}}"#
+        let redis = try RedisServer()
+        try redis.cli(["RPUSH", "quotes", job])
+        let workers = try (1...3).map { _ in
+            try webparse.start(["work", redis.url(queue: "quotes"), "-j", "2"], environment: headless)
+        }
+        try await waitUntil("the crawl's first records") { Int(try redis.cli(["LLEN", "quotes:results"])) ?? 0 >= 6 }
+        redis.stop()
+        try await Task.sleep(for: .seconds(1))
+        try redis.start()
+        for worker in workers {
+            let outcome = await worker.finish()
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+        let records = try ["quotes:results", "quotes:failed"].flatMap { key in
+            try redis.cli(["LRANGE", key, "0", "-1"]).split(separator: "\n").compactMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        let urls = records.compactMap { $0["finalURL"] as? String ?? $0["url"] as? String }
+        let paths = urls.map { String($0.dropFirst(base.count)) }
+        #expect(Set(paths) == Set(Self.reachable.keys).union(["/press/"]), "\(paths.sorted())")
+        #expect(paths.count == Set(paths).count, "no page recorded twice: \(paths.sorted())")
+    }
+
     /// A page whose script sends it elsewhere as it loads (`location.replace`), one that does it by `<meta refresh>`, and
     /// a login-protected page (302 to the login form) give the page they end at, every time.
     @Test func aPageThatMovesGivesThePageItEndsAt() async throws {

@@ -121,6 +121,29 @@ import WebParser
         #expect(fake.loads.last == "https://single.example/fine")
     }
 
+    @Test func aChainOfAfterWaitsLinkByLinkWhileAnotherJobGoesOn() async throws {
+        let crawled = "https://crawled.example"
+        var site = Self.site(crawled, count: 5)
+        site["https://single.example/b"] = .page(data: "1", links: [])
+        site["https://single.example/c"] = .page(data: "2", links: [])
+        site["https://other.example/d"] = .page(data: "3", links: [])
+        let jobs = try jobs(
+            #"{"name": "c", "url": "https://single.example/c", "script": "1", "after": "b"},"#
+                + #"{"name": "b", "url": "https://single.example/b", "script": "1", "after": "a"},"#
+                + #"{"name": "a", "url": "\#(crawled)/0", "script": "1", "crawl": {"robots": false}},"#
+                + #"{"name": "d", "url": "https://other.example/d", "script": "1"}"#)
+        let fake = FakePages(delay: .milliseconds(20), site)
+        let run = try await run(jobs, on: SlottedPages(fake, count: 2), concurrency: 2)
+        #expect(run.order.count == 4 && Set(run.order).count == 4, "each job ends once: \(run.order)")
+        #expect(run.order.firstIndex(of: "d")! < run.order.firstIndex(of: "a")!, "a job of its own does not wait for the chain's crawl: \(run.order)")
+        #expect(Array(run.order.filter { $0 != "d" }) == ["a", "b", "c"], "each link waits for the one before: \(run.order)")
+        let loads = fake.loads
+        let lastCrawlPage = loads.lastIndex { $0.hasPrefix(crawled) }!
+        #expect(loads.firstIndex(of: "https://single.example/b")! > lastCrawlPage, "b starts after a's crawl ended: \(loads)")
+        #expect(loads.firstIndex(of: "https://single.example/c")! > loads.firstIndex(of: "https://single.example/b")!)
+        for name in ["a", "b", "c", "d"] { #expect((try? run.ended(name)?.outcome.result.get()) != nil, "\(name) succeeded") }
+    }
+
     @Test func aCancelledRunThrowsAndHandsNoJobOverTwice() async throws {
         let crawled = "https://crawled.example"
         let fake = FakePages(delay: .milliseconds(30), Self.site(crawled, count: 200).merging(["https://single.example/1": .page(data: "1", links: [])]) { $1 })

@@ -14,9 +14,17 @@ public protocol PageRunner: Sendable {
     /// (`WebParserRunner.download`): a sitemap, a `robots.txt`.
     /// - Throws: `WebParserError` when it could not be loaded; `CancellationError` when the task is cancelled.
     func download(_ url: URL, to path: String, maxBytes: Int, timeout: Duration) async throws -> WebParserDownload
+
+    /// The same pages, each page's job heard as `watch` says of it and of its label.
+    func watched(by watch: @escaping @Sendable (inout WebParserJob, _ label: String) -> PageListeners) -> Self
 }
 
 extension PageRunner {
+    /// The same pages: pages that tell nothing of their jobs (a test's fake ones) have nothing to be heard by.
+    public func watched(by watch: @escaping @Sendable (inout WebParserJob, _ label: String) -> PageListeners) -> Self {
+        self
+    }
+
     /// Runs `job`, named `label`, as no host's limits hold it.
     /// - Throws: `WebParserError` when the page failed after its retries; `CancellationError` when the task is
     ///   cancelled.

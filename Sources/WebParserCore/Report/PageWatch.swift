@@ -36,7 +36,7 @@ package struct PageWatch: Sendable {
     /// keeps its requests for `--har` or streams its emitted values), the pages its crawl and its follow find heard
     /// as `listeners` says, and its crawl told as `crawlEvents` says, each page it reads given to `onCrawlPage`.
     package func pipeline(
-        _ pages: WebParserPages, for named: Config.NamedJob, besides other: (@Sendable (WebParserMessage) -> Void)?,
+        _ pages: some PageRunner, for named: Config.NamedJob, besides other: (@Sendable (WebParserMessage) -> Void)?,
         onCrawlPage: @escaping @Sendable (CrawledPage) -> Void = { _ in }
     ) -> JobPipeline {
         let report = reporter.messageHandler(for: named.name)
@@ -62,7 +62,7 @@ package struct PageWatch: Sendable {
 
     /// The pages of `pages` heard so, each host's limits kept in `hosts`; the `robots.txt` files they download are
     /// no pages of the progress line.
-    package func crawler(_ pages: WebParserPages) -> Crawler {
+    package func crawler(_ pages: some PageRunner) -> Crawler {
         Crawler(pages: pages.watched(by: listeners), robots: RobotsFiles(pages: pages), hostBook: hosts)
     }
 

@@ -7,8 +7,8 @@ import WebParser
 /// ended; how the run ends is made of those and of the jobs' failures.
 package struct JobRun {
     package let tracking: TrackingOptions
-    /// The session the jobs' pages load in.
-    package let session: WebParserSession
+    /// What loads the jobs' pages, as many at once as the run's `-j`: WebKit's pages in the run's session.
+    package let pages: any PageRunner
     /// Saves the session's cookies and storage as the options ask, once the run delivered what it found: whether a
     /// job succeeded and where the successful jobs' pages ended; false when it failed (and said why on stderr).
     package let saveSession: (_ anySuccess: Bool, _ visited: [URL]) async -> Bool
@@ -48,16 +48,16 @@ package struct JobRun {
         case undelivered(String)
     }
 
-    /// A run of jobs in `session` whose outcomes go to `output` and, as the options ask, to the state (`memory`,
+    /// A run of jobs on `pages` whose outcomes go to `output` and, as the options ask, to the state (`memory`,
     /// with `tracking`), `notifier`, `har`, `feeds` and `metrics`; `saveSession` saves the session at the end;
     /// `startedAt` is when the run started.
     package init(
-        tracking: TrackingOptions, session: WebParserSession, saveSession: @escaping (Bool, [URL]) async -> Bool, memory: RunMemory?,
+        tracking: TrackingOptions, pages: any PageRunner, saveSession: @escaping (Bool, [URL]) async -> Bool, memory: RunMemory?,
         notifier: Notifier?, har: HARRecorder?, feeds: FeedFiles?, output: RunOutput, reporter: ProgressReporter, metrics: PageMetrics?,
         startedAt: Date
     ) {
         self.tracking = tracking
-        self.session = session
+        self.pages = pages
         self.saveSession = saveSession
         self.memory = memory
         self.notifier = notifier
@@ -116,7 +116,6 @@ package struct JobRun {
     /// - Throws: `JobScheduler.Stop` when WebKit cannot run or the run is interrupted.
     private func runJobs(_ jobs: [Config.NamedJob], concurrency: Int) async throws(JobScheduler.Stop) -> Tally {
         var jobs = jobs
-        let pages = WebParserPages(parser: WebParserRunner(session: session), concurrency: concurrency)
         // With --har, each job records its requests; the handlers keep them, by job name.
         var keepers: [String: @Sendable (WebParserMessage) -> Void] = [:]
         if let har {
@@ -135,7 +134,7 @@ package struct JobRun {
 
     /// The pipeline of `named` on `pages`: heard by the run's reporter and counts, its requests kept by `keep` (with
     /// `--har`), its emitted values and its crawl's pages streamed as the output asks.
-    private func pipeline(for named: Config.NamedJob, on pages: WebParserPages, keeping keep: (@Sendable (WebParserMessage) -> Void)?) -> JobPipeline {
+    private func pipeline(for named: Config.NamedJob, on pages: any PageRunner, keeping keep: (@Sendable (WebParserMessage) -> Void)?) -> JobPipeline {
         let output = output
         let streamsEmitted = output.streamsEmittedValues && named.job.evaluation.collect == .emitted
         let name = named.name

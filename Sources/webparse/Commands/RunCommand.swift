@@ -214,7 +214,7 @@ struct RunCommand {
         let setup = prepared.setup
         let metrics = settings.metricsFile.map { _ in PageMetrics() }
         let run = JobRun(
-            tracking: settings.tracking, session: setup.session,
+            tracking: settings.tracking, pages: WebParserPages(parser: WebParserRunner(session: setup.session), concurrency: plan.concurrency),
             saveSession: { anySuccess, visited in
                 do throws(CommandFailure) {
                     try await setup.save(anySuccess: anySuccess, visited: visited)
