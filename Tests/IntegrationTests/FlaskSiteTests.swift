@@ -130,6 +130,34 @@ import Testing
         #expect(paths.count == Set(paths).count, "no page recorded twice: \(paths.sorted())")
     }
 
+    /// Redis gone for good in the middle of a crawl: the worker retries for a minute, then exits 6 and says its items
+    /// go back to the queue; once Redis is back, another worker finishes the crawl, and every page has one record.
+    @Test func aRedisGoneMidCrawlEndsTheWorkerWithItsCodeAndLosesNoPage() async throws {
+        let app = try PythonServer(script: "quotes_app.py")
+        defer { app.stop() }
+        let base = "http://127.0.0.1:\(app.port)"
+        let job = #"{"name": "quotes", "url": "\#(base)/", "script": "document.title", "retries": 0, "timeout": 20, "crawl": {"perHost": 2}}"#
+        let redis = try RedisServer()
+        try redis.cli(["RPUSH", "quotes", job])
+        let worker = try webparse.start(["work", redis.url(queue: "quotes"), "-j", "2", "--lease", "2"], environment: headless)
+        try await waitUntil("the crawl's first records") { Int(try redis.cli(["LLEN", "quotes:results"])) ?? 0 >= 4 }
+        redis.stop()
+        let gone = await worker.finish()
+        #expect(gone.status == 6 && gone.stderr.contains("the items in hand go back to the queue when their lease ends"), "\(gone.status) \(gone.stderr)")
+        try redis.start()
+        try await Task.sleep(for: .seconds(3))
+        let after = try await webparse.run(["work", redis.url(queue: "quotes"), "-j", "2", "--lease", "2"], environment: headless)
+        #expect(after.status == 0, "\(after.stderr)")
+        let records = try ["quotes:results", "quotes:failed"].flatMap { key in
+            try redis.cli(["LRANGE", key, "0", "-1"]).split(separator: "\n").compactMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        let paths = records.compactMap { $0["finalURL"] as? String ?? $0["url"] as? String }.map { String($0.dropFirst(base.count)) }
+        #expect(Set(paths) == Set(Self.reachable.keys).union(["/press/"]), "\(paths.sorted())")
+        #expect(paths.count == Set(paths).count, "no page recorded twice: \(paths.sorted())")
+    }
+
     /// A page whose script sends it elsewhere as it loads (`location.replace`), one that does it by `<meta refresh>`, and
     /// a login-protected page (302 to the login form) give the page they end at, every time.
     @Test func aPageThatMovesGivesThePageItEndsAt() async throws {

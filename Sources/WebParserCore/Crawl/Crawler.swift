@@ -158,22 +158,19 @@ public struct Crawler: Sendable {
                 }
                 let result = try? outcome.get()
                 let ended = result.flatMap { URL(string: $0.finalURL) }.flatMap(CrawlURL.normalized)
-                let arrival = frontier.arrived(target, at: ended, inScope: ended.map(scope.contains) ?? true)
-                if let note = arrival.note(asked: target.url) { onEvent(.note(note)) }
-                switch arrival {
-                case .duplicate, .outOfScope:
-                    break
-                case .page(let url):
-                    let read = CrawledPage(url: url.absoluteString, result: outcome.map(\.data).mapError(PageFailure.init))
-                    pages.append(read)
-                    onEvent(.page(read))
-                    if result != nil, let lastmod = lastmods[target.url] { lastmods[url] = lastmod }
-                    if let result {
-                        await discover(result.links ?? [], on: url, depth: target.depth)
-                    } else {
-                        failed += 1
-                    }
+                let landing = await frontier.land(target, at: ended, inScope: ended.map(scope.contains) ?? true) {
+                    let (found, warnings) = await discovery.pages(linkedFrom: result?.links ?? [], on: ended ?? target.url, depth: target.depth)
+                    for warning in warnings { onEvent(.warning(warning)) }
+                    return found
                 }
+                if let note = landing.arrival.note(asked: target.url) { onEvent(.note(note)) }
+                if landing.added > 0 { onEvent(.found(landing.added)) }
+                guard case .page(let url) = landing.arrival else { continue }
+                let read = CrawledPage(url: url.absoluteString, result: outcome.map(\.data).mapError(PageFailure.init))
+                pages.append(read)
+                onEvent(.page(read))
+                if result != nil, let lastmod = lastmods[target.url] { lastmods[url] = lastmod }
+                if result == nil { failed += 1 }
             }
         }
         if unchanged > 0 { onEvent(.note("\(unchanged) page\(unchanged == 1 ? "" : "s") not loaded: unchanged in the sitemaps since the last crawl")) }

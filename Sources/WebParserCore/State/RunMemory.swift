@@ -5,7 +5,9 @@ import WebParser
 /// The `--state` file during one run: locked for the run, read once, updated job by job in memory, and
 /// written once at the end, atomically, and only if it changed. A failed job changes nothing it remembers of its
 /// items: only its health (why and since when it fails, how many runs in a row).
-package final class RunMemory {
+package final class RunMemory: ChangeStateStore {
+    package typealias Failure = Never
+
     /// What a successful job brought that the state did not hold.
     package struct Fresh {
         /// New items of a list result, or the changed value of another result, as the page wrote them.
@@ -97,46 +99,39 @@ package final class RunMemory {
         _ result: WebParserResult, of job: Config.NamedJob, emitInitial: Bool, feedSize: Int? = nil, feedsRemoved: Bool = false,
         shown: @escaping @Sendable (Data) -> Data = { $0 }
     ) async throws(WebParserError) -> Fresh {
-        let (data, previous, tracking, now, name) = (result.data, state.jobs[job.name], job.tracking, Date(), job.name)
-        let tracked = await LargeStack.run { () -> Tracked in
-            let condition: ItemCondition?
-            do {
-                condition = try tracking.when.map { expression throws(ItemCondition.Invalid) in try ItemCondition(expression) }
-            } catch {
-                return .failed(.invalidJob("when: \(error)"))
-            }
-            do throws(JSONSyntaxError) {
-                var changes = try ChangeTracker.changes(in: data, since: previous, tracking: tracking, condition: condition, at: now)
-                changes.fresh = changes.fresh.map(shown)
-                changes.changed = changes.changed.map { (shown($0.item), $0.before) }
-                let quiet = JobMemory.isQuiet(changes, emitInitial: emitInitial)
-                let entries =
-                    feedSize == nil
-                    ? []
-                    : AtomFeed.entries(for: quiet ? [] : changes.fresh, job: name, key: tracking.key, mapping: tracking.feed, now: now)
-                        + AtomFeed.entries(
-                            for: quiet || !feedsRemoved ? [] : changes.removed, job: name, key: tracking.key, mapping: tracking.feed, now: now,
-                            removed: true)
-                return .tracked(changes, changes.changedValue.map(ChangeTracker.diff), entries)
-            } catch {
-                return .failed(
-                    .unsupportedResult("\(error.message) (line \(error.line), column \(error.column)), more than --state can track"))
+        let (previous, tracking, now, name) = (state.jobs[job.name], job.tracking, Date(), job.name)
+        var changes: Changes
+        var store = self
+        do throws(ChangeTrackingFailure<Never>) {
+            changes = try await store.track(result.data, of: job.name, tracking: tracking, at: now)
+        } catch {
+            switch error {
+            case .untrackable(let kind): throw WebParserError(kind, url: result.finalURL, attempts: result.attempts)
+            case .store(let never): switch never {}
             }
         }
-        var changes: Changes
-        let diff: String?
-        switch tracked {
-        case .tracked(let found, let foundDiff, let entries):
-            (changes, diff) = (found, foundDiff)
-            if let feedSize {
-                changes.updated.feed = AtomFeed.merge(entries, before: previous?.feed ?? [], size: feedSize)
-                changes.updated.feedTitle = result.title ?? previous?.feedTitle
-            }
-        case .failed(let kind):
-            throw WebParserError(kind, url: result.finalURL, attempts: result.attempts)
+        // What is reported (the new and changed items, the feed's entries) is each item as `shown` makes it.
+        let tracked = changes
+        let (reported, diff, entries) = await LargeStack.run { () -> (Changes, String?, [AtomFeed.Entry]) in
+            var reported = tracked
+            reported.fresh = tracked.fresh.map(shown)
+            reported.changed = tracked.changed.map { (shown($0.item), $0.before) }
+            let quiet = JobMemory.isQuiet(reported, emitInitial: emitInitial)
+            let entries =
+                feedSize == nil
+                ? []
+                : AtomFeed.entries(for: quiet ? [] : reported.fresh, job: name, key: tracking.key, mapping: tracking.feed, now: now)
+                    + AtomFeed.entries(
+                        for: quiet || !feedsRemoved ? [] : reported.removed, job: name, key: tracking.key, mapping: tracking.feed, now: now,
+                        removed: true)
+            return (reported, reported.changedValue.map(ChangeTracker.diff), entries)
+        }
+        changes = reported
+        if let feedSize {
+            state.jobs[name]?.feed = AtomFeed.merge(entries, before: previous?.feed ?? [], size: feedSize)
+            state.jobs[name]?.feedTitle = result.title ?? previous?.feedTitle
         }
         for note in changes.conditionNotes { StandardStreams.tellError("webparse: \(job.name): \(note)") }
-        state.jobs[job.name] = changes.updated
         if changes.itemsWithoutKey > 0, let key = job.tracking.key {
             StandardStreams.tell(
                 "webparse: \(job.name): \(changes.itemsWithoutKey) items have no \"\(key)\"; "
@@ -150,10 +145,15 @@ package final class RunMemory {
             recovered: previous?.failing?.notified == true ? previous?.failing : nil)
     }
 
-    /// What tracking a result gave: the changes, a changed value's diff and the feed's new entries; or why it failed.
-    private enum Tracked {
-        case tracked(Changes, String?, [AtomFeed.Entry])
-        case failed(WebParserError.Kind)
+    /// What the state file holds of the job `key` now.
+    package func state(of key: String) -> StateFile.Job? {
+        state.jobs[key]
+    }
+
+    /// Replaces the job `key`'s state with `changes.updated`: no other writer shares the run's state file.
+    package func replace(_ key: String, with changes: Changes) -> Bool {
+        state.jobs[key] = changes.updated
+        return true
     }
 
     /// What the state knows of `job` now, for its pipeline: whether a first run reports its items (`emitInitial`)

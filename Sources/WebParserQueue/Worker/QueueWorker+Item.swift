@@ -146,34 +146,32 @@ extension QueueWorker {
         // A crawl's pages and a list's details are tracked each on its own: they share their crawl's or list's name.
         let isPage = named.crawl != nil || read.listItem != nil
         let key = isPage ? named.name + " " + read.page : named.name
-        while true {
-            let before = try await queue.state(of: key)
-            let previous = before.flatMap { try? JSONDecoder().decode(StateFile.Job.self, from: $0) }
-            let (data, tracking) = (result.data, named.tracking)
-            let tracked = await LargeStack.run { () -> Changes? in
-                let condition = tracking.when.flatMap { try? ItemCondition($0) }
-                return try? ChangeTracker.changes(in: data, since: previous, tracking: tracking, condition: condition, at: Date())
-            }
-            guard let changes = tracked, let after = try? JSONEncoder().encode(changes.updated) else {
+        let emitInitial = settings.emitInitial
+        var store = QueueChangeState(queue: queue, item: item) { changes in
+            let fresh = JobMemory.isQuiet(changes, emitInitial: emitInitial) ? [] : changes.fresh
+            return outcome.jsonLine(adding: extra + [("new", .array(fresh.map(JSONText.Value.raw)))])
+        }
+        let changes: Changes
+        do throws(ChangeTrackingFailure<RedisConnection.Failure>) {
+            changes = try await store.track(result.data, of: key, tracking: named.tracking, at: Date())
+        } catch {
+            switch error {
+            case .store(let failure): throw failure
+            case .untrackable(let kind):
                 var failed = outcome
-                failed.result = .failure(
-                    .failed(WebParserError(.unsupportedResult("more than --state can track"), url: result.finalURL, attempts: result.attempts)))
+                failed.result = .failure(.failed(WebParserError(kind, url: result.finalURL, attempts: result.attempts)))
                 return await fail(item, on: queue, shared, record: failed.jsonLine(adding: extra))
             }
-            for note in changes.conditionNotes { StandardStreams.tell("webparse work: \(named.name): \(note)") }
-            let fresh = JobMemory.isQuiet(changes, emitInitial: settings.emitInitial) ? [] : changes.fresh
-            let record = outcome.jsonLine(adding: extra + [("new", .array(fresh.map(JSONText.Value.raw)))])
-            let change = WorkQueue.StateChange(job: key, before: before, after: after)
-            guard let held = try await queue.complete(item, record: record, recording: change) else { continue }
-            await settled(held, record, shared, succeeded: true, at: url)
-            return nil
         }
+        for note in changes.conditionNotes { StandardStreams.tell("webparse work: \(named.name): \(note)") }
+        if let (record, held) = store.settled { await settled(held, record, shared, succeeded: true, at: url) }
+        return nil
     }
 
-    /// Queues the pages the crawl's page `result` links to that the crawl follows (`CrawlDiscovery`) and no worker
-    /// has seen, as items one link deeper than `read`'s (asked for at `asked`, in the one form); the page's own URL is
-    /// marked seen. Says how the page arrived (`CrawlFrontier.Arrival`): a page whose load ended out of the crawl, or
-    /// at a page another item read, leads nowhere and is not read.
+    /// Lands the crawl's page `result` (asked for at `asked`, in the one form) in the crawl's frontier in the queue
+    /// (`QueueFrontier`): the pages it links to that the crawl follows (`CrawlDiscovery`) and no worker has seen are
+    /// queued, as items one link deeper than `read`'s. Says how the page arrived (`CrawlFrontier.Arrival`): a page
+    /// whose load ended out of the crawl, or at a page another item read, leads nowhere and is not read.
     /// - Throws: `RedisConnection.Failure` when Redis cannot be used.
     private func discover(
         _ crawl: Crawl, from result: WebParserResult, askedAt asked: URL, of read: QueueItem, item: WorkQueue.Item, on queue: WorkQueue,
@@ -183,18 +181,20 @@ extension QueueWorker {
         let (ended, inScope, pages, warnings) = await CrawlDiscovery.pages(
             of: result, askedAt: read.named.job.url, depth: read.depth, by: crawl, robots: shared.robots)
         for warning in warnings { StandardStreams.tell("webparse work: \(name): \(warning)") }
-        if !inScope && ended != asked { return .outOfScope(ended) }
-        let found = Self.crawlItems(pages, of: item, name: name)
-        let discovery = try await queue.discover(found, from: read.page, endedAt: ended.absoluteString, of: name, maxPages: crawl.maxPages)
-        if discovery.isDuplicate { return .duplicate(of: ended) }
-        var left = discovery.leftAtMaxPages
+        let text = item.text
+        var frontier = QueueFrontier(queue: queue, job: name, maxPages: crawl.maxPages, page: read.page) { target in
+            Self.crawlItem(target, from: text, name: name)
+        }
+        let landing = try await frontier.land(CrawlTarget(url: asked, depth: read.depth), at: ended, inScope: inScope) { pages }
+        guard case .page = landing.arrival else { return landing.arrival }
+        var left = landing.leftAtMaxPages
         if read.depth == 0, let sitemap = crawl.sitemap, left == 0 {
             left = try await queueSitemapPages(sitemap, of: crawl, start: ended, from: read, item: item, on: queue, shared)
         }
         if left > 0 {
             StandardStreams.tell("webparse work: \(name): \(CrawlDiscovery.maxPagesWarning(crawl, left: left))")
         }
-        return .page(url: ended)
+        return landing.arrival
     }
 
     /// Queues the pages the crawl's sitemaps list (`SitemapPages`) that the crawl follows and no worker has seen, as
@@ -216,7 +216,7 @@ extension QueueWorker {
                 for batch in stride(from: 0, to: entries.count, by: 1000).map({ entries[$0..<min($0 + 1000, entries.count)] }) {
                     let (pages, warnings) = await discovery.pages(linkedFrom: batch.map(\.loc), on: start, depth: 0)
                     warnings.forEach(tell)
-                    let found = Self.crawlItems(pages, of: item, name: name)
+                    let found = pages.map { Self.crawlItem($0, from: item.text, name: name) }
                     do throws(RedisConnection.Failure) {
                         left = try await queue.discover(found, from: read.page, of: name, maxPages: crawl.maxPages).leftAtMaxPages
                     } catch {
@@ -231,13 +231,11 @@ extension QueueWorker {
         return left
     }
 
-    /// The crawl's pages `pages`, found from `item`'s page, as items of the queue, each one of the crawl named `name`.
-    private static func crawlItems(_ pages: [CrawlTarget], of item: WorkQueue.Item, name: String) -> [WorkQueue.FoundPage] {
-        pages.map { target in
-            WorkQueue.FoundPage(
-                url: target.url.absoluteString,
-                item: QueueItem.crawled(from: item.text, url: target.url.absoluteString, name: name, depth: target.depth))
-        }
+    /// The crawl's page `target`, found from the page of the item `text`, as an item of the queue, of the crawl
+    /// named `name`.
+    private static func crawlItem(_ target: CrawlTarget, from text: Data, name: String) -> WorkQueue.FoundPage {
+        WorkQueue.FoundPage(
+            url: target.url.absoluteString, item: QueueItem.crawled(from: text, url: target.url.absoluteString, name: name, depth: target.depth))
     }
 
     /// Queues the detail page of each item of the lists `result` holds (`FollowTargets`) that no worker has seen

@@ -235,18 +235,14 @@ struct RunCommand {
         return writeMetrics(metrics, exitCode: code)
     }
 
-    /// Writes the run's counts to `--metrics-file`, with when it ended and its exit `code`, and says how it ends: a
-    /// run that cannot write them exits 1; an interrupted run writes none.
+    /// Writes the run's counts to `--metrics-file`, with its exit `code`, and says how it ends: a run that cannot write
+    /// them exits 1; an interrupted run writes none.
     private func writeMetrics(_ metrics: PageMetrics?, exitCode code: ExitCode) -> ExitCode {
         guard let metrics, let path = settings.metricsFile, code != .interrupted else { return code }
-        let gauges: [PageMetrics.Gauge] = [
-            .init("webparse_last_run_timestamp_seconds", "When the run ended, in seconds since the epoch.", Date().timeIntervalSince1970.rounded()),
-            .init("webparse_last_run_exit_code", "The run's exit code (0: every job succeeded).", Double(code.rawValue))
-        ]
-        do throws(AtomicFile.Failure) {
-            try AtomicFile.write(Data(metrics.text(gauges: gauges).utf8), to: path, permissions: 0o644)
+        do throws(DeliveryFailure) {
+            try MetricsFile(path: path).write(metrics, exitCode: code.rawValue)
         } catch {
-            StandardStreams.tellError("webparse run: --metrics-file: \(error)")
+            StandardStreams.tellError("webparse run: \(error.message)")
             return code == .success ? .jobFailed : code
         }
         return code
