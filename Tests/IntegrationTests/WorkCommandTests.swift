@@ -51,7 +51,7 @@ import Testing
         ]
         try redis.cli(["RPUSH", "comics"] + items)
         let refused = try await webparse.run(["work", redis.url(queue: "comics"), "--script", Self.title], environment: headless)
-        #expect(refused.status == 0, "\(refused.stderr)")
+        #expect(refused.status == 1, "every item failed: \(refused.stderr)")
         let failed = try records(redis, "comics:failed")
         #expect(failed.count == 3 && failed.allSatisfy { $0["code"] as? String == "invalid-item" }, "\(failed)")
         #expect(failed.allSatisfy { ($0["error"] as? String)?.contains("an item writes no file of the worker's") == true }, "\(failed)")
@@ -60,7 +60,7 @@ import Testing
         let config = try write(#"{"itemFiles": "shots"}"#, "worker.json", in: directory)
         try redis.cli(["RPUSH", "comics"] + items)
         let worker = try await webparse.run(["work", redis.url(queue: "comics"), config, "--script", Self.title], environment: headless)
-        #expect(worker.status == 0, "\(worker.stderr)")
+        #expect(worker.status == 1, "two of the items failed: \(worker.stderr)")
         #expect(try records(redis, "comics:failed").count == 2)
         #expect(try records(redis, "comics:results").count == 1)
         let written = try FileManager.default.attributesOfItem(atPath: shots.appending(path: "shot.png").path)
@@ -78,11 +78,15 @@ import Testing
             try webparse.start(["work", redis.url(queue: "comics"), "--script", Self.title, "-j", "2", "--jsonl"], environment: headless)
         }
         var printed: [Substring] = []
+        var ends: [Int32] = []
         for worker in workers {
             let outcome = await worker.finish()
-            #expect(outcome.status == 0, "\(outcome.stderr)")
+            // The worker that took the three invalid items exits 1; the others 0.
+            expectDrained(outcome)
+            ends.append(outcome.status)
             printed += outcome.stdoutText.split(separator: "\n")
         }
+        #expect(ends.contains(1), "a worker whose items failed says so in its exit code: \(ends)")
         let results = try records(redis, "comics:results")
         #expect(results.count == 200)
         #expect(Set(results.compactMap { $0["url"] as? String }) == Set(pages), "each page once")
@@ -267,7 +271,8 @@ import Testing
         #expect(down.status == 6 && down.stderr.contains("the connection to Redis failed"), "\(down.stderr)")
     }
 
-    /// A record larger than Redis takes fails its item with Redis' reason; the worker goes on.
+    /// A record larger than Redis takes fails its item with Redis' reason; the worker goes on, and exits 1 at the
+    /// end, as a run whose job failed does.
     @Test func aRecordRedisRefusesFailsItsItem() async throws {
         let site = try Self.comics(2)
         let redis = try RedisServer()
@@ -275,7 +280,7 @@ import Testing
         try redis.cli(["RPUSH", "comics", site.url("/series/1").absoluteString, site.url("/series/2").absoluteString])
         let script = "location.pathname.endsWith('/1') ? 'x'.repeat(2000000) : 'small'"
         let worked = try await webparse.run(["work", redis.url(queue: "comics"), "--script", script, "-j", "1"], environment: headless)
-        #expect(worked.status == 0, "\(worked.stderr)")
+        #expect(worked.status == 1 && worked.stderr.contains("1 of 2 items failed; their records are in comics:failed"), "\(worked.stderr)")
         let failed = try records(redis, "comics:failed")
         #expect(failed.count == 1 && (failed.first?["error"] as? String)?.contains("Redis refused the job's record") == true, "\(failed)")
         #expect(try records(redis, "comics:results").compactMap { $0["result"] as? String } == ["small"])

@@ -55,4 +55,21 @@ import Testing
         }
         #expect(ManPage.text.contains(".SH EXAMPLES\n.TP\n.B webparse run comics.json"))
     }
+
+    /// Each command's help ends with its own exit codes, each one of webparse's, once; `work` says what it returns
+    /// when an item failed, when Redis went away, when it was stopped.
+    @Test func everyCommandsHelpListsItsExitCodes() {
+        for command in Commands.all {
+            let codes = command.exitCodes.map(\.0)
+            #expect(codes.first == .success && Set(codes).count == codes.count, "\(command.name): \(codes)")
+            #expect(command.help.hasSuffix(ExitCode.help(command.exitCodes) + "\n"), "\(command.name)")
+            #expect(ManPage.text.contains("Exit codes of \(command.name): 0 "), "\(command.name)")
+        }
+        let work = Dictionary(uniqueKeysWithValues: Commands.named("work")!.exitCodes.map { ($0.0, $0.1) })
+        #expect(work[.jobFailed]?.contains("an item this worker took failed") == true)
+        #expect(work[.queueUnavailable]?.contains("Redis") == true)
+        #expect(work[.terminated]?.contains("the items in hand go back to the queue") == true)
+        #expect(Commands.named("run")!.exitCodes.map(\.0).contains(.stateLocked))
+        #expect(Commands.named("validate")!.exitCodes.map(\.0) == [.success, .usage])
+    }
 }

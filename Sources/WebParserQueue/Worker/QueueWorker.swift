@@ -33,8 +33,10 @@ package struct QueueWorker: Sendable {
 
     /// How a worker ended.
     package enum End: Sendable, Equatable {
-        /// The queue was drained, or the worker was stopped.
+        /// The queue was drained, or the worker was stopped or starts over, and every item it took succeeded.
         case success
+        /// An item the worker took failed (said on stderr, its record in `NAME:failed`).
+        case itemFailed
         /// WebKit cannot run here (said on stderr).
         case environment
         /// Redis could not be used for as long as a command is retried (said on stderr).
@@ -135,6 +137,8 @@ package struct QueueWorker: Sendable {
         if counts.failed > 0 {
             StandardStreams.tellError(
                 "webparse work: \(counts.failed) of \(counts.done + counts.failed) items failed; their records are in \(queues[0].keys.failed)")
+            // A worker that starts over goes on working: its failures are in the queue's records, not in its end.
+            if code == .success && !renews { code = .itemFailed }
         }
         return (code, counts.done, counts.visited, renews)
     }

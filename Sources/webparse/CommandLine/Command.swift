@@ -8,6 +8,8 @@ protocol Command: Sendable {
     var usage: String { get }
     /// Paragraphs on what the command does, after the usage line in help.
     var details: String { get }
+    /// What each code the command exits with means.
+    var exitCodes: [(ExitCode, String)] { get }
     /// The whole help text.
     var help: String { get }
     var completion: CompletionInfo { get }

@@ -41,10 +41,19 @@ enum ExitCode: Int32 {
         (.terminated, "stopped by SIGTERM")
     ]
 
-    /// The table in `--help`.
-    static let help =
-        "Exit codes:\n"
-        + meanings.map { code, meaning in
-            "  " + String(code.rawValue).padded(to: 5) + meaning
-        }.joined(separator: "\n")
+    /// The table in `--help`: every code.
+    static let help = help(meanings)
+
+    /// The table of `codes`, as a command's help shows it.
+    static func help(_ codes: [(ExitCode, String)]) -> String {
+        "Exit codes:\n" + codes.map { code, meaning in "  " + String(code.rawValue).padded(to: 5) + meaning }.joined(separator: "\n")
+    }
+
+    /// `codes` with what they mean for every command (`meanings`).
+    static func general(_ codes: ExitCode...) -> [(ExitCode, String)] {
+        codes.compactMap { code in meanings.first { $0.0 == code } }
+    }
+
+    /// What the signals that stop a command mean.
+    static let stopped = general(.hangUp, .interrupted, .terminated)
 }

@@ -7,6 +7,8 @@ struct TableCommand<Settings: Sendable>: Command {
     let summary: String
     /// Paragraphs after the usage line in help.
     let details: String
+    /// What each code the command exits with means, as its help lists them.
+    let exitCodes: [(ExitCode, String)]
     let options: [CommandOption<Settings>]
     var operandWords: [String] = []
     let initial: Settings
@@ -25,7 +27,7 @@ struct TableCommand<Settings: Sendable>: Command {
             options.map { option in
                 "  " + option.synopsis.padded(to: width) + option.help
             } + ["  " + "-h, --help".padded(to: width) + "show this help"]
-        return usage + "\n\n" + details + "\n\nOptions:\n" + lines.joined(separator: "\n") + "\n"
+        return usage + "\n\n" + details + "\n\nOptions:\n" + lines.joined(separator: "\n") + "\n\n" + ExitCode.help(exitCodes) + "\n"
     }
 
     var completion: CompletionInfo {

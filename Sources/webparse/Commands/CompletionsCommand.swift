@@ -15,6 +15,7 @@ struct CompletionsCommand {
               zsh:   webparse completions zsh > ~/.zfunc/_webparse   (with ~/.zfunc in $fpath, before compinit)
               fish:  webparse completions fish > ~/.config/fish/completions/webparse.fish
             """,
+        exitCodes: [(.success, "the script was printed"), (.usage, "a shell webparse does not complete")],
         options: [], operandWords: shells, initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             guard operands.count == 1, shells.contains(operands[0]) else {

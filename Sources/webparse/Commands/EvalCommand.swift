@@ -35,6 +35,8 @@ struct EvalCommand {
             --wait-for to wait for the data too). The options set the job fields of the same name (see 'webparse
             help run').
             """,
+        exitCodes: [(.success, "the page gave its result"), (.jobFailed, "the page failed, or a page its follow or its crawl found did")]
+            + ExitCode.general(.usage, .environment, .sessionLocked, .outputClosed) + ExitCode.stopped,
         options: [
             .value("script-file", "FILE", "read SCRIPT from FILE") { $0.scriptFile = $1 },
             .flag("raw", "print a string result as it is, not as a JSON string") { $0.raw = true },

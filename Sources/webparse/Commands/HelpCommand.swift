@@ -12,6 +12,7 @@ struct HelpCommand {
     static let command = TableCommand<Settings>(
         name: "help", operands: "[COMMAND]", summary: "show help, for one command if named",
         details: "Shows what webparse does, or the usage, options and details of COMMAND.",
+        exitCodes: [(.success, "the help was printed"), (.usage, "a command webparse does not have")],
         options: [.flag("man", "print the manual page webparse(1), in roff") { $0.manual = true }], initial: Settings(),
         takeOperands: { settings, operands throws(CommandFailure) in
             guard operands.count <= 1 else { throw CommandFailure.usage("expected at most one COMMAND") }

@@ -27,13 +27,14 @@ enum ManPage {
         for command in Commands.all {
             // The lists of fields and exit codes that help shows after a command's details have sections here.
             let details = command.details.components(separatedBy: "\n\n").filter { part in
-                !["Job fields", "Settings of the whole run", "Exit codes"].contains { part.hasPrefix($0) }
+                !["Job fields", "Settings of the whole run"].contains { part.hasPrefix($0) }
             }
             lines += [".SS \(command.name)", paragraph(command.summary)] + details.map(paragraph)
             for option in command.completion.options {
                 let names = (option.short.map { "\\-\($0), " } ?? "") + "\\-\\-" + escape(option.name)
                 lines += [".TP", ".B " + names + (option.valueName.map { " " + escape($0) } ?? ""), escape(option.help)]
             }
+            lines.append(paragraph("Exit codes of \(command.name): " + command.exitCodes.map { "\($0.0.rawValue) \($0.1)" }.joined(separator: "; ") + "."))
         }
         lines += [
             ".SH CONFIG",

@@ -48,9 +48,11 @@ struct RunCommand {
             Settings of the whole run, at the config's top level (the options of the same name override them):
             \((RunFields.all.map { ($0.key, $0.summary) } + SessionFields.all.map { ($0.key, $0.summary) }).map {
                 "  " + $0.0.padded(to: JobFields.keyWidth) + $0.1 }.joined(separator: "\n"))
-
-            \(ExitCode.help)
             """,
+        exitCodes: [
+            (.success, "every job succeeded"),
+            (.jobFailed, "a job failed, or what the run found could not be delivered or recorded (the other results are still printed)")
+        ] + ExitCode.general(.usage, .environment, .stateLocked, .sessionLocked, .outputClosed) + ExitCode.stopped,
         options: [
             .value("only", "NAME", "run only the named job; repeat, or separate names with commas") { settings, names throws(CommandFailure) in
                 guard !names.trimmingSpaces().isEmpty else { throw CommandFailure.usage("--only needs a job name") }

@@ -28,6 +28,8 @@ struct SnapshotCommand {
             and the rendered HTML. Files are replaced atomically. Prints {"png", "html", "finalURL", "httpStatus"}
             on stdout.
             """,
+        exitCodes: [(.success, "the files were written"), (.jobFailed, "the page failed, or a file could not be written")]
+            + ExitCode.general(.usage, .environment, .sessionLocked, .outputClosed) + ExitCode.stopped,
         options: [
             .value("png", "FILE", "write a PNG of the page to FILE") { $0.png = $1 },
             .flag("full-page", "take the whole page rather than the viewport") { $0.fullPage = true },

@@ -17,9 +17,9 @@ struct StatusCommand {
             its code, how many runs in a row and since when; when it last succeeded, when a run last found a change,
             and when it is due next (for a job with "every"). With --json, a JSON list of one object per job:
             {"job", "health", "code", "message", "failingSince", "failures", "lastRun", "lastSuccess", "lastChange", "due"}.
-            Reads the file without locking it: a run writes it whole, atomically. Exits 0, or 2 when STATE cannot
-            be read.
+            Reads the file without locking it: a run writes it whole, atomically.
             """,
+        exitCodes: [(.success, "the state was printed"), (.usage, "STATE cannot be read")],
         options: [.flag("json", "print a JSON list, one object per job, instead of a table") { $0.json = true }],
         initial: Settings(), takeOperands: TableCommand.single("STATE") { $0.statePath = $1 },
         run: { settings in

@@ -14,6 +14,7 @@ struct ValidateCommand {
             and exits 2. An environment variable the config refers to (passwordEnv, {"env": …}) need not be set:
             a note on stderr names each that is not, which a run of its job needs.
             """,
+        exitCodes: [(.success, "the config is valid"), (.usage, "the config is not valid or cannot be read (its problems on stderr)")],
         options: [], initial: Settings(), takeOperands: TableCommand.single("CONFIG") { $0.configPath = $1 },
         run: { settings in
             do throws(ConfigError) {

@@ -43,9 +43,22 @@ struct WorkCommand {
             their memory, hosts paused) and /healthz (200 while the loops run and Redis answers, else 503).
             After --renew-after items the worker finishes those in hand and starts over as a fresh copy of itself
             (the same process ID, arguments and environment): WebKit keeps memory for every tab a process made.
-
-            \(ExitCode.help)
             """,
+        exitCodes: [
+            (.success, "the queue was drained and every item this worker took succeeded"),
+            (.jobFailed, "an item this worker took failed (its record is in NAME:failed), or the session could not be saved"),
+            (.usage, "usage or config error; no item was taken")
+        ] + ExitCode.general(.environment, .sessionLocked) + [
+            (
+                .queueUnavailable,
+                "the queue's Redis cannot be reached (for a minute), refuses the password, or holds a key of another type; "
+                    + "the items in hand go back to the queue when their lease ends"
+            ),
+            (.outputClosed, "with --jsonl: stdout was closed by its reader"),
+            (.hangUp, "stopped by SIGHUP; the items in hand go back to the queue"),
+            (.interrupted, "interrupted by SIGINT (Ctrl-C); the items in hand go back to the queue"),
+            (.terminated, "stopped by SIGTERM; the items in hand go back to the queue")
+        ],
         options: [
             .value("script", "SCRIPT", "the JavaScript that reads a bare URL's page (when CONFIG's defaults give none)") { $0.work.script = $1 },
             .value("extract", "JSON", "read a bare URL's page by selectors instead (a config's extract, as JSON)") { $0.work.extract = $1 },
@@ -143,6 +156,7 @@ struct WorkCommand {
         let code: ExitCode =
             switch worked.end {
             case .success: .success
+            case .itemFailed: .jobFailed
             case .environment: .environment
             case .queueUnavailable: .queueUnavailable
             }
