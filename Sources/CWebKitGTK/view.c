@@ -102,7 +102,8 @@ static GtkWidget *on_create(WebKitWebView *web_view, WebKitNavigationAction *act
     WebKitURIRequest *request = webkit_navigation_action_get_request(action);
     const char *uri = webkit_uri_request_get_uri(request);
     const char *opener = webkit_web_view_get_uri(web_view);
-    if (view->callbacks.popup(view->callback_context, uri ? uri : "", opener ? opener : "") && uri && *uri)
+    bool user_gesture = webkit_navigation_action_is_user_gesture(action);
+    if (view->callbacks.popup(view->callback_context, uri ? uri : "", opener ? opener : "", user_gesture) && uri && *uri)
         webkit_web_view_load_request(web_view, request);
     return NULL; /* never a second window */
 }
@@ -167,7 +168,8 @@ static WebKitWebView *new_web_view(WKContext *context, WKViewOptions options, WK
     webkit_settings_set_hardware_acceleration_policy(settings, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
     webkit_settings_set_enable_write_console_messages_to_stdout(settings, FALSE);
     webkit_settings_set_media_playback_requires_user_gesture(settings, TRUE);
-    /* Every window.open reaches on_create, which follows or ignores it: a popup blocker would hide it. */
+    /* Every window.open reaches on_create, which follows, ignores or refuses it, as the job says and as a popup
+     * blocker would: WebKit's own would hide it. */
     webkit_settings_set_javascript_can_open_windows_automatically(settings, TRUE);
     webkit_settings_set_enable_javascript_markup(settings, options.page_scripts);
     webkit_settings_set_enable_media(settings, options.media);

@@ -150,14 +150,17 @@ import Testing
     @Test func popupsAndOtherSchemesAreTold() async throws {
         let server = try TestHTTPServer(routes: [
             "/": .respond(
-                body:
-                    "<title>main</title><script>window.open('/popup'); location.href = 'mailto:a@example.com'; setTimeout(() => { document.title = 'after'; }, 200);</script>"
-            ),
+                body: """
+                    <title>main</title><button id="open" onclick="window.open('/popup')">open</button>
+                    <script>location.href = 'mailto:a@example.com'; setTimeout(() => { document.title = 'after'; }, 200);</script>
+                    """),
             "/popup": .respond(body: "<title>popup</title>")
         ])
         let followed = try await webparse.run(
-            ["eval", "-v", server.url("/").absoluteString, "location.pathname === '/popup' ? document.title : null"],
-            environment: headless)
+            [
+                "eval", "-v", server.url("/").absoluteString, "location.pathname === '/popup' ? document.title : null", "--step",
+                "click=#open"
+            ], environment: headless)
         #expect(followed.status == 0, "\(followed.stderr)")
         #expect(followed.stdoutText == "\"popup\"\n")
         #expect(followed.stderr.contains("the page opened a window for \(server.url("/popup").absoluteString); loading it in its place"))
@@ -165,11 +168,34 @@ import Testing
         let ignored = try await webparse.run(
             [
                 "eval", "-v", "--popups", "ignore", server.url("/").absoluteString,
-                "document.title === 'after' ? document.title : null"
+                "document.title === 'after' ? document.title : null", "--step", "click=#open"
             ], environment: headless)
         #expect(ignored.status == 0, "\(ignored.stderr)")
         #expect(ignored.stdoutText == "\"after\"\n")
         #expect(ignored.stderr.contains("; ignored"))
         #expect(ignored.stderr.contains("not following mailto:a@example.com (not a web page)"))
+    }
+
+    /// A page that opens fifty windows every 5 ms on a timer, without a click, gives its own data: each window is
+    /// refused as a popup blocker refuses it, said once.
+    @Test func aPopupStormIsRefusedAndThePageGivesItsData() async throws {
+        let server = try TestHTTPServer(routes: [
+            "/": .respond(
+                body: """
+                    <title>storm</title><div id="app"></div><script>
+                    setTimeout(() => { document.getElementById("app").textContent = "data"; }, 1500);
+                    setInterval(() => { for (let i = 0; i < 50; i++) window.open("/other"); }, 5);
+                    </script>
+                    """),
+            "/other": .respond(body: "<title>other</title>")
+        ])
+        let run = try await webparse.run(
+            ["eval", "-v", "--timeout", "20", "--retries", "0", server.url("/").absoluteString, "document.getElementById('app').textContent || null"],
+            environment: headless)
+        #expect(run.status == 0 && run.stdoutText == "\"data\"\n", "\(run.stderr)")
+        let refusals = run.stderr.split(separator: "\n").filter { $0.contains("without a click; refused, as a popup blocker refuses it") }
+        #expect(refusals.count == 1, "\(run.stderr)")
+        #expect(!run.stderr.contains("loading it in its place"))
+        #expect(server.requests(for: "/other").isEmpty)
     }
 }

@@ -121,9 +121,10 @@ typedef struct {
      * window.webkit.messageHandlers.webparse. The Promise postMessage returned resolves once this returns true,
      * and rejects when it returns false. */
     bool (*script_message)(void *context, const char *message);
-    /* The page at opener_uri opened a new window for uri (window.open, a link with a target); true loads uri in
-     * the view in its place (the view never opens a second window), false ignores it. */
-    bool (*popup)(void *context, const char *uri, const char *opener_uri);
+    /* The page at opener_uri opened a new window for uri (window.open, a link with a target), by a user's action
+     * (a click, a key) when user_gesture, else by its own script (at load, on a timer); true loads uri in the view
+     * in its place (the view never opens a second window), false ignores it. */
+    bool (*popup)(void *context, const char *uri, const char *opener_uri, bool user_gesture);
     /* Asked when the certificate of uri's server is not trusted; true trusts it for that host and loads uri
      * again, as wk_view_trust_certificate does (the first load then ends with WK_LOAD_FINISHED), false lets the
      * load fail with the TLS error. */

@@ -10,8 +10,12 @@ public enum WebParserMessage: Sendable, Equatable {
     case console(ConsoleMessage)
     /// A user script threw; the page and the other user scripts went on.
     case userScriptFailed(UserScriptFailure)
-    /// The page opened a window for `url`; with `followed`, the page loaded `url` in its place.
+    /// The page opened a window for `url` by a user's action (a step's click); with `followed`, the page loaded `url`
+    /// in its place.
     case popupOpened(url: String, followed: Bool)
+    /// The page's own script opened a window for `url` without a user's action (at load, on a timer): refused, as a
+    /// browser's popup blocker refuses it; the page stays where it is.
+    case popupBlocked(url: String)
     /// The page tried to navigate to `url`, which a scraper does not follow (`mailto:`, `tel:`, `intent:`…);
     /// the page stayed where it was.
     case navigationRefused(url: String)

@@ -31,6 +31,8 @@ enum PageEvent: Sendable, Equatable {
     case urlChanged(String)
     /// The page opened a window for `url`; with `followed`, it loads `url` itself.
     case popupOpened(url: String, followed: Bool)
+    /// The page's own script opened a window for `url` without a user's action: refused.
+    case popupBlocked(url: String)
     /// The page's bridge said something.
     case message(PageMessage)
     /// The page's traffic: its loads, its scripts' reads, the requests it records.

@@ -134,7 +134,7 @@ struct PageMachine: Equatable {
             switch event {
             case .committed:
                 dropsEarlierDocument = false
-            case .message, .urlChanged, .popupOpened, .navigationAsked, .navigationRefused, .traffic(.captured), .traffic(.readStarted),
+            case .message, .urlChanged, .popupOpened, .popupBlocked, .navigationAsked, .navigationRefused, .traffic(.captured), .traffic(.readStarted),
                 .traffic(.readEnded), .traffic(.requestSent), .traffic(.bodyWanted(mainDocument: false)),
                 .traffic(.recorded(_, _, mainDocument: false)):
                 return []

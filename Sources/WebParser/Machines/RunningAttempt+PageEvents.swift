@@ -57,6 +57,8 @@ extension RunningAttempt {
             return steps.isFinished ? [] : perform(steps.urlChanged())
         case .popupOpened(let url, let followed):
             return [.tell(.popupOpened(url: url, followed: followed))]
+        case .popupBlocked(let url):
+            return [.tell(.popupBlocked(url: url))]
         case .message(let message):
             return received(message)
         case .responseRefused(let mimeType):

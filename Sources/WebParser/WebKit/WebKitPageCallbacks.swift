@@ -86,8 +86,14 @@ final class CallbackTarget {
             script_message: { context, message in
                 CallbackTarget.receive(String(cString: message!), at: context)
             },
-            popup: { context, uri, opener in
+            popup: { context, uri, opener, userGesture in
                 let url = String(cString: uri!)
+                // As a browser's popup blocker does: a window no user's action opened (the page's own script at load,
+                // a timer) is refused; a step's click is a user's action.
+                guard userGesture else {
+                    CallbackTarget.deliver(.popupBlocked(url: url), to: context)
+                    return false
+                }
                 let follows =
                     CallbackTarget.read(context, { $0.options.followsPopups }) == true
                     && NavigationPolicy.follows(popupTo: url, from: String(cString: opener!))

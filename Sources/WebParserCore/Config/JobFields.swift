@@ -279,8 +279,9 @@ package enum JobFields {
             if let value = reader.bool(path, input) { draft.job.page.capturesConsole = value }
         },
         JobField(
-            key: "popups", summary: "\"follow\" loads a window the page opens in its place (default); \"ignore\" does not",
-            option: .value("popups", "POLICY", "follow (default): load a window the page opens in its place; ignore").choosing(["follow", "ignore"])
+            key: "popups",
+            summary: "\"follow\" loads a window a step's click opens in its place (default); \"ignore\" does not; one opened without a click is refused",
+            option: .value("popups", "POLICY", "follow (default): load a window a step's click opens in its place; ignore").choosing(["follow", "ignore"])
         ) { reader, path, input, draft in
             if let value = reader.choice(path, input, WebParserJob.PopupPolicy.self) { draft.job.page.popups = value }
         },

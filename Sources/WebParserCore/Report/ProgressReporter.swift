@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import WebParser
 
 /// How much webparse says on stderr.
@@ -74,6 +75,8 @@ package struct ProgressReporter: Sendable {
     /// Emitted values are data, not news: they go to stdout or nowhere.
     package func messageHandler(for name: String) -> @Sendable (WebParserMessage) -> Void {
         let showsProgress = self.showsProgress
+        // A page that opens windows on a timer opens thousands: said once a page.
+        let blocked = Mutex(false)
         return { message in
             switch message {
             case .console(let line): StandardStreams.tell("webparse: \(name): \(line)")
@@ -81,6 +84,15 @@ package struct ProgressReporter: Sendable {
             case .popupOpened(let url, let followed) where showsProgress:
                 StandardStreams.tell(
                     "webparse: \(name): the page opened a window for \(URLRedaction.redact(url))" + (followed ? "; loading it in its place" : "; ignored"))
+            case .popupBlocked(let url) where showsProgress:
+                guard
+                    blocked.withLock({ told in
+                        defer { told = true }; return !told
+                    })
+                else { return }
+                StandardStreams.tell(
+                    "webparse: \(name): the page opened a window for \(URLRedaction.redact(url)) without a click; refused, as a popup blocker refuses "
+                        + "it (said once a page)")
             case .navigationRefused(let url) where showsProgress:
                 StandardStreams.tell("webparse: \(name): not following \(URLRedaction.redact(url)) (not a web page)")
             case .stepDecided(let place, let step, let holds) where showsProgress:
