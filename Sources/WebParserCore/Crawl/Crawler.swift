@@ -97,11 +97,16 @@ public struct Crawler: Sendable {
         // The crawl goes from page to page in the same tabs, as a person browsing the site does.
         let tabGroup = UUID().uuidString
 
-        /// Adds the pages `links` of the page at `page`, `depth` links deep, lead to.
-        func discover(_ links: [String], on page: URL, depth: Int) async {
+        /// The pages the crawl follows that `links` of the page at `page`, `depth` links deep, lead to; what the
+        /// site's robots.txt said is told.
+        func linked(_ links: [String], on page: URL, depth: Int) async -> [CrawlTarget] {
             let (found, warnings) = await discovery.pages(linkedFrom: links, on: page, depth: depth)
             for warning in warnings { onEvent(.warning(warning)) }
-            let known = frontier.add(found)
+            return found
+        }
+        /// Adds the pages `links` of the page at `page`, `depth` links deep, lead to.
+        func discover(_ links: [String], on page: URL, depth: Int) async {
+            let known = frontier.add(await linked(links, on: page, depth: depth))
             if known > 0 { onEvent(.found(known)) }
         }
         await discover(start.links ?? [], on: final, depth: 0)
@@ -159,9 +164,7 @@ public struct Crawler: Sendable {
                 let result = try? outcome.get()
                 let ended = result.flatMap { URL(string: $0.finalURL) }.flatMap(CrawlURL.normalized)
                 let landing = await frontier.land(target, at: ended, inScope: ended.map(scope.contains) ?? true) {
-                    let (found, warnings) = await discovery.pages(linkedFrom: result?.links ?? [], on: ended ?? target.url, depth: target.depth)
-                    for warning in warnings { onEvent(.warning(warning)) }
-                    return found
+                    await linked(result?.links ?? [], on: ended ?? target.url, depth: target.depth)
                 }
                 if let note = landing.arrival.note(asked: target.url) { onEvent(.note(note)) }
                 if landing.added > 0 { onEvent(.found(landing.added)) }

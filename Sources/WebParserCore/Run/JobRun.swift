@@ -95,7 +95,7 @@ package struct JobRun {
         // Deliver first, then record: the state advances only for what reached stdout or the output file, so that a
         // full disk or a failed output loses no new item (they are reported again by the next run), and a session
         // folder that cannot be written costs no result.
-        let stages = [writeHAR(), await deliver(tally, of: jobs), await saveSession(tally)]
+        let stages = [writeHAR(), await deliver(tally, of: jobs), await saveSession(tally.anySuccess, tally.visited) ? .done : .failed]
         for case .undelivered(let reason) in stages {
             StandardStreams.tellError("webparse run: \(reason)\(memory == nil ? "" : "; the state was not updated")")
             return .failed
@@ -181,11 +181,6 @@ package struct JobRun {
             do throws(DeliveryFailure) { try feeds.write(jobs: jobs, memory: memory) } catch { return .undelivered(error.message) }
         }
         return .done
-    }
-
-    /// Saves the session's cookies and storage as the options ask.
-    private func saveSession(_ tally: Tally) async -> Stage {
-        await saveSession(tally.anySuccess, tally.visited) ? .done : .failed
     }
 
     /// Writes the state file, once everything was delivered.

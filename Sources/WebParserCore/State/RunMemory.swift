@@ -111,12 +111,11 @@ package final class RunMemory: ChangeStateStore {
             }
         }
         // What is reported (the new and changed items, the feed's entries) is each item as `shown` makes it.
-        let tracked = changes
+        let (tracked, quiet) = (changes, JobMemory.isQuiet(changes, emitInitial: emitInitial))
         let (reported, diff, entries) = await LargeStack.run { () -> (Changes, String?, [AtomFeed.Entry]) in
             var reported = tracked
             reported.fresh = tracked.fresh.map(shown)
             reported.changed = tracked.changed.map { (shown($0.item), $0.before) }
-            let quiet = JobMemory.isQuiet(reported, emitInitial: emitInitial)
             let entries =
                 feedSize == nil
                 ? []
@@ -137,7 +136,6 @@ package final class RunMemory: ChangeStateStore {
                 "webparse: \(job.name): \(changes.itemsWithoutKey) items have no \"\(key)\"; "
                     + "they are told apart by their whole content")
         }
-        let quiet = JobMemory.isQuiet(changes, emitInitial: emitInitial)
         return Fresh(
             items: quiet ? [] : changes.fresh, isList: changes.isList, changed: changes.changed,
             diff: diff, before: changes.changedValue.map { Data($0.before.utf8) }, keyed: job.tracking.key != nil,

@@ -259,14 +259,12 @@ struct RunCommand {
     private func prepare(for config: Config, _ plan: RunPlan) async throws(CommandFailure) -> Prepared {
         var notifier: Notifier?
         if settings.notify.isEnabled {
-            do throws(DeliveryFailure) {
+            notifier = try await CommandFailure.delivering { () async throws(DeliveryFailure) in
                 let chosen = try Notifier(
                     urls: settings.notify.urls, configs: settings.notify.configs,
                     fromEnvironment: settings.notify.fromEnvironment, format: settings.notify.format)
                 try await chosen.check()
-                notifier = chosen
-            } catch {
-                throw CommandFailure(error)
+                return chosen
             }
         }
         if let output = settings.output.file, let problem = AtomicFile.checkWritable(output) {
@@ -276,22 +274,20 @@ struct RunCommand {
             throw CommandFailure.usage("--metrics-file: \(problem)")
         }
         let har = try settings.harFile.map { path throws(CommandFailure) in
-            do throws(DeliveryFailure) {
-                return try HARRecorder(path: path, content: settings.run.harContent ?? config.run.harContent)
-            } catch {
-                throw CommandFailure(error)
+            try CommandFailure.delivering { () throws(DeliveryFailure) in
+                try HARRecorder(path: path, content: settings.run.harContent ?? config.run.harContent)
             }
         }
         let setup = try await SessionSetup.prepare(
             settings.session, over: config.session, recordsRequests: har != nil, configure: plan.sessionConfiguration)
-        do throws(DeliveryFailure) {
-            var memory: RunMemory?
-            if let path = settings.tracking.statePath { memory = try await RunMemory.open(path, wait: settings.tracking.waitLock) }
-            let feeds = settings.tracking.feedPath.map { FeedFiles(path: $0, size: settings.tracking.feedSize, force: settings.tracking.feedForce) }
-            try feeds?.check(jobs: plan.jobs.map(\.name))
-            return (setup, memory, notifier, har, feeds)
-        } catch {
-            throw CommandFailure(error)
+        var memory: RunMemory?
+        if let path = settings.tracking.statePath {
+            memory = try await CommandFailure.delivering { () async throws(DeliveryFailure) in
+                try await RunMemory.open(path, wait: settings.tracking.waitLock)
+            }
         }
+        let feeds = settings.tracking.feedPath.map { FeedFiles(path: $0, size: settings.tracking.feedSize, force: settings.tracking.feedForce) }
+        try CommandFailure.delivering { () throws(DeliveryFailure) in try feeds?.check(jobs: plan.jobs.map(\.name)) }
+        return (setup, memory, notifier, har, feeds)
     }
 }

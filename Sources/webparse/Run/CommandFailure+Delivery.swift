@@ -9,4 +9,16 @@ extension CommandFailure {
         case .failed: self.init(message: failure.message, code: .jobFailed)
         }
     }
+
+    /// What `body` gives, setting up a sink.
+    /// - Throws: `CommandFailure` made of the `DeliveryFailure` it throws.
+    static func delivering<Value>(_ body: () throws(DeliveryFailure) -> Value) throws(CommandFailure) -> Value {
+        do throws(DeliveryFailure) { return try body() } catch { throw CommandFailure(error) }
+    }
+
+    /// What `body` gives, setting up a sink.
+    /// - Throws: `CommandFailure` made of the `DeliveryFailure` it throws.
+    static func delivering<Value>(_ body: () async throws(DeliveryFailure) -> Value) async throws(CommandFailure) -> Value {
+        do throws(DeliveryFailure) { return try await body() } catch { throw CommandFailure(error) }
+    }
 }

@@ -21,7 +21,7 @@ enum SingleJob {
         do throws(CommandFailure) {
             named = try make()
             har = try settings.harFile.map { path throws(CommandFailure) in
-                do throws(DeliveryFailure) { return try HARRecorder(path: path, content: settings.harContent) } catch { throw CommandFailure(error) }
+                try CommandFailure.delivering { () throws(DeliveryFailure) in try HARRecorder(path: path, content: settings.harContent) }
             }
         } catch {
             StandardStreams.tellError("webparse \(command): " + error.message.replacing("\n", with: "\nwebparse \(command): "))
